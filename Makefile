@@ -1,0 +1,80 @@
+# lisa: tmux plugin that watches AI coding agents.
+# `make` builds bin/lisad (the helper) and bin/lisa (the CLI).
+
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+BSD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libbsd-overlay 2>/dev/null)
+BSD_LIBS := $(shell $(PKG_CONFIG) --libs libbsd-overlay 2>/dev/null)
+CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
+
+WARN = -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wpointer-arith \
+	-Wmissing-prototypes -Wstrict-prototypes
+CFLAGS ?= -O2 -g
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(BSD_CFLAGS) \
+	-Icontrol -Iplugin -MMD -MP
+LDLIBS = $(BSD_LIBS)
+
+BUILD ?= build
+CONTROL_SRCS = control/xmalloc.c control/buf.c control/log.c control/time.c \
+	control/control-parse.c control/control-unescape.c \
+	control/control-quote.c control/control-layout.c \
+	control/control-client.c
+COMMON_SRCS = plugin/runtime.c plugin/json.c plugin/server-find.c
+LISAD_SRCS = plugin/lisad.c plugin/loop.c plugin/session.c plugin/pane.c \
+	plugin/hooks.c plugin/listener.c plugin/tmux-cmd.c plugin/events.c
+LISA_SRCS = plugin/lisa.c plugin/lisa-client.c plugin/lisa-doctor.c
+
+obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
+CONTROL_OBJS = $(call obj,$(CONTROL_SRCS))
+COMMON_OBJS = $(call obj,$(COMMON_SRCS))
+
+UNIT_TESTS = control_parse control_unescape control_client control_quote \
+	control_layout json runtime
+UNIT_BINS = $(patsubst %,$(BUILD)/tests/%_test,$(UNIT_TESTS))
+
+.PHONY: all clean test test-unit test-integration deps bench
+all: bin/lisad bin/lisa
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/libcontrol.a: $(CONTROL_OBJS)
+	$(AR) rcs $@ $^
+
+bin/lisad: $(call obj,$(LISAD_SRCS)) $(COMMON_OBJS) $(BUILD)/libcontrol.a
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+bin/lisa: $(call obj,$(LISA_SRCS)) $(COMMON_OBJS) $(BUILD)/libcontrol.a
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/%_test: $(BUILD)/tests/unit/%_test.o $(COMMON_OBJS) \
+		$(BUILD)/libcontrol.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS)
+
+bin/lisa-bench: $(BUILD)/bench/lisa-bench.o $(BUILD)/libcontrol.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+# Everything: unit tests (cmocka), then integration tests on real tmux.
+test: all $(UNIT_BINS)
+	@sh tests/run.sh $(UNIT_BINS)
+
+test-unit: $(UNIT_BINS)
+	@sh tests/run.sh --unit-only $(UNIT_BINS)
+
+test-integration: all
+	@sh tests/run.sh --integration-only
+
+bench: all bin/lisa-bench
+	@sh bench/run.sh
+
+deps:
+	@sh tests/deps.sh
+
+clean:
+	rm -rf $(BUILD) bin/lisad bin/lisa bin/lisa-bench
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

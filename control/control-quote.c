@@ -1,0 +1,75 @@
+/*
+ * Quoting. ctl_quote is the only way text we did not write enters a tmux
+ * command: a double-quoted string with \\ \" \$ \~ escaped and every byte
+ * below 0x20, 0x7f and every byte from 0x80 written as \ooo. That keeps the
+ * line free of newlines (an empty line detaches a control client), of ';',
+ * '{' and '#' meaning anything, and of tmux's $VAR and ~ expansion.
+ */
+#include <string.h>
+
+#include "control.h"
+
+void
+ctl_quote(struct buf *b, const char *s, size_t len)
+{
+	const unsigned char	*p = (const unsigned char *)s;
+	size_t			 i;
+	char			 tmp[4];
+
+	buf_addc(b, '"');
+	for (i = 0; i < len; i++) {
+		switch (p[i]) {
+		case '\\':
+		case '"':
+		case '$':
+		case '~':
+			buf_addc(b, '\\');
+			buf_addc(b, (char)p[i]);
+			continue;
+		}
+		if (p[i] < 0x20 || p[i] >= 0x7f) {
+			tmp[0] = '\\';
+			tmp[1] = (char)('0' + ((p[i] >> 6) & 7));
+			tmp[2] = (char)('0' + ((p[i] >> 3) & 7));
+			tmp[3] = (char)('0' + (p[i] & 7));
+			buf_add(b, tmp, 4);
+		} else
+			buf_addc(b, (char)p[i]);
+	}
+	buf_addc(b, '"');
+}
+
+void
+ctl_quote_str(struct buf *b, const char *s)
+{
+	ctl_quote(b, s, strlen(s));
+}
+
+/*
+ * For arguments tmux expands as formats (run-shell, display-message, hook
+ * bodies): '#' becomes "##" so no #{...} or #[...] in the text is expanded.
+ * Apply before ctl_quote.
+ */
+void
+ctl_format_escape(struct buf *b, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if (*s == '#')
+			buf_addc(b, '#');
+		buf_addc(b, *s);
+	}
+}
+
+/* POSIX shell single quoting, for strings run-shell hands to /bin/sh. */
+void
+ctl_shell_quote(struct buf *b, const char *s)
+{
+	buf_addc(b, '\'');
+	for (; *s != '\0'; s++) {
+		if (*s == '\'')
+			buf_adds(b, "'\\''");
+		else
+			buf_addc(b, *s);
+	}
+	buf_addc(b, '\'');
+}

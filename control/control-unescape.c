@@ -1,0 +1,69 @@
+/*
+ * %output escaping: tmux writes every byte below 0x20 and the backslash as
+ * \ooo (three octal digits) and everything else raw. tmux never cuts an
+ * escape across lines, so each line decodes on its own; the byte stream of a
+ * pane is the concatenation of its decoded lines, whatever UTF-8 or terminal
+ * sequence a line boundary falls into.
+ */
+#include <string.h>
+
+#include "control.h"
+
+/*
+ * Decode len bytes from in into out (which needs len bytes) and return the
+ * decoded length. A malformed escape (not three octal digits) is kept
+ * literally rather than dropped: losing bytes would be worse.
+ */
+size_t
+ctl_unescape(const char *in, size_t len, char *out)
+{
+	const char	*end = in + len, *bs;
+	char		*o = out;
+	size_t		 run;
+
+	while (in < end) {
+		bs = memchr(in, '\\', (size_t)(end - in));
+		if (bs == NULL) {
+			run = (size_t)(end - in);
+			memcpy(o, in, run);
+			o += run;
+			break;
+		}
+		run = (size_t)(bs - in);
+		memcpy(o, in, run);
+		o += run;
+		in = bs;
+		if (end - in >= 4 &&
+		    in[1] >= '0' && in[1] <= '3' &&
+		    in[2] >= '0' && in[2] <= '7' &&
+		    in[3] >= '0' && in[3] <= '7') {
+			*o++ = (char)(((in[1] - '0') << 6) |
+			    ((in[2] - '0') << 3) | (in[3] - '0'));
+			in += 4;
+		} else
+			*o++ = *in++;
+	}
+	return ((size_t)(o - out));
+}
+
+/* Encode as tmux does (used by tests and the benchmark's stream generator). */
+size_t
+ctl_escape(const void *data, size_t len, struct buf *b)
+{
+	const unsigned char	*p = data;
+	size_t			 i, start = b->len;
+	char			 tmp[4];
+
+	buf_reserve(b, len);
+	for (i = 0; i < len; i++) {
+		if (p[i] < ' ' || p[i] == '\\') {
+			tmp[0] = '\\';
+			tmp[1] = (char)('0' + ((p[i] >> 6) & 7));
+			tmp[2] = (char)('0' + ((p[i] >> 3) & 7));
+			tmp[3] = (char)('0' + (p[i] & 7));
+			buf_add(b, tmp, 4);
+		} else
+			buf_addc(b, (char)p[i]);
+	}
+	return (b->len - start);
+}

@@ -1,0 +1,81 @@
+/*
+ * tmux hooks. There is no control-mode notification for a pane's death, so
+ * pane-died (fired at once for panes kept by remain-on-exit) runs
+ * `lisa _hook` in the background into our socket; session-created covers
+ * the moment no control client is attached to tell us. Ours live at
+ * [LISA_HOOK_INDEX] of each hook array and leave the user's alone.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lisad.h"
+
+/*
+ * The hook body: run-shell -b "'lisa' _hook 'socket' EVENT ARGS". Three
+ * layers of quoting: shell (our paths), format (run-shell expands '#', so
+ * paths get "##"), and tmux command syntax (ctl_quote).
+ */
+static char *
+hooks_body(const char *event, const char *args)
+{
+	struct buf	sh, fmt, cmd;
+
+	buf_init(&sh);
+	ctl_shell_quote(&sh, lisad.lisa_bin);
+	buf_adds(&sh, " _hook ");
+	ctl_shell_quote(&sh, lisad.sockpath);
+	buf_printf(&sh, " %s", event);
+	buf_init(&fmt);
+	ctl_format_escape(&fmt, sh.data);
+	if (args != NULL)
+		buf_printf(&fmt, " %s", args);	/* our own formats */
+	buf_init(&cmd);
+	buf_adds(&cmd, "run-shell -b ");
+	ctl_quote(&cmd, fmt.data, fmt.len);
+	buf_free(&sh);
+	buf_free(&fmt);
+	return (buf_detach(&cmd));
+}
+
+static int
+hooks_set(const char *hook, const char *body)
+{
+	char	name[64];
+
+	snprintf(name, sizeof name, "%s[%d]", hook, LISA_HOOK_INDEX);
+	if (body == NULL)
+		return (tmux_run(NULL, "set-hook", "-gu", name, (char *)NULL));
+	return (tmux_run(NULL, "set-hook", "-g", name, body, (char *)NULL));
+}
+
+int
+hooks_install(void)
+{
+	char	*body;
+	int	 rc = 0;
+
+	if (lisad.dead_hook) {
+		body = hooks_body("pane-died", "'#{pane_id}' "
+		    "'#{pane_dead_status}' '#{pane_dead_signal}'");
+		if (hooks_set("pane-died", body) != 0)
+			rc = -1;
+		free(body);
+	}
+	body = hooks_body("sessions-changed", NULL);
+	if (hooks_set("session-created", body) != 0)
+		rc = -1;
+	free(body);
+	lisad.hooks_installed = (rc == 0);
+	if (rc != 0)
+		log_warnx("could not install tmux hooks");
+	return (rc);
+}
+
+void
+hooks_remove(void)
+{
+	hooks_set("pane-died", NULL);
+	hooks_set("session-created", NULL);
+	lisad.hooks_installed = 0;
+}

@@ -1,0 +1,133 @@
+/* Connecting to the helper and exchanging one JSON line each way. */
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lisa-client.h"
+
+#define CLIENT_TIMEOUT_MS 10000
+
+int
+client_setup(struct lisa_ctx *ctx, const char *label, const char *path,
+    char **cause)
+{
+	memset(ctx, 0, sizeof *ctx);
+	if (server_find(&ctx->sid, label, path, cause) != 0)
+		return (-1);
+	if (runtime_dir(&ctx->rundir, cause) != 0)
+		return (-1);
+	ctx->sockpath = runtime_path(ctx->rundir, ctx->sid.key, ".sock");
+	ctx->lockpath = runtime_path(ctx->rundir, ctx->sid.key, ".lock");
+	return (0);
+}
+
+int
+client_connect(const char *path, char **cause)
+{
+	struct sockaddr_un	sa;
+	int			fd;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof sa.sun_path) {
+		xasprintf(cause, "socket path too long");
+		return (-1);
+	}
+	strlcpy(sa.sun_path, path, sizeof sa.sun_path);
+	if ((fd = socket(AF_UNIX, SOCK_STREAM|SOCK_CLOEXEC, 0)) == -1) {
+		xasprintf(cause, "socket: %s", strerror(errno));
+		return (-1);
+	}
+	if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+		xasprintf(cause, "helper not running (%s)", strerror(errno));
+		close(fd);
+		return (-1);
+	}
+	return (fd);
+}
+
+/* Send one request line, read one reply line. */
+int
+client_request(int fd, const char *req, char **reply, char **cause)
+{
+	struct buf	 b;
+	struct pollfd	 pfd;
+	size_t		 off = 0, len = strlen(req);
+	ssize_t		 n;
+	char		 tmp[65536], *nl;
+
+	while (off < len) {
+		n = write(fd, req + off, len - off);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			xasprintf(cause, "write: %s", strerror(errno));
+			return (-1);
+		}
+		off += (size_t)n;
+	}
+	buf_init(&b);
+	for (;;) {
+		pfd.fd = fd;
+		pfd.events = POLLIN;
+		if (poll(&pfd, 1, CLIENT_TIMEOUT_MS) == 0) {
+			xasprintf(cause, "helper did not answer");
+			buf_free(&b);
+			return (-1);
+		}
+		n = read(fd, tmp, sizeof tmp);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			xasprintf(cause, "helper closed the connection");
+			buf_free(&b);
+			return (-1);
+		}
+		buf_add(&b, tmp, (size_t)n);
+		if ((nl = memchr(b.data, '\n', b.len)) != NULL) {
+			*nl = '\0';
+			b.len = (size_t)(nl - b.data);
+			break;
+		}
+	}
+	*reply = buf_detach(&b);
+	return (0);
+}
+
+/* Connect, ask, parse; the reply must say ok. */
+int
+client_call(struct lisa_ctx *ctx, const char *req, struct json_doc **out,
+    char **cause)
+{
+	struct json_doc	*d;
+	char		*reply, *err;
+	int		 fd, ok = 0;
+
+	if ((fd = client_connect(ctx->sockpath, cause)) == -1)
+		return (-1);
+	if (client_request(fd, req, &reply, cause) != 0) {
+		close(fd);
+		return (-1);
+	}
+	close(fd);
+	if ((d = json_parse(reply, strlen(reply), cause)) == NULL) {
+		free(reply);
+		return (-1);
+	}
+	free(reply);
+	if (json_get_bool(d, 0, "ok", &ok) != 0 || !ok) {
+		err = json_get_str(d, 0, "error");
+		xasprintf(cause, "%s", err != NULL ? err : "request failed");
+		free(err);
+		json_free(d);
+		return (-1);
+	}
+	*out = d;
+	return (0);
+}

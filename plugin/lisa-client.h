@@ -1,0 +1,23 @@
+/* The CLI's side of the helper socket. */
+#ifndef LISA_CLIENT_H
+#define LISA_CLIENT_H
+
+#include "lisa.h"
+
+struct lisa_ctx {
+	struct server_id	 sid;
+	char			*rundir;
+	char			*sockpath;
+	char			*lockpath;
+};
+
+int	 client_setup(struct lisa_ctx *, const char *, const char *, char **);
+int	 client_connect(const char *, char **);
+int	 client_request(int, const char *, char **, char **);
+int	 client_call(struct lisa_ctx *, const char *, struct json_doc **,
+	    char **);
+
+/* lisa-doctor.c */
+int	 cmd_doctor(struct lisa_ctx *, int);
+
+#endif

@@ -1,0 +1,149 @@
+/*
+ * lisa doctor: is everything lisa needs in place, and if not, what to do.
+ * Each check prints one line; the exit code is 1 if any failed.
+ */
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lisa-client.h"
+
+static int	doctor_failed;
+
+static void
+check(int ok, const char *what, const char *fmt, ...)
+{
+	va_list	ap;
+
+	printf("%-5s %-14s ", ok == 1 ? "ok" : ok == 0 ? "FAIL" : "warn",
+	    what);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	if (ok == 0)
+		doctor_failed = 1;
+}
+
+/* Run tmux with args, capture stdout; returns exit status or -1. */
+static int
+doctor_tmux(struct lisa_ctx *ctx, char **out, const char *a1, const char *a2,
+    const char *a3)
+{
+	struct buf	b;
+	char		tmp[4096];
+	int		p[2], status;
+	ssize_t		n;
+	pid_t		pid;
+
+	if (pipe(p) != 0)
+		return (-1);
+	if ((pid = fork()) == 0) {
+		int	null = open("/dev/null", O_RDWR);
+
+		dup2(null, 0);
+		dup2(p[1], 1);
+		dup2(null, 2);
+		close(p[0]);
+		if (a1 == NULL)
+			execlp("tmux", "tmux", "-V", (char *)NULL);
+		execlp("tmux", "tmux", "-S", ctx->sid.socket, a1, a2, a3,
+		    (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	buf_init(&b);
+	while ((n = read(p[0], tmp, sizeof tmp)) > 0)
+		buf_add(&b, tmp, (size_t)n);
+	close(p[0]);
+	waitpid(pid, &status, 0);
+	*out = buf_detach(&b);
+	(*out)[strcspn(*out, "\n")] = '\0';
+	return (WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+int
+cmd_doctor(struct lisa_ctx *ctx, int json)
+{
+	struct json_doc	*d = NULL;
+	struct stat	 st;
+	char		*out = NULL, *cause = NULL, *hooks = NULL, *ver;
+	char		 hookname[64];
+	long long	 pid = 0, sessions = 0, malformed = 0;
+	int		 major = 0, minor = 0, installed = 0, rc;
+
+	printf("lisa %s\n", LISA_VERSION);
+	rc = doctor_tmux(ctx, &out, NULL, NULL, NULL);
+	if (rc != 0)
+		check(0, "tmux", "tmux not found: apt-get install tmux");
+	else {
+		ver = strchr(out, ' ') != NULL ? strchr(out, ' ') + 1 : out;
+		sscanf(ver, "%d.%d", &major, &minor);
+		if (major < 3 || (major == 3 && minor < 2))
+			check(0, "tmux", "%s: lisa needs tmux 3.2 or later",
+			    out);
+		else if (major == 3 && minor == 2)
+			check(-1, "tmux", "%s: pane deaths are only seen "
+			    "within 1 s; lisa installs no pane-died hook and "
+			    "never sets remain-on-exit here (tmux 3.2/3.2a can "
+			    "crash on a pane death with remain-on-exit and a "
+			    "control client, tmux #2828)", out);
+		else
+			check(1, "tmux", "%s", out);
+	}
+	free(out);
+	out = NULL;
+
+	if (doctor_tmux(ctx, &out, "display-message", "-p", "#{pid}") != 0)
+		check(0, "server", "no tmux server at %s", ctx->sid.socket);
+	else
+		check(1, "server", "%s (pid %s)", ctx->sid.socket, out);
+	free(out);
+	out = NULL;
+
+	if (lstat(ctx->rundir, &st) == 0 && (st.st_mode & 077) == 0 &&
+	    st.st_uid == getuid())
+		check(1, "runtime dir", "%s (0700)", ctx->rundir);
+	else
+		check(0, "runtime dir", "%s is not a private directory",
+		    ctx->rundir);
+
+	if (client_call(ctx, "{\"cmd\":\"info\"}\n", &d, &cause) != 0) {
+		check(0, "helper", "%s: run `lisa start`", cause);
+		free(cause);
+	} else {
+		json_get_int(d, 0, "pid", &pid);
+		json_get_int(d, 0, "sessions", &sessions);
+		json_get_int(d, 0, "malformed_lines", &malformed);
+		check(1, "helper", "pid %lld, %lld session(s) attached", pid,
+		    sessions);
+		check(1, "socket", "%s", ctx->sockpath);
+		check(malformed == 0 ? 1 : -1, "protocol",
+		    "%lld malformed control line(s) skipped", malformed);
+	}
+
+	if (doctor_tmux(ctx, &hooks, "show-hooks", "-gw", NULL) == 0 ||
+	    hooks != NULL) {
+		snprintf(hookname, sizeof hookname, "pane-died[%d]",
+		    LISA_HOOK_INDEX);
+		installed = hooks != NULL && strstr(hooks, hookname) != NULL;
+		if (d == NULL)
+			check(installed ? -1 : 1, "hooks", installed ?
+			    "lisa's hooks are set but no helper runs" :
+			    "none installed (helper not running)");
+		else if (installed || (major == 3 && minor == 2))
+			check(1, "hooks", "%s installed", installed ?
+			    hookname : "session-created only");
+		else
+			check(0, "hooks", "%s missing: restart the helper",
+			    hookname);
+	}
+	free(hooks);
+	json_free(d);
+	return (doctor_failed);
+}

@@ -1,0 +1,372 @@
+/*
+ * lisa: the command line. Talks to the helper of a tmux server over its
+ * socket; like tmux, -L/-S pick the server, else $TMUX, else the default.
+ */
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <libgen.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lisa-client.h"
+
+struct args {
+	const char	*label;
+	const char	*path;
+	int		 json;
+	int		 verbose;
+	long long	 bytes;
+	int		 argc;
+	char		**argv;
+};
+
+static __attribute__((noreturn)) void
+usage(int code)
+{
+	fprintf(code == 0 ? stdout : stderr,
+	    "usage: lisa [-L socket-name | -S socket-path] COMMAND\n"
+	    "  start [-v]           start the helper for this tmux server\n"
+	    "  stop                 stop it (its hooks are removed)\n"
+	    "  list [--json]        panes the helper knows\n"
+	    "  events [--json]      recent pane events (died, closed)\n"
+	    "  doctor               check tmux, helper, socket and hooks\n"
+	    "  tap PANE [--bytes N] copy a pane's output as the helper "
+	    "decodes it\n");
+	exit(code);
+}
+
+static void
+die(const char *fmt, ...)
+{
+	va_list	ap;
+
+	fprintf(stderr, "lisa: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	exit(1);
+}
+
+static void
+parse_args(int argc, char **argv, struct args *a)
+{
+	int	i;
+
+	memset(a, 0, sizeof *a);
+	a->argv = xcalloc((size_t)argc + 1, sizeof *a->argv);
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-L") == 0 && i + 1 < argc)
+			a->label = argv[++i];
+		else if (strcmp(argv[i], "-S") == 0 && i + 1 < argc)
+			a->path = argv[++i];
+		else if (strcmp(argv[i], "--json") == 0)
+			a->json = 1;
+		else if (strcmp(argv[i], "-v") == 0)
+			a->verbose = 1;
+		else if (strcmp(argv[i], "--bytes") == 0 && i + 1 < argc)
+			a->bytes = strtoll(argv[++i], NULL, 10);
+		else if (strcmp(argv[i], "-h") == 0 ||
+		    strcmp(argv[i], "--help") == 0)
+			usage(0);
+		else if (argv[i][0] == '-' && argv[i][1] != '\0' &&
+		    a->argc > 0 && strcmp(a->argv[0], "_hook") != 0)
+			die("unknown option %s", argv[i]);
+		else
+			a->argv[a->argc++] = argv[i];
+	}
+}
+
+static char *
+sibling(const char *name)
+{
+	char	 self[4096], *path;
+	ssize_t	 n;
+
+	n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n <= 0)
+		return (xstrdup(name));
+	self[n] = '\0';
+	xasprintf(&path, "%s/%s", dirname(self), name);
+	return (path);
+}
+
+static int
+helper_pid(struct lisa_ctx *ctx, long long *pid)
+{
+	struct json_doc	*d;
+	char		*cause = NULL;
+
+	if (client_call(ctx, "{\"cmd\":\"ping\"}\n", &d, &cause) != 0) {
+		free(cause);
+		return (-1);
+	}
+	json_get_int(d, 0, "pid", pid);
+	json_free(d);
+	return (0);
+}
+
+static int
+cmd_start(struct lisa_ctx *ctx, struct args *a)
+{
+	char		*lisad = sibling("lisad");
+	long long	 pid = 0;
+	pid_t		 child;
+	int		 status, i;
+
+	if (helper_pid(ctx, &pid) == 0) {
+		printf("lisa: helper already running (pid %lld)\n", pid);
+		return (0);
+	}
+	if ((child = fork()) == -1)
+		die("fork: %s", strerror(errno));
+	if (child == 0) {
+		execl(lisad, "lisad", "-S", ctx->sid.socket,
+		    a->verbose ? "-v" : (char *)NULL, (char *)NULL);
+		fprintf(stderr, "lisa: cannot run %s: %s\n", lisad,
+		    strerror(errno));
+		_exit(127);
+	}
+	if (waitpid(child, &status, 0) == -1 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 0)
+		return (1);	/* lisad said why */
+	for (i = 0; i < 500; i++) {
+		if (helper_pid(ctx, &pid) == 0) {
+			printf("lisa: helper started (pid %lld)\n", pid);
+			return (0);
+		}
+		usleep(10000);
+	}
+	die("helper did not come up");
+	return (1);
+}
+
+static int
+cmd_stop(struct lisa_ctx *ctx)
+{
+	struct json_doc	*d;
+	char		*cause = NULL;
+	long long	 pid = 0;
+	int		 i;
+
+	if (helper_pid(ctx, &pid) != 0) {
+		printf("lisa: helper not running\n");
+		return (0);
+	}
+	if (client_call(ctx, "{\"cmd\":\"stop\"}\n", &d, &cause) != 0)
+		die("%s", cause);
+	json_free(d);
+	for (i = 0; i < 500 && kill((pid_t)pid, 0) == 0; i++)
+		usleep(10000);
+	printf("lisa: helper stopped\n");
+	return (0);
+}
+
+static const char *
+jstr(struct json_doc *d, int obj, const char *key, char **store)
+{
+	free(*store);
+	*store = json_get_str(d, obj, key);
+	return (*store != NULL ? *store : "");
+}
+
+static int
+cmd_list(struct lisa_ctx *ctx, struct args *a)
+{
+	struct json_doc	*d;
+	char		*cause = NULL, *s1 = NULL, *s2 = NULL, *s3 = NULL;
+	char		*s4 = NULL;
+	int		 panes, i, n, item, dead;
+	long long	 pid, st, sig;
+
+	if (client_call(ctx, "{\"cmd\":\"list\"}\n", &d, &cause) != 0)
+		die("%s", cause);
+	panes = json_get(d, 0, "panes");
+	if (a->json) {
+		/* Re-emit the array exactly as the helper wrote it. */
+		json_dump(d, panes, stdout);
+		printf("\n");
+		json_free(d);
+		return (0);
+	}
+	n = json_array_size(d, panes);
+	printf("%-16s %-6s %-8s %-12s %-10s %s\n", "TARGET", "PANE", "PID",
+	    "COMMAND", "STATE", "TITLE");
+	for (i = 0; i < n; i++) {
+		char	state[32];
+
+		item = json_array_item(d, panes, i);
+		pid = st = sig = -1;
+		dead = 0;
+		json_get_int(d, item, "pane_pid", &pid);
+		json_get_bool(d, item, "dead", &dead);
+		if (!dead)
+			snprintf(state, sizeof state, "alive");
+		else if (json_get_int(d, item, "exit_signal", &sig) == 0)
+			snprintf(state, sizeof state, "signal %lld", sig);
+		else if (json_get_int(d, item, "exit_status", &st) == 0)
+			snprintf(state, sizeof state, "exit %lld", st);
+		else
+			snprintf(state, sizeof state, "dead");
+		printf("%-16s %-6s %-8lld %-12s %-10s %s\n",
+		    jstr(d, item, "target", &s1), jstr(d, item, "pane_id", &s2),
+		    pid, jstr(d, item, "command", &s3), state,
+		    jstr(d, item, "title", &s4));
+	}
+	free(s1);
+	free(s2);
+	free(s3);
+	free(s4);
+	json_free(d);
+	return (0);
+}
+
+static int
+cmd_events(struct lisa_ctx *ctx, struct args *a)
+{
+	struct json_doc	*d;
+	char		*cause = NULL, *s1 = NULL, *s2 = NULL, *s3 = NULL;
+	int		 evs, i, n, item;
+	long long	 ts;
+
+	if (client_call(ctx, "{\"cmd\":\"events\"}\n", &d, &cause) != 0)
+		die("%s", cause);
+	evs = json_get(d, 0, "events");
+	if (a->json) {
+		json_dump(d, evs, stdout);
+		printf("\n");
+		json_free(d);
+		return (0);
+	}
+	n = json_array_size(d, evs);
+	for (i = 0; i < n; i++) {
+		item = json_array_item(d, evs, i);
+		ts = 0;
+		json_get_int(d, item, "ts_ms", &ts);
+		printf("%lld.%03lld %-6s %-8s %s\n", ts / 1000, ts % 1000,
+		    jstr(d, item, "pane_id", &s1), jstr(d, item, "event", &s2),
+		    jstr(d, item, "detail", &s3));
+	}
+	free(s1);
+	free(s2);
+	free(s3);
+	json_free(d);
+	return (0);
+}
+
+static int
+cmd_tap(struct lisa_ctx *ctx, struct args *a)
+{
+	struct buf	 req;
+	char		 tmp[65536], *nl;
+	ssize_t		 n;
+	size_t		 off;
+	int		 fd, header = 1;
+	char		*cause = NULL;
+	struct buf	 in;
+
+	if (a->argc < 2)
+		usage(2);
+	if ((fd = client_connect(ctx->sockpath, &cause)) == -1)
+		die("%s", cause);
+	buf_init(&req);
+	buf_adds(&req, "{\"cmd\":\"tap\",\"pane\":");
+	json_cstr(&req, a->argv[1]);
+	buf_printf(&req, ",\"bytes\":%lld}\n", a->bytes);
+	if (write(fd, req.data, req.len) != (ssize_t)req.len)
+		die("write: %s", strerror(errno));
+	buf_init(&in);
+	while ((n = read(fd, tmp, sizeof tmp)) > 0) {
+		off = 0;
+		if (header) {
+			buf_add(&in, tmp, (size_t)n);
+			if ((nl = memchr(in.data, '\n', in.len)) == NULL)
+				continue;
+			*nl = '\0';
+			if (strstr(in.data, "\"ok\":true") == NULL)
+				die("%s", in.data);
+			header = 0;
+			off = (size_t)(nl - in.data) + 1;
+			if (fwrite(in.data + off, 1, in.len - off, stdout) !=
+			    in.len - off)
+				return (1);
+			continue;
+		}
+		if (fwrite(tmp + off, 1, (size_t)n - off, stdout) !=
+		    (size_t)n - off)
+			return (1);
+	}
+	fflush(stdout);
+	buf_free(&in);
+	buf_free(&req);
+	return (0);
+}
+
+/* Called by tmux hooks: never print (run-shell output would show). */
+static int
+cmd_hook(struct args *a)
+{
+	struct buf	 req;
+	char		*reply = NULL, *cause = NULL;
+	int		 fd, i;
+
+	if (a->argc < 3)
+		return (2);
+	if ((fd = client_connect(a->argv[1], &cause)) == -1)
+		return (1);
+	buf_init(&req);
+	buf_adds(&req, "{\"cmd\":\"hook\",\"event\":");
+	json_cstr(&req, a->argv[2]);
+	buf_adds(&req, ",\"args\":[");
+	for (i = 3; i < a->argc; i++) {
+		if (i != 3)
+			buf_addc(&req, ',');
+		json_cstr(&req, a->argv[i]);
+	}
+	buf_adds(&req, "]}\n");
+	client_request(fd, req.data, &reply, &cause);
+	close(fd);
+	return (0);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct lisa_ctx	 ctx;
+	struct args	 a;
+	char		*cause = NULL;
+	const char	*cmd;
+
+	signal(SIGPIPE, SIG_IGN);
+	parse_args(argc, argv, &a);
+	if (a.argc == 0)
+		usage(2);
+	cmd = a.argv[0];
+	if (strcmp(cmd, "_hook") == 0)
+		return (cmd_hook(&a));
+	if (client_setup(&ctx, a.label, a.path, &cause) != 0)
+		die("%s", cause);
+	if (strcmp(cmd, "start") == 0)
+		return (cmd_start(&ctx, &a));
+	if (strcmp(cmd, "stop") == 0)
+		return (cmd_stop(&ctx));
+	if (strcmp(cmd, "list") == 0 || strcmp(cmd, "ls") == 0)
+		return (cmd_list(&ctx, &a));
+	if (strcmp(cmd, "events") == 0)
+		return (cmd_events(&ctx, &a));
+	if (strcmp(cmd, "doctor") == 0)
+		return (cmd_doctor(&ctx, a.json));
+	if (strcmp(cmd, "tap") == 0)
+		return (cmd_tap(&ctx, &a));
+	if (strcmp(cmd, "version") == 0) {
+		printf("lisa %s\n", LISA_VERSION);
+		return (0);
+	}
+	die("unknown command: %s (try lisa --help)", cmd);
+	return (1);
+}

@@ -1,0 +1,62 @@
+/* Declarations shared by the helper (lisad) and the CLI (lisa). */
+#ifndef LISA_H
+#define LISA_H
+
+#include <sys/types.h>
+#include <sys/queue.h>
+#include <sys/tree.h>
+
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util.h"
+#include "control.h"
+
+#define LISA_VERSION "0.1.0"
+
+/* Index under which lisa's hooks live in tmux's hook arrays. */
+#define LISA_HOOK_INDEX 5472
+
+/* server-find.c: which tmux server, and where its helper's files go. */
+struct server_id {
+	char	*socket;	/* tmux socket path */
+	char	*key;		/* basename-hash, names our runtime files */
+};
+int	 server_find(struct server_id *, const char *label, const char *path,
+	    char **cause);
+void	 server_free(struct server_id *);
+
+/* runtime.c */
+int	 runtime_dir(char **path, char **cause);
+char	*runtime_path(const char *dir, const char *key, const char *suffix);
+int	 runtime_lock(const char *path, pid_t *holder, char **cause);
+int	 runtime_read_pid(const char *path, pid_t *);
+
+/* json.c: writing and reading (jsmn) JSON. */
+void	 json_str(struct buf *, const char *, size_t);
+void	 json_cstr(struct buf *, const char *);
+void	 json_key(struct buf *, const char *);
+void	 json_int_or_null(struct buf *, int has, long long);
+
+struct json_doc;
+struct json_doc *json_parse(const char *, size_t, char **cause);
+void	 json_free(struct json_doc *);
+int	 json_root(struct json_doc *);
+int	 json_get(struct json_doc *, int obj, const char *key);
+char	*json_get_str(struct json_doc *, int obj, const char *key);
+int	 json_get_int(struct json_doc *, int obj, const char *key,
+	    long long *);
+int	 json_get_bool(struct json_doc *, int obj, const char *key, int *);
+int	 json_type(struct json_doc *, int tok);
+int	 json_array_size(struct json_doc *, int tok);
+int	 json_array_item(struct json_doc *, int tok, int i);
+int	 json_tok_str(struct json_doc *, int tok, char **);
+void	 json_dump(struct json_doc *, int tok, FILE *);
+
+#define JSON_T_OBJECT 1
+#define JSON_T_ARRAY 2
+#define JSON_T_STRING 3
+#define JSON_T_PRIMITIVE 4
+
+#endif

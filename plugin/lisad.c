@@ -1,0 +1,248 @@
+/*
+ * lisad: the helper. One per tmux server; attaches a control client to every
+ * session, keeps the pane table, answers the CLI. Everything happens in one
+ * poll() loop; with nothing going on it sleeps.
+ */
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lisad.h"
+
+struct lisad lisad;
+static int	lisad_sigfd = -1;
+
+static __attribute__((noreturn)) void
+usage(void)
+{
+	fprintf(stderr, "usage: lisad [-Fv] [-L socket-name | -S socket-path] "
+	    "[-b lisa-binary]\n");
+	exit(2);
+}
+
+/* Stop: take our hooks out of tmux, let the control clients go. */
+void
+lisad_stop(int code)
+{
+	if (lisad.stopping)
+		return;
+	lisad.stopping = 1;
+	log_debug("stopping (%d)", code);
+	if (lisad.hooks_installed && lisad.server_pid > 0 &&
+	    kill(lisad.server_pid, 0) == 0)
+		hooks_remove();
+	session_close_all();
+	listener_close();
+	loop_exit(code);
+}
+
+static void
+lisad_signal_cb(int fd, short revents, void *arg)
+{
+	struct signalfd_siginfo	si;
+	int			status;
+
+	while (read(fd, &si, sizeof si) == sizeof si) {
+		switch (si.ssi_signo) {
+		case SIGCHLD:
+			while (waitpid(-1, &status, WNOHANG) > 0)
+				;
+			break;
+		case SIGTERM:
+		case SIGINT:
+		case SIGHUP:
+			lisad_stop(0);
+			break;
+		}
+	}
+}
+
+static void
+lisad_server_gone_cb(int fd, short revents, void *arg)
+{
+	log_debug("tmux server %ld exited", (long)lisad.server_pid);
+	lisad_stop(0);
+}
+
+/* Ask the server who it is; also proves it is there. */
+static int
+lisad_probe(void)
+{
+	char	*out = NULL, *sp;
+
+	if (tmux_run(&out, "display-message", "-p", "#{version} #{pid}",
+	    (char *)NULL) != 0 || out == NULL || *out == '\0') {
+		free(out);
+		return (-1);
+	}
+	out[strcspn(out, "\n")] = '\0';
+	if ((sp = strchr(out, ' ')) != NULL) {
+		*sp = '\0';
+		lisad.server_pid = (pid_t)strtol(sp + 1, NULL, 10);
+	}
+	strlcpy(lisad.version, out, sizeof lisad.version);
+	free(out);
+	if (sscanf(lisad.version, "%d.%d", &lisad.vmajor, &lisad.vminor) != 2)
+		sscanf(lisad.version, "next-%d.%d", &lisad.vmajor,
+		    &lisad.vminor);
+	return (0);
+}
+
+static char *
+lisad_default_lisa(void)
+{
+	char	 self[4096], *dir, *path;
+	ssize_t	 n;
+
+	n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n <= 0)
+		return (xstrdup("lisa"));
+	self[n] = '\0';
+	dir = dirname(self);
+	xasprintf(&path, "%s/lisa", dir);
+	return (path);
+}
+
+static void
+lisad_daemonize(int lockfd)
+{
+	char	pid[32];
+	int	null, n;
+
+	switch (fork()) {
+	case -1:
+		fatal("fork");
+	case 0:
+		break;
+	default:
+		_exit(0);
+	}
+	setsid();
+	if (chdir("/") != 0)
+		fatal("chdir");
+	if ((null = open("/dev/null", O_RDWR)) != -1) {
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(null, 2);
+		if (null > 2)
+			close(null);
+	}
+	/* The flock came with us through fork; record the new pid. */
+	n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+	if (ftruncate(lockfd, 0) != 0 || pwrite(lockfd, pid, (size_t)n, 0) != n)
+		log_warn("lock pid");
+}
+
+int
+main(int argc, char **argv)
+{
+	const char	*label = NULL, *path = NULL;
+	char		*cause = NULL, *logpath = NULL;
+	int		 ch, foreground = 0, verbose = 0, lockfd, code;
+	pid_t		 holder;
+	sigset_t	 set;
+
+	while ((ch = getopt(argc, argv, "b:FL:S:v")) != -1) {
+		switch (ch) {
+		case 'b':
+			lisad.lisa_bin = xstrdup(optarg);
+			break;
+		case 'F':
+			foreground = 1;
+			break;
+		case 'L':
+			label = optarg;
+			break;
+		case 'S':
+			path = optarg;
+			break;
+		case 'v':
+			verbose++;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (optind != argc)
+		usage();
+
+	if (server_find(&lisad.sid, label, path, &cause) != 0)
+		fatalx("%s", cause);
+	/* Our control clients are not nested sessions. */
+	unsetenv("TMUX");
+	if (lisad.lisa_bin == NULL)
+		lisad.lisa_bin = lisad_default_lisa();
+	if (runtime_dir(&lisad.rundir, &cause) != 0) {
+		fprintf(stderr, "lisad: runtime directory: %s\n", cause);
+		return (1);
+	}
+	lisad.sockpath = runtime_path(lisad.rundir, lisad.sid.key, ".sock");
+	lisad.lockpath = runtime_path(lisad.rundir, lisad.sid.key, ".lock");
+	lockfd = runtime_lock(lisad.lockpath, &holder, &cause);
+	if (lockfd == -1) {
+		fprintf(stderr, "lisad: %s: %s\n", lisad.sid.socket, cause);
+		return (1);
+	}
+	if (lisad_probe() != 0) {
+		fprintf(stderr, "lisad: no tmux server at %s\n",
+		    lisad.sid.socket);
+		return (1);
+	}
+	if (lisad.vmajor < 3 || (lisad.vmajor == 3 && lisad.vminor < 2)) {
+		fprintf(stderr, "lisad: tmux %s is too old (3.2 or later "
+		    "needed)\n", lisad.version);
+		return (1);
+	}
+	/* 3.2/3.2a can crash on pane death with remain-on-exit + -C. */
+	lisad.dead_hook = !(lisad.vmajor == 3 && lisad.vminor == 2);
+	lisad.pause_after = 1;
+
+	if (!foreground)
+		lisad_daemonize(lockfd);
+	if (verbose)
+		logpath = runtime_path(lisad.rundir, lisad.sid.key, ".log");
+	log_open(logpath, verbose);
+	free(logpath);
+	lisad.started = time_real_ms();
+	log_debug("lisad %s for %s (tmux %s, pid %ld)", LISA_VERSION,
+	    lisad.sid.socket, lisad.version, (long)lisad.server_pid);
+
+	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	lisad_sigfd = signalfd(-1, &set, SFD_NONBLOCK|SFD_CLOEXEC);
+	if (lisad_sigfd == -1)
+		fatal("signalfd");
+	loop_add(lisad_sigfd, POLLIN, lisad_signal_cb, NULL);
+
+	lisad.pidfd = (int)syscall(SYS_pidfd_open, lisad.server_pid, 0);
+	if (lisad.pidfd != -1)
+		loop_add(lisad.pidfd, POLLIN, lisad_server_gone_cb, NULL);
+	else
+		log_warn("pidfd_open: server exit noticed through clients only");
+
+	if (listener_open(lisad.sockpath, &cause) != 0)
+		fatalx("%s", cause);
+	hooks_install();
+	session_start();
+
+	code = loop_run();
+	log_debug("exit %d", code);
+	log_close();
+	close(lockfd);
+	return (code);
+}

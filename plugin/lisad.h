@@ -1,0 +1,146 @@
+/* The helper, lisad: one per tmux server. */
+#ifndef LISAD_H
+#define LISAD_H
+
+#include "lisa.h"
+
+/* loop.c: one poll() loop; fds and timers, nothing else wakes us. */
+typedef void (*loop_fd_cb)(int, short, void *);
+struct loop_fd;
+struct loop_timer {
+	uint64_t		 when;
+	uint64_t		 seq;
+	void			(*cb)(void *);
+	void			*arg;
+	int			 armed;
+	RB_ENTRY(loop_timer)	 entry;
+};
+struct loop_fd	*loop_add(int, short, loop_fd_cb, void *);
+void		 loop_events(struct loop_fd *, short);
+void		 loop_del(struct loop_fd *);
+void		 loop_timer_init(struct loop_timer *, void (*)(void *), void *);
+void		 loop_timer_add(struct loop_timer *, uint64_t);
+void		 loop_timer_del(struct loop_timer *);
+int		 loop_run(void);
+void		 loop_exit(int);
+uint64_t	 loop_wakeups(void);
+
+/* Global helper state. */
+struct lisad {
+	struct server_id sid;
+	char		*rundir;
+	char		*sockpath;
+	char		*lockpath;
+	char		*lisa_bin;
+	char		 version[32];
+	int		 vmajor;
+	int		 vminor;
+	pid_t		 server_pid;
+	int		 pidfd;
+	char		*ignore;	/* @lisa-ignore-sessions */
+	int		 pause_after;	/* seconds, for attach -f pause-after */
+	int		 dead_hook;	/* pane-died hook usable on this tmux */
+	int		 hooks_installed;
+	int64_t		 started;
+	int		 stopping;
+};
+extern struct lisad lisad;
+void		 lisad_stop(int);
+
+/* tmux-cmd.c: run tmux outside the control connections. */
+int		 tmux_run(char **, const char *, ...) __attribute__((sentinel));
+int		 tmux_spawn_control(int, pid_t *, int *, int *);
+
+/* session.c: one control client per tmux session. */
+struct session {
+	int			 id;
+	char			*name;
+	pid_t			 pid;
+	struct ctl_client	*ctl;
+	struct loop_fd		*rev;
+	struct loop_fd		*wev;
+	int			 attached;	/* saw %session-changed */
+	int			 closing;
+	int			 listing;	/* list-panes in flight */
+	int			 list_again;	/* and wanted again */
+	RB_ENTRY(session)	 entry;
+};
+RB_HEAD(sessions, session);
+RB_PROTOTYPE(sessions, session, entry, session_cmp);
+extern struct sessions sessions;
+int		 session_cmp(struct session *, struct session *);
+struct session	*session_find(int);
+void		 session_start(void);
+void		 session_refresh(void);
+void		 session_send(struct session *, const char *, ctl_reply_cb,
+		    void *);
+void		 session_close_all(void);
+int		 session_count(void);
+int		 session_ignored(const char *);
+
+/* pane.c: what we know of every pane. */
+struct listener_conn;
+struct pane {
+	int			 id;
+	int			 window;
+	int			*sessions;	/* sessions showing it */
+	int			 nsessions;
+	int			 window_index;	/* in sessions[0] */
+	int			 pane_index;
+	char			*window_name;
+	pid_t			 pid;
+	char			*command;
+	char			*title;
+	int			 dead;
+	int			 dead_status;	/* -1 if none */
+	int			 dead_signal;	/* -1 if none */
+	int64_t			 dead_time;	/* ms, real */
+
+	int			 out_session;	/* whose %output we count */
+	uint64_t		 out_bytes;
+	uint64_t		 out_last;	/* mono ms */
+	int			 paused;
+	uint64_t		 resyncs;
+	char			*screen;	/* last capture after a pause */
+
+	struct listener_conn	*tap;
+	uint64_t		 tap_left;
+
+	RB_ENTRY(pane)		 entry;
+};
+RB_HEAD(panes, pane);
+RB_PROTOTYPE(panes, pane, entry, pane_cmp);
+extern struct panes panes;
+int		 pane_cmp(struct pane *, struct pane *);
+struct pane	*pane_find(int);
+void		 pane_list_session(struct session *);
+void		 pane_layout(struct session *, int, const char *);
+void		 pane_window_unlinked(struct session *, int);
+void		 pane_window_renamed(int, const char *);
+void		 pane_session_gone(int);
+void		 pane_output(struct session *, int, const char *, size_t,
+		    uint64_t);
+void		 pane_pause(struct session *, int);
+void		 pane_died(int, int, int);
+void		 pane_subscription(struct session *, struct ctl_event *);
+void		 pane_json(struct buf *, struct pane *);
+void		 pane_tap_closed(struct listener_conn *);
+extern const char *pane_subscription_format;
+
+/* events.c: recent lifecycle events, in memory. */
+void		 events_add(const char *, int, const char *, ...)
+		    printflike(3, 4);
+void		 events_json(struct buf *);
+
+/* hooks.c */
+int		 hooks_install(void);
+void		 hooks_remove(void);
+
+/* listener.c: the CLI's socket. */
+int		 listener_open(const char *, char **);
+void		 listener_close(void);
+int		 listener_tap_write(struct listener_conn *, const char *,
+		    size_t);
+void		 listener_tap_end(struct listener_conn *);
+
+#endif

@@ -1,0 +1,443 @@
+/*
+ * The CLI's socket: a unix stream socket (0600, in the 0700 runtime
+ * directory) speaking one JSON object per line each way. Only our own uid
+ * may talk to it. A connection may also become a tap: the decoded output of
+ * one pane, raw, for debugging and for the byte-exactness test.
+ */
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lisad.h"
+
+#define LISTENER_MAX_REQUEST	(1024 * 1024)
+#define LISTENER_MAX_PENDING	(16 * 1024 * 1024)
+
+struct listener_conn {
+	int				 fd;
+	struct loop_fd			*lf;
+	struct buf			 in;
+	struct buf			 out;
+	int				 closing;	/* after out drains */
+	int				 tap;
+	int				 stop_after;
+	TAILQ_ENTRY(listener_conn)	 entry;
+};
+static TAILQ_HEAD(, listener_conn) listener_conns =
+    TAILQ_HEAD_INITIALIZER(listener_conns);
+static int		 listener_fd = -1;
+static struct loop_fd	*listener_lf;
+static char		*listener_path;
+
+static void	listener_conn_free(struct listener_conn *);
+
+static void
+listener_update(struct listener_conn *lc)
+{
+	short	ev = 0;
+
+	if (!lc->closing && !lc->tap)
+		ev |= POLLIN;
+	if (lc->tap)
+		ev |= POLLIN;	/* to notice the reader going away */
+	if (lc->out.len != 0)
+		ev |= POLLOUT;
+	loop_events(lc->lf, ev);
+}
+
+static int
+listener_flush(struct listener_conn *lc)
+{
+	ssize_t	n;
+
+	while (lc->out.len != 0) {
+		n = write(lc->fd, lc->out.data, lc->out.len);
+		if (n == -1) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN)
+				break;
+			return (-1);
+		}
+		buf_consume(&lc->out, (size_t)n);
+	}
+	if (lc->out.len == 0 && lc->closing) {
+		if (lc->stop_after)
+			lisad_stop(0);
+		return (-1);
+	}
+	listener_update(lc);
+	return (0);
+}
+
+static void
+listener_reply(struct listener_conn *lc, struct buf *b)
+{
+	buf_addc(b, '\n');
+	buf_add(&lc->out, b->data, b->len);
+}
+
+static void
+listener_error(struct listener_conn *lc, const char *msg)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	buf_adds(&b, "{\"ok\":false,\"error\":");
+	json_cstr(&b, msg);
+	buf_addc(&b, '}');
+	listener_reply(lc, &b);
+	buf_free(&b);
+}
+
+static int
+listener_pane_arg(const char *s)
+{
+	char	*end;
+	long	 v;
+
+	if (s == NULL || s[0] != '%')
+		return (-1);
+	v = strtol(s + 1, &end, 10);
+	return (*end == '\0' && end != s + 1 && v >= 0 ? (int)v : -1);
+}
+
+static int
+listener_num_arg(const char *s)
+{
+	char	*end;
+	long	 v;
+
+	if (s == NULL || *s == '\0')
+		return (-1);
+	v = strtol(s, &end, 10);
+	return (*end == '\0' && v >= 0 && v < 100000 ? (int)v : -1);
+}
+
+static void
+listener_hook(struct listener_conn *lc, struct json_doc *d)
+{
+	char	*event, *a[3] = { NULL, NULL, NULL };
+	int	 args, i;
+
+	event = json_get_str(d, 0, "event");
+	args = json_get(d, 0, "args");
+	for (i = 0; i < 3 && i < json_array_size(d, args); i++)
+		json_tok_str(d, json_array_item(d, args, i), &a[i]);
+	if (event != NULL && strcmp(event, "pane-died") == 0 &&
+	    listener_pane_arg(a[0]) != -1) {
+		pane_died(listener_pane_arg(a[0]), listener_num_arg(a[1]),
+		    listener_num_arg(a[2]));
+		buf_add(&lc->out, "{\"ok\":true}\n", 12);
+	} else if (event != NULL && strcmp(event, "sessions-changed") == 0) {
+		session_refresh();
+		buf_add(&lc->out, "{\"ok\":true}\n", 12);
+	} else
+		listener_error(lc, "unknown hook event");
+	free(event);
+	for (i = 0; i < 3; i++)
+		free(a[i]);
+}
+
+static void
+listener_info(struct buf *b)
+{
+	struct session		*s;
+	const struct ctl_stats	*st;
+	unsigned long long	 lines = 0, malformed = 0, unknown = 0;
+	unsigned long long	 bytes = 0, stray = 0;
+	FILE			*f;
+	char			 line[256];
+	long			 rss = -1;
+
+	RB_FOREACH(s, sessions, &sessions) {
+		if (s->ctl == NULL)
+			continue;
+		st = ctl_client_stats(s->ctl);
+		lines += st->lines;
+		malformed += st->malformed;
+		unknown += st->unknown;
+		bytes += st->output_bytes;
+		stray += st->stray_replies;
+	}
+	if ((f = fopen("/proc/self/status", "r")) != NULL) {
+		while (fgets(line, sizeof line, f) != NULL) {
+			if (strncmp(line, "VmRSS:", 6) == 0)
+				rss = strtol(line + 6, NULL, 10);
+		}
+		fclose(f);
+	}
+	json_key(b, "pid");
+	buf_printf(b, "%ld", (long)getpid());
+	json_key(b, "version");
+	json_cstr(b, LISA_VERSION);
+	json_key(b, "tmux_version");
+	json_cstr(b, lisad.version);
+	json_key(b, "tmux_socket");
+	json_cstr(b, lisad.sid.socket);
+	json_key(b, "socket");
+	json_cstr(b, lisad.sockpath);
+	json_key(b, "sessions");
+	buf_printf(b, "%d", session_count());
+	json_key(b, "hooks_installed");
+	buf_adds(b, lisad.hooks_installed ? "true" : "false");
+	json_key(b, "pane_died_hook");
+	buf_adds(b, lisad.dead_hook ? "true" : "false");
+	json_key(b, "control_lines");
+	buf_printf(b, "%llu", lines);
+	json_key(b, "output_bytes");
+	buf_printf(b, "%llu", bytes);
+	json_key(b, "malformed_lines");
+	buf_printf(b, "%llu", malformed);
+	json_key(b, "unknown_lines");
+	buf_printf(b, "%llu", unknown);
+	json_key(b, "stray_replies");
+	buf_printf(b, "%llu", stray);
+	json_key(b, "wakeups");
+	buf_printf(b, "%llu", (unsigned long long)loop_wakeups());
+	json_key(b, "rss_kb");
+	buf_printf(b, "%ld", rss);
+	json_key(b, "uptime_ms");
+	buf_printf(b, "%lld", (long long)(time_real_ms() - lisad.started));
+}
+
+static void
+listener_request(struct listener_conn *lc, const char *line, size_t len)
+{
+	struct json_doc	*d;
+	struct pane	*p;
+	struct buf	 b;
+	char		*cmd, *cause = NULL, *arg;
+	long long	 n;
+
+	if ((d = json_parse(line, len, &cause)) == NULL) {
+		listener_error(lc, cause);
+		free(cause);
+		return;
+	}
+	if ((cmd = json_get_str(d, 0, "cmd")) == NULL) {
+		listener_error(lc, "no cmd");
+		json_free(d);
+		return;
+	}
+	buf_init(&b);
+	if (strcmp(cmd, "ping") == 0 || strcmp(cmd, "info") == 0) {
+		buf_adds(&b, "{\"ok\":true");
+		listener_info(&b);
+		buf_addc(&b, '}');
+		listener_reply(lc, &b);
+	} else if (strcmp(cmd, "list") == 0) {
+		buf_adds(&b, "{\"ok\":true,\"panes\":[");
+		RB_FOREACH(p, panes, &panes) {
+			if (b.data[b.len - 1] != '[')
+				buf_addc(&b, ',');
+			pane_json(&b, p);
+		}
+		buf_adds(&b, "]}");
+		listener_reply(lc, &b);
+	} else if (strcmp(cmd, "events") == 0) {
+		buf_adds(&b, "{\"ok\":true,\"events\":");
+		events_json(&b);
+		buf_addc(&b, '}');
+		listener_reply(lc, &b);
+	} else if (strcmp(cmd, "hook") == 0) {
+		listener_hook(lc, d);
+	} else if (strcmp(cmd, "stop") == 0) {
+		buf_adds(&b, "{\"ok\":true}");
+		listener_reply(lc, &b);
+		lc->closing = 1;
+		lc->stop_after = 1;
+	} else if (strcmp(cmd, "tap") == 0) {
+		arg = json_get_str(d, 0, "pane");
+		if (json_get_int(d, 0, "bytes", &n) != 0 || n <= 0)
+			n = -1;
+		p = pane_find(listener_pane_arg(arg));
+		if (p == NULL)
+			listener_error(lc, "no such pane");
+		else if (p->tap != NULL)
+			listener_error(lc, "pane already tapped");
+		else {
+			buf_adds(&b, "{\"ok\":true}");
+			listener_reply(lc, &b);
+			p->tap = lc;
+			p->tap_left = n > 0 ? (uint64_t)n : UINT64_MAX;
+			lc->tap = 1;
+		}
+		free(arg);
+	} else
+		listener_error(lc, "unknown cmd");
+	buf_free(&b);
+	free(cmd);
+	json_free(d);
+}
+
+static void
+listener_conn_cb(int fd, short revents, void *arg)
+{
+	struct listener_conn	*lc = arg;
+	char			 tmp[8192], *nl;
+	ssize_t			 n;
+	size_t			 used;
+
+	if (revents & POLLIN) {
+		n = read(fd, tmp, sizeof tmp);
+		if (n == 0 || (n == -1 && errno != EAGAIN && errno != EINTR)) {
+			listener_conn_free(lc);
+			return;
+		}
+		if (n > 0 && !lc->tap && !lc->closing) {
+			buf_add(&lc->in, tmp, (size_t)n);
+			while (!lc->tap && !lc->closing &&
+			    (nl = memchr(lc->in.data, '\n', lc->in.len)) !=
+			    NULL) {
+				used = (size_t)(nl - lc->in.data) + 1;
+				*nl = '\0';
+				listener_request(lc, lc->in.data, used - 1);
+				buf_consume(&lc->in, used);
+			}
+			if (lc->in.len > LISTENER_MAX_REQUEST) {
+				listener_error(lc, "request too long");
+				lc->closing = 1;
+			}
+		}
+	} else if (revents & (POLLHUP|POLLERR)) {
+		listener_conn_free(lc);
+		return;
+	}
+	if (listener_flush(lc) != 0)
+		listener_conn_free(lc);
+}
+
+int
+listener_tap_write(struct listener_conn *lc, const char *data, size_t len)
+{
+	/* Never let a slow reader hold the helper back: drop the tap. */
+	if (lc->out.len + len > LISTENER_MAX_PENDING)
+		return (-1);
+	buf_add(&lc->out, data, len);
+	if (listener_flush(lc) != 0) {
+		lc->tap = 0;
+		lc->closing = 1;
+		return (-1);
+	}
+	return (0);
+}
+
+/* End a tap: unlink it from its pane, close once the bytes are out. */
+void
+listener_tap_end(struct listener_conn *lc)
+{
+	pane_tap_closed(lc);
+	lc->tap = 0;
+	lc->closing = 1;
+	listener_update(lc);
+	if (lc->out.len == 0)
+		loop_events(lc->lf, POLLOUT);
+}
+
+static void
+listener_conn_free(struct listener_conn *lc)
+{
+	if (lc->tap)
+		pane_tap_closed(lc);
+	TAILQ_REMOVE(&listener_conns, lc, entry);
+	loop_del(lc->lf);
+	close(lc->fd);
+	buf_free(&lc->in);
+	buf_free(&lc->out);
+	free(lc);
+}
+
+static void
+listener_accept_cb(int fd, short revents, void *arg)
+{
+	struct listener_conn	*lc;
+	struct ucred		 cred;
+	socklen_t		 len = sizeof cred;
+	int			 cfd;
+
+	cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK|SOCK_CLOEXEC);
+	if (cfd == -1)
+		return;
+	if (getsockopt(cfd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 ||
+	    cred.uid != getuid()) {
+		log_warnx("refused connection from uid %ld",
+		    (long)cred.uid);
+		close(cfd);
+		return;
+	}
+	lc = xcalloc(1, sizeof *lc);
+	lc->fd = cfd;
+	buf_init(&lc->in);
+	buf_init(&lc->out);
+	lc->lf = loop_add(cfd, POLLIN, listener_conn_cb, lc);
+	TAILQ_INSERT_TAIL(&listener_conns, lc, entry);
+}
+
+int
+listener_open(const char *path, char **cause)
+{
+	struct sockaddr_un	sa;
+	mode_t			old;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof sa.sun_path) {
+		xasprintf(cause, "socket path too long: %s", path);
+		return (-1);
+	}
+	strlcpy(sa.sun_path, path, sizeof sa.sun_path);
+	listener_fd = socket(AF_UNIX, SOCK_STREAM|SOCK_NONBLOCK|SOCK_CLOEXEC,
+	    0);
+	if (listener_fd == -1) {
+		xasprintf(cause, "socket: %s", strerror(errno));
+		return (-1);
+	}
+	/* We hold the lock, so a socket file left here is a dead helper's. */
+	unlink(path);
+	old = umask(077);
+	if (bind(listener_fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+		umask(old);
+		xasprintf(cause, "bind %s: %s", path, strerror(errno));
+		close(listener_fd);
+		return (-1);
+	}
+	umask(old);
+	chmod(path, 0600);
+	if (listen(listener_fd, 64) != 0) {
+		xasprintf(cause, "listen: %s", strerror(errno));
+		close(listener_fd);
+		return (-1);
+	}
+	listener_path = xstrdup(path);
+	listener_lf = loop_add(listener_fd, POLLIN, listener_accept_cb, NULL);
+	return (0);
+}
+
+void
+listener_close(void)
+{
+	struct listener_conn	*lc, *lc1;
+
+	TAILQ_FOREACH_SAFE(lc, &listener_conns, entry, lc1) {
+		if (!lc->stop_after)
+			listener_conn_free(lc);
+	}
+	if (listener_fd != -1) {
+		loop_del(listener_lf);
+		close(listener_fd);
+		listener_fd = -1;
+	}
+	if (listener_path != NULL) {
+		unlink(listener_path);
+		free(listener_path);
+		listener_path = NULL;
+	}
+}

@@ -1,0 +1,484 @@
+/*
+ * The pane table. Filled from list-panes replies, kept current from
+ * notifications: %layout-change names the panes a window still has, so a
+ * pane that vanished is dropped at once; a window's panes may show in several
+ * sessions (grouped sessions, link-window), so each pane remembers which of
+ * our sessions show it and whose %output it counts.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lisad.h"
+
+int
+pane_cmp(struct pane *a, struct pane *b)
+{
+	return (a->id < b->id ? -1 : a->id > b->id);
+}
+RB_GENERATE(panes, pane, entry, pane_cmp);
+struct panes panes = RB_INITIALIZER(&panes);
+
+#define PANE_FIELD_SEP '\037'
+#define PANE_LIST_FORMAT \
+	"#{pane_id}\037#{window_id}\037#{session_id}\037#{window_index}\037" \
+	"#{pane_index}\037#{pane_pid}\037#{pane_dead}\037" \
+	"#{pane_dead_status}\037#{pane_dead_signal}\037" \
+	"#{pane_current_command}\037#{window_name}\037#{pane_title}"
+#define PANE_LIST_FIELDS 12
+
+/* Title last: whatever it holds cannot shift the other fields. */
+const char *pane_subscription_format =
+    "lisa:%*:#{pane_dead}\037#{pane_dead_status}\037#{pane_dead_signal}\037"
+    "#{pane_current_command}\037#{pane_title}";
+
+struct pane *
+pane_find(int id)
+{
+	struct pane	find = { .id = id };
+
+	return (RB_FIND(panes, &panes, &find));
+}
+
+static int
+pane_has_session(struct pane *p, int sid)
+{
+	int	i;
+
+	for (i = 0; i < p->nsessions; i++) {
+		if (p->sessions[i] == sid)
+			return (1);
+	}
+	return (0);
+}
+
+static void
+pane_add_session(struct pane *p, int sid)
+{
+	if (pane_has_session(p, sid))
+		return;
+	p->sessions = xreallocarray(p->sessions, (size_t)p->nsessions + 1,
+	    sizeof *p->sessions);
+	p->sessions[p->nsessions++] = sid;
+}
+
+static void
+pane_free(struct pane *p, const char *why)
+{
+	struct session	*s;
+
+	log_debug("pane %%%d %s", p->id, why);
+	events_add(why, p->id, "%s", p->command != NULL ? p->command : "");
+	RB_FOREACH(s, sessions, &sessions) {
+		if (s->ctl != NULL)
+			ctl_client_cancel_arg(s->ctl, p);
+	}
+	if (p->tap != NULL)
+		listener_tap_end(p->tap);
+	RB_REMOVE(panes, &panes, p);
+	free(p->sessions);
+	free(p->window_name);
+	free(p->command);
+	free(p->title);
+	free(p->screen);
+	free(p);
+}
+
+/* Session sid no longer shows p; drop p when no session does. */
+static void
+pane_remove_session(struct pane *p, int sid, const char *why)
+{
+	int	i;
+
+	for (i = 0; i < p->nsessions; i++) {
+		if (p->sessions[i] == sid) {
+			memmove(p->sessions + i, p->sessions + i + 1,
+			    (size_t)(p->nsessions - i - 1) *
+			    sizeof *p->sessions);
+			p->nsessions--;
+			break;
+		}
+	}
+	if (p->out_session == sid)
+		p->out_session = -1;
+	if (p->nsessions == 0)
+		pane_free(p, why);
+}
+
+static void
+pane_set_str(char **field, const char *value)
+{
+	if (*field != NULL && strcmp(*field, value) == 0)
+		return;
+	free(*field);
+	*field = xstrdup(value);
+}
+
+static int
+pane_num(const char *s)
+{
+	char	*end;
+	long	 v;
+
+	if (*s == '\0')
+		return (-1);
+	v = strtol(s, &end, 10);
+	return (*end == '\0' && v >= 0 && v < 0x7fffffff ? (int)v : -1);
+}
+
+static void
+pane_set_dead(struct pane *p, int dead, int status, int sig, const char *via)
+{
+	if (!dead) {
+		if (p->dead)
+			log_debug("pane %%%d alive again (respawned)", p->id);
+		p->dead = 0;
+		p->dead_status = p->dead_signal = -1;
+		return;
+	}
+	/* A later source may only add what an earlier one lacked. */
+	if (p->dead && (p->dead_status != -1 || p->dead_signal != -1))
+		return;
+	p->dead = 1;
+	p->dead_status = status;
+	p->dead_signal = sig;
+	p->dead_time = time_real_ms();
+	if (sig != -1)
+		events_add("died", p->id, "signal %d via %s", sig, via);
+	else if (status != -1)
+		events_add("died", p->id, "exit %d via %s", status, via);
+	else
+		events_add("died", p->id, "unknown status via %s", via);
+}
+
+/* One line of list-panes output; returns the pane or NULL. */
+static struct pane *
+pane_update_line(struct session *s, char *line)
+{
+	char		*f[PANE_LIST_FIELDS], *p = line;
+	struct pane	*wp;
+	int		 i, id;
+
+	for (i = 0; i < PANE_LIST_FIELDS - 1; i++) {
+		f[i] = p;
+		if ((p = strchr(p, PANE_FIELD_SEP)) == NULL)
+			return (NULL);
+		*p++ = '\0';
+	}
+	f[i] = p;
+	if (f[0][0] != '%' || (id = pane_num(f[0] + 1)) == -1 ||
+	    f[1][0] != '@')
+		return (NULL);
+	if ((wp = pane_find(id)) == NULL) {
+		wp = xcalloc(1, sizeof *wp);
+		wp->id = id;
+		wp->out_session = -1;
+		wp->dead_status = wp->dead_signal = -1;
+		RB_INSERT(panes, &panes, wp);
+		log_debug("pane %%%d new in $%d", id, s->id);
+	}
+	wp->window = pane_num(f[1] + 1);
+	pane_add_session(wp, s->id);
+	if (wp->sessions[0] == s->id) {
+		wp->window_index = pane_num(f[3]);
+		pane_set_str(&wp->window_name, f[10]);
+	}
+	wp->pane_index = pane_num(f[4]);
+	wp->pid = pane_num(f[5]);
+	pane_set_str(&wp->command, f[9]);
+	pane_set_str(&wp->title, f[11]);
+	pane_set_dead(wp, strcmp(f[6], "1") == 0, pane_num(f[7]),
+	    pane_num(f[8]), "list");
+	return (wp);
+}
+
+static void
+pane_list_cb(struct ctl_client *c, int ok, const char *body, size_t len,
+    void *arg)
+{
+	struct session	*s = arg;
+	struct pane	*p, *p1;
+	char		*copy, *line, *rest;
+	struct buf	 seen;
+	int		 i, n, found;
+
+	s->listing = 0;
+	if (!ok) {
+		log_warnx("list-panes for $%d failed: %.*s", s->id, (int)len,
+		    body);
+		return;
+	}
+	buf_init(&seen);
+	copy = rest = xstrndup(body, len);
+	while ((line = strsep(&rest, "\n")) != NULL) {
+		if ((p = pane_update_line(s, line)) != NULL)
+			buf_add(&seen, &p->id, sizeof p->id);
+	}
+	free(copy);
+	/* Panes this session showed but no longer lists have left it. */
+	n = (int)(seen.len / sizeof(int));
+	RB_FOREACH_SAFE(p, panes, &panes, p1) {
+		if (!pane_has_session(p, s->id))
+			continue;
+		found = 0;
+		for (i = 0; i < n && !found; i++)
+			found = ((int *)seen.data)[i] == p->id;
+		if (!found)
+			pane_remove_session(p, s->id, "closed");
+	}
+	buf_free(&seen);
+	if (s->list_again) {
+		s->list_again = 0;
+		pane_list_session(s);
+	}
+}
+
+/* (Re)list every pane of a session; bursts collapse into one request. */
+void
+pane_list_session(struct session *s)
+{
+	struct buf	b;
+
+	if (s->listing) {
+		s->list_again = 1;
+		return;
+	}
+	s->listing = 1;
+	buf_init(&b);
+	buf_printf(&b, "list-panes -s -t '$%d' -F ", s->id);
+	ctl_quote_str(&b, PANE_LIST_FORMAT);
+	session_send(s, b.data, pane_list_cb, s);
+	buf_free(&b);
+}
+
+/* %layout-change: drop panes the window no longer has, learn new ones. */
+void
+pane_layout(struct session *s, int window, const char *layout)
+{
+	struct pane	*p, *p1;
+	int		 ids[256], n, i, found, changed = 0;
+
+	n = ctl_layout_panes(layout, ids, 256);
+	if (n < 0 || n > 256) {
+		log_warnx("layout of @%d not understood: %.80s", window,
+		    layout);
+		pane_list_session(s);
+		return;
+	}
+	RB_FOREACH_SAFE(p, panes, &panes, p1) {
+		if (p->window != window)
+			continue;
+		found = 0;
+		for (i = 0; i < n && !found; i++)
+			found = (ids[i] == p->id);
+		if (!found) {
+			/* The window is shared: gone from every session. */
+			pane_free(p, "closed");
+			changed = 1;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if ((p = pane_find(ids[i])) == NULL || p->window != window)
+			changed = 1;
+	}
+	if (changed)
+		pane_list_session(s);
+}
+
+void
+pane_window_unlinked(struct session *s, int window)
+{
+	struct pane	*p, *p1;
+
+	RB_FOREACH_SAFE(p, panes, &panes, p1) {
+		if (p->window == window)
+			pane_remove_session(p, s->id, "closed");
+	}
+}
+
+void
+pane_window_renamed(int window, const char *name)
+{
+	struct pane	*p;
+
+	RB_FOREACH(p, panes, &panes) {
+		if (p->window == window)
+			pane_set_str(&p->window_name, name);
+	}
+}
+
+void
+pane_session_gone(int sid)
+{
+	struct pane	*p, *p1;
+
+	RB_FOREACH_SAFE(p, panes, &panes, p1)
+		pane_remove_session(p, sid, "closed");
+}
+
+/* The hot path: every %output of every watched pane lands here. */
+void
+pane_output(struct session *s, int id, const char *data, size_t len,
+    uint64_t age)
+{
+	struct pane	*p;
+	size_t		 n;
+
+	if ((p = pane_find(id)) == NULL)
+		return;		/* not listed yet; its list reply is coming */
+	if (p->out_session != s->id) {
+		if (p->out_session != -1)
+			return;	/* linked window: another session counts it */
+		p->out_session = s->id;
+	}
+	p->out_bytes += len;
+	p->out_last = time_mono_ms();
+	if (p->tap != NULL) {
+		n = len < p->tap_left ? len : (size_t)p->tap_left;
+		if (listener_tap_write(p->tap, data, n) != 0 ||
+		    (p->tap_left -= n) == 0)
+			listener_tap_end(p->tap);
+	}
+}
+
+static void
+pane_capture_cb(struct ctl_client *c, int ok, const char *body, size_t len,
+    void *arg)
+{
+	struct pane	*p = arg;
+
+	if (!ok)
+		return;
+	free(p->screen);
+	p->screen = xstrndup(body, len);
+	p->paused = 0;
+	log_debug("pane %%%d resynced (%zu bytes of screen)", p->id, len);
+}
+
+/*
+ * We fell pause-after seconds behind and tmux dropped the backlog: resume
+ * the pane and take its screen, so what we know starts from the present.
+ */
+void
+pane_pause(struct session *s, int id)
+{
+	struct pane	*p;
+	char		 cmd[128];
+
+	snprintf(cmd, sizeof cmd, "refresh-client -A '%%%d:continue'", id);
+	session_send(s, cmd, NULL, NULL);
+	if ((p = pane_find(id)) == NULL || p->out_session != s->id)
+		return;
+	p->paused = 1;
+	p->resyncs++;
+	events_add("resync", id, "output paused by tmux, screen re-read");
+	snprintf(cmd, sizeof cmd, "capture-pane -p -J -t '%%%d'", id);
+	session_send(s, cmd, pane_capture_cb, p);
+}
+
+/* From the pane-died hook: the fastest word of a death (remain-on-exit). */
+void
+pane_died(int id, int status, int sig)
+{
+	struct pane	*p;
+
+	if ((p = pane_find(id)) == NULL) {
+		log_debug("pane-died for unknown pane %%%d", id);
+		return;
+	}
+	pane_set_dead(p, 1, status, sig, "hook");
+}
+
+/* %subscription-changed lisa $S @W idx %P : dead,status,signal,cmd,title */
+void
+pane_subscription(struct session *s, struct ctl_event *ev)
+{
+	struct pane	*p;
+	char		*f[5], *copy, *cur;
+	int		 i;
+
+	if (ev->name == NULL || strcmp(ev->name, "lisa") != 0 || ev->pane < 0)
+		return;
+	if ((p = pane_find(ev->pane)) == NULL) {
+		pane_list_session(s);
+		return;
+	}
+	copy = cur = xstrndup(ev->text, ev->textlen);
+	for (i = 0; i < 4; i++) {
+		f[i] = cur;
+		if ((cur = strchr(cur, PANE_FIELD_SEP)) == NULL) {
+			free(copy);
+			return;
+		}
+		*cur++ = '\0';
+	}
+	f[4] = cur;
+	pane_set_dead(p, strcmp(f[0], "1") == 0, pane_num(f[1]),
+	    pane_num(f[2]), "subscription");
+	pane_set_str(&p->command, f[3]);
+	pane_set_str(&p->title, f[4]);
+	free(copy);
+}
+
+void
+pane_json(struct buf *b, struct pane *p)
+{
+	struct session	*s = p->nsessions > 0 ? session_find(p->sessions[0]) :
+			    NULL;
+	const char	*sname = s != NULL ? s->name : "";
+	char		 tmp[64];
+	char		*target;
+
+	buf_addc(b, '{');
+	snprintf(tmp, sizeof tmp, "%%%d", p->id);
+	json_key(b, "pane_id");
+	json_cstr(b, tmp);
+	json_key(b, "session");
+	json_cstr(b, sname);
+	json_key(b, "session_id");
+	snprintf(tmp, sizeof tmp, "$%d", s != NULL ? s->id : -1);
+	json_cstr(b, tmp);
+	json_key(b, "window");
+	buf_printf(b, "%d", p->window_index);
+	json_key(b, "window_id");
+	snprintf(tmp, sizeof tmp, "@%d", p->window);
+	json_cstr(b, tmp);
+	json_key(b, "window_name");
+	json_cstr(b, p->window_name != NULL ? p->window_name : "");
+	json_key(b, "pane_index");
+	buf_printf(b, "%d", p->pane_index);
+	xasprintf(&target, "%s:%d.%d", sname, p->window_index, p->pane_index);
+	json_key(b, "target");
+	json_cstr(b, target);
+	free(target);
+	json_key(b, "pane_pid");
+	json_int_or_null(b, p->pid > 0, p->pid);
+	json_key(b, "command");
+	json_cstr(b, p->command != NULL ? p->command : "");
+	json_key(b, "title");
+	json_cstr(b, p->title != NULL ? p->title : "");
+	json_key(b, "dead");
+	buf_adds(b, p->dead ? "true" : "false");
+	json_key(b, "exit_status");
+	json_int_or_null(b, p->dead && p->dead_status != -1, p->dead_status);
+	json_key(b, "exit_signal");
+	json_int_or_null(b, p->dead && p->dead_signal != -1, p->dead_signal);
+	json_key(b, "output_bytes");
+	buf_printf(b, "%llu", (unsigned long long)p->out_bytes);
+	json_key(b, "output_idle_ms");
+	json_int_or_null(b, p->out_last != 0,
+	    (long long)(time_mono_ms() - p->out_last));
+	json_key(b, "resyncs");
+	buf_printf(b, "%llu", (unsigned long long)p->resyncs);
+	buf_addc(b, '}');
+}
+
+void
+pane_tap_closed(struct listener_conn *lc)
+{
+	struct pane	*p;
+
+	RB_FOREACH(p, panes, &panes) {
+		if (p->tap == lc)
+			p->tap = NULL;
+	}
+}

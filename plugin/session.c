@@ -1,0 +1,372 @@
+/*
+ * One control client per tmux session: a client only receives %output for
+ * panes in its own session, so watching everything takes one each. Clients
+ * come and go as %sessions-changed says; sessions matching
+ * @lisa-ignore-sessions are left alone.
+ */
+#include <sys/wait.h>
+
+#include <fnmatch.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lisad.h"
+
+int
+session_cmp(struct session *a, struct session *b)
+{
+	return (a->id < b->id ? -1 : a->id > b->id);
+}
+RB_GENERATE(sessions, session, entry, session_cmp);
+struct sessions sessions = RB_INITIALIZER(&sessions);
+
+static int	session_refreshing;	/* a list-sessions is in flight */
+static int	session_dirty;		/* and another was asked for since */
+
+static void	session_attach(int, const char *);
+static void	session_close(struct session *);
+static void	session_subscribe(struct session *);
+
+#define SESSION_LIST_FORMAT "#{session_id}\037#{session_name}"
+
+struct session *
+session_find(int id)
+{
+	struct session	find = { .id = id };
+
+	return (RB_FIND(sessions, &sessions, &find));
+}
+
+int
+session_count(void)
+{
+	struct session	*s;
+	int		 n = 0;
+
+	RB_FOREACH(s, sessions, &sessions)
+		n++;
+	return (n);
+}
+
+/* Does a session name match @lisa-ignore-sessions (patterns, space/comma)? */
+int
+session_ignored(const char *name)
+{
+	char	*copy, *p, *pat;
+	int	 hit = 0;
+
+	if (lisad.ignore == NULL || *lisad.ignore == '\0')
+		return (0);
+	copy = p = xstrdup(lisad.ignore);
+	while (!hit && (pat = strsep(&p, " ,\t")) != NULL) {
+		if (*pat != '\0' && fnmatch(pat, name, 0) == 0)
+			hit = 1;
+	}
+	free(copy);
+	return (hit);
+}
+
+static void
+session_flush(struct session *s)
+{
+	if (s->ctl == NULL)
+		return;
+	if (ctl_client_flush(s->ctl) != 0) {
+		session_close(s);
+		return;
+	}
+	if (s->wev != NULL)
+		loop_events(s->wev, ctl_client_pending_write(s->ctl) ? POLLOUT :
+		    0);
+}
+
+void
+session_send(struct session *s, const char *cmd, ctl_reply_cb cb, void *arg)
+{
+	if (s->ctl == NULL || s->closing)
+		return;
+	if (ctl_client_send(s->ctl, cmd, cb, arg) == 0)
+		session_flush(s);
+}
+
+/* Apply "id\037name" lines: attach new sessions, drop ignored ones. */
+static void
+session_apply_list(const char *body, size_t len)
+{
+	struct session	*s;
+	char		*copy, *line, *p, *sep;
+	int		 id;
+
+	copy = p = xstrndup(body, len);
+	while ((line = strsep(&p, "\n")) != NULL) {
+		if (line[0] != '$' || (sep = strchr(line, '\037')) == NULL)
+			continue;
+		*sep = '\0';
+		id = (int)strtol(line + 1, NULL, 10);
+		s = session_find(id);
+		if (session_ignored(sep + 1)) {
+			if (s != NULL) {
+				log_debug("session $%d now ignored", id);
+				session_close(s);
+			}
+			continue;
+		}
+		if (s == NULL)
+			session_attach(id, sep + 1);
+		else if (strcmp(s->name, sep + 1) != 0) {
+			free(s->name);
+			s->name = xstrdup(sep + 1);
+		}
+	}
+	free(copy);
+}
+
+static void
+session_list_cb(struct ctl_client *c, int ok, const char *body, size_t len,
+    void *arg)
+{
+	session_refreshing = 0;
+	if (ok)
+		session_apply_list(body, len);
+	if (session_dirty) {
+		session_dirty = 0;
+		session_refresh();
+	}
+}
+
+static void
+session_ignore_cb(struct ctl_client *c, int ok, const char *body, size_t len,
+    void *arg)
+{
+	free(lisad.ignore);
+	lisad.ignore = ok ? xstrndup(body, len) : NULL;
+}
+
+/* Re-read the session list, coalescing bursts of %sessions-changed. */
+void
+session_refresh(void)
+{
+	struct session	*s;
+	char		*out = NULL;
+
+	if (lisad.stopping)
+		return;
+	if (session_refreshing) {
+		session_dirty = 1;
+		return;
+	}
+	RB_FOREACH(s, sessions, &sessions) {
+		if (s->ctl != NULL && !s->closing && s->attached)
+			break;
+	}
+	if (s != NULL) {
+		session_refreshing = 1;
+		session_send(s, "show-options -gqv @lisa-ignore-sessions",
+		    session_ignore_cb, NULL);
+		session_send(s, "list-sessions -F \"" SESSION_LIST_FORMAT "\"",
+		    session_list_cb, NULL);
+		return;
+	}
+	/* No client to ask (every session ignored, or none yet). */
+	free(lisad.ignore);
+	lisad.ignore = NULL;
+	if (tmux_run(&out, "show-options", "-gqv", "@lisa-ignore-sessions",
+	    (char *)NULL) == 0) {
+		out[strcspn(out, "\n")] = '\0';
+		lisad.ignore = out;
+	} else
+		free(out);
+	out = NULL;
+	if (tmux_run(&out, "list-sessions", "-F", SESSION_LIST_FORMAT,
+	    (char *)NULL) == 0)
+		session_apply_list(out, strlen(out));
+	free(out);
+}
+
+void
+session_start(void)
+{
+	session_refresh();
+}
+
+static void
+session_event(struct ctl_client *c, struct ctl_event *ev, void *arg)
+{
+	struct session	*s = arg, *other;
+
+	switch (ev->type) {
+	case CTL_SESSION_CHANGED:
+		if (ev->session != s->id) {
+			/* detach-on-destroy off moved us: not our session. */
+			log_debug("client for $%d moved to $%d, closing", s->id,
+			    ev->session);
+			session_close(s);
+			return;
+		}
+		if (!s->attached) {
+			/* Only now does the client have a session to act on. */
+			s->attached = 1;
+			session_subscribe(s);
+		}
+		break;
+	case CTL_SESSIONS_CHANGED:
+		session_refresh();
+		break;
+	case CTL_SESSION_RENAMED:
+		if ((other = session_find(ev->session)) != NULL) {
+			free(other->name);
+			other->name = xstrdup(ev->name);
+			if (session_ignored(other->name))
+				session_close(other);
+		}
+		break;
+	case CTL_WINDOW_ADD:
+		pane_list_session(s);
+		break;
+	case CTL_WINDOW_CLOSE:
+		pane_window_unlinked(s, ev->window);
+		break;
+	case CTL_WINDOW_RENAMED:
+		pane_window_renamed(ev->window, ev->name);
+		break;
+	case CTL_LAYOUT_CHANGE:
+		pane_layout(s, ev->window, ev->layout);
+		break;
+	case CTL_PAUSE:
+		pane_pause(s, ev->pane);
+		break;
+	case CTL_SUBSCRIPTION_CHANGED:
+		pane_subscription(s, ev);
+		break;
+	case CTL_EXIT:
+		log_debug("client for $%d: %%exit %s", s->id, ev->text);
+		break;
+	default:
+		log_debug("client for $%d: %%%s", s->id, ev->word);
+		break;
+	}
+}
+
+static void
+session_output(struct ctl_client *c, int pane, const char *data, size_t len,
+    uint64_t age, void *arg)
+{
+	pane_output(arg, pane, data, len, age);
+}
+
+static const struct ctl_callbacks session_callbacks = {
+	.event = session_event,
+	.output = session_output,
+};
+
+static void
+session_remove(struct session *s)
+{
+	RB_REMOVE(sessions, &sessions, s);
+	pane_session_gone(s->id);
+	if (s->ctl != NULL) {
+		close(ctl_client_rfd(s->ctl));
+		if (ctl_client_wfd(s->ctl) != -1)
+			close(ctl_client_wfd(s->ctl));
+		ctl_client_free(s->ctl);
+	}
+	loop_del(s->rev);
+	loop_del(s->wev);
+	log_debug("session $%d (%s) detached", s->id, s->name);
+	free(s->name);
+	free(s);
+	/* The last client went: is the server still there? */
+	if (RB_EMPTY(&sessions) && !lisad.stopping &&
+	    lisad.server_pid > 0 && kill(lisad.server_pid, 0) != 0)
+		lisad_stop(0);
+}
+
+static void
+session_read_cb(int fd, short revents, void *arg)
+{
+	struct session	*s = arg;
+
+	if (ctl_client_read(s->ctl) == -1)
+		session_remove(s);
+}
+
+static void
+session_write_cb(int fd, short revents, void *arg)
+{
+	struct session	*s = arg;
+
+	if (revents & (POLLERR|POLLHUP)) {
+		loop_events(s->wev, 0);
+		return;
+	}
+	session_flush(s);
+}
+
+/*
+ * Once attached: subscribe to the dead-pane backstop (tmux checks
+ * subscriptions once a second; only "%*" covers dead panes on 3.3) and
+ * learn the session's panes.
+ */
+static void
+session_subscribe(struct session *s)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	buf_adds(&b, "refresh-client -B ");
+	ctl_quote_str(&b, pane_subscription_format);
+	session_send(s, b.data, NULL, NULL);
+	buf_free(&b);
+	pane_list_session(s);
+}
+
+static void
+session_attach(int id, const char *name)
+{
+	struct session	*s;
+	int		 rfd, wfd;
+	pid_t		 pid;
+
+	if (tmux_spawn_control(id, &pid, &rfd, &wfd) != 0) {
+		log_warn("cannot start control client for $%d", id);
+		return;
+	}
+	s = xcalloc(1, sizeof *s);
+	s->id = id;
+	s->name = xstrdup(name);
+	s->pid = pid;
+	s->ctl = ctl_client_new(rfd, wfd, &session_callbacks, s);
+	s->rev = loop_add(rfd, POLLIN, session_read_cb, s);
+	s->wev = loop_add(wfd, 0, session_write_cb, s);
+	RB_INSERT(sessions, &sessions, s);
+	log_debug("session $%d (%s): control client pid %ld", id, name,
+	    (long)pid);
+
+}
+
+/* Ask our client to go: closing its stdin makes tmux -C detach and exit. */
+static void
+session_close(struct session *s)
+{
+	if (s->closing || s->ctl == NULL)
+		return;
+	s->closing = 1;
+	ctl_client_close_write(s->ctl);
+	loop_del(s->wev);
+	s->wev = NULL;
+	pane_session_gone(s->id);
+}
+
+void
+session_close_all(void)
+{
+	struct session	*s, *s1;
+
+	RB_FOREACH_SAFE(s, sessions, &sessions, s1) {
+		session_close(s);
+		kill(s->pid, SIGTERM);
+		session_remove(s);
+	}
+}

@@ -1,0 +1,159 @@
+/*
+ * Starting tmux processes: one-shot commands (start-up, shutdown, and the
+ * rare moment no control client is attached) and the control clients.
+ */
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lisad.h"
+
+#define TMUX_RUN_TIMEOUT_MS 5000
+#define TMUX_MAX_ARGS 32
+
+static void
+tmux_child_fds(int in, int out)
+{
+	sigset_t	set;
+	int		null;
+
+	null = open("/dev/null", O_RDWR);
+	if (in == -1)
+		in = null;
+	if (out == -1)
+		out = null;
+	if (dup2(in, 0) == -1 || dup2(out, 1) == -1 || dup2(null, 2) == -1)
+		_exit(127);
+	/* Blocked and ignored signals survive exec: give tmux clean ones. */
+	signal(SIGPIPE, SIG_DFL);
+	sigemptyset(&set);
+	sigprocmask(SIG_SETMASK, &set, NULL);
+}
+
+/*
+ * Run "tmux -S socket ARGS..." and wait for it (at most 5 s). Its stdout
+ * goes to *out if out is not NULL. Returns the exit status, or -1.
+ */
+int
+tmux_run(char **out, const char *arg, ...)
+{
+	const char	*argv[TMUX_MAX_ARGS + 4];
+	struct pollfd	 pfd;
+	struct buf	 b;
+	va_list		 ap;
+	pid_t		 pid;
+	int		 p[2], n = 0, status, left;
+	uint64_t	 deadline;
+	ssize_t		 r;
+	char		 tmp[4096];
+
+	argv[n++] = "tmux";
+	argv[n++] = "-S";
+	argv[n++] = lisad.sid.socket;
+	va_start(ap, arg);
+	for (; arg != NULL && n < TMUX_MAX_ARGS; arg = va_arg(ap, const char *))
+		argv[n++] = arg;
+	va_end(ap);
+	argv[n] = NULL;
+
+	if (pipe2(p, O_CLOEXEC) != 0)
+		return (-1);
+	if ((pid = fork()) == -1) {
+		close(p[0]);
+		close(p[1]);
+		return (-1);
+	}
+	if (pid == 0) {
+		tmux_child_fds(-1, p[1]);
+		execvp("tmux", (char **)argv);
+		_exit(127);
+	}
+	close(p[1]);
+	buf_init(&b);
+	deadline = time_mono_ms() + TMUX_RUN_TIMEOUT_MS;
+	for (;;) {
+		left = (int)(deadline - time_mono_ms());
+		if (time_mono_ms() >= deadline) {
+			log_warnx("tmux %s: timed out", argv[3]);
+			kill(pid, SIGKILL);
+			break;
+		}
+		pfd.fd = p[0];
+		pfd.events = POLLIN;
+		if (poll(&pfd, 1, left) <= 0)
+			continue;
+		r = read(p[0], tmp, sizeof tmp);
+		if (r == -1 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		buf_add(&b, tmp, (size_t)r);
+	}
+	close(p[0]);
+	while (waitpid(pid, &status, 0) == -1) {
+		if (errno != EINTR) {
+			buf_free(&b);
+			return (-1);
+		}
+	}
+	if (out != NULL)
+		*out = buf_detach(&b);
+	else
+		buf_free(&b);
+	if (!WIFEXITED(status))
+		return (-1);
+	return (WEXITSTATUS(status));
+}
+
+/*
+ * Start "tmux -C attach -t $N -f ignore-size,pause-after=S". ignore-size
+ * keeps our client out of window sizing; pause-after bounds how long we can
+ * ever hold back a pane that only control clients watch.
+ */
+int
+tmux_spawn_control(int session, pid_t *pidp, int *rfd, int *wfd)
+{
+	char	 target[32], flags[64];
+	int	 in[2], out[2];
+	pid_t	 pid;
+
+	snprintf(target, sizeof target, "$%d", session);
+	snprintf(flags, sizeof flags, "ignore-size,pause-after=%d",
+	    lisad.pause_after);
+	if (pipe2(in, O_CLOEXEC) != 0)
+		return (-1);
+	if (pipe2(out, O_CLOEXEC) != 0) {
+		close(in[0]);
+		close(in[1]);
+		return (-1);
+	}
+	if ((pid = fork()) == -1) {
+		close(in[0]);
+		close(in[1]);
+		close(out[0]);
+		close(out[1]);
+		return (-1);
+	}
+	if (pid == 0) {
+		tmux_child_fds(in[0], out[1]);
+		execlp("tmux", "tmux", "-S", lisad.sid.socket, "-C",
+		    "attach-session", "-t", target, "-f", flags, (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	fcntl(out[0], F_SETFL, fcntl(out[0], F_GETFL) | O_NONBLOCK);
+	fcntl(in[1], F_SETFL, fcntl(in[1], F_GETFL) | O_NONBLOCK);
+	*pidp = pid;
+	*rfd = out[0];
+	*wfd = in[1];
+	return (0);
+}
