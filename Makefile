@@ -21,7 +21,7 @@ CONTROL_SRCS = control/xmalloc.c control/buf.c control/log.c control/time.c \
 	control/control-client.c
 COMMON_SRCS = plugin/runtime.c plugin/json.c plugin/server-find.c
 LISAD_SRCS = plugin/lisad.c plugin/loop.c plugin/session.c plugin/pane.c \
-	plugin/hooks.c plugin/listener.c plugin/tmux-cmd.c plugin/events.c
+	plugin/hooks.c plugin/listener.c plugin/tmux-cmd.c plugin/events.c plugin/proc.c
 LISA_SRCS = plugin/lisa.c plugin/lisa-client.c plugin/lisa-doctor.c
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))

@@ -43,6 +43,7 @@ buf_reserve(struct buf *b, size_t more)
 		size = size > SIZE_MAX / 2 ? need : size * 2;
 	b->data = xrealloc(b->data, size);
 	b->size = size;
+	b->data[b->len] = '\0';
 }
 
 void

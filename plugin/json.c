@@ -8,6 +8,7 @@
 #include <string.h>
 
 #define JSMN_STATIC
+#define JSMN_STRICT
 #include <jsmn.h>
 
 #include "lisa.h"

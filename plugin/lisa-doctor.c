@@ -52,7 +52,7 @@ doctor_tmux(struct lisa_ctx *ctx, char **out, const char *a1, const char *a2,
 		close(p[0]);
 		if (a1 == NULL)
 			execlp("tmux", "tmux", "-V", (char *)NULL);
-		execlp("tmux", "tmux", "-S", ctx->sid.socket, a1, a2, a3,
+		execlp("tmux", "tmux", "-u", "-S", ctx->sid.socket, a1, a2, a3,
 		    (char *)NULL);
 		_exit(127);
 	}

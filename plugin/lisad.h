@@ -72,7 +72,7 @@ int		 session_cmp(struct session *, struct session *);
 struct session	*session_find(int);
 void		 session_start(void);
 void		 session_refresh(void);
-void		 session_send(struct session *, const char *, ctl_reply_cb,
+int		 session_send(struct session *, const char *, ctl_reply_cb,
 		    void *);
 void		 session_close_all(void);
 int		 session_count(void);
@@ -103,6 +103,10 @@ struct pane {
 	uint64_t		 resyncs;
 	char			*screen;	/* last capture after a pause */
 
+	int			 pidfd;		/* on pid, until it exits */
+	struct loop_fd		*pidfd_ev;
+	pid_t			 pidfd_pid;
+
 	struct listener_conn	*tap;
 	uint64_t		 tap_left;
 
@@ -126,6 +130,11 @@ void		 pane_subscription(struct session *, struct ctl_event *);
 void		 pane_json(struct buf *, struct pane *);
 void		 pane_tap_closed(struct listener_conn *);
 extern const char *pane_subscription_format;
+
+/* proc.c: the kernel's view of a pane's process. */
+int		 proc_pidfd(pid_t);
+int		 proc_parse_stat(const char *, char *, int *);
+int		 proc_exit_status(pid_t, int *, int *);
 
 /* events.c: recent lifecycle events, in memory. */
 void		 events_add(const char *, int, const char *, ...)

@@ -217,6 +217,7 @@ listener_request(struct listener_conn *lc, const char *line, size_t len)
 	char		*cmd, *cause = NULL, *arg;
 	long long	 n;
 
+	log_debug("request: %.200s", line);
 	if ((d = json_parse(line, len, &cause)) == NULL) {
 		listener_error(lc, cause);
 		free(cause);

@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lisad.h"
 
@@ -62,6 +63,47 @@ pane_add_session(struct pane *p, int sid)
 }
 
 static void
+pane_unwatch(struct pane *p)
+{
+	if (p->pidfd != -1) {
+		loop_del(p->pidfd_ev);
+		close(p->pidfd);
+	}
+	p->pidfd = -1;
+	p->pidfd_ev = NULL;
+	p->pidfd_pid = 0;
+}
+
+static void	pane_set_dead(struct pane *, int, int, int, const char *);
+
+/* The pane's process exited: its status, if tmux has not reaped it yet. */
+static void
+pane_pidfd_cb(int fd, short revents, void *arg)
+{
+	struct pane	*p = arg;
+	int		 status, sig;
+
+	if (proc_exit_status(p->pidfd_pid, &status, &sig) == 0)
+		pane_set_dead(p, 1, status, sig, "pidfd");
+	else
+		log_debug("pane %%%d: pid %ld exited, already reaped", p->id,
+		    (long)p->pidfd_pid);
+	pane_unwatch(p);
+}
+
+static void
+pane_watch(struct pane *p)
+{
+	if (p->dead || p->pid <= 0 || p->pidfd_pid == p->pid)
+		return;
+	pane_unwatch(p);
+	if ((p->pidfd = proc_pidfd(p->pid)) == -1)
+		return;
+	p->pidfd_pid = p->pid;
+	p->pidfd_ev = loop_add(p->pidfd, POLLIN, pane_pidfd_cb, p);
+}
+
+static void
 pane_free(struct pane *p, const char *why)
 {
 	struct session	*s;
@@ -74,6 +116,7 @@ pane_free(struct pane *p, const char *why)
 	}
 	if (p->tap != NULL)
 		listener_tap_end(p->tap);
+	pane_unwatch(p);
 	RB_REMOVE(panes, &panes, p);
 	free(p->sessions);
 	free(p->window_name);
@@ -138,10 +181,20 @@ pane_set_dead(struct pane *p, int dead, int status, int sig, const char *via)
 	/* A later source may only add what an earlier one lacked. */
 	if (p->dead && (p->dead_status != -1 || p->dead_signal != -1))
 		return;
+	/* tmux says dead but has no status: maybe it has not reaped yet. */
+	if (status == -1 && sig == -1 && p->pid > 0 &&
+	    proc_exit_status(p->pid, &status, &sig) == 0)
+		via = "proc";
+	if (p->dead && status == -1 && sig == -1)
+		return;
+	log_debug("pane %%%d dead: status %d signal %d via %s", p->id, status,
+	    sig, via);
 	p->dead = 1;
 	p->dead_status = status;
 	p->dead_signal = sig;
 	p->dead_time = time_real_ms();
+	if (status != -1 || sig != -1)
+		pane_unwatch(p);
 	if (sig != -1)
 		events_add("died", p->id, "signal %d via %s", sig, via);
 	else if (status != -1)
@@ -173,6 +226,7 @@ pane_update_line(struct session *s, char *line)
 		wp->id = id;
 		wp->out_session = -1;
 		wp->dead_status = wp->dead_signal = -1;
+		wp->pidfd = -1;
 		RB_INSERT(panes, &panes, wp);
 		log_debug("pane %%%d new in $%d", id, s->id);
 	}
@@ -188,6 +242,7 @@ pane_update_line(struct session *s, char *line)
 	pane_set_str(&wp->title, f[11]);
 	pane_set_dead(wp, strcmp(f[6], "1") == 0, pane_num(f[7]),
 	    pane_num(f[8]), "list");
+	pane_watch(wp);
 	return (wp);
 }
 
@@ -242,11 +297,10 @@ pane_list_session(struct session *s)
 		s->list_again = 1;
 		return;
 	}
-	s->listing = 1;
 	buf_init(&b);
 	buf_printf(&b, "list-panes -s -t '$%d' -F ", s->id);
 	ctl_quote_str(&b, PANE_LIST_FORMAT);
-	session_send(s, b.data, pane_list_cb, s);
+	s->listing = session_send(s, b.data, pane_list_cb, s) == 0;
 	buf_free(&b);
 }
 
@@ -412,6 +466,8 @@ pane_subscription(struct session *s, struct ctl_event *ev)
 		*cur++ = '\0';
 	}
 	f[4] = cur;
+	if (p->dead && strcmp(f[0], "1") != 0)
+		pane_list_session(s);	/* respawned: learn the new pid */
 	pane_set_dead(p, strcmp(f[0], "1") == 0, pane_num(f[1]),
 	    pane_num(f[2]), "subscription");
 	pane_set_str(&p->command, f[3]);

@@ -82,13 +82,16 @@ session_flush(struct session *s)
 		    0);
 }
 
-void
+/* Queue a command on a session's client; -1 if it cannot be sent. */
+int
 session_send(struct session *s, const char *cmd, ctl_reply_cb cb, void *arg)
 {
 	if (s->ctl == NULL || s->closing)
-		return;
-	if (ctl_client_send(s->ctl, cmd, cb, arg) == 0)
-		session_flush(s);
+		return (-1);
+	if (ctl_client_send(s->ctl, cmd, cb, arg) != 0)
+		return (-1);
+	session_flush(s);
+	return (0);
 }
 
 /* Apply "id\037name" lines: attach new sessions, drop ignored ones. */
@@ -149,6 +152,7 @@ void
 session_refresh(void)
 {
 	struct session	*s;
+	struct buf	 b;
 	char		*out = NULL;
 
 	if (lisad.stopping)
@@ -162,11 +166,14 @@ session_refresh(void)
 			break;
 	}
 	if (s != NULL) {
-		session_refreshing = 1;
+		buf_init(&b);
+		buf_adds(&b, "list-sessions -F ");
+		ctl_quote_str(&b, SESSION_LIST_FORMAT);
 		session_send(s, "show-options -gqv @lisa-ignore-sessions",
 		    session_ignore_cb, NULL);
-		session_send(s, "list-sessions -F \"" SESSION_LIST_FORMAT "\"",
-		    session_list_cb, NULL);
+		session_refreshing =
+		    session_send(s, b.data, session_list_cb, NULL) == 0;
+		buf_free(&b);
 		return;
 	}
 	/* No client to ask (every session ignored, or none yet). */
@@ -227,6 +234,14 @@ session_event(struct ctl_client *c, struct ctl_event *ev, void *arg)
 		break;
 	case CTL_WINDOW_CLOSE:
 		pane_window_unlinked(s, ev->window);
+		break;
+	case CTL_UNLINKED_WINDOW_CLOSE:
+		/*
+		 * A killed window is reported this way too (its winlink is
+		 * gone before tmux notifies); it may also have left another
+		 * session only. Our list says which.
+		 */
+		pane_list_session(s);
 		break;
 	case CTL_WINDOW_RENAMED:
 		pane_window_renamed(ev->window, ev->name);

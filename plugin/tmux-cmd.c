@@ -45,7 +45,7 @@ tmux_child_fds(int in, int out)
 int
 tmux_run(char **out, const char *arg, ...)
 {
-	const char	*argv[TMUX_MAX_ARGS + 4];
+	const char	*argv[TMUX_MAX_ARGS + 5];
 	struct pollfd	 pfd;
 	struct buf	 b;
 	va_list		 ap;
@@ -56,6 +56,7 @@ tmux_run(char **out, const char *arg, ...)
 	char		 tmp[4096];
 
 	argv[n++] = "tmux";
+	argv[n++] = "-u";	/* else tmux replaces non-ASCII in replies */
 	argv[n++] = "-S";
 	argv[n++] = lisad.sid.socket;
 	va_start(ap, arg);
@@ -82,7 +83,7 @@ tmux_run(char **out, const char *arg, ...)
 	for (;;) {
 		left = (int)(deadline - time_mono_ms());
 		if (time_mono_ms() >= deadline) {
-			log_warnx("tmux %s: timed out", argv[3]);
+			log_warnx("tmux %s: timed out", argv[4]);
 			kill(pid, SIGKILL);
 			break;
 		}
@@ -144,7 +145,7 @@ tmux_spawn_control(int session, pid_t *pidp, int *rfd, int *wfd)
 	}
 	if (pid == 0) {
 		tmux_child_fds(in[0], out[1]);
-		execlp("tmux", "tmux", "-S", lisad.sid.socket, "-C",
+		execlp("tmux", "tmux", "-u", "-S", lisad.sid.socket, "-C",
 		    "attach-session", "-t", target, "-f", flags, (char *)NULL);
 		_exit(127);
 	}

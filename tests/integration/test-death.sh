@@ -1,0 +1,80 @@
+# Pane exits, learned push-style: dead with status or signal at once, or
+# dropped as "closed" when tmux does not keep the pane.
+
+dead_with() {
+	[ "$(pane_field "$1" dead)" = true ] &&
+	    [ "$(pane_field "$1" "$2")" = "$3" ]
+}
+
+# How long after t0 (ms, wall clock) the helper recorded the pane's death:
+# the helper stamps each event when it learns of it.
+latency_of() {
+	pane=$1 key=$2 want=$3 t0=$4
+	until_ms 2000 dead_with "$pane" "$key" "$want" ||
+	    fail "$pane not reported with $key=$want: $(pane_json "$pane")"
+	ts=$(L events --json | jget "[e['ts_ms'] for e in d if e['pane_id']=='$pane' and e['event']=='died'][0]")
+	echo $((ts - t0))
+}
+
+test_exit_status_and_signal() {
+	start_server main
+	T new-window -d -t main:1 'head -c 1 >/dev/null; exit 7'
+	T new-window -d -t main:2 'sleep 600'
+	T set -p -t main:1 remain-on-exit on
+	T set -p -t main:2 remain-on-exit on
+	start_helper
+	p1=$(T display -p -t main:1 '#{pane_id}')
+	p2=$(T display -p -t main:2 '#{pane_id}')
+	pid2=$(T display -p -t main:2 '#{pane_pid}')
+	until_ms 2000 pane_known "$p2" || fail "panes unknown"
+
+	t0=$(now_ms)
+	T send-keys -t "$p1" Enter
+	ms1=$(latency_of "$p1" exit_status 7 "$t0") || exit 1
+	[ "$(pane_field "$p1" exit_signal)" = null ] || fail "exit 7 has a signal"
+
+	t0=$(now_ms)
+	kill -9 "$pid2"
+	ms2=$(latency_of "$p2" exit_signal 9 "$t0") || exit 1
+	[ "$(pane_field "$p2" exit_status)" = null ] || fail "signal 9 has a status"
+
+	note "helper knew: exit 7 ${ms1} ms after the key, SIGKILL ${ms2} ms after kill -9"
+	[ "$ms1" -le 100 ] || fail "exit status took ${ms1} ms"
+	[ "$ms2" -le 100 ] || fail "signal took ${ms2} ms"
+	L events | grep -q "$p2 *died *signal 9 via" || fail "no died event: $(L events)"
+	note "routes: $(L events | grep died | sed "s/.*via //" | tr "\\n" " ")"
+}
+
+test_closed_pane_dropped() {
+	start_server main
+	T split-window -t main
+	T new-window -t main 'sleep 600'
+	start_helper
+	p=$(T display -p -t main:0.1 '#{pane_id}')
+	w=$(T display -p -t main:1 '#{pane_id}')
+	until_ms 2000 pane_known "$p" || fail "pane unknown"
+	T kill-pane -t "$p"
+	until_ms 200 sh -c "! '$LISA' -L '$SOCK' list --json | grep -q '\"$p\"'" ||
+	    fail "killed pane still listed"
+	T kill-window -t main:1
+	until_ms 200 sh -c "! '$LISA' -L '$SOCK' list --json | grep -q '\"$w\"'" ||
+	    fail "pane of killed window still listed"
+	L events | grep -q "$p *closed" || fail "no closed event"
+	L events | grep -q "$w *closed" || fail "no closed event for window"
+	# The helper did not change the user's remain-on-exit.
+	[ "$(T show -gv remain-on-exit)" = off ] || fail "remain-on-exit changed"
+}
+
+test_respawned_pane_alive_again() {
+	start_server main
+	T new-window -d -t main:1 'head -c 1 >/dev/null; exit 3'
+	T set -p -t main:1 remain-on-exit on
+	start_helper
+	p=$(T display -p -t main:1 '#{pane_id}')
+	until_ms 2000 pane_known "$p" || fail "pane unknown"
+	T send-keys -t "$p" Enter
+	until_ms 2000 dead_with "$p" exit_status 3 || fail "not dead"
+	T respawn-pane -t "$p" 'sleep 600'
+	until_ms 2500 sh -c "[ \"\$('$LISA' -L '$SOCK' list --json | python3 -c 'import json,sys; print([p for p in json.load(sys.stdin) if p[\"pane_id\"]==\"$p\"][0][\"dead\"])')\" = False ]" ||
+	    fail "respawned pane still dead"
+}

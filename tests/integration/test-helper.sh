@@ -1,0 +1,110 @@
+# The helper's life: one per server, gone with the server, tidy when stopped.
+
+test_server_killed_helper_exits() {
+	start_server main
+	start_helper
+	T kill-server
+	t0=$(now_ms)
+	i=0
+	while kill -0 "$HELPER_PID" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -gt 100 ] && fail "helper still running 1 s after kill-server"
+		sleep 0.01
+	done
+	wait "$HELPER_PID"
+	rc=$?
+	HELPER_PID=
+	note "helper exited $rc, $(($(now_ms) - t0)) ms after kill-server"
+	[ $rc -eq 0 ] || fail "exit status $rc"
+}
+
+test_server_sigkilled_helper_exits() {
+	start_server main
+	T new-session -d -s other
+	start_helper
+	kill -9 "$(T display -p '#{pid}')"
+	i=0
+	while kill -0 "$HELPER_PID" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -gt 100 ] && fail "helper still running 1 s after SIGKILL of server"
+		sleep 0.01
+	done
+	wait "$HELPER_PID"
+	rc=$?
+	HELPER_PID=
+	[ $rc -eq 0 ] || fail "exit status $rc"
+	# No stale lock: a new server gets a new helper.
+	rm -f "/tmp/tmux-$(id -u)/$SOCK"
+	start_server again
+	start_helper
+}
+
+test_second_helper_refused() {
+	start_server main
+	start_helper
+	"$LISAD" -F -L "$SOCK" 2>"$TESTDIR/second.err"
+	rc=$?
+	[ $rc -eq 1 ] || fail "second helper exit $rc"
+	grep -q "already running (pid $HELPER_PID)" "$TESTDIR/second.err" ||
+	    fail "message: $(cat "$TESTDIR/second.err")"
+	# And lisa start says so without starting another.
+	L start | grep -q "already running (pid $HELPER_PID)" || fail "lisa start"
+}
+
+test_stop_removes_hooks_and_socket() {
+	start_server main
+	start_helper
+	T show-hooks -gw | grep -q 'pane-died\[5472\]' || fail "pane-died hook missing"
+	T show-hooks -g | grep -q 'session-created\[5472\]' || fail "session-created hook missing"
+	# The user's own hooks at other indexes stay.
+	T set-hook -g 'pane-died[0]' 'display-message mine'
+	L stop | grep -q stopped || fail "stop"
+	wait "$HELPER_PID"
+	HELPER_PID=
+	T show-hooks -gw | grep -q '5472' && fail "hook left behind: $(T show-hooks -gw)"
+	T show-hooks -g | grep -q '5472' && fail "hook left behind"
+	T show-hooks -gw | grep -q 'pane-died\[0\] display-message mine' || fail "user hook lost"
+	ls "$XDG_RUNTIME_DIR/lisa/"*.sock 2>/dev/null && fail "socket left behind"
+	return 0
+}
+
+test_runtime_files_private() {
+	start_server main
+	start_helper
+	d="$XDG_RUNTIME_DIR/lisa"
+	[ "$(stat -c %a "$d")" = 700 ] || fail "dir mode $(stat -c %a "$d")"
+	for f in "$d"/*; do
+		m=$(stat -c %a "$f")
+		[ "$m" = 600 ] || [ "$m" = 755 -a -S "$f" ] || fail "$f mode $m"
+	done
+	# A world-readable runtime dir is refused with a clear message.
+	L stop >/dev/null
+	wait "$HELPER_PID"
+	HELPER_PID=
+	chmod 755 "$d"
+	"$LISAD" -F -L "$SOCK" 2>"$TESTDIR/err" && fail "started in an open dir"
+	grep -q "mode 755, want 0700" "$TESTDIR/err" || fail "message: $(cat "$TESTDIR/err")"
+}
+
+test_doctor() {
+	start_server main
+	L doctor >"$TESTDIR/out" && fail "doctor ok without helper"
+	grep -q "FAIL  helper" "$TESTDIR/out" || fail "$(cat "$TESTDIR/out")"
+	start_helper
+	L doctor >"$TESTDIR/out" || fail "doctor failed: $(cat "$TESTDIR/out")"
+	grep -q "ok    hooks *pane-died\[5472\] installed" "$TESTDIR/out" || fail "$(cat "$TESTDIR/out")"
+	grep -q "ok    tmux *tmux 3" "$TESTDIR/out" || fail "$(cat "$TESTDIR/out")"
+}
+
+test_no_periodic_work_when_idle() {
+	start_server main
+	T new-window -t main
+	start_helper
+	sleep 0.5
+	w0=$(info | jget "d['wakeups']")
+	sleep 3
+	w1=$(info | jget "d['wakeups']")
+	# Our own two info requests wake it (accept + read + close each).
+	note "helper wakeups in 3 s idle: $((w1 - w0))"
+	[ $((w1 - w0)) -le 8 ] || fail "$((w1 - w0)) wakeups in 3 s of nothing"
+}

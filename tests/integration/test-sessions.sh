@@ -1,0 +1,87 @@
+# Sessions: every one gets a control client, as they come and go.
+
+sessions_attached() { info | jget "d['sessions']"; }
+
+test_all_sessions_attached() {
+	start_server one
+	T new-session -d -s two
+	T new-session -d -s three
+	start_helper
+	until_ms 2000 sessions_are 3 || fail "3 sessions not attached: $(sessions_attached)"
+	T new-session -d -s four
+	until_ms 2000 sessions_are 4 || fail "4th session not attached"
+	# Every session's pane is in the table, with its session name.
+	for s in one two three four; do
+		until_ms 2000 sh -c "'$LISA' -L '$SOCK' list --json | grep -q '\"target\":\"$s:0.0\"'" ||
+		    fail "no pane for session $s"
+	done
+	# The documented side effect: tmux ls shows them attached.
+	[ "$(T ls | grep -c '(attached)')" = 4 ] || fail "tmux ls: $(T ls)"
+	T kill-session -t two
+	until_ms 2000 sessions_are 3 || fail "closed session still attached"
+	L list --json | grep -q '"target":"two:' && fail "pane of killed session listed"
+	note "sessions attached: 3, then 4, then 3 after kill-session"
+}
+
+sessions_are() { [ "$(sessions_attached)" = "$1" ]; }
+
+test_ignore_sessions() {
+	start_server main
+	T set -g @lisa-ignore-sessions 'scratch* private'
+	T new-session -d -s scratch1
+	T new-session -d -s private
+	start_helper
+	until_ms 2000 sessions_are 1 || fail "ignored sessions attached: $(sessions_attached)"
+	T ls | grep '^scratch1' | grep -q attached && fail "scratch1 shows attached"
+	L list --json | grep -q '"session":"scratch1"' && fail "scratch1 pane listed"
+	# Renaming a watched session into the pattern lets it go.
+	T new-session -d -s work
+	until_ms 2000 sessions_are 2 || fail "work not attached"
+	T rename-session -t work scratch2
+	until_ms 2000 sessions_are 1 || fail "renamed session still attached"
+	return 0
+}
+
+window_sizes() { T list-windows -a -F '#{session_name}:#{window_index} #{window_width}x#{window_height}'; }
+
+test_window_size_unchanged() {
+	start_server main
+	T new-window -t main
+	T new-session -d -s small -x 90 -y 20
+	before=$(window_sizes)
+	start_helper
+	until_ms 2000 sessions_are 2 || fail "not attached"
+	sleep 0.3
+	after=$(window_sizes)
+	[ "$before" = "$after" ] || fail "sizes changed: before [$before] after [$after]"
+	# A window created while we are attached keeps the session's size.
+	T new-window -t small
+	sleep 0.2
+	T list-windows -t small -F '#{window_width}x#{window_height}' | grep -vq '^90x20$' &&
+	    fail "new window resized: $(T list-windows -t small -F '#{window_width}x#{window_height}')"
+	note "window sizes with helper attached: $(echo $after)"
+}
+
+# A pane writing N bytes in raw mode, waiting for one key first.
+raw_writer() { echo "stty raw -echo; head -c 1 >/dev/null; $1; sleep 600"; }
+
+wait_output() { [ "$(pane_field "$1" output_bytes)" -ge "$2" ]; }
+
+test_linked_window_counted_once() {
+	start_server a "$(raw_writer 'head -c 5000 /dev/zero | tr "\\0" x')"
+	T new-session -d -s b
+	T link-window -s a:0 -t b:5
+	T new-session -d -t a -s grouped
+	start_helper
+	until_ms 2000 sessions_are 3 || fail "not attached"
+	p=$(T display -p -t a:0 '#{pane_id}')
+	until_ms 2000 pane_known "$p" || fail "pane $p unknown"
+	sleep 0.3
+	b0=$(pane_field "$p" output_bytes)
+	T send-keys -t "$p" x
+	until_ms 3000 wait_output "$p" $((b0 + 5000)) || fail "output not seen"
+	sleep 0.3
+	b1=$(pane_field "$p" output_bytes)
+	[ $((b1 - b0)) -eq 5000 ] || fail "counted $((b1 - b0)) bytes for 5000 written"
+	note "pane in 3 sessions (linked + grouped): 5000 bytes counted once"
+}

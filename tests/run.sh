@@ -1,0 +1,71 @@
+#!/bin/sh
+# Runs the unit tests (cmocka binaries given as arguments) and the
+# integration tests (tests/integration/test-*.sh, real tmux), then prints one
+# summary line: "lisa tests: N passed, N failed".
+# LISA_TEST_FILTER=regex picks integration tests by name.
+cd "$(dirname "$0")/.." || exit 2
+ROOT=$(pwd)
+export ROOT
+
+unit=1
+integ=1
+case "$1" in
+--unit-only) unit=1; integ=0; shift ;;
+--integration-only) unit=0; integ=1; shift ;;
+esac
+
+passed=0
+failed=0
+failures=""
+
+if [ $unit = 1 ]; then
+	for bin in "$@"; do
+		out=$("$bin" 2>&1)
+		rc=$?
+		n=$(printf '%s\n' "$out" | sed -n 's/^\[==========\] \([0-9]*\) test(s) run\./\1/p' | tail -n 1)
+		[ -n "$n" ] || n=0
+		if [ $rc -eq 0 ] && [ "$n" -gt 0 ]; then
+			passed=$((passed + n))
+			printf 'ok   unit %s (%s tests)\n' "$(basename "$bin")" "$n"
+		else
+			f=$rc
+			[ "$f" -gt 0 ] 2>/dev/null || f=1
+			failed=$((failed + f))
+			passed=$((passed + n - f))
+			failures="$failures unit:$(basename "$bin")"
+			printf '%s\n' "$out" | grep -av '^[0-9]*\.[0-9]* warning' >&2
+			printf 'FAIL unit %s\n' "$(basename "$bin")"
+		fi
+	done
+fi
+
+if [ $integ = 1 ]; then
+	for file in tests/integration/test-*.sh; do
+		for t in $(sed -n 's/^\(test_[a-z0-9_]*\)().*/\1/p' "$file"); do
+			if [ -n "$LISA_TEST_FILTER" ] &&
+			    ! printf '%s' "$t" | grep -Eq "$LISA_TEST_FILTER"; then
+				continue
+			fi
+			log=$(mktemp)
+			start=$(date +%s%N)
+			sh tests/integration/lib.sh "$file" "$t" >"$log" 2>&1
+			rc=$?
+			ms=$((($(date +%s%N) - start) / 1000000))
+			if [ $rc -eq 0 ]; then
+				passed=$((passed + 1))
+				printf 'ok   %s %s (%d ms)\n' "$(basename "$file" .sh)" "$t" "$ms"
+				grep '^# ' "$log" | sed 's/^/     /'
+			else
+				failed=$((failed + 1))
+				failures="$failures $t"
+				printf 'FAIL %s %s (%d ms)\n' "$(basename "$file" .sh)" "$t" "$ms"
+				sed 's/^/     | /' "$log"
+			fi
+			rm -f "$log"
+		done
+	done
+fi
+
+[ -n "$failures" ] && printf 'failed:%s\n' "$failures"
+echo "lisa tests: $passed passed, $failed failed"
+[ $failed -eq 0 ]

@@ -1,0 +1,114 @@
+/*
+ * %output decoding: known vectors, and the property that matters - any byte
+ * stream, cut into chunks at arbitrary points (mid-UTF-8, mid-escape
+ * sequence) and escaped the way tmux does, decodes back to the same bytes.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "control.h"
+#include "testlib.h"
+
+static void
+check(const char *in, const char *want, size_t wantlen)
+{
+	char	out[256];
+	size_t	n;
+
+	n = ctl_unescape(in, strlen(in), out);
+	assert_int_equal(n, wantlen);
+	assert_memory_equal(out, want, wantlen);
+}
+
+static void
+test_vectors(void **state)
+{
+	check("", "", 0);
+	check("plain text", "plain text", 10);
+	check("\\033[1mbold\\033[0m", "\033[1mbold\033[0m", 12);
+	check("a\\015\\012b", "a\r\nb", 4);
+	check("back\\134slash", "back\\slash", 10);
+	check("\\000nul", "\0nul", 4);
+	check("caf\xc3\xa9 \xe2\x9c\xb3", "caf\xc3\xa9 \xe2\x9c\xb3", 9);
+	check("\x7f", "\x7f", 1);
+	check("\\037", "\037", 1);
+}
+
+/* Malformed escapes are kept literally: losing bytes would be worse. */
+static void
+test_malformed_kept(void **state)
+{
+	check("a\\", "a\\", 2);
+	check("a\\0", "a\\0", 3);
+	check("a\\01", "a\\01", 4);
+	check("\\9xx", "\\9xx", 4);
+	check("\\400", "\\400", 4);
+	check("\\08x", "\\08x", 4);
+}
+
+/* Escape like tmux's control_append_data, then decode chunk by chunk. */
+static void
+test_property_roundtrip(void **state)
+{
+	struct buf	 esc, dec;
+	unsigned char	*src;
+	size_t		 len, off, chunk, n;
+	int		 iter;
+	char		*out;
+
+	test_rng_init();
+	for (iter = 0; iter < 2000; iter++) {
+		len = test_rng_below(iter < 1000 ? 64 : 8192);
+		src = malloc(len + 1);
+		for (off = 0; off < len; off++) {
+			switch (test_rng_below(4)) {
+			case 0:	/* control bytes and backslashes */
+				src[off] = "\033\\\r\n\a\0\t"[test_rng_below(7)];
+				break;
+			case 1:	/* UTF-8 lead/continuation bytes */
+				src[off] = (unsigned char)(0x80 +
+				    test_rng_below(0x80));
+				break;
+			default:
+				src[off] = (unsigned char)test_rng();
+				break;
+			}
+		}
+		buf_init(&dec);
+		for (off = 0; off < len; off += chunk) {
+			chunk = 1 + test_rng_below(len - off < 300 ?
+			    len - off : 300);
+			buf_init(&esc);
+			ctl_escape(src + off, chunk, &esc);
+			/* What tmux writes never contains a raw newline. */
+			assert_null(memchr(esc.data, '\n', esc.len));
+			out = malloc(esc.len + 1);
+			n = ctl_unescape(esc.data, esc.len, out);
+			buf_add(&dec, out, n);
+			free(out);
+			buf_free(&esc);
+		}
+		assert_int_equal(dec.len, len);
+		if (len != 0)
+			assert_memory_equal(dec.data, src, len);
+		buf_free(&dec);
+		free(src);
+	}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_vectors),
+		cmocka_unit_test(test_malformed_kept),
+		cmocka_unit_test(test_property_roundtrip),
+	};
+
+	return (cmocka_run_group_tests_name("control_unescape", tests, NULL,
+	    NULL));
+}

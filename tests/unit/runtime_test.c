@@ -1,0 +1,149 @@
+/*
+ * The runtime directory is refused unless private and ours; the lock admits
+ * one holder; server discovery follows tmux's rules.
+ */
+#include <sys/stat.h>
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "lisa.h"
+
+static char	tmpl[] = "/tmp/lisa-unit-XXXXXX";
+static char	*base;
+
+static int
+setup(void **state)
+{
+	base = mkdtemp(tmpl);
+	return (base == NULL);
+}
+
+static int
+teardown(void **state)
+{
+	char	cmd[256];
+
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", base);
+	return (system(cmd) != 0);
+}
+
+static void
+test_dir_created_private(void **state)
+{
+	char		*dir, *cause = NULL, *want;
+	struct stat	 st;
+
+	setenv("XDG_RUNTIME_DIR", base, 1);
+	assert_int_equal(runtime_dir(&dir, &cause), 0);
+	xasprintf(&want, "%s/lisa", base);
+	assert_string_equal(dir, want);
+	assert_int_equal(stat(dir, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0700);
+	free(want);
+	free(dir);
+}
+
+static void
+test_dir_refused(void **state)
+{
+	char	*dir, *cause = NULL, *sub, *target;
+
+	xasprintf(&sub, "%s/open", base);
+	mkdir(sub, 0700);
+	setenv("XDG_RUNTIME_DIR", sub, 1);
+	/* World-readable lisa dir: refused. */
+	xasprintf(&target, "%s/lisa", sub);
+	mkdir(target, 0755);
+	chmod(target, 0755);
+	assert_int_equal(runtime_dir(&dir, &cause), -1);
+	assert_non_null(strstr(cause, "mode"));
+	free(cause);
+	cause = NULL;
+	/* A symlink planted where the dir should be: refused. */
+	rmdir(target);
+	assert_int_equal(symlink(base, target), 0);
+	assert_int_equal(runtime_dir(&dir, &cause), -1);
+	assert_non_null(strstr(cause, "not a directory"));
+	free(cause);
+	unlink(target);
+	free(target);
+	free(sub);
+}
+
+static void
+test_lock_single_holder(void **state)
+{
+	char	*path, *cause = NULL;
+	pid_t	 holder;
+	int	 fd1, fd2;
+
+	xasprintf(&path, "%s/x.lock", base);
+	fd1 = runtime_lock(path, &holder, &cause);
+	assert_true(fd1 >= 0);
+	fd2 = runtime_lock(path, &holder, &cause);
+	assert_int_equal(fd2, -1);
+	assert_int_equal(holder, getpid());
+	assert_non_null(strstr(cause, "already running"));
+	free(cause);
+	cause = NULL;
+	close(fd1);
+	/* Released with its fd (as at process death): no stale lock. */
+	fd2 = runtime_lock(path, &holder, &cause);
+	assert_true(fd2 >= 0);
+	close(fd2);
+	/* A symlink in place of the lock file is not followed. */
+	unlink(path);
+	assert_int_equal(symlink("/etc/passwd", path), 0);
+	assert_int_equal(runtime_lock(path, &holder, &cause), -1);
+	free(cause);
+	free(path);
+}
+
+static void
+test_server_find(void **state)
+{
+	struct server_id	 sid;
+	char			*cause = NULL, want[256];
+
+	setenv("TMUX", "/tmp/tmux-5/weird name,123,4", 1);
+	assert_int_equal(server_find(&sid, NULL, NULL, &cause), 0);
+	assert_string_equal(sid.socket, "/tmp/tmux-5/weird name");
+	assert_int_equal(strncmp(sid.key, "weird_name-", 11), 0);
+	server_free(&sid);
+
+	unsetenv("TMUX_TMPDIR");
+	assert_int_equal(server_find(&sid, "work", NULL, &cause), 0);
+	snprintf(want, sizeof want, "/tmp/tmux-%ld/work", (long)getuid());
+	assert_string_equal(sid.socket, want);
+	server_free(&sid);
+
+	assert_int_equal(server_find(&sid, NULL, "/x/y", &cause), 0);
+	assert_string_equal(sid.socket, "/x/y");
+	server_free(&sid);
+
+	assert_int_equal(server_find(&sid, "../evil", NULL, &cause), -1);
+	free(cause);
+	unsetenv("TMUX");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dir_created_private),
+		cmocka_unit_test(test_dir_refused),
+		cmocka_unit_test(test_lock_single_holder),
+		cmocka_unit_test(test_server_find),
+	};
+
+	return (cmocka_run_group_tests_name("runtime", tests, setup,
+	    teardown));
+}
