@@ -59,13 +59,13 @@ bin/lisa-bench: $(BUILD)/bench/lisa-bench.o $(BUILD)/libcontrol.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 # Everything: unit tests (cmocka), then integration tests on real tmux.
-test: all $(UNIT_BINS)
+test: all $(UNIT_BINS) $(BUILD)/tests/quote-roundtrip
 	@sh tests/run.sh $(UNIT_BINS)
 
 test-unit: $(UNIT_BINS)
 	@sh tests/run.sh --unit-only $(UNIT_BINS)
 
-test-integration: all
+test-integration: all $(BUILD)/tests/quote-roundtrip
 	@sh tests/run.sh --integration-only
 
 bench: all bin/lisa-bench
@@ -78,3 +78,8 @@ clean:
 	rm -rf $(BUILD) bin/lisad bin/lisa bin/lisa-bench
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+$(BUILD)/tests/quote-roundtrip: $(BUILD)/tests/integration/quote-roundtrip.o \
+		$(BUILD)/libcontrol.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)

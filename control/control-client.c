@@ -46,6 +46,7 @@ struct ctl_client {
 	unsigned long		 bnumber;
 	int			 bflags;
 	struct buf		 body;
+	size_t			 body_lines;
 	int			 body_truncated;
 
 	struct ctl_stats	 stats;
@@ -192,7 +193,7 @@ ctl_block_line(struct ctl_client *c, char *line, size_t len)
 		c->body_truncated = 1;
 		return;
 	}
-	if (c->body.len != 0 || c->body_truncated)
+	if (c->body_lines++ != 0)
 		buf_addc(&c->body, '\n');
 	buf_add(&c->body, line, len);
 }
@@ -229,6 +230,7 @@ ctl_dispatch(struct ctl_client *c, char *line, size_t len)
 		c->bnumber = ev.number;
 		c->bflags = ev.cmdflags;
 		c->body_truncated = 0;
+		c->body_lines = 0;
 		buf_reset(&c->body);
 		return;
 	case CTL_END:

@@ -206,6 +206,8 @@ main(int argc, char **argv)
 	/* 3.2/3.2a can crash on pane death with remain-on-exit + -C. */
 	lisad.dead_hook = !(lisad.vmajor == 3 && lisad.vminor == 2);
 	lisad.pause_after = 1;
+	/* Off only to test the other routes (hook, subscription) alone. */
+	lisad.use_pidfd = getenv("LISAD_NO_PIDFD") == NULL;
 
 	if (!foreground)
 		lisad_daemonize(lockfd);

@@ -40,6 +40,7 @@ struct lisad {
 	char		*ignore;	/* @lisa-ignore-sessions */
 	int		 pause_after;	/* seconds, for attach -f pause-after */
 	int		 dead_hook;	/* pane-died hook usable on this tmux */
+	int		 use_pidfd;	/* watch pane processes (LISAD_NO_PIDFD) */
 	int		 hooks_installed;
 	int64_t		 started;
 	int		 stopping;

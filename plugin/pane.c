@@ -94,7 +94,8 @@ pane_pidfd_cb(int fd, short revents, void *arg)
 static void
 pane_watch(struct pane *p)
 {
-	if (p->dead || p->pid <= 0 || p->pidfd_pid == p->pid)
+	if (!lisad.use_pidfd || p->dead || p->pid <= 0 ||
+	    p->pidfd_pid == p->pid)
 		return;
 	pane_unwatch(p);
 	if ((p->pidfd = proc_pidfd(p->pid)) == -1)

@@ -60,6 +60,7 @@ start_server() { T new-session -d -s "${1:-main}" -x 200 -y 50 "${2:-sh}"; }
 # The helper in the foreground as our child, so we see its exit status.
 start_helper() {
 	"$LISAD" -F -v -L "$SOCK" "$@" 2>"$TESTDIR/lisad.err" &
+	# (environment such as LISAD_NO_PIDFD passes through)
 	HELPER_PID=$!
 	until_ms 5000 L list || fail "helper did not come up: $(cat "$TESTDIR/lisad.err")"
 }

@@ -101,6 +101,11 @@ test_fifo_replies(void **state)
 	assert_string_equal(s.body[0], "line one\n\nline three");
 	assert_int_equal(s.ok[1], 0);
 	assert_string_equal(s.body[1], "parse error: unknown command");
+	/* Leading and trailing empty lines are part of the body. */
+	ctl_client_send(c, "capture-pane -p", on_reply, &s);
+	feed(c, "%begin 10 4 1\n\nmiddle\n\n%end 10 4 1\n");
+	assert_int_equal(s.replies, 3);
+	assert_string_equal(s.body[2], "\nmiddle\n");
 	assert_int_equal(ctl_client_inflight(c), 0);
 	free_seen(&s);
 	ctl_client_free(c);

@@ -1,0 +1,165 @@
+/*
+ * Round-trip through a real tmux server: for hostile and random byte
+ * strings, send `set -g @lisa-q <ctl_quote(s)>` then `show -gv @lisa-q`
+ * over our own control client and require the same bytes back.
+ * usage: quote-roundtrip SOCKET-NAME COUNT
+ */
+#include <sys/wait.h>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "control.h"
+
+static const char *hostile[] = {
+	"plain", "", " ", "\"", "'", "\\", "\\\\", "$HOME", "${HOME}", "~",
+	"~root", "#{pane_id}", "#[fg=red]", "##", "a;b", "a \\; b", "{", "}",
+	"{ x }", "line\nbreak", "\ttab", "caf\xc3\xa9", "\xe2\x9c\xb3 busy",
+	"\x7f", "\x01\x02\x1b[31m", "%end 1 2 1", "%begin 1 2 1", "\r",
+	"trailing\\", "quote\"in\"side", "-x", "--", "#", "a#{?x,y,z}",
+};
+
+struct state {
+	int	 done;
+	int	 ok;
+	char	*body;
+	size_t	 len;
+};
+
+static void
+reply(struct ctl_client *c, int ok, const char *body, size_t len, void *arg)
+{
+	struct state	*st = arg;
+
+	st->done = 1;
+	st->ok = ok;
+	free(st->body);
+	st->body = malloc(len + 1);
+	memcpy(st->body, body, len);
+	st->body[len] = '\0';
+	st->len = len;
+}
+
+static const struct ctl_callbacks cbs = { NULL, NULL };
+
+static int
+wait_reply(struct ctl_client *c, struct state *st)
+{
+	struct pollfd	pfd = { ctl_client_rfd(c), POLLIN, 0 };
+
+	st->done = 0;
+	if (ctl_client_flush(c) != 0)
+		return (-1);
+	while (!st->done) {
+		if (poll(&pfd, 1, 5000) <= 0)
+			return (-1);
+		if (ctl_client_read(c) == -1)
+			return (-1);
+	}
+	return (0);
+}
+
+static int
+roundtrip(struct ctl_client *c, const char *s, size_t len)
+{
+	struct state	st = { 0, 0, NULL, 0 };
+	struct buf	cmd;
+	int		rc = 0;
+
+	buf_init(&cmd);
+	buf_adds(&cmd, "set -g @lisa-q ");
+	ctl_quote(&cmd, s, len);
+	if (ctl_client_send(c, cmd.data, reply, &st) != 0 ||
+	    wait_reply(c, &st) != 0 || !st.ok) {
+		fprintf(stderr, "set failed for %zu bytes: %s\n", len,
+		    st.body != NULL ? st.body : "(no reply)");
+		rc = -1;
+		goto out;
+	}
+	if (ctl_client_send(c, "show -gv @lisa-q", reply, &st) != 0 ||
+	    wait_reply(c, &st) != 0 || !st.ok) {
+		rc = -1;
+		goto out;
+	}
+	if (st.len != len || memcmp(st.body, s, len) != 0) {
+		fprintf(stderr, "mismatch: sent %zu bytes, got %zu\n", len,
+		    st.len);
+		for (size_t k = 0; k < len; k++) {
+			if (k >= st.len || st.body[k] != s[k]) {
+				fprintf(stderr, "  first difference at %zu: "
+				    "sent 0x%02x (then 0x%02x), got 0x%02x\n", k,
+				    (unsigned char)s[k], k + 1 < len ?
+				    (unsigned char)s[k + 1] : 0, k < st.len ?
+				    (unsigned char)st.body[k] : 0);
+				break;
+			}
+		}
+		rc = -1;
+	}
+out:
+	free(st.body);
+	buf_free(&cmd);
+	return (rc);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct ctl_client	*c;
+	int			 in[2], out[2], i, n, bad = 0, total = 0;
+	char			 s[200];
+	size_t			 len, j;
+	unsigned int		 seed = 42;
+	pid_t			 pid;
+
+	if (argc != 3)
+		return (2);
+	n = atoi(argv[2]);
+	if (pipe(in) != 0 || pipe(out) != 0)
+		return (2);
+	if ((pid = fork()) == 0) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		close(in[1]);
+		close(out[0]);
+		execlp("tmux", "tmux", "-u", "-L", argv[1], "-C", "attach",
+		    "-f", "ignore-size", (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	fcntl(out[0], F_SETFL, O_NONBLOCK);
+	c = ctl_client_new(out[0], in[1], &cbs, NULL);
+	for (i = 0; i < (int)(sizeof hostile / sizeof hostile[0]); i++) {
+		total++;
+		if (roundtrip(c, hostile[i], strlen(hostile[i])) != 0) {
+			fprintf(stderr, "  hostile case %d\n", i);
+			bad++;
+		}
+	}
+	if (getenv("LISA_TEST_SEED") != NULL)
+		seed = (unsigned)atoi(getenv("LISA_TEST_SEED"));
+	srandom(seed);
+	for (i = 0; i < n; i++) {
+		len = (size_t)(random() % (sizeof s));
+		for (j = 0; j < len; j++)
+			s[j] = (char)(1 + random() % 255);	/* no NUL */
+		total++;
+		if (roundtrip(c, s, len) != 0) {
+			fprintf(stderr, "  random case %d (seed %u)\n", i,
+			    seed);
+			bad++;
+		}
+	}
+	printf("%d/%d strings round-tripped byte-exact\n", total - bad,
+	    total);
+	close(in[1]);
+	waitpid(pid, NULL, 0);
+	ctl_client_free(c);
+	return (bad != 0);
+}
