@@ -32,7 +32,7 @@ UNIT_TESTS = control_parse control_unescape control_client control_quote \
 	control_layout json runtime
 UNIT_BINS = $(patsubst %,$(BUILD)/tests/%_test,$(UNIT_TESTS))
 
-.PHONY: all clean test test-unit test-integration deps bench
+.PHONY: all clean test test-unit test-integration deps bench demo
 all: bin/lisad bin/lisa
 
 $(BUILD)/%.o: %.c
@@ -72,7 +72,10 @@ bench: all bin/lisa-bench
 	@sh bench/run.sh
 
 deps:
-	@sh tests/deps.sh
+	@sh plugin/install-deps.sh
+
+demo: all
+	@sh plugin/demo.sh
 
 clean:
 	rm -rf $(BUILD) bin/lisad bin/lisa bin/lisa-bench

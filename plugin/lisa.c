@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lisa-client.h"
@@ -246,9 +247,16 @@ cmd_events(struct lisa_ctx *ctx, struct args *a)
 	n = json_array_size(d, evs);
 	for (i = 0; i < n; i++) {
 		item = json_array_item(d, evs, i);
+		char		when[32];
+		time_t		t;
+		struct tm	tm;
+
 		ts = 0;
 		json_get_int(d, item, "ts_ms", &ts);
-		printf("%lld.%03lld %-6s %-8s %s\n", ts / 1000, ts % 1000,
+		t = (time_t)(ts / 1000);
+		localtime_r(&t, &tm);
+		strftime(when, sizeof when, "%H:%M:%S", &tm);
+		printf("%s.%03lld %-6s %-8s %s\n", when, ts % 1000,
 		    jstr(d, item, "pane_id", &s1), jstr(d, item, "event", &s2),
 		    jstr(d, item, "detail", &s3));
 	}

@@ -206,6 +206,13 @@ main(int argc, char **argv)
 	/* 3.2/3.2a can crash on pane death with remain-on-exit + -C. */
 	lisad.dead_hook = !(lisad.vmajor == 3 && lisad.vminor == 2);
 	lisad.pause_after = 1;
+	/*
+	 * Our list formats separate fields with \037. 3.4 and later pass
+	 * plain replies through utf8_stravisx(VIS_OCTAL|VIS_CSTYLE), so there
+	 * it arrives as the four characters "\037".
+	 */
+	lisad.reply_sep = (lisad.vmajor > 3 ||
+	    (lisad.vmajor == 3 && lisad.vminor >= 4)) ? "\\037" : "\037";
 	/* Off only to test the other routes (hook, subscription) alone. */
 	lisad.use_pidfd = getenv("LISAD_NO_PIDFD") == NULL;
 

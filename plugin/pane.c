@@ -214,9 +214,10 @@ pane_update_line(struct session *s, char *line)
 
 	for (i = 0; i < PANE_LIST_FIELDS - 1; i++) {
 		f[i] = p;
-		if ((p = strchr(p, PANE_FIELD_SEP)) == NULL)
+		if ((p = strstr(p, lisad.reply_sep)) == NULL)
 			return (NULL);
-		*p++ = '\0';
+		*p = '\0';
+		p += strlen(lisad.reply_sep);
 	}
 	f[i] = p;
 	if (f[0][0] != '%' || (id = pane_num(f[0] + 1)) == -1 ||

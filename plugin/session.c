@@ -104,9 +104,11 @@ session_apply_list(const char *body, size_t len)
 
 	copy = p = xstrndup(body, len);
 	while ((line = strsep(&p, "\n")) != NULL) {
-		if (line[0] != '$' || (sep = strchr(line, '\037')) == NULL)
+		if (line[0] != '$' ||
+		    (sep = strstr(line, lisad.reply_sep)) == NULL)
 			continue;
 		*sep = '\0';
+		sep += strlen(lisad.reply_sep) - 1;
 		id = (int)strtol(line + 1, NULL, 10);
 		s = session_find(id);
 		if (session_ignored(sep + 1)) {

@@ -87,5 +87,11 @@ pane_field() { L list --json | jget "[p for p in d if p['pane_id']=='$1'][0]['$2
 pane_known() { L list --json | jget "[p for p in d if p['pane_id']=='$1'][0]"; }
 has_pane() { L list --json | grep -q "\"pane_id\":\"$1\""; }
 
+# A pane command that writes in raw mode (bytes pass unchanged) once it
+# gets one key.
+raw_writer() { echo "stty raw -echo; head -c 1 >/dev/null; $1; sleep 600"; }
+
+wait_output() { [ "$(pane_field "$1" output_bytes)" -ge "$2" ]; }
+
 . "$1"
 "$2"

@@ -1,6 +1,5 @@
 # %output: what a pane writes reaches the helper byte for byte.
 
-raw_writer() { echo "stty raw -echo; head -c 1 >/dev/null; $1; sleep 600"; }
 
 # Tap the pane for N bytes, release the writer, compare.
 tap_compare() {
@@ -37,4 +36,57 @@ test_output_binary_exact() {
 	start_server main "$(raw_writer "cat $TESTDIR/src")"
 	start_helper
 	tap_compare "$TESTDIR/src" 262144
+}
+
+# %pause: tmux stops sending a pane's output to us (it does this on its own
+# once our backlog is older than pause-after). Pause it from outside, for
+# lisa's client only; the helper must continue the pane and re-read its
+# screen.
+test_pause_continue_and_resync() {
+	start_server main
+	start_helper
+	p=$(T display -p -t main:0 '#{pane_id}')
+	until_ms 2000 pane_known "$p" || fail "pane unknown"
+	client=$(T list-clients -F '#{client_name} #{client_control_mode}' | awk '$2 == 1 { print $1; exit }')
+	[ -n "$client" ] || fail "no control client"
+	T send-keys -t "$p" 'echo before-pause' Enter
+	T refresh-client -t "$client" -A "$p:pause"
+	until_ms 2000 sh -c "'$LISA' -L '$SOCK' events | grep -q '$p *resync'" ||
+	    fail "no resync after %pause: $(L events)"
+	# Continued: new output reaches the helper again.
+	b1=$(pane_field "$p" output_bytes)
+	T send-keys -t "$p" 'echo after-continue' Enter
+	until_ms 2000 wait_output "$p" $((b1 + 10)) || fail "pane still paused"
+	[ "$(pane_field "$p" resyncs)" = 1 ] || fail "resyncs: $(pane_field "$p" resyncs)"
+}
+
+# The writer rewrites the file each loop: retry an empty read.
+read_count() { c=; while [ -z "$c" ]; do c=$(cat "$1"); done; echo "$c"; }
+
+# A helper that stalls (SIGSTOP) while a pane floods: once it runs again it
+# catches up (tmux pauses and drops our backlog if it is older than 1 s, and
+# the helper resyncs) and output flows. tmux 3.3a checks that age only when
+# it writes to the client, so a helper that reads nothing at all can hold a
+# pane watched only by control clients; lisad never stops reading.
+test_flood_after_helper_stall() {
+	cnt="$TESTDIR/count"
+	start_server main "$(raw_writer "i=0; while :; do i=\$((i+1)); echo \$i >$cnt; cat /etc/services; done")"
+	start_helper
+	p=$(T display -p -t main:0 '#{pane_id}')
+	until_ms 2000 pane_known "$p" || fail "pane unknown"
+	T send-keys -t "$p" x
+	sleep 0.3
+	kill -STOP "$HELPER_PID"
+	sleep 1.5
+	c1=$(read_count "$cnt")
+	sleep 1
+	c2=$(read_count "$cnt")
+	kill -CONT "$HELPER_PID"
+	sleep 0.5
+	b1=$(pane_field "$p" output_bytes)
+	sleep 0.5
+	b2=$(pane_field "$p" output_bytes)
+	[ "$b2" -gt "$b1" ] || fail "output not flowing after the stall"
+	note "while stopped the writer looped $((c2 - c1)) times; resyncs after: $(pane_field "$p" resyncs)"
+	return 0
 }

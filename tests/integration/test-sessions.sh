@@ -62,10 +62,6 @@ test_window_size_unchanged() {
 	note "window sizes with helper attached: $(echo $after)"
 }
 
-# A pane writing N bytes in raw mode, waiting for one key first.
-raw_writer() { echo "stty raw -echo; head -c 1 >/dev/null; $1; sleep 600"; }
-
-wait_output() { [ "$(pane_field "$1" output_bytes)" -ge "$2" ]; }
 
 test_linked_window_counted_once() {
 	start_server a "$(raw_writer 'head -c 5000 /dev/zero | tr "\\0" x')"

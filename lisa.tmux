@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# TPM entry point: build lisa if needed (in the background, so tmux start-up
+# never waits for a compiler), then start the helper for this tmux server.
+# TPM discards our output, so problems are reported with display-message.
+DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+LOGDIR="${XDG_CACHE_HOME:-$HOME/.cache}/lisa"
+
+say() { tmux display-message "lisa: $*"; }
+
+stale() {
+	[ -x "$DIR/bin/lisad" ] && [ -x "$DIR/bin/lisa" ] || return 0
+	[ -n "$(find "$DIR/Makefile" "$DIR/control" "$DIR/plugin" -newer "$DIR/bin/lisad" \
+	    \( -name '*.c' -o -name '*.h' -o -name Makefile \) 2>/dev/null | head -n 1)" ]
+}
+
+missing_tools() {
+	m=""
+	for t in make cc pkg-config; do command -v "$t" >/dev/null 2>&1 || m="$m $t"; done
+	pkg-config --exists libbsd-overlay 2>/dev/null || m="$m libbsd-dev"
+	[ -f /usr/include/jsmn.h ] || m="$m libjsmn-dev"
+	echo "$m"
+}
+
+start() { "$DIR/bin/lisa" start >/dev/null 2>&1 || say "helper did not start; run: $DIR/bin/lisa doctor"; }
+
+main() {
+	if ! stale; then
+		start
+		return
+	fi
+	m=$(missing_tools)
+	if [ -n "$m" ]; then
+		say "cannot build, missing:$m (apt-get install$m, then prefix + I)"
+		return
+	fi
+	mkdir -p "$LOGDIR" && chmod 700 "$LOGDIR"
+	(
+		if make -C "$DIR" >"$LOGDIR/build.log" 2>&1; then
+			start
+		else
+			say "build failed, see $LOGDIR/build.log"
+		fi
+	) </dev/null >/dev/null 2>&1 &
+}
+main
