@@ -33,6 +33,8 @@ UNIT_TESTS = control_parse control_unescape control_client control_quote \
 UNIT_BINS = $(patsubst %,$(BUILD)/tests/%_test,$(UNIT_TESTS))
 
 .PHONY: all clean test test-unit test-integration deps bench demo
+# Keep intermediate objects: no "rm" after the test summary.
+.SECONDARY:
 all: bin/lisad bin/lisa
 
 $(BUILD)/%.o: %.c
