@@ -63,6 +63,10 @@ lisad_signal_cb(int fd, short revents, void *arg)
 		case SIGHUP:
 			lisad_stop(0);
 			break;
+		case SIGCONT:
+			/* We were stopped: tmux may have parked our queues. */
+			session_kick_all();
+			break;
 		}
 	}
 }
@@ -232,6 +236,7 @@ main(int argc, char **argv)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGCONT);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	lisad_sigfd = signalfd(-1, &set, SFD_NONBLOCK|SFD_CLOEXEC);
 	if (lisad_sigfd == -1)

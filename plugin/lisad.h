@@ -63,6 +63,7 @@ struct session {
 	struct loop_fd		*wev;
 	int			 attached;	/* saw %session-changed */
 	int			 closing;
+	int			 behind;	/* saw old output: kick when drained */
 	int			 listing;	/* list-panes in flight */
 	int			 list_again;	/* and wanted again */
 	RB_ENTRY(session)	 entry;
@@ -77,6 +78,7 @@ void		 session_refresh(void);
 int		 session_send(struct session *, const char *, ctl_reply_cb,
 		    void *);
 void		 session_close_all(void);
+void		 session_kick_all(void);
 int		 session_count(void);
 int		 session_ignored(const char *);
 

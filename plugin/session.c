@@ -266,11 +266,44 @@ session_event(struct ctl_client *c, struct ctl_event *ev, void *arg)
 	}
 }
 
+/* Output this old means we were behind (tmux sends its age in ms). */
+#define SESSION_BEHIND_MS 500
+
 static void
 session_output(struct ctl_client *c, int pane, const char *data, size_t len,
     uint64_t age, void *arg)
 {
-	pane_output(arg, pane, data, len, age);
+	struct session	*s = arg;
+
+	if (age >= SESSION_BEHIND_MS)
+		s->behind = 1;
+	pane_output(s, pane, data, len, age);
+}
+
+/*
+ * tmux 3.3a flushes what it queued for a control client (a %pause, say)
+ * only from its write callback, which runs when something new is written
+ * to the client. After we fell behind that can leave the queue parked with
+ * the pane paused and nobody told. Any command makes tmux write its reply,
+ * and the queue moves.
+ */
+static void
+session_kick(struct session *s)
+{
+	s->behind = 0;
+	log_debug("session $%d: caught up, kicking tmux's queue", s->id);
+	session_send(s, "display-message -p lisa", NULL, NULL);
+}
+
+void
+session_kick_all(void)
+{
+	struct session	*s;
+
+	RB_FOREACH(s, sessions, &sessions) {
+		if (s->attached && !s->closing)
+			session_kick(s);
+	}
 }
 
 static const struct ctl_callbacks session_callbacks = {
@@ -304,9 +337,12 @@ static void
 session_read_cb(int fd, short revents, void *arg)
 {
 	struct session	*s = arg;
+	int		 rc;
 
-	if (ctl_client_read(s->ctl) == -1)
+	if ((rc = ctl_client_read(s->ctl)) == -1)
 		session_remove(s);
+	else if (rc == 0 && s->behind)
+		session_kick(s);
 }
 
 static void
