@@ -57,7 +57,7 @@ $(BUILD)/tests/%_test: $(BUILD)/tests/unit/%_test.o $(COMMON_OBJS) \
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS)
 
-bin/lisa-bench: $(BUILD)/bench/lisa-bench.o $(BUILD)/libcontrol.a
+$(BUILD)/bench/lisa-bench: $(BUILD)/bench/lisa-bench.o $(BUILD)/libcontrol.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 # Everything: unit tests (cmocka), then integration tests on real tmux.
@@ -70,7 +70,7 @@ test-unit: $(UNIT_BINS)
 test-integration: all $(BUILD)/tests/quote-roundtrip
 	@sh tests/run.sh --integration-only
 
-bench: all bin/lisa-bench
+bench: all $(BUILD)/bench/lisa-bench
 	@sh bench/run.sh
 
 deps:
