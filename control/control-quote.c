@@ -14,7 +14,6 @@ ctl_quote(struct buf *b, const char *s, size_t len)
 {
 	const unsigned char	*p = (const unsigned char *)s;
 	size_t			 i;
-	char			 tmp[4];
 
 	buf_addc(b, '"');
 	for (i = 0; i < len; i++) {
@@ -27,13 +26,9 @@ ctl_quote(struct buf *b, const char *s, size_t len)
 			buf_addc(b, (char)p[i]);
 			continue;
 		}
-		if (p[i] < 0x20 || p[i] >= 0x7f) {
-			tmp[0] = '\\';
-			tmp[1] = (char)('0' + ((p[i] >> 6) & 7));
-			tmp[2] = (char)('0' + ((p[i] >> 3) & 7));
-			tmp[3] = (char)('0' + (p[i] & 7));
-			buf_add(b, tmp, 4);
-		} else
+		if (p[i] < 0x20 || p[i] >= 0x7f)
+			ctl_put_octal(b, p[i]);
+		else
 			buf_addc(b, (char)p[i]);
 	}
 	buf_addc(b, '"');

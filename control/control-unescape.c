@@ -46,23 +46,31 @@ ctl_unescape(const char *in, size_t len, char *out)
 	return ((size_t)(o - out));
 }
 
+/* A byte as \ooo: tmux's output escape, and our quoting's. */
+void
+ctl_put_octal(struct buf *b, unsigned char c)
+{
+	char	tmp[4];
+
+	tmp[0] = '\\';
+	tmp[1] = (char)('0' + ((c >> 6) & 7));
+	tmp[2] = (char)('0' + ((c >> 3) & 7));
+	tmp[3] = (char)('0' + (c & 7));
+	buf_add(b, tmp, 4);
+}
+
 /* Encode as tmux does (used by tests and the benchmark's stream generator). */
 size_t
 ctl_escape(const void *data, size_t len, struct buf *b)
 {
 	const unsigned char	*p = data;
 	size_t			 i, start = b->len;
-	char			 tmp[4];
 
 	buf_reserve(b, len);
 	for (i = 0; i < len; i++) {
-		if (p[i] < ' ' || p[i] == '\\') {
-			tmp[0] = '\\';
-			tmp[1] = (char)('0' + ((p[i] >> 6) & 7));
-			tmp[2] = (char)('0' + ((p[i] >> 3) & 7));
-			tmp[3] = (char)('0' + (p[i] & 7));
-			buf_add(b, tmp, 4);
-		} else
+		if (p[i] < ' ' || p[i] == '\\')
+			ctl_put_octal(b, p[i]);
+		else
 			buf_addc(b, (char)p[i]);
 	}
 	return (b->len - start);

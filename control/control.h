@@ -84,6 +84,7 @@ const char	*ctl_type_name(enum ctl_type);
 /* control-unescape.c */
 size_t		 ctl_unescape(const char *, size_t, char *);
 size_t		 ctl_escape(const void *, size_t, struct buf *);
+void		 ctl_put_octal(struct buf *, unsigned char);
 
 /* control-quote.c */
 void		 ctl_quote(struct buf *, const char *, size_t);

@@ -151,12 +151,6 @@ json_free(struct json_doc *d)
 }
 
 int
-json_root(struct json_doc *d)
-{
-	return (0);
-}
-
-int
 json_type(struct json_doc *d, int tok)
 {
 	if (tok < 0 || tok >= d->ntoks)

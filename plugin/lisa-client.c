@@ -33,13 +33,8 @@ client_connect(const char *path, char **cause)
 	struct sockaddr_un	sa;
 	int			fd;
 
-	memset(&sa, 0, sizeof sa);
-	sa.sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof sa.sun_path) {
-		xasprintf(cause, "socket path too long");
+	if (runtime_sockaddr(path, &sa, cause) != 0)
 		return (-1);
-	}
-	strlcpy(sa.sun_path, path, sizeof sa.sun_path);
 	if ((fd = socket(AF_UNIX, SOCK_STREAM|SOCK_CLOEXEC, 0)) == -1) {
 		xasprintf(cause, "socket: %s", strerror(errno));
 		return (-1);

@@ -30,6 +30,8 @@ void	 server_free(struct server_id *);
 /* runtime.c */
 int	 runtime_dir(char **path, char **cause);
 char	*runtime_path(const char *dir, const char *key, const char *suffix);
+struct sockaddr_un;
+int	 runtime_sockaddr(const char *, struct sockaddr_un *, char **);
 int	 runtime_lock(const char *path, pid_t *holder, char **cause);
 int	 runtime_read_pid(const char *path, pid_t *);
 
@@ -42,7 +44,6 @@ void	 json_int_or_null(struct buf *, int has, long long);
 struct json_doc;
 struct json_doc *json_parse(const char *, size_t, char **cause);
 void	 json_free(struct json_doc *);
-int	 json_root(struct json_doc *);
 int	 json_get(struct json_doc *, int obj, const char *key);
 char	*json_get_str(struct json_doc *, int obj, const char *key);
 int	 json_get_int(struct json_doc *, int obj, const char *key,

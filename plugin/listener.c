@@ -388,13 +388,8 @@ listener_open(const char *path, char **cause)
 	struct sockaddr_un	sa;
 	mode_t			old;
 
-	memset(&sa, 0, sizeof sa);
-	sa.sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof sa.sun_path) {
-		xasprintf(cause, "socket path too long: %s", path);
+	if (runtime_sockaddr(path, &sa, cause) != 0)
 		return (-1);
-	}
-	strlcpy(sa.sun_path, path, sizeof sa.sun_path);
 	listener_fd = socket(AF_UNIX, SOCK_STREAM|SOCK_NONBLOCK|SOCK_CLOEXEC,
 	    0);
 	if (listener_fd == -1) {

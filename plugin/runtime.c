@@ -6,6 +6,8 @@
  */
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -78,6 +80,20 @@ runtime_dir(char **path, char **cause)
 		return (-1);
 	}
 	*path = dir;
+	return (0);
+}
+
+/* Fill a unix socket address; -1 if the path does not fit sun_path. */
+int
+runtime_sockaddr(const char *path, struct sockaddr_un *sa, char **cause)
+{
+	memset(sa, 0, sizeof *sa);
+	sa->sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof sa->sun_path) {
+		xasprintf(cause, "socket path too long: %s", path);
+		return (-1);
+	}
+	strlcpy(sa->sun_path, path, sizeof sa->sun_path);
 	return (0);
 }
 

@@ -65,6 +65,14 @@ start_helper() {
 	until_ms 5000 L list || fail "helper did not come up: $(cat "$TESTDIR/lisad.err")"
 }
 
+# Wait (at most $1 ms) for the helper to exit; its status in HELPER_RC.
+wait_helper_exit() {
+	until_ms "$1" sh -c "! kill -0 $HELPER_PID" || return 1
+	wait "$HELPER_PID"
+	HELPER_RC=$?
+	HELPER_PID=
+}
+
 info() { printf '{"cmd":"info"}\n' | socket_call; }
 
 # One request to the helper socket (python: no extra tools needed).

@@ -81,17 +81,23 @@ test_respawned_pane_alive_again() {
 
 # Each route on its own: the pane-died hook (pidfd off), then the 1 s
 # subscription backstop (pidfd off, hook removed).
-test_death_via_hook_alone() {
+# Start a kept pane with the pidfd route off, SIGKILL it; sets p, ms, route.
+kill_kept_pane_without_pidfd() {
 	start_server main
 	T new-window -d -t main:1 'sleep 600'
 	T set -p -t main:1 remain-on-exit on
 	LISAD_NO_PIDFD=1 start_helper
+	[ "$1" = nohook ] && T set-hook -gu 'pane-died[5472]'
 	p=$(T display -p -t main:1 '#{pane_id}')
 	until_ms 2000 pane_known "$p" || fail "pane unknown"
 	t0=$(now_ms)
 	kill -9 "$(T display -p -t main:1 '#{pane_pid}')"
 	ms=$(latency_of "$p" exit_signal 9 "$t0") || exit 1
 	route=$(L events | grep "$p *died" | sed 's/.*via //')
+}
+
+test_death_via_hook_alone() {
+	kill_kept_pane_without_pidfd hook
 	note "pidfd off: signal 9 known after ${ms} ms via $route"
 	# tmux 3.3a may lose the SIGCHLD; then the subscription and /proc
 	# step in (route "proc"), else the hook is first.
@@ -99,17 +105,7 @@ test_death_via_hook_alone() {
 }
 
 test_death_via_subscription_alone() {
-	start_server main
-	T new-window -d -t main:1 'sleep 600'
-	T set -p -t main:1 remain-on-exit on
-	LISAD_NO_PIDFD=1 start_helper
-	T set-hook -gu 'pane-died[5472]'
-	p=$(T display -p -t main:1 '#{pane_id}')
-	until_ms 2000 pane_known "$p" || fail "pane unknown"
-	t0=$(now_ms)
-	kill -9 "$(T display -p -t main:1 '#{pane_pid}')"
-	ms=$(latency_of "$p" exit_signal 9 "$t0") || exit 1
-	route=$(L events | grep "$p *died" | sed 's/.*via //')
+	kill_kept_pane_without_pidfd nohook
 	note "pidfd and hook off: signal 9 known after ${ms} ms via $route"
 	case $route in subscription|proc) ;; *) fail "route $route" ;; esac
 	[ "$ms" -le 1500 ] || fail "backstop took ${ms} ms"

@@ -5,17 +5,9 @@ test_server_killed_helper_exits() {
 	start_helper
 	T kill-server
 	t0=$(now_ms)
-	i=0
-	while kill -0 "$HELPER_PID" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -gt 100 ] && fail "helper still running 1 s after kill-server"
-		sleep 0.01
-	done
-	wait "$HELPER_PID"
-	rc=$?
-	HELPER_PID=
-	note "helper exited $rc, $(($(now_ms) - t0)) ms after kill-server"
-	[ $rc -eq 0 ] || fail "exit status $rc"
+	wait_helper_exit 1000 || fail "helper still running 1 s after kill-server"
+	note "helper exited $HELPER_RC, $(($(now_ms) - t0)) ms after kill-server"
+	[ $HELPER_RC -eq 0 ] || fail "exit status $HELPER_RC"
 }
 
 test_server_sigkilled_helper_exits() {
@@ -23,16 +15,8 @@ test_server_sigkilled_helper_exits() {
 	T new-session -d -s other
 	start_helper
 	kill -9 "$(T display -p '#{pid}')"
-	i=0
-	while kill -0 "$HELPER_PID" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -gt 100 ] && fail "helper still running 1 s after SIGKILL of server"
-		sleep 0.01
-	done
-	wait "$HELPER_PID"
-	rc=$?
-	HELPER_PID=
-	[ $rc -eq 0 ] || fail "exit status $rc"
+	wait_helper_exit 1000 || fail "helper still running 1 s after SIGKILL of server"
+	[ $HELPER_RC -eq 0 ] || fail "exit status $HELPER_RC"
 	# No stale lock: a new server gets a new helper.
 	rm -f "/tmp/tmux-$(id -u)/$SOCK"
 	start_server again
@@ -59,8 +43,7 @@ test_stop_removes_hooks_and_socket() {
 	# The user's own hooks at other indexes stay.
 	T set-hook -g 'pane-died[0]' 'display-message mine'
 	L stop | grep -q stopped || fail "stop"
-	wait "$HELPER_PID"
-	HELPER_PID=
+	wait_helper_exit 3000 || fail "helper did not stop"
 	T show-hooks -gw | grep -q '5472' && fail "hook left behind: $(T show-hooks -gw)"
 	T show-hooks -g | grep -q '5472' && fail "hook left behind"
 	T show-hooks -gw | grep -q 'pane-died\[0\] display-message mine' || fail "user hook lost"
@@ -79,8 +62,7 @@ test_runtime_files_private() {
 	done
 	# A world-readable runtime dir is refused with a clear message.
 	L stop >/dev/null
-	wait "$HELPER_PID"
-	HELPER_PID=
+	wait_helper_exit 3000 || fail "helper did not stop"
 	chmod 755 "$d"
 	"$LISAD" -F -L "$SOCK" 2>"$TESTDIR/err" && fail "started in an open dir"
 	grep -q "mode 755, want 0700" "$TESTDIR/err" || fail "message: $(cat "$TESTDIR/err")"
