@@ -1,0 +1,389 @@
+/*
+ * The rules, in the order the seed monitor taught us: what the pane's end
+ * says first; then explicit agent state (hooks, Codex's OSC 7501, Claude's
+ * session file), newest first; then title, screen and output activity; then
+ * the process tree; a grace period makes a new agent "just started"; and
+ * only an agent that is alive, quiet, not waiting and not running anything
+ * for the stale threshold is "stuck". Every result names its reason.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "classify.h"
+
+static const char *state_names[ST_NSTATES] = {
+	"none", "just_started", "in_progress", "waiting_input", "completed",
+	"crashed", "stuck", "degraded", "not_found"
+};
+
+const char *
+cls_state_name(enum cls_state s)
+{
+	return (s < ST_NSTATES ? state_names[s] : "none");
+}
+
+enum cls_state
+cls_state_from_name(const char *name)
+{
+	int	i;
+
+	for (i = 0; i < ST_NSTATES; i++) {
+		if (strcmp(state_names[i], name) == 0)
+			return ((enum cls_state)i);
+	}
+	return (ST_NSTATES);
+}
+
+const char *
+cls_lifecycle_name(enum cls_lifecycle l)
+{
+	static const char *names[] = { "none", "starting", "running",
+	    "exited" };
+
+	return (l <= LC_EXITED ? names[l] : "none");
+}
+
+const char *
+cls_activity_name(enum cls_activity a)
+{
+	static const char *names[] = { "none", "working", "waiting", "idle" };
+
+	return (a <= AC_IDLE ? names[a] : "none");
+}
+
+static void
+set(struct cls_result *r, enum cls_state st, const char *detail,
+    const char *reason)
+{
+	r->state = st;
+	snprintf(r->detail, sizeof r->detail, "%s", detail);
+	r->reason = reason;
+}
+
+/* An exit seen by any route: status 0 completed, else crashed. */
+static void
+set_exit(struct cls_result *r, int status, int sig, const char *why_sig,
+    const char *why_ok, const char *why_status)
+{
+	char	detail[32];
+
+	if (sig >= 0) {
+		snprintf(detail, sizeof detail, "signal %d", sig);
+		set(r, ST_CRASHED, detail, why_sig);
+	} else if (status == 0)
+		set(r, ST_COMPLETED, "exit 0", why_ok);
+	else {
+		snprintf(detail, sizeof detail, "exit %d", status);
+		set(r, ST_CRASHED, detail, why_status);
+	}
+}
+
+static uint64_t
+earliest(uint64_t a, uint64_t b)
+{
+	if (a == 0)
+		return (b);
+	if (b == 0)
+		return (a);
+	return (a < b ? a : b);
+}
+
+/* The screen is newer than whatever it is meant to explain. */
+static int
+screen_fresh(const struct cls_input *in, uint64_t since)
+{
+	return (in->screen_at != 0 && in->screen_at >= since);
+}
+
+/* Waiting, and for what: the screen and hooks tell the kind. */
+static void
+set_waiting(const struct cls_input *in, struct cls_result *r,
+    const char *reason)
+{
+	const char	*detail = "permission";
+
+	if (in->hook_question || (in->screen & SCREEN_QUESTION))
+		detail = "question";
+	else if (in->screen & SCREEN_TRUST)
+		detail = "trust";
+	set(r, ST_WAITING_INPUT, detail, reason);
+}
+
+/* Working, and on what. */
+static void
+set_working(const struct cls_input *in, struct cls_result *r,
+    const char *reason, uint64_t since)
+{
+	const char	*detail = "generating";
+
+	if (screen_fresh(in, since) && (in->screen & SCREEN_RETRYING))
+		detail = "retrying";
+	else if (in->hook == HK_PRE_TOOL || in->children > 0 ||
+	    (screen_fresh(in, since) && (in->screen & SCREEN_TOOL)))
+		detail = "tool";
+	set(r, ST_IN_PROGRESS, detail, reason);
+}
+
+/*
+ * The newest explicit statement of the agent's state. Returns 0 if there
+ * is none.
+ */
+static int
+explicit_state(const struct cls_input *in, struct cls_result *r,
+    uint64_t *at)
+{
+	uint64_t	hook_at = in->hook != HK_NONE ? in->hook_at : 0;
+	uint64_t	codex_at = in->codex != CX_NONE ? in->codex_at : 0;
+	uint64_t	sess_at = in->session != SS_NONE &&
+			    !in->session_stale ? in->session_at : 0;
+
+	if (hook_at == 0 && codex_at == 0 && sess_at == 0)
+		return (0);
+	if (codex_at >= hook_at && codex_at >= sess_at) {
+		*at = codex_at;
+		switch (in->codex) {
+		case CX_WORKING:
+			set_working(in, r, "codex_osc_working", codex_at);
+			break;
+		case CX_BLOCKED:
+			set_waiting(in, r, "codex_osc_blocked");
+			break;
+		case CX_DONE:
+			set(r, ST_WAITING_INPUT, "prompt", "codex_osc_done");
+			break;
+		case CX_ERROR:
+			set(r, ST_WAITING_INPUT, "prompt", "codex_osc_error");
+			break;
+		case CX_IDLE:
+			set(r, ST_WAITING_INPUT, "prompt", "codex_osc_idle");
+			break;
+		case CX_CLEAR:
+			set(r, ST_COMPLETED, "agent exited", "codex_osc_clear");
+			break;
+		case CX_NONE:
+			return (0);
+		}
+		return (1);
+	}
+	if (sess_at >= hook_at) {
+		*at = sess_at;
+		switch (in->session) {
+		case SS_BUSY:
+			set_working(in, r, "claude_session_busy", sess_at);
+			break;
+		case SS_WAITING:
+			set_waiting(in, r, "claude_session_waiting");
+			break;
+		case SS_IDLE:
+		case SS_NONE:
+			set(r, ST_WAITING_INPUT, "prompt",
+			    "claude_session_idle");
+			break;
+		}
+		return (1);
+	}
+	*at = hook_at;
+	switch (in->hook) {
+	case HK_PROMPT:
+	case HK_PRE_TOOL:
+	case HK_POST_TOOL:
+		set_working(in, r, "hook_working", hook_at);
+		break;
+	case HK_PERMISSION:
+	case HK_NOTIFY_PERMISSION:
+		set_waiting(in, r, "hook_permission");
+		break;
+	case HK_STOP:
+	case HK_TURN_COMPLETE:
+		set(r, ST_WAITING_INPUT, "prompt", "hook_stop");
+		break;
+	case HK_STOP_FAILURE:
+		set(r, ST_WAITING_INPUT, "prompt", "hook_stop_failure");
+		break;
+	case HK_NOTIFY_IDLE:
+		set(r, ST_WAITING_INPUT, "prompt", "hook_idle");
+		break;
+	case HK_SESSION_START:
+		set(r, ST_WAITING_INPUT, "prompt", "hook_session_start");
+		break;
+	case HK_SESSION_END:
+		set(r, ST_COMPLETED, "agent exited", "hook_session_end");
+		break;
+	case HK_NONE:
+		return (0);
+	}
+	return (1);
+}
+
+/* Title, screen and output activity, for agents that say nothing more. */
+static void
+observed_state(const struct cls_input *in, struct cls_result *r,
+    uint64_t quiet_since)
+{
+	int	quiet = in->now - quiet_since >= in->debounce;
+
+	switch (in->title) {
+	case TITLE_WAITING:
+		set_waiting(in, r, "title_action_required");
+		return;
+	case TITLE_BUSY:
+		set_working(in, r, "title_busy", in->title_at);
+		return;
+	case TITLE_IDLE:
+		/* Idle or waiting: only the screen can tell. */
+		if (screen_fresh(in, in->title_at) && (in->screen &
+		    (SCREEN_PERMISSION|SCREEN_QUESTION|SCREEN_TRUST)))
+			set_waiting(in, r, "title_idle_screen_dialog");
+		else {
+			set(r, ST_WAITING_INPUT, "prompt", "title_idle");
+			if (!screen_fresh(in, in->title_at))
+				r->want_capture = 1;
+		}
+		return;
+	default:
+		break;
+	}
+	if (!quiet) {
+		set(r, ST_IN_PROGRESS, "generating", "output_active");
+		return;
+	}
+	if (!screen_fresh(in, quiet_since)) {
+		r->want_capture = 1;
+		set(r, ST_IN_PROGRESS, "generating", "output_quiet");
+		return;
+	}
+	if (in->screen & (SCREEN_PERMISSION|SCREEN_QUESTION|SCREEN_TRUST))
+		set_waiting(in, r, "screen_dialog");
+	else if (in->screen & (SCREEN_BUSY|SCREEN_RETRYING))
+		set_working(in, r, "screen_busy", quiet_since);
+	else if (in->screen & (SCREEN_PROMPT|SCREEN_INTERRUPTED|SCREEN_ERROR))
+		set(r, ST_WAITING_INPUT, "prompt", "screen_prompt");
+	else
+		set(r, ST_IN_PROGRESS, "generating", "output_quiet");
+}
+
+void
+classify(const struct cls_input *in, struct cls_result *r)
+{
+	uint64_t	quiet_since, at = 0;
+	int		weak;
+
+	memset(r, 0, sizeof *r);
+	r->reason = "no_agent";
+
+	/* 1. The pane is dead: its status decides. */
+	if (in->pane_dead) {
+		r->lifecycle = LC_EXITED;
+		if (in->exit_signal >= 0 || in->exit_status >= 0) {
+			set_exit(r, in->exit_status, in->exit_signal,
+			    "pane_dead_signal", "pane_dead_exit0",
+			    "pane_dead_status");
+		} else if (in->codex == CX_CLEAR ||
+		    in->title == TITLE_CLEARED ||
+		    (in->screen & SCREEN_EXITED))
+			set(r, ST_COMPLETED, "agent exited",
+			    "pane_dead_clean_exit");
+		else
+			set(r, ST_CRASHED, "unknown", "pane_dead_no_status");
+		return;
+	}
+	if (!in->agent_seen)
+		return;
+
+	/* 2. The agent is gone but the pane lives (back at a shell). */
+	if (!in->agent_alive) {
+		r->lifecycle = LC_EXITED;
+		if (in->agent_exit_signal >= 0 || in->agent_exit_status >= 0)
+			set_exit(r, in->agent_exit_status, in->agent_exit_signal,
+			    "agent_exit_signal", "agent_exit0",
+			    "agent_exit_status");
+		else if (in->osc133_exit >= 0)
+			set_exit(r, in->osc133_exit, -1, "", "shell_osc133_exit0",
+			    "shell_osc133_exit");
+		else if (in->screen & SCREEN_KILLED)
+			set(r, ST_CRASHED, "signal 9", "screen_shell_killed");
+		else if (in->codex == CX_CLEAR || in->title == TITLE_CLEARED ||
+		    (in->screen & SCREEN_EXITED) || in->hook == HK_SESSION_END)
+			set(r, ST_COMPLETED, "agent exited", "agent_exited_clean");
+		else if (in->title == TITLE_BUSY || in->codex == CX_WORKING ||
+		    (in->session_stale && in->session == SS_BUSY))
+			set(r, ST_CRASHED, "unknown", "agent_gone_while_busy");
+		else
+			set(r, ST_COMPLETED, "agent exited", "agent_exited");
+		return;
+	}
+
+	r->lifecycle = LC_RUNNING;
+	quiet_since = in->last_output > in->agent_since ? in->last_output :
+	    in->agent_since;
+	weak = 0;
+
+	/* 3. Explicit state; 4. failures; 5. what we observe. */
+	if (!explicit_state(in, r, &at)) {
+		if (in->proc_failed)
+			set(r, ST_DEGRADED, "", "proc_unreadable");
+		else if (in->session_failed && in->title == TITLE_UNKNOWN)
+			set(r, ST_DEGRADED, "", "session_file_unreadable");
+		else {
+			observed_state(in, r, quiet_since);
+			weak = r->reason != NULL &&
+			    (strcmp(r->reason, "output_active") == 0 ||
+			    strcmp(r->reason, "output_quiet") == 0 ||
+			    strcmp(r->reason, "title_idle") == 0);
+			if (r->want_capture && in->capture_failed) {
+				set(r, ST_DEGRADED, "", "capture_failed");
+				weak = 0;
+			}
+		}
+	}
+
+	/* 6. A child process means a tool is running, whatever else. */
+	if (in->children > 0 && weak && r->state == ST_IN_PROGRESS)
+		set(r, ST_IN_PROGRESS, "tool", "process_children");
+
+	/* 7. Grace: a new agent is "just started" until it shows more. */
+	if (in->agent_since != 0 && in->now - in->agent_since < in->grace) {
+		if (weak || (r->state == ST_WAITING_INPUT &&
+		    strcmp(r->detail, "prompt") == 0)) {
+			set(r, ST_JUST_STARTED, "", "grace_period");
+			r->lifecycle = LC_STARTING;
+		}
+		r->recheck_at = earliest(r->recheck_at,
+		    in->agent_since + in->grace);
+	}
+
+	/* 8. Working but silent for too long, with nothing running: stuck. */
+	if (r->state == ST_IN_PROGRESS && in->stale != 0) {
+		uint64_t	last = quiet_since > at ? quiet_since : at;
+
+		if (in->now - last >= in->stale && in->children == 0 &&
+		    !in->cpu_busy)
+			set(r, ST_STUCK, "", weak ? "stale_no_activity" :
+			    "stale_despite_working_state");
+		else
+			r->recheck_at = earliest(r->recheck_at,
+			    last + in->stale);
+	}
+
+	/* Quiet decisions come due after the debounce. */
+	if (in->now - quiet_since < in->debounce)
+		r->recheck_at = earliest(r->recheck_at,
+		    quiet_since + in->debounce);
+
+	switch (r->state) {
+	case ST_IN_PROGRESS:
+		r->activity = AC_WORKING;
+		break;
+	case ST_WAITING_INPUT:
+		r->activity = strcmp(r->detail, "prompt") == 0 ? AC_IDLE :
+		    AC_WAITING;
+		break;
+	case ST_JUST_STARTED:
+		r->activity = AC_IDLE;
+		break;
+	default:
+		break;
+	}
+	if (r->state == ST_COMPLETED)
+		r->lifecycle = LC_EXITED;
+}

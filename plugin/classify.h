@@ -1,0 +1,133 @@
+/*
+ * The classifier: every signal lisa has about an agent pane in, one state
+ * with its reason out. Pure (no I/O, no clock of its own) so the rules can
+ * be tested as tables.
+ */
+#ifndef LISA_CLASSIFY_H
+#define LISA_CLASSIFY_H
+
+#include <stdint.h>
+
+enum cls_state {
+	ST_NONE = 0,		/* not an agent pane */
+	ST_JUST_STARTED,
+	ST_IN_PROGRESS,
+	ST_WAITING_INPUT,
+	ST_COMPLETED,
+	ST_CRASHED,
+	ST_STUCK,
+	ST_DEGRADED,
+	ST_NOT_FOUND,
+	ST_NSTATES
+};
+
+enum cls_lifecycle { LC_NONE = 0, LC_STARTING, LC_RUNNING, LC_EXITED };
+enum cls_activity { AC_NONE = 0, AC_WORKING, AC_WAITING, AC_IDLE };
+
+/* What the title says, by the agent's profile. */
+enum title_class {
+	TITLE_UNKNOWN = 0,	/* no title, or not shaped like this agent's */
+	TITLE_BUSY,
+	TITLE_IDLE,		/* idle or waiting: the screen tells */
+	TITLE_WAITING,
+	TITLE_CLEARED,		/* set to "" (agents do on a clean exit) */
+};
+
+/* What a screen capture matched (bits). */
+#define SCREEN_PERMISSION	0x0001
+#define SCREEN_QUESTION		0x0002
+#define SCREEN_TRUST		0x0004
+#define SCREEN_BUSY		0x0008	/* "esc to interrupt" */
+#define SCREEN_RETRYING		0x0010
+#define SCREEN_TOOL		0x0020
+#define SCREEN_ERROR		0x0040
+#define SCREEN_INTERRUPTED	0x0080
+#define SCREEN_PROMPT		0x0100
+#define SCREEN_EXITED		0x0200	/* the agent's own goodbye text */
+#define SCREEN_KILLED		0x0400	/* a shell's "Killed" and friends */
+#define SCREEN_NHINTS		11
+
+/* Codex's OSC 7501 state. */
+enum codex_state {
+	CX_NONE = 0, CX_IDLE, CX_WORKING, CX_BLOCKED, CX_DONE, CX_ERROR,
+	CX_CLEAR
+};
+
+/* Claude's sessions/<pid>.json status. */
+enum session_status { SS_NONE = 0, SS_IDLE, SS_BUSY, SS_WAITING };
+
+/* The last agent hook pushed by `lisa notify`. */
+enum hook_event {
+	HK_NONE = 0, HK_SESSION_START, HK_PROMPT, HK_PRE_TOOL, HK_PERMISSION,
+	HK_POST_TOOL, HK_STOP, HK_STOP_FAILURE, HK_NOTIFY_IDLE,
+	HK_NOTIFY_PERMISSION, HK_SESSION_END, HK_TURN_COMPLETE
+};
+
+/* Times are monotonic milliseconds; 0 means "never". */
+struct cls_input {
+	uint64_t	now;
+
+	/* tmux */
+	int		pane_dead;
+	int		exit_status;	/* -1 unknown */
+	int		exit_signal;	/* -1 none */
+
+	/* process tree */
+	int		agent_seen;	/* an agent ran in this pane */
+	int		agent_alive;
+	uint64_t	agent_since;	/* when we first saw it */
+	int		agent_exit_status;	/* -1 unknown */
+	int		agent_exit_signal;	/* -1 unknown */
+	int		children;	/* live tool processes under it */
+	int		cpu_busy;	/* CPU used since the last look */
+	int		proc_failed;	/* /proc unreadable */
+
+	/* output stream */
+	uint64_t	last_output;
+	enum title_class title;
+	uint64_t	title_at;
+	enum codex_state codex;
+	uint64_t	codex_at;
+	int		osc133_exit;	/* -1 none; the shell's D;N after */
+	uint64_t	osc133_at;
+
+	/* screen (captured on demand) */
+	unsigned	screen;
+	uint64_t	screen_at;
+	int		capture_failed;
+	char		tool[48];	/* question vs permission hint */
+
+	/* agent files and hooks */
+	enum session_status session;
+	uint64_t	session_at;
+	int		session_stale;	/* file left by a dead pid */
+	int		session_failed;	/* unreadable / corrupt */
+	enum hook_event	hook;
+	uint64_t	hook_at;
+	int		hook_question;	/* PermissionRequest for AskUserQuestion */
+
+	/* thresholds, ms */
+	uint64_t	debounce;
+	uint64_t	grace;
+	uint64_t	stale;
+};
+
+struct cls_result {
+	enum cls_state		state;
+	enum cls_lifecycle	lifecycle;
+	enum cls_activity	activity;
+	char			detail[32];
+	const char		*reason;
+	/* When to look again if nothing happens (0: no need). */
+	uint64_t		recheck_at;
+	/* The screen should be captured (quiet or ambiguous). */
+	int			want_capture;
+};
+
+void		 classify(const struct cls_input *, struct cls_result *);
+const char	*cls_state_name(enum cls_state);
+const char	*cls_lifecycle_name(enum cls_lifecycle);
+const char	*cls_activity_name(enum cls_activity);
+enum cls_state	 cls_state_from_name(const char *);
+
+#endif

@@ -1,0 +1,357 @@
+/*
+ * The classifier's rules as a table: signals in, state + detail + reason
+ * out. Every state and every detail appears at least once.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "classify.h"
+
+/* Rows start from BASE and override fields; later initializers win. */
+#pragma GCC diagnostic ignored "-Woverride-init"
+#ifdef __clang__
+#pragma clang diagnostic ignored "-Winitializer-overrides"
+#endif
+
+#define NOW 1000000
+#define BASE \
+	.now = NOW, .exit_status = -1, .exit_signal = -1, \
+	.agent_seen = 1, .agent_alive = 1, .agent_since = NOW - 60000, \
+	.agent_exit_status = -1, .agent_exit_signal = -1, \
+	.osc133_exit = -1, .last_output = NOW - 5000, \
+	.debounce = 1500, .grace = 10000, .stale = 240000
+
+struct row {
+	const char		*name;
+	struct cls_input	 in;
+	enum cls_state		 state;
+	const char		*detail;
+	const char		*reason;
+	int			 capture;	/* want_capture expected */
+};
+
+static const struct row rows[] = {
+	/* 1. The pane's end. */
+	{ "dead by signal", { BASE, .pane_dead = 1, .exit_signal = 9 },
+	  ST_CRASHED, "signal 9", "pane_dead_signal", 0 },
+	{ "dead exit 0", { BASE, .pane_dead = 1, .exit_status = 0 },
+	  ST_COMPLETED, "exit 0", "pane_dead_exit0", 0 },
+	{ "dead exit 3", { BASE, .pane_dead = 1, .exit_status = 3 },
+	  ST_CRASHED, "exit 3", "pane_dead_status", 0 },
+	{ "dead no status, codex cleared", { BASE, .pane_dead = 1,
+	  .codex = CX_CLEAR, .codex_at = NOW - 10 },
+	  ST_COMPLETED, "agent exited", "pane_dead_clean_exit", 0 },
+	{ "dead no status, title frozen busy", { BASE, .pane_dead = 1,
+	  .title = TITLE_BUSY },
+	  ST_CRASHED, "unknown", "pane_dead_no_status", 0 },
+	/* Dead beats stale "busy" files and titles (SIGKILL leaves them). */
+	{ "dead by signal, session file busy", { BASE, .pane_dead = 1,
+	  .exit_signal = 9, .session = SS_BUSY, .session_at = NOW - 10,
+	  .title = TITLE_BUSY },
+	  ST_CRASHED, "signal 9", "pane_dead_signal", 0 },
+
+	/* 2. Agent gone, shell still there. */
+	{ "agent exit 0 (pidfd)", { BASE, .agent_alive = 0,
+	  .agent_exit_status = 0 },
+	  ST_COMPLETED, "exit 0", "agent_exit0", 0 },
+	{ "agent exit 1 (pidfd)", { BASE, .agent_alive = 0,
+	  .agent_exit_status = 1 },
+	  ST_CRASHED, "exit 1", "agent_exit_status", 0 },
+	{ "agent killed (pidfd)", { BASE, .agent_alive = 0,
+	  .agent_exit_signal = 9 },
+	  ST_CRASHED, "signal 9", "agent_exit_signal", 0 },
+	{ "agent exit via OSC 133", { BASE, .agent_alive = 0,
+	  .osc133_exit = 2 },
+	  ST_CRASHED, "exit 2", "shell_osc133_exit", 0 },
+	{ "agent exit 0 via OSC 133", { BASE, .agent_alive = 0,
+	  .osc133_exit = 0 },
+	  ST_COMPLETED, "exit 0", "shell_osc133_exit0", 0 },
+	{ "shell printed Killed", { BASE, .agent_alive = 0,
+	  .screen = SCREEN_KILLED, .screen_at = NOW },
+	  ST_CRASHED, "signal 9", "screen_shell_killed", 0 },
+	{ "agent said goodbye", { BASE, .agent_alive = 0,
+	  .title = TITLE_CLEARED },
+	  ST_COMPLETED, "agent exited", "agent_exited_clean", 0 },
+	{ "agent gone while busy (stale session file)", { BASE,
+	  .agent_alive = 0, .session = SS_BUSY, .session_stale = 1 },
+	  ST_CRASHED, "unknown", "agent_gone_while_busy", 0 },
+	{ "agent gone, nothing known", { BASE, .agent_alive = 0 },
+	  ST_COMPLETED, "agent exited", "agent_exited", 0 },
+	{ "no agent at all", { BASE, .agent_seen = 0, .agent_alive = 0 },
+	  ST_NONE, "", "no_agent", 0 },
+
+	/* 3. Explicit state: Codex OSC 7501. */
+	{ "codex working", { BASE, .codex = CX_WORKING, .codex_at = NOW - 100,
+	  .last_output = NOW - 50 },
+	  ST_IN_PROGRESS, "generating", "codex_osc_working", 0 },
+	{ "codex working, retrying on screen", { BASE, .codex = CX_WORKING,
+	  .codex_at = NOW - 5000, .last_output = NOW - 50,
+	  .screen = SCREEN_RETRYING|SCREEN_BUSY, .screen_at = NOW - 10 },
+	  ST_IN_PROGRESS, "retrying", "codex_osc_working", 0 },
+	{ "codex working, running a command", { BASE, .codex = CX_WORKING,
+	  .codex_at = NOW - 5000, .last_output = NOW - 50,
+	  .screen = SCREEN_TOOL, .screen_at = NOW - 10 },
+	  ST_IN_PROGRESS, "tool", "codex_osc_working", 0 },
+	{ "codex blocked", { BASE, .codex = CX_BLOCKED, .codex_at = NOW - 100 },
+	  ST_WAITING_INPUT, "permission", "codex_osc_blocked", 0 },
+	{ "codex done", { BASE, .codex = CX_DONE, .codex_at = NOW - 100 },
+	  ST_WAITING_INPUT, "prompt", "codex_osc_done", 0 },
+	{ "codex error", { BASE, .codex = CX_ERROR, .codex_at = NOW - 100 },
+	  ST_WAITING_INPUT, "prompt", "codex_osc_error", 0 },
+	{ "codex idle", { BASE, .codex = CX_IDLE, .codex_at = NOW - 100 },
+	  ST_WAITING_INPUT, "prompt", "codex_osc_idle", 0 },
+	{ "codex cleared (exiting)", { BASE, .codex = CX_CLEAR,
+	  .codex_at = NOW - 10 },
+	  ST_COMPLETED, "agent exited", "codex_osc_clear", 0 },
+
+	/* Claude's session file. */
+	{ "claude session busy", { BASE, .session = SS_BUSY,
+	  .session_at = NOW - 100, .last_output = NOW - 200 },
+	  ST_IN_PROGRESS, "generating", "claude_session_busy", 0 },
+	{ "claude session waiting", { BASE, .session = SS_WAITING,
+	  .session_at = NOW - 100 },
+	  ST_WAITING_INPUT, "permission", "claude_session_waiting", 0 },
+	{ "claude session waiting, question on screen", { BASE,
+	  .session = SS_WAITING, .session_at = NOW - 100,
+	  .screen = SCREEN_QUESTION, .screen_at = NOW - 50 },
+	  ST_WAITING_INPUT, "question", "claude_session_waiting", 0 },
+	{ "claude session idle", { BASE, .session = SS_IDLE,
+	  .session_at = NOW - 100 },
+	  ST_WAITING_INPUT, "prompt", "claude_session_idle", 0 },
+	{ "stale session file ignored", { BASE, .session = SS_BUSY,
+	  .session_at = NOW - 100, .session_stale = 1, .title = TITLE_IDLE,
+	  .title_at = NOW - 3000, .screen = SCREEN_PROMPT,
+	  .screen_at = NOW - 10 },
+	  ST_WAITING_INPUT, "prompt", "title_idle", 0 },
+
+	/* Hooks. */
+	{ "hook prompt submitted", { BASE, .hook = HK_PROMPT,
+	  .hook_at = NOW - 100, .last_output = NOW - 50 },
+	  ST_IN_PROGRESS, "generating", "hook_working", 0 },
+	{ "hook pre-tool", { BASE, .hook = HK_PRE_TOOL, .hook_at = NOW - 100,
+	  .last_output = NOW - 50 },
+	  ST_IN_PROGRESS, "tool", "hook_working", 0 },
+	{ "hook permission", { BASE, .hook = HK_PERMISSION,
+	  .hook_at = NOW - 100 },
+	  ST_WAITING_INPUT, "permission", "hook_permission", 0 },
+	{ "hook AskUserQuestion", { BASE, .hook = HK_PERMISSION,
+	  .hook_at = NOW - 100, .hook_question = 1 },
+	  ST_WAITING_INPUT, "question", "hook_permission", 0 },
+	{ "hook stop", { BASE, .hook = HK_STOP, .hook_at = NOW - 100 },
+	  ST_WAITING_INPUT, "prompt", "hook_stop", 0 },
+	{ "hook stop failure", { BASE, .hook = HK_STOP_FAILURE,
+	  .hook_at = NOW - 100 },
+	  ST_WAITING_INPUT, "prompt", "hook_stop_failure", 0 },
+	{ "hook session end", { BASE, .hook = HK_SESSION_END,
+	  .hook_at = NOW - 10 },
+	  ST_COMPLETED, "agent exited", "hook_session_end", 0 },
+	/* The newest explicit signal wins. */
+	{ "hook older than session file", { BASE, .hook = HK_STOP,
+	  .hook_at = NOW - 5000, .session = SS_BUSY,
+	  .session_at = NOW - 100, .last_output = NOW - 50 },
+	  ST_IN_PROGRESS, "generating", "claude_session_busy", 0 },
+	{ "codex newer than hook", { BASE, .hook = HK_TURN_COMPLETE,
+	  .hook_at = NOW - 5000, .codex = CX_WORKING, .codex_at = NOW - 100,
+	  .last_output = NOW - 50 },
+	  ST_IN_PROGRESS, "generating", "codex_osc_working", 0 },
+
+	/* 5. Title, screen, activity. */
+	{ "title busy", { BASE, .title = TITLE_BUSY, .title_at = NOW - 500,
+	  .last_output = NOW - 500 },
+	  ST_IN_PROGRESS, "generating", "title_busy", 0 },
+	{ "title action required", { BASE, .title = TITLE_WAITING,
+	  .title_at = NOW - 500 },
+	  ST_WAITING_INPUT, "permission", "title_action_required", 0 },
+	{ "title idle, no screen yet", { BASE, .title = TITLE_IDLE,
+	  .title_at = NOW - 3000 },
+	  ST_WAITING_INPUT, "prompt", "title_idle", 1 },
+	{ "title idle, permission dialog", { BASE, .title = TITLE_IDLE,
+	  .title_at = NOW - 3000, .screen = SCREEN_PERMISSION,
+	  .screen_at = NOW - 10 },
+	  ST_WAITING_INPUT, "permission", "title_idle_screen_dialog", 0 },
+	{ "title idle, trust dialog", { BASE, .title = TITLE_IDLE,
+	  .title_at = NOW - 3000, .screen = SCREEN_TRUST,
+	  .screen_at = NOW - 10 },
+	  ST_WAITING_INPUT, "trust", "title_idle_screen_dialog", 0 },
+	{ "output flowing", { BASE, .last_output = NOW - 100 },
+	  ST_IN_PROGRESS, "generating", "output_active", 0 },
+	{ "quiet, screen not read yet", { BASE },
+	  ST_IN_PROGRESS, "generating", "output_quiet", 1 },
+	{ "quiet, question on screen", { BASE, .screen = SCREEN_QUESTION,
+	  .screen_at = NOW - 10 },
+	  ST_WAITING_INPUT, "question", "screen_dialog", 0 },
+	{ "quiet, esc to interrupt on screen", { BASE, .screen = SCREEN_BUSY,
+	  .screen_at = NOW - 10 },
+	  ST_IN_PROGRESS, "generating", "screen_busy", 0 },
+	{ "quiet, prompt on screen", { BASE, .screen = SCREEN_PROMPT,
+	  .screen_at = NOW - 10 },
+	  ST_WAITING_INPUT, "prompt", "screen_prompt", 0 },
+	{ "quiet, old screen is not evidence", { BASE,
+	  .screen = SCREEN_PROMPT, .screen_at = NOW - 9000 },
+	  ST_IN_PROGRESS, "generating", "output_quiet", 1 },
+
+	/* 6. Children: a tool runs. */
+	{ "quiet but a child runs", { BASE, .children = 1,
+	  .screen = 0, .screen_at = NOW - 10 },
+	  ST_IN_PROGRESS, "tool", "process_children", 0 },
+
+	/* 7. Grace. */
+	{ "new agent, banner output", { BASE, .agent_since = NOW - 2000,
+	  .last_output = NOW - 100 },
+	  ST_JUST_STARTED, "", "grace_period", 0 },
+	{ "new agent at its prompt", { BASE, .agent_since = NOW - 2000,
+	  .codex = CX_IDLE, .codex_at = NOW - 1000 },
+	  ST_JUST_STARTED, "", "grace_period", 0 },
+	{ "new agent already asking for trust", { BASE,
+	  .agent_since = NOW - 2000, .title = TITLE_IDLE,
+	  .title_at = NOW - 1500, .screen = SCREEN_TRUST,
+	  .screen_at = NOW - 10 },
+	  ST_WAITING_INPUT, "trust", "title_idle_screen_dialog", 0 },
+	{ "new agent working on a prompt from argv", { BASE,
+	  .agent_since = NOW - 2000, .codex = CX_WORKING,
+	  .codex_at = NOW - 1000, .last_output = NOW - 10 },
+	  ST_IN_PROGRESS, "generating", "codex_osc_working", 0 },
+
+	/* 8. Stuck. */
+	{ "silent for the stale threshold", { BASE,
+	  .agent_since = NOW - 400000, .last_output = NOW - 300000, .screen = 0, .screen_at = NOW - 10 },
+	  ST_STUCK, "", "stale_no_activity", 0 },
+	{ "says working, silent for the threshold", { BASE,
+	  .agent_since = NOW - 400000, .codex = CX_WORKING, .codex_at = NOW - 300000,
+	  .last_output = NOW - 300000 },
+	  ST_STUCK, "", "stale_despite_working_state", 0 },
+	{ "silent but a child runs: not stuck", { BASE,
+	  .agent_since = NOW - 400000, .last_output = NOW - 300000, .children = 1,
+	  .screen_at = NOW - 10 },
+	  ST_IN_PROGRESS, "tool", "process_children", 0 },
+	{ "silent but CPU busy: not stuck", { BASE,
+	  .agent_since = NOW - 400000, .last_output = NOW - 300000, .cpu_busy = 1, .screen_at = NOW - 10 },
+	  ST_IN_PROGRESS, "generating", "output_quiet", 0 },
+	{ "waiting is never stuck", { BASE, .last_output = NOW - 300000,
+	  .codex = CX_BLOCKED, .codex_at = NOW - 300000 },
+	  ST_WAITING_INPUT, "permission", "codex_osc_blocked", 0 },
+
+	/* Degraded: a failing signal and nothing better. */
+	{ "proc unreadable", { BASE, .proc_failed = 1 },
+	  ST_DEGRADED, "", "proc_unreadable", 0 },
+	{ "capture failed when needed", { BASE, .capture_failed = 1 },
+	  ST_DEGRADED, "", "capture_failed", 1 },
+	{ "corrupt session file, no title", { BASE, .session_failed = 1 },
+	  ST_DEGRADED, "", "session_file_unreadable", 0 },
+	{ "proc unreadable but codex says", { BASE, .proc_failed = 1,
+	  .codex = CX_DONE, .codex_at = NOW - 100 },
+	  ST_WAITING_INPUT, "prompt", "codex_osc_done", 0 },
+};
+
+static void
+test_table(void **state)
+{
+	struct cls_result	r;
+	size_t			i;
+	int			bad = 0;
+
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		classify(&rows[i].in, &r);
+		if (r.state != rows[i].state ||
+		    strcmp(r.detail, rows[i].detail) != 0 ||
+		    strcmp(r.reason, rows[i].reason) != 0 ||
+		    r.want_capture != rows[i].capture) {
+			print_error("row \"%s\": got %s/%s/%s capture %d, want "
+			    "%s/%s/%s capture %d\n", rows[i].name,
+			    cls_state_name(r.state), r.detail, r.reason,
+			    r.want_capture, cls_state_name(rows[i].state),
+			    rows[i].detail, rows[i].reason, rows[i].capture);
+			bad++;
+		}
+	}
+	assert_int_equal(bad, 0);
+}
+
+/* Every state (but not_found, which is the CLI's) and detail is covered. */
+static void
+test_coverage(void **state)
+{
+	static const char *details[] = { "permission", "question", "prompt",
+	    "trust", "generating", "tool", "retrying", "exit 0",
+	    "agent exited", "signal 9", "exit 3" };
+	int	seen[ST_NSTATES] = { 0 };
+	size_t	i, j;
+	int	found;
+
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++)
+		seen[rows[i].state] = 1;
+	for (i = 0; i < ST_NSTATES; i++) {
+		if (i != ST_NOT_FOUND && !seen[i])
+			fail_msg("no row reaches %s", cls_state_name(i));
+	}
+	for (j = 0; j < sizeof details / sizeof details[0]; j++) {
+		found = 0;
+		for (i = 0; i < sizeof rows / sizeof rows[0]; i++)
+			found |= strcmp(rows[i].detail, details[j]) == 0;
+		if (!found)
+			fail_msg("no row has detail %s", details[j]);
+	}
+}
+
+/* Lifecycle and activity follow the state. */
+static void
+test_fields(void **state)
+{
+	struct cls_input	in = { BASE, .codex = CX_BLOCKED,
+				    .codex_at = NOW - 100 };
+	struct cls_result	r;
+
+	classify(&in, &r);
+	assert_int_equal(r.lifecycle, LC_RUNNING);
+	assert_int_equal(r.activity, AC_WAITING);
+	in.codex = CX_DONE;
+	classify(&in, &r);
+	assert_int_equal(r.activity, AC_IDLE);
+	in.agent_since = NOW - 100;
+	classify(&in, &r);
+	assert_int_equal(r.state, ST_JUST_STARTED);
+	assert_int_equal(r.lifecycle, LC_STARTING);
+	/* The debounce comes due before the grace period ends. */
+	assert_int_equal(r.recheck_at, NOW - 100 + 1500);
+	in.pane_dead = 1;
+	in.exit_status = 0;
+	classify(&in, &r);
+	assert_int_equal(r.lifecycle, LC_EXITED);
+	assert_int_equal(r.activity, AC_NONE);
+}
+
+/* Deadlines: quiet decisions after the debounce, stuck after stale. */
+static void
+test_recheck(void **state)
+{
+	struct cls_input	in = { BASE, .last_output = NOW - 200 };
+	struct cls_result	r;
+
+	classify(&in, &r);
+	assert_int_equal(r.state, ST_IN_PROGRESS);
+	assert_int_equal(r.recheck_at, NOW - 200 + 1500);
+	in.last_output = NOW - 5000;
+	in.screen_at = NOW;
+	classify(&in, &r);
+	assert_int_equal(r.recheck_at, NOW - 5000 + 240000);
+	assert_int_equal(cls_state_from_name("stuck"), ST_STUCK);
+	assert_int_equal(cls_state_from_name("bogus"), ST_NSTATES);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_coverage),
+		cmocka_unit_test(test_fields),
+		cmocka_unit_test(test_recheck),
+	};
+
+	return (cmocka_run_group_tests_name("classify", tests, NULL, NULL));
+}
