@@ -301,7 +301,8 @@ classify(const struct cls_input *in, struct cls_result *r)
 			set_exit(r, in->osc133_exit, -1, "", "shell_osc133_exit0",
 			    "shell_osc133_exit");
 		else if (in->screen & SCREEN_KILLED)
-			set(r, ST_CRASHED, "signal 9", "screen_shell_killed");
+			set_exit(r, -1, in->screen_signal > 0 ?
+			    in->screen_signal : 9, "screen_shell_killed", "", "");
 		else if (in->codex == CX_CLEAR || in->title == TITLE_CLEARED ||
 		    (in->screen & SCREEN_EXITED) || in->hook == HK_SESSION_END)
 			set(r, ST_COMPLETED, "agent exited", "agent_exited_clean");

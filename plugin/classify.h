@@ -94,6 +94,7 @@ struct cls_input {
 	/* screen (captured on demand) */
 	unsigned	screen;
 	uint64_t	screen_at;
+	int		screen_signal;	/* with SCREEN_KILLED */
 	int		capture_failed;
 	char		tool[48];	/* question vs permission hint */
 

@@ -1,0 +1,38 @@
+/*
+ * Agent profiles: how to recognise each agent's process, read its title
+ * and its screen. Data, not code: built-in entries plus the user's
+ * ~/.config/lisa/agents.json, which may add agents or override ours.
+ */
+#ifndef LISA_AGENT_H
+#define LISA_AGENT_H
+
+#include <regex.h>
+
+#include "classify.h"
+
+#define AGENT_MAX_NAMES 6
+
+struct agent_profile {
+	char		*name;
+	char		*comm[AGENT_MAX_NAMES];	/* process names */
+	char		*argv[AGENT_MAX_NAMES];	/* basenames in argv (node) */
+	regex_t		*title_busy;
+	regex_t		*title_idle;
+	regex_t		*title_waiting;
+	regex_t		*screen[SCREEN_NHINTS];
+	int		 osc7501;	/* speaks Codex's state protocol */
+	int		 claude_files;	/* keeps ~/.claude/sessions/PID.json */
+	int		 user;		/* from agents.json */
+};
+
+int	 agent_load(const char *, char **);
+void	 agent_free_all(void);
+int	 agent_count(void);
+const struct agent_profile *agent_by_name(const char *);
+const struct agent_profile *agent_match(const char *, char **, int);
+enum title_class agent_title(const struct agent_profile *, const char *);
+unsigned agent_screen(const struct agent_profile *, const char *, int *);
+const char *agent_hint_name(unsigned);
+char	*agent_config_path(void);
+
+#endif

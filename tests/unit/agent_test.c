@@ -1,0 +1,220 @@
+/*
+ * Agent profiles against what the real agents print (titles and screen
+ * lines as recorded in the measurement notes), and the user's agents.json.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "lisa.h"
+#include "agent.h"
+
+static int
+setup(void **state)
+{
+	char	*cause = NULL;
+
+	return (agent_load("/nonexistent/agents.json", &cause));
+}
+
+static void
+test_match(void **state)
+{
+	char	*node_codex[] = { "node", "/usr/lib/node_modules/.bin/codex",
+		    "exec" };
+	char	*node_gemini[] = { "node", "--max-old-space-size=4096",
+		    "/x/bundle/gemini.js" };
+	char	*node_other[] = { "node", "server.js" };
+	char	*none[] = { NULL };
+
+	assert_string_equal(agent_match("claude", none, 0)->name, "claude");
+	assert_string_equal(agent_match("codex", none, 0)->name, "codex");
+	assert_string_equal(agent_match("node", node_codex, 3)->name, "codex");
+	assert_string_equal(agent_match("node", node_gemini, 3)->name,
+	    "gemini");
+	assert_null(agent_match("node", node_other, 2));
+	assert_null(agent_match("bash", none, 0));
+	assert_int_equal(agent_count(), 5);
+}
+
+struct title_case {
+	const char		*agent;
+	const char		*title;
+	enum title_class	 want;
+};
+
+static const struct title_case titles[] = {
+	{ "claude", "\xe2\x9c\xb3 Claude Code", TITLE_IDLE },
+	{ "claude", "\xe2\x9c\xb3 Mock session title", TITLE_IDLE },
+	{ "claude", "\xe2\xa0\x82 Mock session title", TITLE_BUSY },
+	{ "claude", "\xe2\xa0\x90 Claude Code", TITLE_BUSY },
+	{ "claude", "vm", TITLE_UNKNOWN },
+	{ "codex", "\xe2\xa0\x8b Mock task title | work", TITLE_BUSY },
+	{ "codex", "\xe2\xa0\x8f work", TITLE_BUSY },
+	{ "codex", "[ ! ] Action Required | Mock task title | work",
+	  TITLE_WAITING },
+	{ "codex", "[ . ] Action Required | Mock task title | work",
+	  TITLE_WAITING },
+	{ "codex", "Mock task title | work", TITLE_IDLE },
+	{ "gemini", "\xe2\x9c\xa6  Working\xe2\x80\xa6 (work)", TITLE_BUSY },
+	{ "gemini", "\xe2\x97\x87  Ready (work)            ", TITLE_IDLE },
+	{ "gemini", "\xe2\x9c\x8b  Action Required (work)", TITLE_WAITING },
+};
+
+static void
+test_titles(void **state)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof titles / sizeof titles[0]; i++) {
+		if (agent_title(agent_by_name(titles[i].agent),
+		    titles[i].title) != titles[i].want)
+			fail_msg("%s title \"%s\"", titles[i].agent,
+			    titles[i].title);
+	}
+}
+
+struct screen_case {
+	const char	*agent;
+	const char	*screen;
+	unsigned	 want;
+};
+
+static const struct screen_case screens[] = {
+	{ "claude", " Bash command\n   sleep 20\n Do you want to proceed?\n"
+	  " \xe2\x9d\xaf 1. Yes\n   2. Yes, and always allow\n   3. No\n"
+	  " Esc to cancel \xc2\xb7 Tab to amend \xc2\xb7 ctrl+e to explain\n",
+	  SCREEN_PERMISSION },
+	{ "claude", " \xe2\x98\x90 Choice\nPick one\n\xe2\x9d\xaf 1. Option A\n"
+	  "Enter to select \xc2\xb7 \xe2\x86\x91/\xe2\x86\x93 to navigate "
+	  "\xc2\xb7 Esc to cancel\n", SCREEN_QUESTION },
+	{ "claude", "Quick safety check: Is this a project you created or one "
+	  "you trust?\n\xe2\x9d\xaf 1. Yes, I trust this folder\n",
+	  SCREEN_TRUST },
+	{ "claude", "\xe2\x9c\xbb Percolating\xe2\x80\xa6 (12s \xc2\xb7 \xe2\x86\x93"
+	  " 333 tokens)\n  esc to interrupt \xc2\xb7 \xe2\x86\x90 for agents\n",
+	  SCREEN_BUSY },
+	{ "claude", "\xe2\x9c\xbb API error \xc2\xb7 Retrying in 5s \xc2\xb7 "
+	  "attempt 4/10\n  esc to interrupt\n", SCREEN_RETRYING|SCREEN_BUSY },
+	{ "claude", "\xe2\x97\x8f Bash(sleep 20)\n  \xe2\x8e\xbf  Running\xe2\x80"
+	  "\xa6 (6s)\n  esc to interrupt\n", SCREEN_TOOL|SCREEN_BUSY },
+	{ "claude", "\xe2\x97\x8f API Error: 500 Internal server error.\n"
+	  "\xe2\x9d\xaf \n  ? for shortcuts\n", SCREEN_ERROR|SCREEN_PROMPT },
+	{ "claude", "  \xe2\x8e\xbf  Interrupted \xc2\xb7 What should Claude do "
+	  "instead?\n  ? for shortcuts\n", SCREEN_INTERRUPTED|SCREEN_PROMPT },
+	{ "claude", "Resume this session with:\nclaude --resume abc\n$ ",
+	  SCREEN_EXITED },
+	{ "claude", "\xe2\x9c\xbb Working\xe2\x80\xa6\n  esc to interrupt\n"
+	  "Killed\n$ ", SCREEN_BUSY|SCREEN_KILLED },
+	{ "codex", "Would you like to run the following command?\n"
+	  "$ touch x\n\xe2\x80\xba 1. Yes, proceed (y)\n"
+	  "Press enter to confirm or esc to cancel\n", SCREEN_PERMISSION },
+	{ "codex", "\xe2\x80\xa2 Working (12s \xe2\x80\xa2 esc to interrupt)\n",
+	  SCREEN_BUSY },
+	{ "codex", "\xe2\x80\xa2 Reconnecting... 1/5 (2s \xe2\x80\xa2 esc to "
+	  "interrupt)\n", SCREEN_RETRYING|SCREEN_BUSY },
+	{ "codex", "\xe2\x96\xa0 We\xe2\x80\x99re currently experiencing high "
+	  "demand\n\xe2\x80\xba Ask Codex to do anything\n",
+	  SCREEN_ERROR|SCREEN_PROMPT },
+	{ "codex", "\xe2\x96\xa0 Conversation interrupted - use /feedback\n",
+	  SCREEN_INTERRUPTED },
+	{ "codex", "Trust this folder? Codex can read, edit\n", SCREEN_TRUST },
+	{ "gemini", "Allow execution of [Shell]?\n\xe2\x97\x8f 1. Allow once\n",
+	  SCREEN_PERMISSION },
+	{ "gemini", " \xe2\xa0\xa6 Thinking... (esc to cancel, 3s)\n",
+	  SCREEN_BUSY },
+	{ "gemini", "Do you trust the files in this folder?\n", SCREEN_TRUST },
+	{ "codex", "plain shell output\n$ ", 0 },
+	{ "codex", "[1]+  Terminated   codex\n$ ", SCREEN_KILLED },
+};
+
+static void
+test_screens(void **state)
+{
+	size_t	i;
+	int	sig;
+	unsigned got;
+
+	for (i = 0; i < sizeof screens / sizeof screens[0]; i++) {
+		got = agent_screen(agent_by_name(screens[i].agent),
+		    screens[i].screen, &sig);
+		if (got != screens[i].want)
+			fail_msg("%s screen %zu: got %#x want %#x",
+			    screens[i].agent, i, got, screens[i].want);
+	}
+	agent_screen(agent_by_name("codex"), "[1]+  Terminated   codex\n",
+	    &sig);
+	assert_int_equal(sig, 15);
+	assert_string_equal(agent_hint_name(SCREEN_TRUST), "trust");
+}
+
+static char *
+write_file(const char *text)
+{
+	char	*path = strdup("/tmp/lisa-agents-XXXXXX");
+	int	 fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return (path);
+}
+
+static void
+test_user_file(void **state)
+{
+	char	*path, *cause = NULL;
+
+	path = write_file("{\"agents\":[{\"name\":\"mybot\",\"comm\":"
+	    "[\"mybot\"],\"title\":{\"busy\":\"^\\\\*\"},\"screen\":"
+	    "{\"permission\":\"Allow\\\\?\"}},{\"name\":\"claude\","
+	    "\"comm\":[\"claude2\"]}]}");
+	assert_int_equal(agent_load(path, &cause), 0);
+	assert_string_equal(agent_match("mybot", NULL, 0)->name, "mybot");
+	assert_int_equal(agent_title(agent_by_name("mybot"), "* busy"),
+	    TITLE_BUSY);
+	/* The user's claude replaced ours. */
+	assert_null(agent_match("claude", NULL, 0));
+	assert_string_equal(agent_match("claude2", NULL, 0)->name, "claude");
+	unlink(path);
+	free(path);
+
+	/* Broken files: reported, built-ins kept, nothing half-added. */
+	path = write_file("{\"agents\":[{\"name\":\"x\",\"comm\":[\"x\"]},"
+	    "{\"name\":\"bad\",\"comm\":[\"b\"],\"title\":{\"busy\":\"(\"}}]}");
+	assert_int_equal(agent_load(path, &cause), -1);
+	assert_non_null(strstr(cause, "bad pattern"));
+	free(cause);
+	assert_null(agent_match("x", NULL, 0));
+	assert_string_equal(agent_match("claude", NULL, 0)->name, "claude");
+	unlink(path);
+	free(path);
+
+	path = write_file("{\"agents\": [ {\"name\": ");
+	cause = NULL;
+	assert_int_equal(agent_load(path, &cause), -1);
+	assert_non_null(strstr(cause, "invalid JSON"));
+	free(cause);
+	unlink(path);
+	free(path);
+	assert_int_equal(agent_count(), 5);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_match),
+		cmocka_unit_test(test_titles),
+		cmocka_unit_test(test_screens),
+		cmocka_unit_test(test_user_file),
+	};
+
+	return (cmocka_run_group_tests_name("agent", tests, setup, NULL));
+}
