@@ -22,8 +22,10 @@ CONTROL_SRCS = control/xmalloc.c control/buf.c control/log.c control/time.c \
 COMMON_SRCS = plugin/runtime.c plugin/json.c plugin/server-find.c plugin/osc.c \
 	plugin/classify.c plugin/agent.c
 LISAD_SRCS = plugin/lisad.c plugin/loop.c plugin/session.c plugin/pane.c \
-	plugin/hooks.c plugin/listener.c plugin/tmux-cmd.c plugin/events.c plugin/proc.c
-LISA_SRCS = plugin/lisa.c plugin/lisa-client.c plugin/lisa-doctor.c
+	plugin/hooks.c plugin/listener.c plugin/tmux-cmd.c plugin/events.c plugin/proc.c \
+	plugin/watch.c plugin/publish.c
+LISA_SRCS = plugin/lisa.c plugin/lisa-client.c plugin/lisa-doctor.c \
+	plugin/lisa-status.c
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 CONTROL_OBJS = $(call obj,$(CONTROL_SRCS))

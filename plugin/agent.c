@@ -28,6 +28,7 @@ struct builtin {
 	const char	*title_idle;
 	const char	*title_waiting;
 	const char	*screen[SCREEN_NHINTS];
+	const char	*retry_marks[3];
 	int		 osc7501;
 	int		 claude_files;
 };
@@ -55,6 +56,7 @@ static const struct builtin builtins[] = {
 			[8] = "\\? for shortcuts",
 			[9] = "Resume this session with:",
 		},
+		.retry_marks = { "Retrying in " },
 		.claude_files = 1,
 	},
 	{
@@ -79,6 +81,7 @@ static const struct builtin builtins[] = {
 			[9] = "Disconnected from this task|To continue this "
 			    "session, run:",
 		},
+		.retry_marks = { "Reconnecting... ", "reconnecting " },
 		.osc7501 = 1,
 	},
 	{
@@ -173,6 +176,8 @@ profile_free(struct agent_profile *p)
 		free(p->comm[i]);
 		free(p->argv[i]);
 	}
+	for (i = 0; i < 3; i++)
+		free(p->retry_marks[i]);
 	for (i = 0; i < 3; i++) {
 		if (*res[i] != NULL) {
 			regfree(*res[i]);
@@ -225,6 +230,10 @@ profile_from_builtin(const struct builtin *b)
 	p->title_waiting = compile(b->title_waiting, b->name, NULL);
 	for (i = 0; i < SCREEN_NHINTS; i++)
 		p->screen[i] = compile(b->screen[i], b->name, NULL);
+	for (i = 0; i < 3; i++) {
+		if (b->retry_marks[i] != NULL)
+			p->retry_marks[i] = xstrdup(b->retry_marks[i]);
+	}
 	p->osc7501 = b->osc7501;
 	p->claude_files = b->claude_files;
 	return (p);
@@ -302,6 +311,18 @@ agent_load_user(const char *path, char **cause)
 		}
 		user_names(d, obj, "comm", p->comm);
 		user_names(d, obj, "argv", p->argv);
+		{
+			char	*marks[AGENT_MAX_NAMES] = { NULL };
+			int	 k;
+
+			user_names(d, obj, "retry_text", marks);
+			for (k = 0; k < AGENT_MAX_NAMES; k++) {
+				if (k < 3)
+					p->retry_marks[k] = marks[k];
+				else
+					free(marks[k]);
+			}
+		}
 		if (p->comm[0] == NULL && p->argv[0] == NULL) {
 			xasprintf(cause, "%s: agent %s has neither comm nor "
 			    "argv", path, p->name);

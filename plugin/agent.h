@@ -20,6 +20,7 @@ struct agent_profile {
 	regex_t		*title_idle;
 	regex_t		*title_waiting;
 	regex_t		*screen[SCREEN_NHINTS];
+	char		*retry_marks[3];	/* literal text in the output */
 	int		 osc7501;	/* speaks Codex's state protocol */
 	int		 claude_files;	/* keeps ~/.claude/sessions/PID.json */
 	int		 user;		/* from agents.json */

@@ -11,6 +11,9 @@
 
 #include "classify.h"
 
+/* Retry text in the output counts this long (spinners redraw ~1/s). */
+#define RETRY_FRESH_MS 3000
+
 static const char *state_names[ST_NSTATES] = {
 	"none", "just_started", "in_progress", "waiting_input", "completed",
 	"crashed", "stuck", "degraded", "not_found"
@@ -116,7 +119,8 @@ set_working(const struct cls_input *in, struct cls_result *r,
 {
 	const char	*detail = "generating";
 
-	if (screen_fresh(in, since) && (in->screen & SCREEN_RETRYING))
+	if ((in->retry_at != 0 && in->now - in->retry_at < RETRY_FRESH_MS) ||
+	    (screen_fresh(in, since) && (in->screen & SCREEN_RETRYING)))
 		detail = "retrying";
 	else if (in->hook == HK_PRE_TOOL || in->children > 0 ||
 	    (screen_fresh(in, since) && (in->screen & SCREEN_TOOL)))
@@ -220,7 +224,11 @@ static void
 observed_state(const struct cls_input *in, struct cls_result *r,
     uint64_t quiet_since)
 {
-	int	quiet = in->now - quiet_since >= in->debounce;
+	/* A screen is evidence only if taken after the pane settled. */
+	uint64_t	settle = quiet_since > in->title_at ? quiet_since :
+			    in->title_at;
+	int		settled = in->now - settle >= in->debounce;
+	int		fresh = screen_fresh(in, settle);
 
 	switch (in->title) {
 	case TITLE_WAITING:
@@ -231,23 +239,23 @@ observed_state(const struct cls_input *in, struct cls_result *r,
 		return;
 	case TITLE_IDLE:
 		/* Idle or waiting: only the screen can tell. */
-		if (screen_fresh(in, in->title_at) && (in->screen &
+		if (fresh && (in->screen &
 		    (SCREEN_PERMISSION|SCREEN_QUESTION|SCREEN_TRUST)))
 			set_waiting(in, r, "title_idle_screen_dialog");
 		else {
 			set(r, ST_WAITING_INPUT, "prompt", "title_idle");
-			if (!screen_fresh(in, in->title_at))
+			if (!fresh && settled)
 				r->want_capture = 1;
 		}
 		return;
 	default:
 		break;
 	}
-	if (!quiet) {
+	if (in->now - quiet_since < in->debounce) {
 		set(r, ST_IN_PROGRESS, "generating", "output_active");
 		return;
 	}
-	if (!screen_fresh(in, quiet_since)) {
+	if (!fresh) {
 		r->want_capture = 1;
 		set(r, ST_IN_PROGRESS, "generating", "output_quiet");
 		return;
@@ -367,9 +375,16 @@ classify(const struct cls_input *in, struct cls_result *r)
 	}
 
 	/* Quiet decisions come due after the debounce. */
+	if (in->title_at > quiet_since)
+		quiet_since = in->title_at;
 	if (in->now - quiet_since < in->debounce)
 		r->recheck_at = earliest(r->recheck_at,
 		    quiet_since + in->debounce);
+	/* Waiting for what: a settled screen tells question from permission. */
+	if (r->state == ST_WAITING_INPUT && strcmp(r->detail, "permission") ==
+	    0 && !screen_fresh(in, quiet_since) &&
+	    in->now - quiet_since >= in->debounce)
+		r->want_capture = 1;
 
 	switch (r->state) {
 	case ST_IN_PROGRESS:

@@ -92,6 +92,8 @@ struct cls_input {
 	uint64_t	osc133_at;
 
 	/* screen (captured on demand) */
+	uint64_t	retry_at;	/* retry text seen in the output */
+
 	unsigned	screen;
 	uint64_t	screen_at;
 	int		screen_signal;	/* with SCREEN_KILLED */

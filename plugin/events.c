@@ -1,70 +1,201 @@
 /*
- * Recent pane lifecycle events (died, closed, resync), kept in memory in a
- * bounded ring for `lisa events`. The classifier adds transitions and the
- * on-disk JSONL log.
+ * Pane events: state transitions, deaths, closes, resyncs. Kept three
+ * ways: a ring in memory (lisa events asks the helper), a JSONL file in the
+ * runtime directory (bounded in bytes and lines, rotated to .1, each line
+ * one write(2) on an O_APPEND fd so no line is ever torn), and pushed to
+ * `lisa events --follow` and `lisa wait` as they happen.
  */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lisad.h"
 
-#define EVENTS_MAX 256
+#define EVENTS_MAX 1024
 
 struct event {
 	int64_t	 ts;
-	int	 pane;
-	char	*type;
-	char	*detail;
+	char	*line;		/* the JSON object, as written */
 };
 static struct event	events[EVENTS_MAX];
 static unsigned		events_next;
 static unsigned		events_count;
 
-void
-events_add(const char *type, int pane, const char *fmt, ...)
-{
-	struct event	*e = &events[events_next];
-	va_list		 ap;
+static int		events_fd = -1;
+static char		*events_path;
+static uint64_t		events_bytes;
+static uint64_t		events_lines;
 
-	free(e->type);
-	free(e->detail);
-	e->ts = time_real_ms();
-	e->pane = pane;
-	e->type = xstrdup(type);
-	va_start(ap, fmt);
-	xvasprintf(&e->detail, fmt, ap);
-	va_end(ap);
-	events_next = (events_next + 1) % EVENTS_MAX;
-	if (events_count < EVENTS_MAX)
-		events_count++;
+static void
+events_rotate(void)
+{
+	char	*old;
+
+	if (events_fd != -1)
+		close(events_fd);
+	xasprintf(&old, "%s.1", events_path);
+	if (rename(events_path, old) != 0 && errno != ENOENT)
+		log_warn("rename %s", events_path);
+	free(old);
+	events_fd = open(events_path, O_WRONLY|O_CREAT|O_APPEND|O_NOFOLLOW|
+	    O_CLOEXEC, 0600);
+	events_bytes = events_lines = 0;
 }
 
 void
-events_json(struct buf *b)
+events_open(void)
+{
+	struct stat	st;
+	char		buf[65536];
+	ssize_t		n, i;
+	int		fd;
+
+	events_path = runtime_path(lisad.rundir, lisad.sid.key,
+	    ".events.jsonl");
+	events_fd = open(events_path, O_WRONLY|O_CREAT|O_APPEND|O_NOFOLLOW|
+	    O_CLOEXEC, 0600);
+	if (events_fd == -1) {
+		log_warn("open %s", events_path);
+		return;
+	}
+	if (fstat(events_fd, &st) == 0)
+		events_bytes = (uint64_t)st.st_size;
+	/* Count the lines a previous helper left. */
+	if ((fd = open(events_path, O_RDONLY|O_NOFOLLOW|O_CLOEXEC)) != -1) {
+		while ((n = read(fd, buf, sizeof buf)) > 0) {
+			for (i = 0; i < n; i++)
+				events_lines += buf[i] == '\n';
+		}
+		close(fd);
+	}
+}
+
+void
+events_close(void)
+{
+	if (events_fd != -1)
+		close(events_fd);
+	events_fd = -1;
+	free(events_path);
+	events_path = NULL;
+}
+
+static void
+events_record(struct buf *b, int64_t ts)
+{
+	struct event	*e = &events[events_next];
+
+	free(e->line);
+	e->ts = ts;
+	e->line = xstrdup(b->data);
+	events_next = (events_next + 1) % EVENTS_MAX;
+	if (events_count < EVENTS_MAX)
+		events_count++;
+
+	buf_addc(b, '\n');
+	if (events_fd != -1) {
+		if (events_bytes + b->len > lisad.events_max_bytes ||
+		    events_lines + 1 > lisad.events_max_lines)
+			events_rotate();
+		if (events_fd != -1 &&
+		    write(events_fd, b->data, b->len) == (ssize_t)b->len) {
+			events_bytes += b->len;
+			events_lines++;
+		}
+	}
+	listener_event(b->data, b->len);
+}
+
+static void
+events_start(struct buf *b, int64_t ts, int pane, const char *type)
+{
+	char	when[40], id[32];
+
+	rfc3339(ts, when, sizeof when);
+	snprintf(id, sizeof id, "%%%d", pane);
+	buf_addc(b, '{');
+	json_key(b, "ts");
+	json_cstr(b, when);
+	json_key(b, "ts_ms");
+	buf_printf(b, "%lld", (long long)ts);
+	json_key(b, "pane_id");
+	json_cstr(b, id);
+	json_key(b, "event");
+	json_cstr(b, type);
+}
+
+/* died, closed, resync: with a free-form detail. */
+void
+events_add(const char *type, int pane, const char *fmt, ...)
+{
+	struct buf	 b;
+	va_list		 ap;
+	char		*detail;
+	int64_t		 ts = time_real_ms();
+
+	va_start(ap, fmt);
+	xvasprintf(&detail, fmt, ap);
+	va_end(ap);
+	buf_init(&b);
+	events_start(&b, ts, pane, type);
+	json_key(&b, "detail");
+	json_cstr(&b, detail);
+	buf_addc(&b, '}');
+	events_record(&b, ts);
+	buf_free(&b);
+	free(detail);
+}
+
+void
+events_transition(struct pane *p, enum cls_state from,
+    const struct cls_result *r, const char *agent)
+{
+	struct buf	b;
+	int64_t		ts = time_real_ms();
+
+	buf_init(&b);
+	events_start(&b, ts, p->id, "transition");
+	json_key(&b, "agent");
+	json_cstr(&b, agent);
+	json_key(&b, "from");
+	json_cstr(&b, cls_state_name(from));
+	json_key(&b, "to");
+	json_cstr(&b, cls_state_name(r->state));
+	json_key(&b, "detail");
+	json_cstr(&b, r->detail);
+	json_key(&b, "reason");
+	json_cstr(&b, r->reason);
+	buf_addc(&b, '}');
+	log_debug("pane %%%d: %s -> %s (%s) %s", p->id, cls_state_name(from),
+	    cls_state_name(r->state), r->detail, r->reason);
+	events_record(&b, ts);
+	buf_free(&b);
+}
+
+/* The ring as a JSON array, events at or after since (ms, 0 = all). */
+void
+events_json(struct buf *b, int64_t since)
 {
 	struct event	*e;
 	unsigned	 i, start;
-	char		 id[32];
+	int		 first = 1;
 
 	buf_addc(b, '[');
 	start = (events_next + EVENTS_MAX - events_count) % EVENTS_MAX;
 	for (i = 0; i < events_count; i++) {
 		e = &events[(start + i) % EVENTS_MAX];
-		if (i != 0)
+		if (e->ts < since)
+			continue;
+		if (!first)
 			buf_addc(b, ',');
-		buf_addc(b, '{');
-		json_key(b, "ts_ms");
-		buf_printf(b, "%lld", (long long)e->ts);
-		json_key(b, "pane_id");
-		snprintf(id, sizeof id, "%%%d", e->pane);
-		json_cstr(b, id);
-		json_key(b, "event");
-		json_cstr(b, e->type);
-		json_key(b, "detail");
-		json_cstr(b, e->detail);
-		buf_addc(b, '}');
+		buf_adds(b, e->line);
+		first = 0;
 	}
 	buf_addc(b, ']');
 }

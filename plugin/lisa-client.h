@@ -17,6 +17,11 @@ int	 client_request(int, const char *, char **, char **);
 int	 client_call(struct lisa_ctx *, const char *, struct json_doc **,
 	    char **);
 
+/* lisa-status.c */
+int	 cmd_status(struct lisa_ctx *, const char *, int);
+int	 cmd_explain(struct lisa_ctx *, const char *);
+int	 cmd_wait(struct lisa_ctx *, const char *, const char *, double);
+
 /* lisa-doctor.c */
 int	 cmd_doctor(struct lisa_ctx *, int);
 

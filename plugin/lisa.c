@@ -21,6 +21,10 @@ struct args {
 	const char	*path;
 	int		 json;
 	int		 verbose;
+	int		 follow;
+	const char	*since;
+	const char	*until;
+	double		 timeout;
 	long long	 bytes;
 	int		 argc;
 	char		**argv;
@@ -33,8 +37,16 @@ usage(int code)
 	    "usage: lisa [-L socket-name | -S socket-path] COMMAND\n"
 	    "  start [-v]           start the helper for this tmux server\n"
 	    "  stop                 stop it (its hooks are removed)\n"
-	    "  list [--json]        panes the helper knows\n"
-	    "  events [--json]      recent pane events (died, closed)\n"
+	    "  list [--json]        panes the helper knows, with their state\n"
+	    "  status [TARGET] [--json]  an agent pane's state, reason, signals\n"
+	    "  explain [TARGET]     why: every signal and its age\n"
+	    "  wait [TARGET] [--until STATE,...] [--timeout SECONDS]\n"
+	    "                       block until the pane reaches a state\n"
+	    "  events [--json] [--follow] [--since TIME]\n"
+	    "                       transitions and pane events (TIME: RFC 3339,\n"
+	    "                       or 30s / 10m / 2h ago)\n"
+	    "  reload               re-read @lisa-* options and agents.json\n"
+	    "  shell-init SHELL     OSC 133 prompt marks for bash, zsh or fish\n"
 	    "  doctor               check tmux, helper, socket and hooks\n"
 	    "  tap PANE [--bytes N] copy a pane's output as the helper "
 	    "decodes it\n");
@@ -72,6 +84,15 @@ parse_args(int argc, char **argv, struct args *a)
 			a->verbose = 1;
 		else if (strcmp(argv[i], "--bytes") == 0 && i + 1 < argc)
 			a->bytes = strtoll(argv[++i], NULL, 10);
+		else if (strcmp(argv[i], "--follow") == 0 ||
+		    strcmp(argv[i], "-f") == 0)
+			a->follow = 1;
+		else if (strcmp(argv[i], "--since") == 0 && i + 1 < argc)
+			a->since = argv[++i];
+		else if (strcmp(argv[i], "--until") == 0 && i + 1 < argc)
+			a->until = argv[++i];
+		else if (strcmp(argv[i], "--timeout") == 0 && i + 1 < argc)
+			a->timeout = strtod(argv[++i], NULL);
 		else if (strcmp(argv[i], "-h") == 0 ||
 		    strcmp(argv[i], "--help") == 0)
 			usage(0);
@@ -227,43 +248,185 @@ cmd_list(struct lisa_ctx *ctx, struct args *a)
 	return (0);
 }
 
+/* --since: RFC 3339, or "30s"/"10m"/"2h" ago; epoch ms, 0 if none. */
+static long long
+parse_since(const char *v)
+{
+	struct tm	 tm;
+	char		*end;
+	double		 n;
+	const char	*p;
+
+	if (v == NULL)
+		return (0);
+	memset(&tm, 0, sizeof tm);
+	if ((p = strptime(v, "%Y-%m-%dT%H:%M:%S", &tm)) != NULL)
+		return ((long long)timegm(&tm) * 1000 +
+		    (*p == '.' ? atoi(p + 1) : 0));
+	n = strtod(v, &end);
+	if (end == v)
+		die("bad --since: %s", v);
+	switch (*end) {
+	case 'h': n *= 3600; break;
+	case 'm': n *= 60; break;
+	case 's': case '\0': break;
+	default: die("bad --since: %s", v);
+	}
+	return ((long long)time(NULL) * 1000 - (long long)(n * 1000));
+}
+
+/* One event, for people. */
+static void
+print_event(struct json_doc *d, int item, int json)
+{
+	static const char *keys[] = { "pane_id", "event", "agent", "from",
+	    "to", "detail", "reason" };
+	char		 when[32], *v[7];
+	time_t		 t;
+	struct tm	 tm;
+	long long	 ts = 0;
+	size_t		 i;
+
+	if (json) {
+		json_dump(d, item, stdout);
+		printf("\n");
+		return;
+	}
+	for (i = 0; i < 7; i++) {
+		if ((v[i] = json_get_str(d, item, keys[i])) == NULL)
+			v[i] = xstrdup("");
+	}
+	json_get_int(d, item, "ts_ms", &ts);
+	t = (time_t)(ts / 1000);
+	localtime_r(&t, &tm);
+	strftime(when, sizeof when, "%H:%M:%S", &tm);
+	if (strcmp(v[1], "transition") == 0)
+		printf("%s.%03lld %-6s %-8s %s -> %s%s%s%s  %s\n", when,
+		    ts % 1000, v[0], v[2], v[3], v[4], *v[5] != '\0' ? " (" :
+		    "", v[5], *v[5] != '\0' ? ")" : "", v[6]);
+	else
+		printf("%s.%03lld %-6s %-8s %s\n", when, ts % 1000, v[0], v[1],
+		    v[5]);
+	for (i = 0; i < 7; i++)
+		free(v[i]);
+}
+
 static int
 cmd_events(struct lisa_ctx *ctx, struct args *a)
 {
-	struct json_doc	*d;
-	char		*cause = NULL, *s1 = NULL, *s2 = NULL, *s3 = NULL;
-	int		 evs, i, n, item;
-	long long	 ts;
+	struct json_doc	*d, *e;
+	struct buf	 in, req;
+	char		*cause = NULL, *nl, tmp[65536];
+	int		 evs, i, n, fd = -1;
+	long long	 since = parse_since(a->since), last = 0, ts;
+	ssize_t		 got;
 
-	if (client_call(ctx, "{\"cmd\":\"events\"}\n", &d, &cause) != 0)
-		die("%s", cause);
-	evs = json_get(d, 0, "events");
-	if (a->json) {
-		json_dump(d, evs, stdout);
-		printf("\n");
-		json_free(d);
-		return (0);
+	/* Follow first, so nothing falls between history and the stream. */
+	if (a->follow) {
+		char	*reply = NULL;
+
+		if ((fd = client_connect(ctx->sockpath, &cause)) == -1 ||
+		    client_request(fd, "{\"cmd\":\"follow\"}\n", &reply,
+		    &cause) != 0)
+			die("%s", cause);
+		free(reply);
 	}
+	buf_init(&req);
+	buf_printf(&req, "{\"cmd\":\"events\",\"since\":%lld}\n", since);
+	if (client_call(ctx, req.data, &d, &cause) != 0)
+		die("%s", cause);
+	buf_free(&req);
+	evs = json_get(d, 0, "events");
 	n = json_array_size(d, evs);
 	for (i = 0; i < n; i++) {
-		item = json_array_item(d, evs, i);
-		char		when[32];
-		time_t		t;
-		struct tm	tm;
-
-		ts = 0;
-		json_get_int(d, item, "ts_ms", &ts);
-		t = (time_t)(ts / 1000);
-		localtime_r(&t, &tm);
-		strftime(when, sizeof when, "%H:%M:%S", &tm);
-		printf("%s.%03lld %-6s %-8s %s\n", when, ts % 1000,
-		    jstr(d, item, "pane_id", &s1), jstr(d, item, "event", &s2),
-		    jstr(d, item, "detail", &s3));
+		print_event(d, json_array_item(d, evs, i), a->json);
+		if (json_get_int(d, json_array_item(d, evs, i), "ts_ms",
+		    &ts) == 0)
+			last = ts;
 	}
-	free(s1);
-	free(s2);
-	free(s3);
 	json_free(d);
+	fflush(stdout);
+	if (!a->follow)
+		return (0);
+	buf_init(&in);
+	while ((got = read(fd, tmp, sizeof tmp)) > 0) {
+		buf_add(&in, tmp, (size_t)got);
+		while ((nl = memchr(in.data, '\n', in.len)) != NULL) {
+			if ((e = json_parse(in.data, (size_t)(nl - in.data),
+			    &cause)) != NULL) {
+				if (json_get_int(e, 0, "ts_ms", &ts) != 0 ||
+				    ts >= last)
+					print_event(e, 0, a->json);
+				json_free(e);
+			}
+			buf_consume(&in, (size_t)(nl - in.data) + 1);
+		}
+		fflush(stdout);
+	}
+	buf_free(&in);
+	return (0);
+}
+
+/*
+ * lisa shell-init SHELL: semantic prompt marks (OSC 133) for a shell's rc
+ * file. With them lisa knows the exit code of an agent that ran under the
+ * shell (D;N after it returns), which the shell otherwise keeps to itself.
+ */
+static int
+cmd_shell_init(const char *shell)
+{
+	if (shell == NULL)
+		die("usage: lisa shell-init bash|zsh|fish");
+	if (strcmp(shell, "bash") == 0) {
+		printf("# lisa: OSC 133 prompt marks (eval \"$(lisa shell-init "
+		    "bash)\" in ~/.bashrc)\n"
+		    "__lisa_osc133_precmd() { local s=$?; printf "
+		    "'\\033]133;D;%%s\\007\\033]133;A\\007' \"$s\"; "
+		    "return $s; }\n"
+		    "case \";$PROMPT_COMMAND;\" in *\";__lisa_osc133_precmd;\"*) "
+		    ";; *) PROMPT_COMMAND=\"__lisa_osc133_precmd${PROMPT_COMMAND:+;"
+		    "$PROMPT_COMMAND}\" ;; esac\n"
+		    "PS0=$'\\e]133;C\\a'\"${PS0#$'\\e]133;C\\a'}\"\n");
+	} else if (strcmp(shell, "zsh") == 0) {
+		printf("# lisa: OSC 133 prompt marks (eval \"$(lisa shell-init "
+		    "zsh)\" in ~/.zshrc)\n"
+		    "__lisa_osc133_precmd() { print -n \"\\e]133;D;$?\\a"
+		    "\\e]133;A\\a\" }\n"
+		    "__lisa_osc133_preexec() { print -n \"\\e]133;C\\a\" }\n"
+		    "autoload -Uz add-zsh-hook\n"
+		    "add-zsh-hook precmd __lisa_osc133_precmd\n"
+		    "add-zsh-hook preexec __lisa_osc133_preexec\n");
+	} else if (strcmp(shell, "fish") == 0) {
+		printf("# lisa: OSC 133 prompt marks (lisa shell-init fish | "
+		    "source, in config.fish)\n"
+		    "function __lisa_osc133_prompt --on-event fish_prompt\n"
+		    "    set -l s $status\n"
+		    "    printf '\\e]133;D;%%s\\a\\e]133;A\\a' $s\n"
+		    "end\n"
+		    "function __lisa_osc133_preexec --on-event fish_preexec\n"
+		    "    printf '\\e]133;C\\a'\n"
+		    "end\n");
+	} else
+		die("unknown shell %s (bash, zsh or fish)", shell);
+	return (0);
+}
+
+static int
+cmd_reload(struct lisa_ctx *ctx)
+{
+	struct json_doc	*d;
+	char		*cause = NULL, *err;
+
+	if (client_call(ctx, "{\"cmd\":\"reload\"}\n", &d, &cause) != 0)
+		die("%s", cause);
+	if ((err = json_get_str(d, 0, "agents_error")) != NULL) {
+		fprintf(stderr, "lisa: %s (built-in profiles in use)\n", err);
+		free(err);
+		json_free(d);
+		return (1);
+	}
+	json_free(d);
+	printf("lisa: reloaded\n");
 	return (0);
 }
 
@@ -357,6 +520,8 @@ main(int argc, char **argv)
 	cmd = a.argv[0];
 	if (strcmp(cmd, "_hook") == 0)
 		return (cmd_hook(&a));
+	if (strcmp(cmd, "shell-init") == 0)
+		return (cmd_shell_init(a.argc > 1 ? a.argv[1] : NULL));
 	if (client_setup(&ctx, a.label, a.path, &cause) != 0)
 		die("%s", cause);
 	if (strcmp(cmd, "start") == 0)
@@ -371,6 +536,16 @@ main(int argc, char **argv)
 		return (cmd_doctor(&ctx, a.json));
 	if (strcmp(cmd, "tap") == 0)
 		return (cmd_tap(&ctx, &a));
+	if (strcmp(cmd, "status") == 0)
+		return (cmd_status(&ctx, a.argc > 1 ? a.argv[1] : NULL,
+		    a.json));
+	if (strcmp(cmd, "explain") == 0)
+		return (cmd_explain(&ctx, a.argc > 1 ? a.argv[1] : NULL));
+	if (strcmp(cmd, "wait") == 0)
+		return (cmd_wait(&ctx, a.argc > 1 ? a.argv[1] : NULL, a.until,
+		    a.timeout));
+	if (strcmp(cmd, "reload") == 0)
+		return (cmd_reload(&ctx));
 	if (strcmp(cmd, "version") == 0) {
 		printf("lisa %s\n", LISA_VERSION);
 		return (0);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "lisad.h"
+#include "agent.h"
 
 struct lisad lisad;
 static int	lisad_sigfd = -1;
@@ -44,6 +45,81 @@ lisad_stop(int code)
 	session_close_all();
 	listener_close();
 	loop_exit(code);
+}
+
+/* A duration option in seconds ("1.5") to milliseconds. */
+static uint64_t
+lisad_seconds(const char *v, uint64_t def)
+{
+	char	*end;
+	double	 d;
+
+	d = strtod(v, &end);
+	if (end == v || d < 0 || d > 86400 * 365)
+		return (def);
+	return ((uint64_t)(d * 1000));
+}
+
+/*
+ * Read the @lisa-* options (one show-options for all) and the agent
+ * profiles. At start, and on `lisa reload`.
+ */
+void
+lisad_reload(void)
+{
+	char	*out = NULL, *line, *rest, *value, *cause = NULL;
+	size_t	 n;
+
+	lisad.debounce_ms = 1500;
+	lisad.grace_ms = 10000;
+	lisad.stale_ms = 240000;
+	lisad.keep_failed = 1;
+	lisad.events_max_bytes = 1024 * 1024;
+	lisad.events_max_lines = 10000;
+	if (tmux_run(&out, "show-options", "-g", (char *)NULL) == 0) {
+		rest = out;
+		while ((line = strsep(&rest, "\n")) != NULL) {
+			if (strncmp(line, "@lisa-", 6) != 0 ||
+			    (value = strchr(line, ' ')) == NULL)
+				continue;
+			*value++ = '\0';
+			n = strlen(value);
+			if (n >= 2 && value[0] == '"' && value[n - 1] == '"') {
+				value[n - 1] = '\0';
+				value++;
+			}
+			if (strcmp(line, "@lisa-debounce") == 0)
+				lisad.debounce_ms = lisad_seconds(value, 1500);
+			else if (strcmp(line, "@lisa-grace") == 0)
+				lisad.grace_ms = lisad_seconds(value, 10000);
+			else if (strcmp(line, "@lisa-stale") == 0)
+				lisad.stale_ms = lisad_seconds(value, 240000);
+			else if (strcmp(line, "@lisa-keep-failed") == 0)
+				lisad.keep_failed = strcmp(value, "off") != 0;
+			else if (strcmp(line, "@lisa-events-max-bytes") == 0)
+				lisad.events_max_bytes = strtoull(value, NULL,
+				    10);
+			else if (strcmp(line, "@lisa-events-max-lines") == 0)
+				lisad.events_max_lines = strtoull(value, NULL,
+				    10);
+		}
+	}
+	free(out);
+	if (lisad.events_max_bytes < 4096)
+		lisad.events_max_bytes = 4096;
+	if (lisad.events_max_lines < 10)
+		lisad.events_max_lines = 10;
+	free(lisad.agents_error);
+	lisad.agents_error = NULL;
+	if (agent_load(NULL, &cause) != 0) {
+		log_warnx("%s (built-in profiles only)", cause);
+		lisad.agents_error = cause;
+	}
+	log_debug("debounce %llu ms, grace %llu ms, stale %llu ms, %d agents",
+	    (unsigned long long)lisad.debounce_ms,
+	    (unsigned long long)lisad.grace_ms,
+	    (unsigned long long)lisad.stale_ms, agent_count());
+	watch_reload();
 }
 
 static void
@@ -249,12 +325,15 @@ main(int argc, char **argv)
 	else
 		log_warn("pidfd_open: server exit noticed through clients only");
 
+	lisad_reload();
+	events_open();
 	if (listener_open(lisad.sockpath, &cause) != 0)
 		fatalx("%s", cause);
 	hooks_install();
 	session_start();
 
 	code = loop_run();
+	events_close();
 	log_debug("exit %d", code);
 	log_close();
 	close(lockfd);

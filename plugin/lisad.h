@@ -3,6 +3,8 @@
 #define LISAD_H
 
 #include "lisa.h"
+#include "classify.h"
+#include "osc.h"
 
 /* loop.c: one poll() loop; fds and timers, nothing else wakes us. */
 typedef void (*loop_fd_cb)(int, short, void *);
@@ -45,9 +47,19 @@ struct lisad {
 	int		 hooks_installed;
 	int64_t		 started;
 	int		 stopping;
+
+	/* @lisa-* options, read at start and on `lisa reload`. */
+	uint64_t	 debounce_ms;
+	uint64_t	 grace_ms;
+	uint64_t	 stale_ms;
+	int		 keep_failed;
+	uint64_t	 events_max_bytes;
+	uint64_t	 events_max_lines;
+	char		*agents_error;	/* agents.json problem, for doctor */
 };
 extern struct lisad lisad;
 void		 lisad_stop(int);
+void		 lisad_reload(void);
 
 /* tmux-cmd.c: run tmux outside the control connections. */
 int		 tmux_run(char **, const char *, ...) __attribute__((sentinel));
@@ -114,6 +126,8 @@ struct pane {
 	struct listener_conn	*tap;
 	uint64_t		 tap_left;
 
+	struct watch		*watch;		/* classification state */
+
 	RB_ENTRY(pane)		 entry;
 };
 RB_HEAD(panes, pane);
@@ -135,15 +149,105 @@ void		 pane_json(struct buf *, struct pane *);
 void		 pane_tap_closed(struct listener_conn *);
 extern const char *pane_subscription_format;
 
+/* watch.c: per-pane signals, classification, transitions. */
+struct agent_profile;
+struct watch {
+	struct osc_scanner	 osc;
+	const struct agent_profile *agent;
+	pid_t			 agent_pid;
+	uint64_t		 agent_start;	/* /proc starttime: pid reuse */
+	int			 agent_pidfd;
+	struct loop_fd		*agent_ev;
+	int			 agent_seen;
+	int			 agent_alive;
+	uint64_t		 agent_since;
+	int			 agent_exit_status;
+	int			 agent_exit_signal;
+	uint64_t		 agent_gone_at;
+	int			 children;
+	uint64_t		 cpu_ticks;
+	uint64_t		 cpu_at;
+	int			 cpu_busy;
+	int			 proc_failed;
+
+	char			*title;
+	uint64_t		 title_at;
+	int			 title_cleared;
+	enum codex_state	 codex;
+	uint64_t		 codex_at;
+	int			 osc133_exit;
+	uint64_t		 osc133_at;
+	uint64_t		 bell_at;
+	uint64_t		 notify_at;
+	uint64_t		 retry_at;
+
+	unsigned		 screen;
+	uint64_t		 screen_at;
+	int			 screen_signal;
+	int			 capturing;
+	int			 capture_failed;
+
+	enum session_status	 session;
+	uint64_t		 session_at;
+	int			 session_stale;
+	int			 session_failed;
+	char			 session_waiting_for[32];
+	enum hook_event		 hook;
+	uint64_t		 hook_at;
+	int			 hook_question;
+
+	struct cls_result	 res;
+	int			 classified;
+	int64_t			 since;		/* real ms, state entered */
+	struct loop_timer	 timer;
+	int			 scan;		/* re-read /proc next run */
+	int			 touched;	/* this run is for an event */
+	int			 kept;		/* remain-on-exit decided */
+	char			*pub[5];	/* what tmux has */
+};
+void		 watch_new(struct pane *);
+void		 watch_free(struct pane *);
+void		 watch_output(struct pane *, const char *, size_t);
+void		 watch_changed(struct pane *);
+void		 watch_screen(struct pane *, const char *, size_t);
+void		 watch_json(struct buf *, struct pane *);
+int		 watch_matches(struct pane *, unsigned);
+void		 watch_reload(void);
+void		 watch_hook(struct pane *, enum hook_event, int);
+
+/* publish.c: @lisa_* options into tmux, coalesced. */
+void		 publish_pane(struct pane *);
+void		 publish_forget(struct pane *);
+void		 publish_keep_failed(struct pane *);
+struct session	*pane_session(struct pane *);
+void		 rfc3339(int64_t, char *, size_t);
+
 /* proc.c: the kernel's view of a pane's process. */
+#define PROC_MAX_DEPTH 8
+struct proc_node {
+	pid_t		 pid;
+	pid_t		 ppid;
+	char		 comm[17];
+	char		 state;
+	int		 depth;
+	uint64_t	 ticks;		/* utime + stime */
+	uint64_t	 start;		/* starttime, clock ticks since boot */
+};
+int		 proc_read(pid_t, struct proc_node *);
+int		 proc_argv(pid_t, char *, size_t, char **, int);
+int		 proc_tree(pid_t, struct proc_node *, int);
 int		 proc_pidfd(pid_t);
 int		 proc_parse_stat(const char *, char *, int *);
 int		 proc_exit_status(pid_t, int *, int *);
 
-/* events.c: recent lifecycle events, in memory. */
+/* events.c: pane events, in memory, in a JSONL file, to followers. */
 void		 events_add(const char *, int, const char *, ...)
 		    printflike(3, 4);
-void		 events_json(struct buf *);
+void		 events_transition(struct pane *, enum cls_state,
+		    const struct cls_result *, const char *);
+void		 events_json(struct buf *, int64_t);
+void		 events_open(void);
+void		 events_close(void);
 
 /* hooks.c */
 int		 hooks_install(void);
@@ -155,5 +259,8 @@ void		 listener_close(void);
 int		 listener_tap_write(struct listener_conn *, const char *,
 		    size_t);
 void		 listener_tap_end(struct listener_conn *);
+void		 listener_event(const char *, size_t);
+void		 listener_pane_changed(struct pane *);
+void		 listener_pane_gone(int);
 
 #endif

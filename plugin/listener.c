@@ -28,6 +28,9 @@ struct listener_conn {
 	int				 closing;	/* after out drains */
 	int				 tap;
 	int				 stop_after;
+	int				 follow;	/* events pushed */
+	int				 wait_pane;	/* -1: not waiting */
+	unsigned			 wait_mask;	/* 1 << state */
 	TAILQ_ENTRY(listener_conn)	 entry;
 };
 static TAILQ_HEAD(, listener_conn) listener_conns =
@@ -208,6 +211,73 @@ listener_info(struct buf *b)
 	buf_printf(b, "%lld", (long long)(time_real_ms() - lisad.started));
 }
 
+/* {"ok":true,"pane":{...}} for a pane, or a not_found stand-in. */
+static void
+listener_pane_reply(struct listener_conn *lc, struct pane *p, int id)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	buf_adds(&b, "{\"ok\":true,\"pane\":");
+	if (p != NULL)
+		pane_json(&b, p);
+	else
+		buf_printf(&b, "{\"pane_id\":\"%%%d\",\"state\":"
+		    "\"not_found\"}", id);
+	buf_addc(&b, '}');
+	listener_reply(lc, &b);
+	buf_free(&b);
+}
+
+/* The states a `lisa wait` without --until waits for: anything settled. */
+#define WAIT_DEFAULT ((1u << ST_WAITING_INPUT) | (1u << ST_COMPLETED) | \
+	(1u << ST_CRASHED) | (1u << ST_STUCK) | (1u << ST_DEGRADED) | \
+	(1u << ST_NOT_FOUND))
+
+static void
+listener_status(struct listener_conn *lc, struct json_doc *d, int wait)
+{
+	struct pane	*p;
+	char		*arg, *name;
+	unsigned	 mask = 0;
+	int		 id, arr, i, n;
+	enum cls_state	 st;
+
+	arg = json_get_str(d, 0, "pane");
+	id = listener_pane_arg(arg);
+	free(arg);
+	if (id < 0) {
+		listener_error(lc, "pane must be a pane id like %3");
+		return;
+	}
+	p = pane_find(id);
+	if (!wait) {
+		listener_pane_reply(lc, p, id);
+		return;
+	}
+	arr = json_get(d, 0, "until");
+	n = json_array_size(d, arr);
+	for (i = 0; i < n; i++) {
+		if (json_tok_str(d, json_array_item(d, arr, i), &name) != 0)
+			continue;
+		st = cls_state_from_name(name);
+		free(name);
+		if (st == ST_NSTATES) {
+			listener_error(lc, "unknown state in until");
+			return;
+		}
+		mask |= 1u << st;
+	}
+	if (mask == 0)
+		mask = WAIT_DEFAULT;
+	if (p == NULL || watch_matches(p, mask)) {
+		listener_pane_reply(lc, p, id);
+		return;
+	}
+	lc->wait_pane = id;
+	lc->wait_mask = mask;
+}
+
 static void
 listener_request(struct listener_conn *lc, const char *line, size_t len)
 {
@@ -244,8 +314,23 @@ listener_request(struct listener_conn *lc, const char *line, size_t len)
 		buf_adds(&b, "]}");
 		listener_reply(lc, &b);
 	} else if (strcmp(cmd, "events") == 0) {
+		if (json_get_int(d, 0, "since", &n) != 0)
+			n = 0;
 		buf_adds(&b, "{\"ok\":true,\"events\":");
-		events_json(&b);
+		events_json(&b, (int64_t)n);
+		buf_addc(&b, '}');
+		listener_reply(lc, &b);
+	} else if (strcmp(cmd, "follow") == 0) {
+		buf_adds(&b, "{\"ok\":true}");
+		listener_reply(lc, &b);
+		lc->follow = 1;
+	} else if (strcmp(cmd, "status") == 0 || strcmp(cmd, "wait") == 0) {
+		listener_status(lc, d, strcmp(cmd, "wait") == 0);
+	} else if (strcmp(cmd, "reload") == 0) {
+		lisad_reload();
+		buf_adds(&b, "{\"ok\":true");
+		json_key(&b, "agents_error");
+		json_cstr(&b, lisad.agents_error);
 		buf_addc(&b, '}');
 		listener_reply(lc, &b);
 	} else if (strcmp(cmd, "hook") == 0) {
@@ -376,6 +461,7 @@ listener_accept_cb(int fd, short revents, void *arg)
 	}
 	lc = xcalloc(1, sizeof *lc);
 	lc->fd = cfd;
+	lc->wait_pane = -1;
 	buf_init(&lc->in);
 	buf_init(&lc->out);
 	lc->lf = loop_add(cfd, POLLIN, listener_conn_cb, lc);
@@ -435,5 +521,56 @@ listener_close(void)
 		unlink(listener_path);
 		free(listener_path);
 		listener_path = NULL;
+	}
+}
+
+/* A new event line: to every follower. */
+void
+listener_event(const char *line, size_t len)
+{
+	struct listener_conn	*lc, *lc1;
+
+	TAILQ_FOREACH_SAFE(lc, &listener_conns, entry, lc1) {
+		if (!lc->follow || lc->closing)
+			continue;
+		if (lc->out.len + len > LISTENER_MAX_PENDING) {
+			/* A follower that does not read is let go. */
+			lc->follow = 0;
+			lc->closing = 1;
+		} else
+			buf_add(&lc->out, line, len);
+		if (listener_flush(lc) != 0)
+			listener_conn_free(lc);
+	}
+}
+
+/* A pane's verdict changed: answer the waits it satisfies. */
+void
+listener_pane_changed(struct pane *p)
+{
+	struct listener_conn	*lc, *lc1;
+
+	TAILQ_FOREACH_SAFE(lc, &listener_conns, entry, lc1) {
+		if (lc->wait_pane != p->id || !watch_matches(p, lc->wait_mask))
+			continue;
+		lc->wait_pane = -1;
+		listener_pane_reply(lc, p, p->id);
+		if (listener_flush(lc) != 0)
+			listener_conn_free(lc);
+	}
+}
+
+void
+listener_pane_gone(int id)
+{
+	struct listener_conn	*lc, *lc1;
+
+	TAILQ_FOREACH_SAFE(lc, &listener_conns, entry, lc1) {
+		if (lc->wait_pane != id)
+			continue;
+		lc->wait_pane = -1;
+		listener_pane_reply(lc, NULL, id);
+		if (listener_flush(lc) != 0)
+			listener_conn_free(lc);
 	}
 }

@@ -111,6 +111,8 @@ pane_free(struct pane *p, const char *why)
 
 	log_debug("pane %%%d %s", p->id, why);
 	events_add(why, p->id, "%s", p->command != NULL ? p->command : "");
+	publish_forget(p);
+	listener_pane_gone(p->id);
 	RB_FOREACH(s, sessions, &sessions) {
 		if (s->ctl != NULL)
 			ctl_client_cancel_arg(s->ctl, p);
@@ -118,6 +120,7 @@ pane_free(struct pane *p, const char *why)
 	if (p->tap != NULL)
 		listener_tap_end(p->tap);
 	pane_unwatch(p);
+	watch_free(p);
 	RB_REMOVE(panes, &panes, p);
 	free(p->sessions);
 	free(p->window_name);
@@ -196,6 +199,7 @@ pane_set_dead(struct pane *p, int dead, int status, int sig, const char *via)
 	p->dead_time = time_real_ms();
 	if (status != -1 || sig != -1)
 		pane_unwatch(p);
+	watch_changed(p);
 	if (sig != -1)
 		events_add("died", p->id, "signal %d via %s", sig, via);
 	else if (status != -1)
@@ -229,6 +233,7 @@ pane_update_line(struct session *s, char *line)
 		wp->out_session = -1;
 		wp->dead_status = wp->dead_signal = -1;
 		wp->pidfd = -1;
+		watch_new(wp);
 		RB_INSERT(panes, &panes, wp);
 		log_debug("pane %%%d new in $%d", id, s->id);
 	}
@@ -245,6 +250,7 @@ pane_update_line(struct session *s, char *line)
 	pane_set_dead(wp, strcmp(f[6], "1") == 0, pane_num(f[7]),
 	    pane_num(f[8]), "list");
 	pane_watch(wp);
+	watch_changed(wp);
 	return (wp);
 }
 
@@ -388,6 +394,7 @@ pane_output(struct session *s, int id, const char *data, size_t len,
 	}
 	p->out_bytes += len;
 	p->out_last = time_mono_ms();
+	watch_output(p, data, len);
 	if (p->tap != NULL) {
 		n = len < p->tap_left ? len : (size_t)p->tap_left;
 		if (listener_tap_write(p->tap, data, n) != 0 ||
@@ -407,6 +414,7 @@ pane_capture_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 	free(p->screen);
 	p->screen = xstrndup(body, len);
 	p->paused = 0;
+	watch_screen(p, body, len);
 	log_debug("pane %%%d resynced (%zu bytes of screen)", p->id, len);
 }
 
@@ -472,8 +480,12 @@ pane_subscription(struct session *s, struct ctl_event *ev)
 		pane_list_session(s);	/* respawned: learn the new pid */
 	pane_set_dead(p, strcmp(f[0], "1") == 0, pane_num(f[1]),
 	    pane_num(f[2]), "subscription");
-	pane_set_str(&p->command, f[3]);
-	pane_set_str(&p->title, f[4]);
+	if (strcmp(p->command != NULL ? p->command : "", f[3]) != 0 ||
+	    strcmp(p->title != NULL ? p->title : "", f[4]) != 0) {
+		pane_set_str(&p->command, f[3]);
+		pane_set_str(&p->title, f[4]);
+		watch_changed(p);
+	}
 	free(copy);
 }
 
@@ -518,8 +530,14 @@ pane_json(struct buf *b, struct pane *p)
 	buf_adds(b, p->dead ? "true" : "false");
 	json_key(b, "exit_status");
 	json_int_or_null(b, p->dead && p->dead_status != -1, p->dead_status);
+	/* The pane's death signal, else the agent's if it died alone. */
 	json_key(b, "exit_signal");
-	json_int_or_null(b, p->dead && p->dead_signal != -1, p->dead_signal);
+	if (p->dead)
+		json_int_or_null(b, p->dead_signal != -1, p->dead_signal);
+	else
+		json_int_or_null(b, p->watch->agent_seen &&
+		    !p->watch->agent_alive && p->watch->agent_exit_signal >= 0,
+		    p->watch->agent_exit_signal);
 	json_key(b, "output_bytes");
 	buf_printf(b, "%llu", (unsigned long long)p->out_bytes);
 	json_key(b, "output_idle_ms");
@@ -527,6 +545,7 @@ pane_json(struct buf *b, struct pane *p)
 	    (long long)(time_mono_ms() - p->out_last));
 	json_key(b, "resyncs");
 	buf_printf(b, "%llu", (unsigned long long)p->resyncs);
+	watch_json(b, p);
 	buf_addc(b, '}');
 }
 

@@ -8,6 +8,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -91,4 +92,139 @@ proc_exit_status(pid_t pid, int *status, int *sig)
 	else
 		*status = WEXITSTATUS(code);
 	return (0);
+}
+
+/* Read /proc/PID/stat: parent, name, state, CPU ticks, start time. */
+int
+proc_read(pid_t pid, struct proc_node *n)
+{
+	char		 path[64], buf[2048], *p, *q;
+	ssize_t		 len;
+	int		 fd, field;
+	unsigned long long utime = 0, stime = 0, start = 0;
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	if ((fd = open(path, O_RDONLY|O_CLOEXEC)) == -1)
+		return (-1);
+	len = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (len <= 0)
+		return (-1);
+	buf[len] = '\0';
+	if ((p = strchr(buf, '(')) == NULL || (q = strrchr(buf, ')')) == NULL ||
+	    q < p || q[1] != ' ')
+		return (-1);
+	memset(n, 0, sizeof *n);
+	n->pid = pid;
+	snprintf(n->comm, sizeof n->comm, "%.*s", (int)(q - p - 1), p + 1);
+	p = q + 2;
+	n->state = *p;
+	for (field = 3; *p != '\0'; field++) {
+		if (field == 4)
+			n->ppid = (pid_t)strtol(p, NULL, 10);
+		else if (field == 14)
+			utime = strtoull(p, NULL, 10);
+		else if (field == 15)
+			stime = strtoull(p, NULL, 10);
+		else if (field == 22) {
+			start = strtoull(p, NULL, 10);
+			break;
+		}
+		if ((p = strchr(p, ' ')) == NULL)
+			break;
+		p++;
+	}
+	n->ticks = utime + stime;
+	n->start = start;
+	return (0);
+}
+
+/* Up to max NUL-separated arguments of PID into buf; returns argc. */
+int
+proc_argv(pid_t pid, char *buf, size_t size, char **argv, int max)
+{
+	char	 path[64];
+	ssize_t	 len;
+	int	 fd, argc = 0;
+	char	*p;
+
+	snprintf(path, sizeof path, "/proc/%ld/cmdline", (long)pid);
+	if ((fd = open(path, O_RDONLY|O_CLOEXEC)) == -1)
+		return (0);
+	len = read(fd, buf, size - 1);
+	close(fd);
+	if (len <= 0)
+		return (0);
+	buf[len] = '\0';
+	for (p = buf; p < buf + len && argc < max; p += strlen(p) + 1)
+		argv[argc++] = p;
+	return (argc);
+}
+
+/* Children of every thread of PID (a child may be forked by any thread). */
+static int
+proc_children(pid_t pid, pid_t *out, int max)
+{
+	char		 path[320], buf[4096], *p, *end;
+	struct dirent	*de;
+	DIR		*d;
+	ssize_t		 len;
+	int		 fd, n = 0;
+	long		 v;
+
+	snprintf(path, sizeof path, "/proc/%ld/task", (long)pid);
+	if ((d = opendir(path)) == NULL)
+		return (-1);
+	while ((de = readdir(d)) != NULL && n < max) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof path, "/proc/%ld/task/%s/children",
+		    (long)pid, de->d_name);
+		if ((fd = open(path, O_RDONLY|O_CLOEXEC)) == -1)
+			continue;
+		len = read(fd, buf, sizeof buf - 1);
+		close(fd);
+		if (len <= 0)
+			continue;
+		buf[len] = '\0';
+		for (p = buf; *p != '\0' && n < max; p = end) {
+			v = strtol(p, &end, 10);
+			if (end == p)
+				break;
+			out[n++] = (pid_t)v;
+		}
+	}
+	closedir(d);
+	return (n);
+}
+
+/*
+ * The process tree under root, breadth first (a parent always before its
+ * children). Returns the number of nodes, or -1 if root cannot be read.
+ */
+int
+proc_tree(pid_t root, struct proc_node *nodes, int max)
+{
+	pid_t	kids[256];
+	int	head = 0, n = 0, k, i;
+
+	if (max < 1 || proc_read(root, &nodes[0]) != 0)
+		return (-1);
+	nodes[0].depth = 0;
+	n = 1;
+	while (head < n && n < max) {
+		if (nodes[head].depth >= PROC_MAX_DEPTH) {
+			head++;
+			continue;
+		}
+		k = proc_children(nodes[head].pid, kids, 256);
+		for (i = 0; i < k && n < max; i++) {
+			if (proc_read(kids[i], &nodes[n]) != 0)
+				continue;
+			nodes[n].depth = nodes[head].depth + 1;
+			n++;
+		}
+		head++;
+	}
+	return (n);
 }

@@ -1,0 +1,367 @@
+/*
+ * lisa status / explain / wait / events: the classification, asked of the
+ * helper. Targets are resolved by tmux itself (display -p -t TARGET), so
+ * "work:1.0", a session name or "%3" mean what they mean in tmux.
+ */
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lisa-client.h"
+
+/* TARGET (or $TMUX_PANE) to "%N"; NULL if tmux knows no such pane. */
+static char *
+resolve_target(struct lisa_ctx *ctx, const char *target)
+{
+	char	 buf[64];
+	int	 p[2], status;
+	ssize_t	 n;
+	pid_t	 pid;
+
+	if (target == NULL)
+		target = getenv("TMUX_PANE");
+	if (target == NULL) {
+		fprintf(stderr, "lisa: no target (not inside tmux): give a "
+		    "pane, e.g. %%3 or session:1.0\n");
+		exit(2);
+	}
+	if (target[0] == '%' && target[1] >= '0' && target[1] <= '9' &&
+	    strspn(target + 1, "0123456789") == strlen(target + 1))
+		return (xstrdup(target));
+	if (pipe(p) != 0)
+		return (NULL);
+	if ((pid = fork()) == 0) {
+		int	null = open("/dev/null", O_RDWR);
+
+		dup2(null, 0);
+		dup2(p[1], 1);
+		dup2(null, 2);
+		close(p[0]);
+		execlp("tmux", "tmux", "-S", ctx->sid.socket, "display-message",
+		    "-p", "-t", target, "#{pane_id}", (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	n = read(p[0], buf, sizeof buf - 1);
+	close(p[0]);
+	waitpid(pid, &status, 0);
+	if (n <= 1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return (NULL);
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return (buf[0] == '%' ? xstrdup(buf) : NULL);
+}
+
+static void
+print_not_found(const char *target, int json)
+{
+	struct buf	b;
+
+	if (!json) {
+		printf("%s: not_found\n", target);
+		return;
+	}
+	buf_init(&b);
+	buf_adds(&b, "{\"target\":");
+	json_cstr(&b, target);
+	buf_adds(&b, ",\"state\":\"not_found\"}");
+	printf("%s\n", b.data);
+	buf_free(&b);
+}
+
+static char *
+str(struct json_doc *d, int obj, const char *key)
+{
+	char	*s = json_get_str(d, obj, key);
+
+	return (s != NULL ? s : xstrdup("-"));
+}
+
+static void
+fmt_age(long long ms, char *out, size_t len)
+{
+	if (ms < 0)
+		snprintf(out, len, "?");
+	else if (ms < 10000)
+		snprintf(out, len, "%.1fs", ms / 1000.0);
+	else if (ms < 120000)
+		snprintf(out, len, "%llds", ms / 1000);
+	else if (ms < 7200000)
+		snprintf(out, len, "%lldm", ms / 60000);
+	else
+		snprintf(out, len, "%lldh", ms / 3600000);
+}
+
+/* How long ago an RFC 3339 UTC time was, in ms (-1 if it does not parse). */
+static long long
+since_ms(const char *ts)
+{
+	struct tm	tm;
+	struct timespec	now;
+	int		ms = 0;
+	const char	*p;
+	time_t		t;
+
+	memset(&tm, 0, sizeof tm);
+	if ((p = strptime(ts, "%Y-%m-%dT%H:%M:%S", &tm)) == NULL)
+		return (-1);
+	if (*p == '.')
+		ms = atoi(p + 1);
+	t = timegm(&tm);
+	clock_gettime(CLOCK_REALTIME, &now);
+	return ((long long)(now.tv_sec - t) * 1000 +
+	    now.tv_nsec / 1000000 - ms);
+}
+
+/* One line: "%3 work:1.0 claude waiting_input (permission) 2m reason". */
+static void
+print_status_line(struct json_doc *d, int pane)
+{
+	char	*id = str(d, pane, "pane_id"), *target = str(d, pane, "target");
+	char	*agent = str(d, pane, "agent"), *state = str(d, pane, "state");
+	char	*detail = str(d, pane, "detail"), *reason = str(d, pane, "reason");
+	char	*since = str(d, pane, "since"), age[16];
+
+	fmt_age(since_ms(since), age, sizeof age);
+	if (strcmp(state, "-") == 0)
+		printf("%s %s: no agent\n", id, target);
+	else
+		printf("%s %s %s %s%s%s%s for %s · %s\n", id, target, agent,
+		    state, *detail != '\0' && strcmp(detail, "-") != 0 ? " (" :
+		    "", strcmp(detail, "-") != 0 ? detail : "",
+		    *detail != '\0' && strcmp(detail, "-") != 0 ? ")" : "",
+		    age, reason);
+	free(id);
+	free(target);
+	free(agent);
+	free(state);
+	free(detail);
+	free(reason);
+	free(since);
+}
+
+static int
+ask_pane(struct lisa_ctx *ctx, const char *cmd, const char *pane,
+    struct json_doc **d)
+{
+	struct buf	 req;
+	char		*cause = NULL;
+	int		 rc;
+
+	buf_init(&req);
+	buf_printf(&req, "{\"cmd\":\"%s\",\"pane\":", cmd);
+	json_cstr(&req, pane);
+	buf_adds(&req, "}\n");
+	rc = client_call(ctx, req.data, d, &cause);
+	buf_free(&req);
+	if (rc != 0) {
+		fprintf(stderr, "lisa: %s\n", cause);
+		free(cause);
+	}
+	return (rc);
+}
+
+int
+cmd_status(struct lisa_ctx *ctx, const char *target, int json)
+{
+	struct json_doc	*d;
+	char		*pane, *state;
+	int		 obj, rc;
+
+	if ((pane = resolve_target(ctx, target)) == NULL) {
+		print_not_found(target != NULL ? target : "", json);
+		return (1);
+	}
+	if (ask_pane(ctx, "status", pane, &d) != 0)
+		return (2);
+	obj = json_get(d, 0, "pane");
+	state = json_get_str(d, obj, "state");
+	rc = state != NULL && strcmp(state, "not_found") == 0;
+	if (json) {
+		json_dump(d, obj, stdout);
+		printf("\n");
+	} else if (rc)
+		printf("%s: not_found\n", pane);
+	else
+		print_status_line(d, obj);
+	free(state);
+	free(pane);
+	json_free(d);
+	return (rc);
+}
+
+/* Print a JSON value compactly, strings without quotes. */
+static void
+print_value(struct json_doc *d, int tok)
+{
+	char	*s;
+
+	if (json_type(d, tok) == JSON_T_STRING &&
+	    json_tok_str(d, tok, &s) == 0) {
+		printf("%s", s);
+		free(s);
+	} else
+		json_dump(d, tok, stdout);
+}
+
+int
+cmd_explain(struct lisa_ctx *ctx, const char *target)
+{
+	static const char *keys[] = { "pane", "output", "process", "title",
+	    "codex_osc7501", "osc133_exit", "screen", "claude_session", "hook",
+	    "attention" };
+	static const char *fields[] = { "value", "class", "dead", "command",
+	    "bytes", "agent_pid", "alive", "children", "cpu_busy", "readable",
+	    "hints", "capture_failed", "stale", "failed", "bell_age_ms",
+	    "notify_age_ms" };
+	struct json_doc	*d;
+	char		*pane, *state, age[16];
+	int		 obj, sig, s, tok, ok;
+	long long	 ms;
+	size_t		 i, j;
+
+	if ((pane = resolve_target(ctx, target)) == NULL) {
+		print_not_found(target != NULL ? target : "", 0);
+		return (1);
+	}
+	if (ask_pane(ctx, "status", pane, &d) != 0)
+		return (2);
+	obj = json_get(d, 0, "pane");
+	state = json_get_str(d, obj, "state");
+	if (state == NULL || strcmp(state, "not_found") == 0) {
+		printf("%s: %s\n", pane, state == NULL ? "no agent" :
+		    "not_found");
+		free(state);
+		json_free(d);
+		return (state == NULL ? 0 : 1);
+	}
+	print_status_line(d, obj);
+	printf("  lifecycle %s, activity %s",
+	    (state = str(d, obj, "lifecycle")), str(d, obj, "activity"));
+	free(state);
+	if (json_get_int(d, obj, "exit_code", &ms) == 0)
+		printf(", exit code %lld", ms);
+	if (json_get_int(d, obj, "exit_signal", &ms) == 0)
+		printf(", signal %lld", ms);
+	printf("\n  signals (what the classifier looked at, and how old):\n");
+	sig = json_get(d, obj, "signals");
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		if ((s = json_get(d, sig, keys[i])) < 0)
+			continue;
+		printf("    %-15s", keys[i]);
+		for (j = 0; j < sizeof fields / sizeof fields[0]; j++) {
+			if ((tok = json_get(d, s, fields[j])) < 0)
+				continue;
+			printf(" %s=", fields[j]);
+			print_value(d, tok);
+		}
+		ok = json_get_int(d, s, "age_ms", &ms) == 0;
+		if (ok) {
+			fmt_age(ms, age, sizeof age);
+			printf("  (%s ago)", age);
+		}
+		printf("\n");
+	}
+	free(pane);
+	json_free(d);
+	return (0);
+}
+
+/* "waiting_input,crashed" to a JSON array. */
+static void
+until_json(struct buf *b, const char *until)
+{
+	char	*copy, *p, *s;
+	int	 first = 1;
+
+	buf_addc(b, '[');
+	if (until != NULL) {
+		copy = p = xstrdup(until);
+		while ((s = strsep(&p, ", ")) != NULL) {
+			if (*s == '\0')
+				continue;
+			if (!first)
+				buf_addc(b, ',');
+			json_cstr(b, s);
+			first = 0;
+		}
+		free(copy);
+	}
+	buf_addc(b, ']');
+}
+
+/*
+ * Block until the helper pushes the pane into one of the states. Exit 0
+ * when reached, 1 on timeout, 2 on error (including a pane that is gone
+ * when not_found was not asked for).
+ */
+int
+cmd_wait(struct lisa_ctx *ctx, const char *target, const char *until,
+    double timeout)
+{
+	struct buf	 req;
+	struct pollfd	 pfd;
+	struct json_doc	*d;
+	char		*pane, *reply = NULL, *cause = NULL, *state;
+	int		 fd, obj, ms, rc;
+
+	if ((pane = resolve_target(ctx, target)) == NULL) {
+		print_not_found(target != NULL ? target : "", 1);
+		return (until != NULL && strstr(until, "not_found") ? 0 : 2);
+	}
+	if ((fd = client_connect(ctx->sockpath, &cause)) == -1) {
+		fprintf(stderr, "lisa: %s\n", cause);
+		return (2);
+	}
+	buf_init(&req);
+	buf_adds(&req, "{\"cmd\":\"wait\",\"pane\":");
+	json_cstr(&req, pane);
+	buf_adds(&req, ",\"until\":");
+	until_json(&req, until);
+	buf_adds(&req, "}\n");
+	if (write(fd, req.data, req.len) != (ssize_t)req.len) {
+		fprintf(stderr, "lisa: write: %s\n", strerror(errno));
+		return (2);
+	}
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	ms = timeout > 0 ? (int)(timeout * 1000) : -1;
+	if (poll(&pfd, 1, ms) == 0) {
+		close(fd);
+		rc = cmd_status(ctx, pane, 1);
+		return (rc == 2 ? 2 : 1);
+	}
+	/* The reply is there: read it like any other. */
+	if (client_request(fd, "", &reply, &cause) != 0 ||
+	    (d = json_parse(reply, strlen(reply), &cause)) == NULL) {
+		fprintf(stderr, "lisa: %s\n", cause);
+		return (2);
+	}
+	close(fd);
+	if ((obj = json_get(d, 0, "pane")) < 0) {
+		state = json_get_str(d, 0, "error");
+		fprintf(stderr, "lisa: %s\n", state != NULL ? state : reply);
+		free(state);
+		return (2);
+	}
+	json_dump(d, obj, stdout);
+	printf("\n");
+	state = json_get_str(d, obj, "state");
+	rc = 0;
+	if (state != NULL && strcmp(state, "not_found") == 0 &&
+	    (until == NULL || strstr(until, "not_found") == NULL))
+		rc = 2;
+	free(state);
+	free(reply);
+	free(pane);
+	json_free(d);
+	buf_free(&req);
+	return (rc);
+}

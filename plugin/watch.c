@@ -1,0 +1,711 @@
+/*
+ * Per-pane classification. Signals arrive as events (output, titles and
+ * OSC sequences in it, tmux updates, process exits, hooks, agent files);
+ * each marks the pane for a classification at the end of this loop turn,
+ * so a burst costs one. The classifier says when to look again if nothing
+ * happens (debounce, grace, stale) and whether it needs the screen; those
+ * are the only timers, and the screen is captured only then.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lisad.h"
+#include "agent.h"
+
+#define WATCH_MAX_PROCS	256
+#define WATCH_CPU_BUSY	5	/* percent of a core since the last look */
+#define WATCH_EXIT_SETTLE 300	/* ms for a shell to report an agent's exit */
+
+static void	watch_run(void *);
+
+void
+watch_new(struct pane *p)
+{
+	struct watch	*w;
+
+	w = xcalloc(1, sizeof *w);
+	osc_init(&w->osc);
+	w->agent_pidfd = -1;
+	w->agent_exit_status = w->agent_exit_signal = -1;
+	w->osc133_exit = -1;
+	w->screen_signal = -1;
+	loop_timer_init(&w->timer, watch_run, p);
+	p->watch = w;
+}
+
+static void
+watch_unwatch_agent(struct watch *w)
+{
+	if (w->agent_pidfd != -1) {
+		loop_del(w->agent_ev);
+		close(w->agent_pidfd);
+	}
+	w->agent_pidfd = -1;
+	w->agent_ev = NULL;
+}
+
+void
+watch_free(struct pane *p)
+{
+	struct watch	*w = p->watch;
+	int		 i;
+
+	if (w == NULL)
+		return;
+	loop_timer_del(&w->timer);
+	watch_unwatch_agent(w);
+	free(w->title);
+	for (i = 0; i < 5; i++)
+		free(w->pub[i]);
+	free(w);
+	p->watch = NULL;
+}
+
+/* Classify at the end of this loop turn. */
+static void
+watch_touch(struct pane *p)
+{
+	p->watch->touched = 1;
+	loop_timer_add(&p->watch->timer, 0);
+}
+
+/* A fresh agent (or a new one in the same pane): forget the last run's. */
+static void
+watch_reset_run(struct watch *w)
+{
+	w->agent_exit_status = w->agent_exit_signal = -1;
+	w->osc133_exit = -1;
+	w->codex = CX_NONE;
+	w->session = SS_NONE;
+	w->session_stale = w->session_failed = 0;
+	w->hook = HK_NONE;
+	w->hook_question = 0;
+	w->screen = 0;
+	w->screen_at = 0;
+	w->title_cleared = 0;
+	w->retry_at = 0;
+	w->children = 0;
+	w->cpu_busy = 0;
+}
+
+static void
+watch_agent_exited(int fd, short revents, void *arg)
+{
+	struct pane	*p = arg;
+	struct watch	*w = p->watch;
+	int		 status, sig;
+
+	if (proc_exit_status(w->agent_pid, &status, &sig) == 0) {
+		w->agent_exit_status = status;
+		w->agent_exit_signal = sig;
+	}
+	log_debug("pane %%%d: agent %s pid %ld exited (status %d signal %d)",
+	    p->id, w->agent->name, (long)w->agent_pid, w->agent_exit_status,
+	    w->agent_exit_signal);
+	w->agent_alive = 0;
+	w->agent_gone_at = time_mono_ms();
+	watch_unwatch_agent(w);
+	w->scan = 1;
+	watch_touch(p);
+}
+
+/*
+ * Walk the pane's process tree: which agent runs (the shallowest process a
+ * profile claims), its live tool processes (descendants no profile claims
+ * as the agent itself) and the CPU its tree used since the last look.
+ */
+static void
+watch_scan(struct pane *p)
+{
+	struct watch			*w = p->watch;
+	struct proc_node		 nodes[WATCH_MAX_PROCS];
+	const struct agent_profile	*prof, *found = NULL;
+	char				 argbuf[1024], *argv[8];
+	int				 n, i, j, argc, agent_i = -1;
+	int				 under[WATCH_MAX_PROCS];
+	uint64_t			 ticks = 0, now = time_mono_ms();
+	long				 hz = sysconf(_SC_CLK_TCK);
+
+	w->scan = 0;
+	if (p->dead || p->pid <= 0)
+		return;
+	n = proc_tree(p->pid, nodes, WATCH_MAX_PROCS);
+	if (n < 0) {
+		w->proc_failed = 1;
+		return;
+	}
+	w->proc_failed = 0;
+	for (i = 0; i < n && found == NULL; i++) {
+		if (nodes[i].state == 'Z')
+			continue;
+		argc = proc_argv(nodes[i].pid, argbuf, sizeof argbuf, argv, 8);
+		if ((prof = agent_match(nodes[i].comm, argv, argc)) != NULL) {
+			found = prof;
+			agent_i = i;
+		}
+	}
+	if (found == NULL) {
+		if (w->agent_alive) {
+			log_debug("pane %%%d: agent gone from the tree", p->id);
+			w->agent_alive = 0;
+			w->agent_gone_at = time_mono_ms();
+			watch_unwatch_agent(w);
+		}
+		return;
+	}
+	if (!w->agent_seen || w->agent_pid != nodes[agent_i].pid ||
+	    w->agent_start != nodes[agent_i].start) {
+		log_debug("pane %%%d: agent %s pid %ld", p->id, found->name,
+		    (long)nodes[agent_i].pid);
+		watch_unwatch_agent(w);
+		watch_reset_run(w);
+		w->agent = found;
+		w->agent_pid = nodes[agent_i].pid;
+		w->agent_start = nodes[agent_i].start;
+		w->agent_seen = 1;
+		w->agent_since = now;
+		w->cpu_at = 0;
+		if ((w->agent_pidfd = proc_pidfd(w->agent_pid)) != -1)
+			w->agent_ev = loop_add(w->agent_pidfd, POLLIN,
+			    watch_agent_exited, p);
+		publish_keep_failed(p);
+	}
+	w->agent_alive = 1;
+
+	/* Descendants of the agent: tools, unless the agent's own. */
+	memset(under, 0, sizeof under);
+	under[agent_i] = 1;
+	w->children = 0;
+	for (i = agent_i; i < n; i++) {
+		for (j = agent_i; j < i && !under[i]; j++) {
+			if (under[j] && nodes[j].pid == nodes[i].ppid)
+				under[i] = 1;
+		}
+		if (!under[i])
+			continue;
+		ticks += nodes[i].ticks;
+		if (i == agent_i || nodes[i].state == 'Z')
+			continue;
+		argc = proc_argv(nodes[i].pid, argbuf, sizeof argbuf, argv, 8);
+		if (agent_match(nodes[i].comm, argv, argc) != found)
+			w->children++;
+	}
+	if (w->cpu_at != 0 && now > w->cpu_at && hz > 0) {
+		w->cpu_busy = (ticks - w->cpu_ticks) * 1000 * 100 /
+		    (uint64_t)hz >= WATCH_CPU_BUSY * (now - w->cpu_at);
+	}
+	w->cpu_ticks = ticks;
+	w->cpu_at = now;
+}
+
+static enum codex_state
+watch_codex_state(const char *s)
+{
+	static const struct {
+		const char		*word;
+		enum codex_state	 st;
+	} words[] = {
+		{ "idle", CX_IDLE }, { "working", CX_WORKING },
+		{ "blocked", CX_BLOCKED }, { "done", CX_DONE },
+		{ "error", CX_ERROR }, { "clear", CX_CLEAR },
+	};
+	size_t	i, n;
+
+	if (strncmp(s, "state=", 6) != 0)
+		return (CX_NONE);
+	s += 6;
+	for (i = 0; i < sizeof words / sizeof words[0]; i++) {
+		n = strlen(words[i].word);
+		if (strncmp(s, words[i].word, n) == 0 &&
+		    (s[n] == '\0' || s[n] == ':'))
+			return (words[i].st);
+	}
+	return (CX_NONE);
+}
+
+static void
+watch_osc(const struct osc_event *ev, void *arg)
+{
+	struct pane	*p = arg;
+	struct watch	*w = p->watch;
+	uint64_t	 now = time_mono_ms();
+	enum codex_state cx;
+
+	if (ev->kind == OSC_EV_BEL) {
+		w->bell_at = now;
+		watch_touch(p);
+		return;
+	}
+	switch (ev->number) {
+	case 0:
+	case 2:
+		if (ev->passthrough)
+			return;
+		if (w->title == NULL || strcmp(w->title, ev->payload) != 0) {
+			/* Agents set a title soon after they start. */
+			if (!w->agent_seen)
+				w->scan = 1;
+			free(w->title);
+			w->title = xstrdup(ev->payload);
+			w->title_cleared = (*ev->payload == '\0');
+			w->title_at = now;
+			watch_touch(p);
+		}
+		break;
+	case 7501:
+		if ((cx = watch_codex_state(ev->payload)) != CX_NONE) {
+			w->codex = cx;
+			w->codex_at = now;
+			w->scan = w->scan || !w->agent_seen;
+			watch_touch(p);
+		}
+		break;
+	case 133:
+		if (ev->payload[0] == 'D') {
+			w->osc133_exit = ev->payload[1] == ';' ?
+			    atoi(ev->payload + 2) : 0;
+			w->osc133_at = now;
+			watch_touch(p);
+		}
+		break;
+	case 9:
+	case 99:
+	case 777:
+		w->notify_at = now;
+		watch_touch(p);
+		break;
+	}
+}
+
+static void
+watch_retry_marks(struct pane *p, const char *data, size_t len)
+{
+	struct watch	*w = p->watch;
+	const char	*m;
+	int		 i;
+
+	for (i = 0; i < 3 && (m = w->agent->retry_marks[i]) != NULL; i++) {
+		if (memmem(data, len, m, strlen(m)) != NULL) {
+			if (w->retry_at == 0 || strcmp(w->res.detail,
+			    "retrying") != 0)
+				watch_touch(p);
+			w->retry_at = time_mono_ms();
+			return;
+		}
+	}
+}
+
+/* The hot path: every decoded chunk of a watched pane. */
+void
+watch_output(struct pane *p, const char *data, size_t len)
+{
+	struct watch	*w = p->watch;
+
+	osc_scan(&w->osc, data, len, watch_osc, p);
+	/* A working agent that retries says so in its spinner line. */
+	if (w->agent != NULL && w->classified &&
+	    w->res.state == ST_IN_PROGRESS)
+		watch_retry_marks(p, data, len);
+	/*
+	 * Output only matters when it can change the verdict: not for a pane
+	 * with no agent (a command change tells us when one starts), and not
+	 * while a working state stands on output (the debounce timer does).
+	 */
+	if (!w->agent_seen)
+		return;
+	if (!w->classified || w->res.state != ST_IN_PROGRESS ||
+	    strcmp(w->res.reason, "output_quiet") == 0)
+		watch_touch(p);
+}
+
+/* tmux told us something (command, title, death, new pane). */
+void
+watch_changed(struct pane *p)
+{
+	struct watch	*w = p->watch;
+
+	/* Titles set before we attached arrive through tmux only. */
+	if (p->title != NULL && (w->title == NULL ||
+	    (w->title_at == 0 && strcmp(w->title, p->title) != 0))) {
+		free(w->title);
+		w->title = xstrdup(p->title);
+	}
+	w->scan = 1;
+	watch_touch(p);
+}
+
+void
+watch_hook(struct pane *p, enum hook_event ev, int question)
+{
+	struct watch	*w = p->watch;
+
+	w->hook = ev;
+	w->hook_at = time_mono_ms();
+	w->hook_question = question;
+	w->scan = 1;
+	watch_touch(p);
+}
+
+/*
+ * A capture of the pane's screen: which hints its bottom lines show.
+ * Dialogs, spinners and prompts live at the bottom; text higher up is
+ * conversation, which may quote anything.
+ */
+#define WATCH_SCREEN_LINES 15
+
+void
+watch_screen(struct pane *p, const char *text, size_t len)
+{
+	struct watch	*w = p->watch;
+	const char	*start = text + len;
+	char		*copy;
+	int		 lines = 0, blank = 1;
+
+	while (start > text) {
+		if (start[-1] == '\n') {
+			if (!blank && ++lines == WATCH_SCREEN_LINES)
+				break;
+			blank = 1;
+		} else if (start[-1] != ' ')
+			blank = 0;
+		start--;
+	}
+	copy = xstrndup(start, (size_t)(text + len - start));
+	w->screen = agent_screen(w->agent, copy, &w->screen_signal);
+	w->screen_at = time_mono_ms();
+	w->capture_failed = 0;
+	free(copy);
+	log_debug("pane %%%d: screen hints %#x", p->id, w->screen);
+	watch_touch(p);
+}
+
+static void
+watch_capture_cb(struct ctl_client *c, int ok, const char *body, size_t len,
+    void *arg)
+{
+	struct pane	*p = arg;
+
+	p->watch->capturing = 0;
+	if (!ok) {
+		log_warnx("pane %%%d: capture-pane failed: %.*s", p->id,
+		    (int)len, body);
+		p->watch->capture_failed = 1;
+		watch_touch(p);
+		return;
+	}
+	watch_screen(p, body, len);
+}
+
+static void
+watch_capture(struct pane *p)
+{
+	struct session	*s = pane_session(p);
+	char		 cmd[96];
+
+	if (s == NULL || p->watch->capturing)
+		return;
+	snprintf(cmd, sizeof cmd, "capture-pane -p -J -t '%%%d'", p->id);
+	if (session_send(s, cmd, watch_capture_cb, p) == 0)
+		p->watch->capturing = 1;
+}
+
+static void
+watch_input(struct pane *p, struct cls_input *in)
+{
+	struct watch	*w = p->watch;
+
+	memset(in, 0, sizeof *in);
+	in->now = time_mono_ms();
+	in->pane_dead = p->dead;
+	in->exit_status = p->dead_status;
+	in->exit_signal = p->dead_signal;
+	in->agent_seen = w->agent_seen;
+	in->agent_alive = w->agent_alive;
+	in->agent_since = w->agent_since;
+	in->agent_exit_status = w->agent_exit_status;
+	in->agent_exit_signal = w->agent_exit_signal;
+	in->children = w->children;
+	in->cpu_busy = w->cpu_busy;
+	in->proc_failed = w->proc_failed;
+	in->last_output = p->out_last;
+	if (w->title_cleared)
+		in->title = TITLE_CLEARED;
+	else
+		in->title = agent_title(w->agent, w->title);
+	in->title_at = w->title_at;
+	in->codex = w->codex;
+	in->codex_at = w->codex_at;
+	in->retry_at = w->retry_at;
+	in->osc133_exit = w->osc133_exit;
+	in->osc133_at = w->osc133_at;
+	in->screen = w->screen;
+	in->screen_at = w->screen_at;
+	in->screen_signal = w->screen_signal;
+	in->capture_failed = w->capture_failed;
+	in->session = w->session;
+	in->session_at = w->session_at;
+	in->session_stale = w->session_stale;
+	in->session_failed = w->session_failed;
+	in->hook = w->hook;
+	in->hook_at = w->hook_at;
+	in->hook_question = w->hook_question;
+	in->debounce = lisad.debounce_ms;
+	in->grace = lisad.grace_ms;
+	in->stale = lisad.stale_ms;
+}
+
+/* When an exit verdict that may still be refined began (0: not one). */
+static uint64_t
+watch_exiting(struct pane *p, const struct cls_result *r)
+{
+	struct watch	*w = p->watch;
+
+	if (p->dead || r->lifecycle != LC_EXITED)
+		return (0);
+	if (strcmp(r->reason, "codex_osc_clear") == 0)
+		return (w->codex_at);
+	if (strcmp(r->reason, "hook_session_end") == 0)
+		return (w->hook_at);
+	if (strcmp(r->reason, "agent_exited") == 0 ||
+	    strcmp(r->reason, "agent_exited_clean") == 0 ||
+	    strcmp(r->reason, "agent_gone_while_busy") == 0)
+		return (w->agent_gone_at);
+	return (0);
+}
+
+static void
+watch_run(void *arg)
+{
+	struct pane		*p = arg;
+	struct watch		*w = p->watch;
+	struct cls_input	 in;
+	struct cls_result	 r;
+	enum cls_state		 from;
+	char			 old_detail[sizeof w->res.detail];
+	uint64_t		 now, at;
+
+	/* /proc on events that call for it, and when a deadline comes. */
+	if (w->scan || (!w->touched && w->agent_alive))
+		watch_scan(p);
+	w->touched = 0;
+	watch_input(p, &in);
+	classify(&in, &r);
+	now = in.now;
+
+	/*
+	 * An agent on its way out (it said goodbye, or left a live shell) and
+	 * nothing decisive known yet: give the process, the pane and the shell
+	 * a moment to report the exit code ("Killed", OSC 133), and look at
+	 * the screen once they have.
+	 */
+	if ((at = watch_exiting(p, &r)) != 0) {
+		if (now - at < WATCH_EXIT_SETTLE) {
+			loop_timer_del(&w->timer);
+			loop_timer_add(&w->timer, at + WATCH_EXIT_SETTLE - now);
+			return;
+		}
+		if (!w->agent_alive && w->screen_at < at + WATCH_EXIT_SETTLE &&
+		    !w->capture_failed)
+			r.want_capture = 1;
+	}
+	if (r.want_capture && !w->capturing && !w->capture_failed)
+		watch_capture(p);
+
+	from = w->classified ? w->res.state : ST_NONE;
+	snprintf(old_detail, sizeof old_detail, "%s", w->res.detail);
+	if (!w->classified || r.state != w->res.state ||
+	    strcmp(r.detail, w->res.detail) != 0 ||
+	    strcmp(r.reason, w->res.reason) != 0) {
+		if (!w->classified || r.state != w->res.state)
+			w->since = time_real_ms();
+		w->res = r;
+		w->classified = 1;
+		/* A new state, or a new detail of it, is an event. */
+		if (r.state != from || strcmp(r.detail, old_detail) != 0)
+			events_transition(p, from, &r,
+			    w->agent != NULL ? w->agent->name : NULL);
+		publish_pane(p);
+		listener_pane_changed(p);
+	} else
+		w->res = r;
+
+	loop_timer_del(&w->timer);
+	if (r.recheck_at != 0)
+		loop_timer_add(&w->timer, r.recheck_at > now ?
+		    r.recheck_at - now : 0);
+}
+
+/* Is the pane in one of the states of a mask (1 << enum cls_state)? */
+int
+watch_matches(struct pane *p, unsigned mask)
+{
+	struct watch	*w = p->watch;
+
+	return (w != NULL && w->classified &&
+	    (mask & (1u << w->res.state)) != 0);
+}
+
+void
+watch_reload(void)
+{
+	struct pane	*p;
+
+	RB_FOREACH(p, panes, &panes) {
+		if (p->watch != NULL)
+			watch_touch(p);
+	}
+}
+
+static void
+watch_age(struct buf *b, uint64_t at, uint64_t now)
+{
+	json_key(b, "age_ms");
+	json_int_or_null(b, at != 0, (long long)(now - at));
+}
+
+/* A signal entry: "name": {"value": ..., "age_ms": ...}. */
+static void
+watch_signal_str(struct buf *b, const char *name, const char *value,
+    uint64_t at, uint64_t now)
+{
+	json_key(b, name);
+	buf_adds(b, "{\"value\":");
+	json_cstr(b, value);
+	watch_age(b, at, now);
+	buf_addc(b, '}');
+}
+
+static void
+watch_signals(struct buf *b, struct pane *p, uint64_t now)
+{
+	static const char	*codex_names[] = { "none", "idle", "working",
+				    "blocked", "done", "error", "clear" };
+	static const char	*session_names[] = { "none", "idle", "busy",
+				    "waiting" };
+	static const char	*hook_names[] = { "none", "SessionStart",
+				    "UserPromptSubmit", "PreToolUse",
+				    "PermissionRequest", "PostToolUse", "Stop",
+				    "StopFailure", "Notification idle_prompt",
+				    "Notification permission_prompt",
+				    "SessionEnd", "agent-turn-complete" };
+	static const char	*title_names[] = { "unknown", "busy", "idle",
+				    "waiting", "cleared" };
+	struct watch		*w = p->watch;
+	unsigned		 bit;
+	int			 first = 1;
+
+	buf_adds(b, "{");
+	json_key(b, "pane");
+	buf_printf(b, "{\"dead\":%s,\"command\":", p->dead ? "true" : "false");
+	json_cstr(b, p->command != NULL ? p->command : "");
+	buf_addc(b, '}');
+	json_key(b, "output");
+	buf_printf(b, "{\"bytes\":%llu", (unsigned long long)p->out_bytes);
+	watch_age(b, p->out_last, now);
+	buf_addc(b, '}');
+	json_key(b, "process");
+	buf_adds(b, "{\"agent_pid\":");
+	json_int_or_null(b, w->agent_seen, w->agent_pid);
+	buf_printf(b, ",\"alive\":%s,\"children\":%d,\"cpu_busy\":%s,"
+	    "\"readable\":%s", w->agent_alive ? "true" : "false", w->children,
+	    w->cpu_busy ? "true" : "false", w->proc_failed ? "false" : "true");
+	watch_age(b, w->agent_since, now);
+	buf_addc(b, '}');
+	if (w->title != NULL) {
+		json_key(b, "title");
+		buf_adds(b, "{\"value\":");
+		json_cstr(b, w->title);
+		json_key(b, "class");
+		json_cstr(b, title_names[w->title_cleared ? TITLE_CLEARED :
+		    agent_title(w->agent, w->title)]);
+		watch_age(b, w->title_at, now);
+		buf_addc(b, '}');
+	}
+	if (w->codex != CX_NONE)
+		watch_signal_str(b, "codex_osc7501", codex_names[w->codex],
+		    w->codex_at, now);
+	if (w->osc133_at != 0) {
+		json_key(b, "osc133_exit");
+		buf_printf(b, "{\"value\":%d", w->osc133_exit);
+		watch_age(b, w->osc133_at, now);
+		buf_addc(b, '}');
+	}
+	if (w->screen_at != 0 || w->capture_failed) {
+		json_key(b, "screen");
+		buf_adds(b, "{\"hints\":[");
+		for (bit = 1; bit < (1u << SCREEN_NHINTS); bit <<= 1) {
+			if ((w->screen & bit) == 0)
+				continue;
+			if (!first)
+				buf_addc(b, ',');
+			json_cstr(b, agent_hint_name(bit));
+			first = 0;
+		}
+		buf_printf(b, "],\"capture_failed\":%s",
+		    w->capture_failed ? "true" : "false");
+		watch_age(b, w->screen_at, now);
+		buf_addc(b, '}');
+	}
+	if (w->session != SS_NONE || w->session_failed) {
+		json_key(b, "claude_session");
+		buf_adds(b, "{\"value\":");
+		json_cstr(b, session_names[w->session]);
+		buf_printf(b, ",\"stale\":%s,\"failed\":%s",
+		    w->session_stale ? "true" : "false",
+		    w->session_failed ? "true" : "false");
+		watch_age(b, w->session_at, now);
+		buf_addc(b, '}');
+	}
+	if (w->hook != HK_NONE)
+		watch_signal_str(b, "hook", hook_names[w->hook], w->hook_at,
+		    now);
+	if (w->bell_at != 0 || w->notify_at != 0) {
+		json_key(b, "attention");
+		buf_adds(b, "{\"bell_age_ms\":");
+		json_int_or_null(b, w->bell_at != 0,
+		    (long long)(now - w->bell_at));
+		buf_adds(b, ",\"notify_age_ms\":");
+		json_int_or_null(b, w->notify_at != 0,
+		    (long long)(now - w->notify_at));
+		buf_addc(b, '}');
+	}
+	buf_addc(b, '}');
+}
+
+/* The classification keys of `lisa status --json` / `lisa list --json`. */
+void
+watch_json(struct buf *b, struct pane *p)
+{
+	struct watch	*w = p->watch;
+	uint64_t	 now = time_mono_ms();
+	char		 since[40];
+	int		 agent = w->classified && w->res.state != ST_NONE;
+	int		 code = -1;
+
+	json_key(b, "agent");
+	json_cstr(b, agent && w->agent != NULL ? w->agent->name : NULL);
+	json_key(b, "state");
+	json_cstr(b, agent ? cls_state_name(w->res.state) : NULL);
+	json_key(b, "detail");
+	json_cstr(b, agent ? w->res.detail : NULL);
+	json_key(b, "lifecycle");
+	json_cstr(b, agent ? cls_lifecycle_name(w->res.lifecycle) : NULL);
+	json_key(b, "activity");
+	json_cstr(b, agent ? cls_activity_name(w->res.activity) : NULL);
+	json_key(b, "reason");
+	json_cstr(b, agent ? w->res.reason : NULL);
+	json_key(b, "since");
+	rfc3339(w->since, since, sizeof since);
+	json_cstr(b, agent ? since : NULL);
+	if (p->dead)
+		code = p->dead_status;
+	else if (w->agent_seen && !w->agent_alive)
+		code = w->agent_exit_status >= 0 ? w->agent_exit_status :
+		    w->osc133_exit;
+	json_key(b, "exit_code");
+	json_int_or_null(b, code >= 0, code);
+	json_key(b, "signals");
+	watch_signals(b, p, now);
+}

@@ -1,0 +1,382 @@
+#!/usr/bin/python3
+"""A stand-in for Claude Code and Codex in lisa's integration tests.
+
+Run as `claude` or `codex` (symlinks to this file; the direct interpreter
+path in the first line keeps that name as the process name). It imitates
+what the real CLIs were measured to do (see docs/classification.md): titles
+and their glyphs, Claude's ~/.claude/sessions/<pid>.json, Codex's OSC 7501
+state protocol, the permission / question / trust dialogs, spinner output,
+retries, API errors, exit texts and codes, and Claude hooks from
+~/.claude/settings.json run the way Claude runs them.
+
+It reads commands typed into the pane (one per line):
+  work SECONDS     answer slowly (spinner, busy title)
+  tool SECONDS     run a tool (a child `sleep`)
+  permission       ask to run a command; then `y` or `n`
+  question         AskUserQuestion (Claude); then a choice
+  retry SECONDS    API errors being retried, then success
+  error            a final API error
+  hang             claim to be busy, then freeze (no output at all)
+  exit CODE        leave with that code (Claude: /exit is exit 0)
+Options: --trust (start with the trust dialog), --print (one-shot, no UI:
+`claude -p` / `codex exec`), --fail (with --print: exit 1).
+"""
+import json, os, subprocess, sys, time
+
+NAME = os.path.basename(sys.argv[0])
+CLAUDE = NAME != "codex"
+HOME = os.environ.get("HOME", "/tmp")
+SPEED = float(os.environ.get("FAKE_AGENT_SPEED", "1"))
+out = sys.stdout.buffer
+pid = os.getpid()
+session_id = "fake-%d" % pid
+title_text = "Claude Code" if CLAUDE else "work"
+
+
+LOG = os.environ.get("FAKE_AGENT_LOG")
+
+
+def mark(what):
+    """Note when a signal was emitted, for latency measurements."""
+    if LOG:
+        with open(LOG, "a") as f:
+            f.write("%d %s\n" % (int(time.time() * 1000), what))
+
+
+def w(data):
+    out.write(data.encode() if isinstance(data, str) else data)
+    out.flush()
+
+
+def title(t):
+    w("\033]0;%s\007" % t)
+
+
+def osc7501(state):
+    if not CLAUDE:
+        w("\033]7501;%s\033\\" % state)
+        mark("osc7501 " + state.split(":")[0])
+
+
+def sleep(s):
+    time.sleep(s / SPEED)
+
+
+def proc_start():
+    with open("/proc/self/stat") as f:
+        return int(f.read().rsplit(")", 1)[1].split()[19])
+
+
+SESSION = os.path.join(HOME, ".claude", "sessions", "%d.json" % pid)
+
+
+def session(status, waiting_for=None):
+    """Claude's sessions/<pid>.json, rewritten on every change."""
+    if not CLAUDE:
+        return
+    os.makedirs(os.path.dirname(SESSION), exist_ok=True)
+    now = int(time.time() * 1000)
+    d = {"pid": pid, "sessionId": session_id, "cwd": os.getcwd(),
+         "startedAt": now, "procStart": str(proc_start()), "version": "fake",
+         "kind": "interactive", "entrypoint": "cli", "name": "fake",
+         "updatedAt": now, "statusUpdatedAt": now}
+    if status is not None:
+        d["status"] = status
+    if waiting_for:
+        d["waitingFor"] = waiting_for
+    tmp = SESSION + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(d, f)
+    os.rename(tmp, SESSION)
+    mark("session %s" % status)
+
+
+def hook(event, **fields):
+    """Run the command hooks of settings.json for an event, like Claude."""
+    if not CLAUDE:
+        return
+    try:
+        with open(os.path.join(HOME, ".claude", "settings.json")) as f:
+            hooks = json.load(f).get("hooks", {}).get(event, [])
+    except (OSError, ValueError):
+        return
+    payload = dict(session_id=session_id, transcript_path="/dev/null",
+                   cwd=os.getcwd(), hook_event_name=event, **fields)
+    if hooks:
+        mark("hook " + event)
+    for group in hooks:
+        for h in group.get("hooks", []):
+            if h.get("type") == "command":
+                subprocess.run(["sh", "-c", h["command"]],
+                               input=json.dumps(payload).encode(),
+                               stdout=subprocess.DEVNULL)
+
+
+def codex_notify(kind="agent-turn-complete"):
+    home = os.environ.get("CODEX_HOME", os.path.join(HOME, ".codex"))
+    try:
+        with open(os.path.join(home, "config.toml")) as f:
+            for line in f:
+                if line.startswith("notify"):
+                    argv = json.loads(line.split("=", 1)[1])
+                    msg = {"type": kind, "thread-id": session_id,
+                           "turn-id": "t1", "cwd": os.getcwd(),
+                           "client": "codex-tui",
+                           "input-messages": ["work"],
+                           "last-assistant-message": "done"}
+                    subprocess.run(argv + [json.dumps(msg)])
+    except (OSError, ValueError):
+        pass
+
+
+def idle_screen():
+    if CLAUDE:
+        w("\r\n\u2500" * 1 + "\u2500" * 40 + "\r\n\u276f \r\n" +
+          "\u2500" * 40 + "\r\n  ? for shortcuts \u00b7 \u2190 for agents\r\n")
+    else:
+        w("\r\n\u203a Ask Codex to do anything\r\n"
+          "  \u2190 for agents \u00b7 ? for shortcuts\r\n")
+
+
+def idle():
+    title(("\u2733 " if CLAUDE else "") + title_text)
+    mark("title idle")
+    session("idle")
+
+
+BRAILLE_CLAUDE = ["\u2802", "\u2810"]
+BRAILLE_CODEX = "\u280b\u2819\u2839\u2838\u283c\u2834\u2826\u2827\u2807\u280f"
+
+
+def busy(seconds, line, child=None):
+    """Animate like a working agent for a while (or until child exits)."""
+    start = time.time()
+    i = 0
+    step = 0.48 if CLAUDE else 0.1
+    while True:
+        elapsed = time.time() - start
+        if child is not None:
+            if child.poll() is not None:
+                break
+        elif elapsed * SPEED >= seconds:
+            break
+        if CLAUDE:
+            title("%s %s" % (BRAILLE_CLAUDE[i % 2], title_text))
+            w("\r\033[2K\u273b %s (%ds \u00b7 \u2193 %d tokens)\r\n"
+              "\033[2K  esc to interrupt \u00b7 \u2190 for agents\033[1A"
+              % (line, elapsed, 10 * i))
+        else:
+            title("%s %s" % (BRAILLE_CODEX[i % 10], title_text))
+            w("\r\033[2K\u2022 %s (%ds \u2022 esc to interrupt)" % (line, elapsed))
+        i += 1
+        time.sleep(step / SPEED if SPEED > 1 else step)
+    w("\r\n")
+
+
+def turn_start(prompt):
+    hook("UserPromptSubmit", prompt=prompt, prompt_id="p1")
+    session("busy")
+    osc7501("state=working:app=codex")
+
+
+def turn_end(text="Done."):
+    w("\r\n\u25cf %s\r\n" % text)
+    hook("Stop", last_assistant_message=text, stop_hook_active=False)
+    osc7501("state=done:app=codex")
+    idle()
+    codex_notify()
+    idle_screen()
+
+
+def dialog_permission(question=False):
+    tool = "AskUserQuestion" if question else "Bash"
+    hook("PreToolUse", tool_name=tool, tool_input={}, tool_use_id="t1")
+    if CLAUDE:
+        title("\u2733 " + title_text)
+        mark("title idle")
+        session("waiting", "permission prompt")
+        hook("PermissionRequest", tool_name=tool, tool_input={})
+        if question:
+            w("\r\n \u2610 Choice\r\nPick one\r\n\u276f 1. Option A\r\n"
+              "  2. Option B\r\nEnter to select \u00b7 \u2191/\u2193 to "
+              "navigate \u00b7 Esc to cancel\r\n")
+        else:
+            w("\r\n Bash command\r\n   touch x\r\n Do you want to proceed?\r\n"
+              " \u276f 1. Yes\r\n   2. No\r\n Esc to cancel \u00b7 Tab to amend"
+              "\r\n")
+    else:
+        osc7501("state=blocked:app=codex:kind=permission")
+        w("\r\nWould you like to run the following command?\r\n$ touch x\r\n"
+          "\u203a 1. Yes, proceed (y)\r\nPress enter to confirm or esc to "
+          "cancel\r\n")
+    # Codex blinks its title while it waits; Claude writes nothing.
+    answer = read_line(blink=not CLAUDE)
+    # The TUI redraws: the answered dialog is gone from the screen.
+    w("\033[2J\033[H")
+    if answer.strip() in ("y", "1", ""):
+        hook("PostToolUse", tool_name=tool, tool_response={}, duration_ms=5)
+        session("busy")
+        osc7501("state=working:app=codex")
+        busy(1, "Working")
+        turn_end()
+    else:
+        osc7501("state=idle:app=codex")
+        idle()
+        w("\r\n  \u23bf  Interrupted \u00b7 What should Claude do instead?\r\n"
+          if CLAUDE else "\r\n\u25a0 Conversation interrupted\r\n")
+        idle_screen()
+
+
+def read_line(blink=False):
+    """Read one line from the terminal (canonical mode), optionally
+    blinking Codex's Action Required title once a second meanwhile."""
+    import select
+    buf = b""
+    i = 0
+    while True:
+        if blink:
+            title("[ %s ] Action Required | %s" % ("!" if i % 2 else ".",
+                                                   title_text))
+            i += 1
+        r, _, _ = select.select([0], [], [], 1.0 if blink else None)
+        if r:
+            c = os.read(0, 1024)
+            if not c:
+                sys.exit(0)
+            buf += c
+            if b"\n" in buf:
+                return buf.split(b"\n")[0].decode(errors="replace")
+
+
+def leave(code):
+    if CLAUDE:
+        hook("SessionEnd", reason="prompt_input_exit")
+        try:
+            os.unlink(SESSION)
+        except OSError:
+            pass
+        title("")
+        w("\r\nResume this session with:\r\nclaude --resume %s\r\n" % session_id)
+    else:
+        osc7501("state=idle:app=codex")
+        title("")
+        osc7501("state=clear")
+        w("\033[?1049l\r\nDisconnected from this task. Any running work "
+          "continues.\r\nTo reconnect, run:\r\n  codex resume %s\r\n" % session_id)
+    sys.exit(code)
+
+
+def print_mode(fail):
+    """claude -p / codex exec: no title, no OSC, output then exit."""
+    session(None)
+    hook("SessionStart", source="startup")
+    sleep(1)
+    if fail:
+        w("API Error: 400 Invalid request (fake)\n")
+        hook("StopFailure", error="unknown")
+        code = 1
+    else:
+        w("The answer is 42.\n")
+        hook("Stop", last_assistant_message="42")
+        code = 0
+    try:
+        os.unlink(SESSION)
+    except OSError:
+        pass
+    hook("SessionEnd", reason="other")
+    sys.exit(code)
+
+
+def main():
+    args = sys.argv[1:]
+    if "--print" in args or "-p" in args or "exec" in args:
+        print_mode("--fail" in args)
+    if not CLAUDE:
+        w("\033[?1049h")
+    if "--trust" in args:
+        if CLAUDE:
+            w("Accessing workspace:\r\n\r\nQuick safety check: Is this a "
+              "project you created or one you trust?\r\n\u276f 1. Yes, I "
+              "trust this folder\r\n  2. No, exit\r\nEnter to confirm \u00b7 "
+              "Esc to cancel\r\n")
+        else:
+            w("Folder access\r\nTrust this folder? Codex can read, edit, "
+              "and run files here\r\n\u203a 1. Trust and continue\r\n")
+        if read_line().strip() not in ("1", "y", ""):
+            sys.exit(1)
+    w("\u256d\u2500\u2500\u2500 %s (fake) \u2500\u2500\u2500\u256e\r\n" %
+      ("Claude Code" if CLAUDE else ">_ OpenAI Codex"))
+    sleep(0.3)
+    session(None)
+    hook("SessionStart", source="startup", model="fake")
+    idle()
+    osc7501("state=idle:app=codex")
+    idle_screen()
+    while True:
+        line = read_line().strip()
+        words = line.split()
+        if not words:
+            continue
+        cmd, arg = words[0], (words[1] if len(words) > 1 else "2")
+        if cmd in ("/exit", "/quit"):
+            leave(0)
+        elif cmd == "exit":
+            leave(int(arg))
+        elif cmd == "work":
+            turn_start(line)
+            busy(float(arg), "Percolating\u2026" if CLAUDE else "Working")
+            turn_end()
+        elif cmd == "tool":
+            turn_start(line)
+            hook("PreToolUse", tool_name="Bash",
+                 tool_input={"command": "sleep " + arg}, tool_use_id="t1")
+            w("\r\n\u25cf Bash(sleep %s)\r\n  \u23bf  Running\u2026\r\n" % arg
+              if CLAUDE else "\r\n\u2022 Running sleep %s\r\n" % arg)
+            child = subprocess.Popen(["sleep", str(float(arg) / SPEED)])
+            busy(0, "Working", child=child)
+            hook("PostToolUse", tool_name="Bash", tool_response={},
+                 duration_ms=int(float(arg) * 1000))
+            turn_end()
+        elif cmd == "permission":
+            turn_start(line)
+            busy(0.5, "Working")
+            dialog_permission()
+        elif cmd == "question" and CLAUDE:
+            turn_start(line)
+            busy(0.5, "Working")
+            dialog_permission(question=True)
+        elif cmd == "retry":
+            turn_start(line)
+            busy(float(arg), "API error \u00b7 Retrying in 3s \u00b7 attempt "
+                 "1/10" if CLAUDE else "Reconnecting... 1/5")
+            turn_end()
+        elif cmd == "error":
+            turn_start(line)
+            busy(0.5, "Working")
+            if CLAUDE:
+                w("\r\n\u25cf API Error: 500 Internal server error.\r\n")
+                hook("StopFailure", error="server_error")
+                idle()
+            else:
+                osc7501("state=error:app=codex")
+                title(title_text)
+                w("\r\n\u25a0 We\u2019re currently experiencing high demand\r\n")
+            idle_screen()
+        elif cmd == "hang":
+            turn_start(line)
+            if CLAUDE:
+                title("%s %s" % (BRAILLE_CLAUDE[0], title_text))
+            else:
+                title("%s %s" % (BRAILLE_CODEX[0], title_text))
+            while True:
+                time.sleep(3600)
+        else:
+            w("\r\nunknown command: %s\r\n" % cmd)
+            idle_screen()
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except KeyboardInterrupt:
+        sys.exit(130)

@@ -1,0 +1,200 @@
+# The classifier end to end: real tmux, the fake agent (tests/fake), lisa's
+# verdicts as a user reads them (lisa wait / lisa status, @lisa_* options).
+
+FAKE="$ROOT/tests/fake"
+
+# A fast clock for tests: grace 1 s, debounce 0.5 s, stale as given.
+setup_agents() {
+	# Before the server starts: panes inherit its environment.
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME"
+	export FAKE_AGENT_LOG="$TESTDIR/agent.log"
+	start_server main
+	T set -g @lisa-grace 1
+	T set -g @lisa-debounce 0.5
+	T set -g @lisa-stale "${1:-120}"
+	start_helper
+}
+
+# Start an agent as a pane's own process (as launchers do) in window N.
+agent_window() {
+	T new-window -d -t "main:$1" -n "$2" "$FAKE/$2 ${3:-}"
+	T display -p -t "main:$1" '#{pane_id}'
+}
+
+# Wait (pushed, via lisa wait) for STATE, then for DETAIL/REASON if given.
+expect() {
+	pane=$1 state=$2 detail=${3:-} reason=${4:-}
+	L wait "$pane" --until "$state" --timeout 8 >/dev/null ||
+	    fail "$pane never reached $state: $(L status "$pane")"
+	[ -z "$detail$reason" ] && return 0
+	until_ms 5000 state_is "$pane" "$state" "$detail" "$reason" ||
+	    fail "$pane: want $state/$detail/$reason, got: $(L status "$pane")"
+}
+
+state_is() {
+	s=$(L status "$1" --json | jget "'%s/%s/%s' % (d['state'], d['detail'], d['reason'])")
+	case "$s" in
+	"$2/$3/$4"|"$2/$3/"*) [ -z "$4" ] || [ "$s" = "$2/$3/$4" ] ;;
+	*) return 1 ;;
+	esac
+}
+
+# ms from the fake agent's last "WHAT" mark to the helper's transition into
+# STATE (and DETAIL, if given) after it.
+latency() {
+	pane=$1 state=$2 what=$3 detail=${4:-}
+	t0=$(grep " $what\$" "$FAKE_AGENT_LOG" | tail -n 1 | cut -d' ' -f1)
+	[ -n "$t0" ] || { echo "?"; return; }
+	L events --json --since "$(date -u -d @$((t0 / 1000)) +%Y-%m-%dT%H:%M:%S)" |
+	    python3 -c "
+import json, sys
+t0 = $t0
+for line in sys.stdin:
+    e = json.loads(line)
+    if e['pane_id'] == '$pane' and e.get('to') == '$state' and e['ts_ms'] >= t0 \
+       and (not '$detail' or e.get('detail') == '$detail'):
+        print(e['ts_ms'] - t0); break
+else:
+    print('?')"
+}
+
+test_claude_states_from_title_and_screen() {
+	setup_agents
+	p=$(agent_window 1 claude)
+	expect "$p" just_started "" grace_period
+	expect "$p" waiting_input prompt title_idle
+	[ "$(T display -p -t "$p" '#{@lisa_agent} #{@lisa_state} #{@lisa_detail}')" = "claude waiting_input prompt" ] ||
+	    fail "options: $(T display -p -t "$p" '#{@lisa_agent} #{@lisa_state} #{@lisa_detail}')"
+
+	T send-keys -t "$p" 'work 3' Enter
+	expect "$p" in_progress generating title_busy
+	expect "$p" waiting_input prompt title_idle
+
+	T send-keys -t "$p" 'tool 3' Enter
+	expect "$p" in_progress tool
+	expect "$p" waiting_input prompt
+
+	T send-keys -t "$p" 'permission' Enter
+	expect "$p" waiting_input permission title_idle_screen_dialog
+	note "quiet -> waiting_input: $(latency "$p" waiting_input "title idle") ms after the title went idle; -> permission: $(latency "$p" waiting_input "title idle" permission) ms (debounce 500 ms + capture)"
+	[ "$(T display -p -t "$p" '#{@lisa_detail}')" = permission ] || fail "option detail"
+	[ "$(T display -p -t main:1 '#{@lisa_window_state}')" = waiting_input ] || fail "window roll-up"
+	[ "$(T display -p -t main '#{@lisa_session_state}')" = waiting_input ] || fail "session roll-up"
+	T send-keys -t "$p" y Enter
+	expect "$p" in_progress
+	expect "$p" waiting_input prompt
+
+	T send-keys -t "$p" 'question' Enter
+	expect "$p" waiting_input question title_idle_screen_dialog
+	T send-keys -t "$p" 1 Enter
+	expect "$p" waiting_input prompt
+
+	T send-keys -t "$p" 'retry 4' Enter
+	expect "$p" in_progress retrying title_busy
+	expect "$p" waiting_input prompt
+
+	# A crash: the title and screen stay frozen "busy"; the pane's death
+	# (kept by lisa's remain-on-exit failed) says what happened.
+	T send-keys -t "$p" 'work 60' Enter
+	expect "$p" in_progress
+	[ "$(T show -pv -t "$p" remain-on-exit)" = failed ] || fail "remain-on-exit not set"
+	kill -9 "$(T display -p -t "$p" '#{pane_pid}')"
+	expect "$p" crashed "signal 9" pane_dead_signal
+	[ "$(T display -p -t "$p" '#{@lisa_state} #{@lisa_detail}')" = "crashed signal 9" ] || fail "options after crash"
+}
+
+test_claude_exit_codes_and_trust() {
+	setup_agents
+	p=$(agent_window 1 claude --trust)
+	expect "$p" waiting_input trust
+	T send-keys -t "$p" 1 Enter
+	expect "$p" waiting_input prompt
+	T send-keys -t "$p" 'exit 3' Enter
+	expect "$p" crashed "exit 3" pane_dead_status
+	# Exit 0 closes a pane kept only on failure; with remain-on-exit on
+	# the pane stays and shows completed.
+	T new-window -d -t main:2 -n claude2
+	T set -p -t main:2 remain-on-exit on
+	T respawn-pane -k -t main:2 "$FAKE/claude"
+	q=$(T display -p -t main:2 '#{pane_id}')
+	expect "$q" waiting_input prompt
+	T send-keys -t "$q" /exit Enter
+	expect "$q" completed "exit 0" pane_dead_exit0
+}
+
+test_claude_print_mode() {
+	setup_agents
+	T set -g remain-on-exit on
+	p=$(agent_window 1 claude -p)
+	expect "$p" completed "exit 0" pane_dead_exit0
+	q=$(agent_window 2 claude "-p --fail")
+	expect "$q" crashed "exit 1" pane_dead_status
+}
+
+test_codex_states_from_osc7501() {
+	setup_agents
+	p=$(agent_window 1 codex)
+	expect "$p" waiting_input prompt codex_osc_idle
+	T send-keys -t "$p" 'work 2' Enter
+	expect "$p" in_progress generating codex_osc_working
+	note "codex OSC 7501 working -> in_progress: $(latency "$p" in_progress "osc7501 state=working") ms"
+	expect "$p" waiting_input prompt codex_osc_done
+	note "codex OSC 7501 done -> waiting_input: $(latency "$p" waiting_input "osc7501 state=done") ms"
+	T send-keys -t "$p" permission Enter
+	expect "$p" waiting_input permission codex_osc_blocked
+	note "codex OSC 7501 blocked -> waiting_input: $(latency "$p" waiting_input "osc7501 state=blocked") ms"
+	T send-keys -t "$p" n Enter
+	expect "$p" waiting_input prompt codex_osc_idle
+	T send-keys -t "$p" 'retry 4' Enter
+	expect "$p" in_progress retrying codex_osc_working
+	expect "$p" waiting_input prompt codex_osc_done
+	T send-keys -t "$p" error Enter
+	expect "$p" waiting_input prompt codex_osc_error
+	T send-keys -t "$p" 'tool 3' Enter
+	expect "$p" in_progress tool codex_osc_working
+	expect "$p" waiting_input prompt
+	# Under a shell with OSC 133 marks, the exit code is known.
+	T new-window -d -t main:2 "bash --norc"
+	q=$(T display -p -t main:2 '#{pane_id}')
+	T send-keys -t "$q" "eval \"\$('$ROOT/bin/lisa' shell-init bash)\"; clear" Enter
+	sleep 0.3
+	T send-keys -t "$q" "$FAKE/codex" Enter
+	expect "$q" waiting_input prompt
+	T send-keys -t "$q" 'exit 4' Enter
+	# The shell's D;4 mark, or the pidfd when it beats bash to the zombie.
+	expect "$q" crashed "exit 4"
+	until_ms 2000 sh -c "'$LISA' -L '$SOCK' status '$q' --json | grep -q '\"osc133_exit\":{\"value\":4'" ||
+	    fail "no OSC 133 mark seen: $(L status "$q" --json)"
+	# Never "completed" on the way: Codex says clear just before it exits.
+	L events | grep "$q" | grep -q completed && fail "flapped: $(L events | grep "$q")"
+	return 0
+}
+
+test_stuck_when_silent_and_idle_cpu() {
+	setup_agents 3
+	p=$(agent_window 1 claude)
+	expect "$p" waiting_input prompt
+	T send-keys -t "$p" hang Enter
+	expect "$p" in_progress
+	expect "$p" stuck "" stale_despite_working_state
+	note "stuck after the 3 s test threshold: $(L status "$p")"
+	# Any output brings it back.
+	T send-keys -t "$p" x
+	expect "$p" in_progress
+}
+
+test_agent_killed_under_shell() {
+	setup_agents
+	T new-window -d -t main:1 "bash --norc"
+	p=$(T display -p -t main:1 '#{pane_id}')
+	T send-keys -t "$p" "$FAKE/claude" Enter
+	expect "$p" waiting_input prompt
+	T send-keys -t "$p" 'work 60' Enter
+	expect "$p" in_progress
+	pid=$(L status "$p" --json | jget "d['signals']['process']['agent_pid']")
+	kill -9 "$pid"
+	# Title and screen frozen busy; bash says "Killed".
+	expect "$p" crashed "signal 9"
+	note "$(L status "$p")"
+}
