@@ -10,7 +10,11 @@ sock, lisa, hpid, what = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 
 def lisa_json(*args):
     out = subprocess.run([lisa, "-L", sock] + list(args), capture_output=True, text=True)
-    return json.loads(out.stdout) if out.returncode == 0 else None
+    if out.returncode != 0:
+        return None
+    if args and args[0] == "events":      # JSON lines
+        return [json.loads(l) for l in out.stdout.splitlines() if l]
+    return json.loads(out.stdout)
 
 def tmux(*args):
     return subprocess.run(["tmux", "-L", sock] + list(args), capture_output=True,

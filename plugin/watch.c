@@ -160,7 +160,9 @@ watch_scan(struct pane *p)
 		log_debug("pane %%%d: agent %s pid %ld", p->id, found->name,
 		    (long)nodes[agent_i].pid);
 		watch_unwatch_agent(w);
-		watch_reset_run(w);
+		/* A new run; what came before the first sight is this one's. */
+		if (w->agent_seen)
+			watch_reset_run(w);
 		w->agent = found;
 		w->agent_pid = nodes[agent_i].pid;
 		w->agent_start = nodes[agent_i].start;

@@ -90,6 +90,18 @@ while not data.endswith(b"\n"):
 sys.stdout.write(data.decode())' "$SOCK"
 }
 
+# The helper's timestamp (ms) of the first EVENT of PANE ("died", ...);
+# fails if there is none.
+event_ts() {
+	L events --json | python3 -c '
+import json, sys
+for line in sys.stdin:
+    e = json.loads(line)
+    if e["pane_id"] == sys.argv[1] and e["event"] == sys.argv[2]:
+        print(e["ts_ms"]); sys.exit(0)
+sys.exit(1)' "$1" "$2"
+}
+
 pane_json() { L list --json | jget "[p for p in d if p['pane_id']=='$1'][0]"; }
 pane_field() { L list --json | jget "[p for p in d if p['pane_id']=='$1'][0]['$2']"; }
 pane_known() { L list --json | jget "[p for p in d if p['pane_id']=='$1'][0]"; }

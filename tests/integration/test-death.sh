@@ -12,7 +12,7 @@ latency_of() {
 	pane=$1 key=$2 want=$3 t0=$4
 	until_ms 2000 dead_with "$pane" "$key" "$want" ||
 	    fail "$pane not reported with $key=$want: $(pane_json "$pane")"
-	ts=$(L events --json | jget "[e['ts_ms'] for e in d if e['pane_id']=='$pane' and e['event']=='died'][0]")
+	ts=$(event_ts "$pane" died) || fail "no died event for $pane"
 	echo $((ts - t0))
 }
 
