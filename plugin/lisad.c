@@ -333,6 +333,7 @@ main(int argc, char **argv)
 	session_start();
 
 	code = loop_run();
+	agentfiles_close();
 	events_close();
 	log_debug("exit %d", code);
 	log_close();

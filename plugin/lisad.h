@@ -187,6 +187,8 @@ struct watch {
 	int			 capturing;
 	int			 capture_failed;
 
+	char			*session_dir;	/* Claude's sessions/ */
+	int64_t			 session_mtime;	/* ns, of what we read */
 	enum session_status	 session;
 	uint64_t		 session_at;
 	int			 session_stale;
@@ -214,6 +216,12 @@ void		 watch_json(struct buf *, struct pane *);
 int		 watch_matches(struct pane *, unsigned);
 void		 watch_reload(void);
 void		 watch_hook(struct pane *, enum hook_event, int);
+void		 watch_poke(struct pane *);
+
+/* agentfiles.c: files agents keep about themselves, via inotify. */
+void		 agentfiles_agent(struct pane *);
+void		 agentfiles_agent_gone(struct pane *);
+void		 agentfiles_close(void);
 
 /* publish.c: @lisa_* options into tmux, coalesced. */
 void		 publish_pane(struct pane *);

@@ -57,6 +57,7 @@ watch_free(struct pane *p)
 	loop_timer_del(&w->timer);
 	watch_unwatch_agent(w);
 	free(w->title);
+	free(w->session_dir);
 	for (i = 0; i < 5; i++)
 		free(w->pub[i]);
 	free(w);
@@ -71,6 +72,12 @@ watch_touch(struct pane *p)
 	loop_timer_add(&p->watch->timer, 0);
 }
 
+void
+watch_poke(struct pane *p)
+{
+	watch_touch(p);
+}
+
 /* A fresh agent (or a new one in the same pane): forget the last run's. */
 static void
 watch_reset_run(struct watch *w)
@@ -82,6 +89,9 @@ watch_reset_run(struct watch *w)
 	w->session_stale = w->session_failed = 0;
 	w->hook = HK_NONE;
 	w->hook_question = 0;
+	free(w->session_dir);
+	w->session_dir = NULL;
+	w->session_mtime = 0;
 	w->screen = 0;
 	w->screen_at = 0;
 	w->title_cleared = 0;
@@ -107,6 +117,7 @@ watch_agent_exited(int fd, short revents, void *arg)
 	w->agent_alive = 0;
 	w->agent_gone_at = time_mono_ms();
 	watch_unwatch_agent(w);
+	agentfiles_agent_gone(p);
 	w->scan = 1;
 	watch_touch(p);
 }
@@ -152,6 +163,7 @@ watch_scan(struct pane *p)
 			w->agent_alive = 0;
 			w->agent_gone_at = time_mono_ms();
 			watch_unwatch_agent(w);
+			agentfiles_agent_gone(p);
 		}
 		return;
 	}
@@ -175,6 +187,7 @@ watch_scan(struct pane *p)
 		publish_keep_failed(p);
 	}
 	w->agent_alive = 1;
+	agentfiles_agent(p);
 
 	/* Descendants of the agent: tools, unless the agent's own. */
 	memset(under, 0, sizeof under);

@@ -18,8 +18,11 @@ It reads commands typed into the pane (one per line):
   error            a final API error
   hang             claim to be busy, then freeze (no output at all)
   exit CODE        leave with that code (Claude: /exit is exit 0)
+  corrupt          (Claude) garble its session file
 Options: --trust (start with the trust dialog), --print (one-shot, no UI:
 `claude -p` / `codex exec`), --fail (with --print: exit 1).
+Environment: FAKE_AGENT_NO_SESSION=1 (no session file), FAKE_AGENT_NO_TITLE=1
+(no titles), FAKE_AGENT_SPEED, FAKE_AGENT_LOG (when each signal was sent).
 """
 import json, os, subprocess, sys, time
 
@@ -48,8 +51,13 @@ def w(data):
     out.flush()
 
 
+NO_TITLE = os.environ.get("FAKE_AGENT_NO_TITLE") == "1"
+NO_SESSION = os.environ.get("FAKE_AGENT_NO_SESSION") == "1"
+
+
 def title(t):
-    w("\033]0;%s\007" % t)
+    if not NO_TITLE:
+        w("\033]0;%s\007" % t)
 
 
 def osc7501(state):
@@ -72,7 +80,7 @@ SESSION = os.path.join(HOME, ".claude", "sessions", "%d.json" % pid)
 
 def session(status, waiting_for=None):
     """Claude's sessions/<pid>.json, rewritten on every change."""
-    if not CLAUDE:
+    if not CLAUDE or NO_SESSION:
         return
     os.makedirs(os.path.dirname(SESSION), exist_ok=True)
     now = int(time.time() * 1000)
@@ -361,6 +369,11 @@ def main():
                 osc7501("state=error:app=codex")
                 title(title_text)
                 w("\r\n\u25a0 We\u2019re currently experiencing high demand\r\n")
+            idle_screen()
+        elif cmd == "corrupt" and CLAUDE:
+            with open(SESSION, "w") as f:
+                f.write('{"pid": %d, "status": "bu' % pid)
+            mark("session corrupt")
             idle_screen()
         elif cmd == "hang":
             turn_start(line)

@@ -60,6 +60,7 @@ else:
 }
 
 test_claude_states_from_title_and_screen() {
+	export FAKE_AGENT_NO_SESSION=1
 	setup_agents
 	p=$(agent_window 1 claude)
 	expect "$p" just_started "" grace_period
@@ -169,6 +170,57 @@ test_codex_states_from_osc7501() {
 	# Never "completed" on the way: Codex says clear just before it exits.
 	L events | grep "$q" | grep -q completed && fail "flapped: $(L events | grep "$q")"
 	return 0
+}
+
+# With its session file, Claude's state comes from it (title in step).
+test_claude_states_from_session_file() {
+	setup_agents
+	p=$(agent_window 1 claude)
+	expect "$p" waiting_input prompt claude_session_idle
+	T send-keys -t "$p" 'work 2' Enter
+	expect "$p" in_progress generating claude_session_busy
+	note "session file busy -> in_progress: $(latency "$p" in_progress "session busy") ms"
+	expect "$p" waiting_input prompt claude_session_idle
+	T send-keys -t "$p" permission Enter
+	expect "$p" waiting_input permission claude_session_waiting
+	note "session file waiting -> waiting_input: $(latency "$p" waiting_input "session waiting") ms"
+	T send-keys -t "$p" n Enter
+	expect "$p" waiting_input prompt claude_session_idle
+	T send-keys -t "$p" question Enter
+	expect "$p" waiting_input question claude_session_waiting
+	T send-keys -t "$p" 1 Enter
+	expect "$p" waiting_input prompt claude_session_idle
+}
+
+# SIGKILL leaves the session file "busy" and the title frozen busy.
+test_claude_sigkill_leaves_stale_busy_file() {
+	setup_agents
+	T new-window -d -t main:1 "bash --norc"
+	p=$(T display -p -t main:1 '#{pane_id}')
+	T send-keys -t "$p" "$FAKE/claude" Enter
+	expect "$p" waiting_input prompt claude_session_idle
+	T send-keys -t "$p" 'work 60' Enter
+	expect "$p" in_progress generating claude_session_busy
+	pid=$(L status "$p" --json | jget "d['signals']['process']['agent_pid']")
+	kill -9 "$pid"
+	expect "$p" crashed "signal 9"
+	grep -q '"status": "busy"' "$HOME/.claude/sessions/$pid.json" ||
+	    fail "the stale file is not there to mislead"
+	note "$(L status "$p"); file left: status busy"
+}
+
+# A corrupt session file and no title: the signal is named as failing.
+test_degraded_when_session_file_corrupt() {
+	export FAKE_AGENT_NO_TITLE=1
+	setup_agents
+	p=$(agent_window 1 claude)
+	expect "$p" waiting_input prompt claude_session_idle
+	T send-keys -t "$p" corrupt Enter
+	expect "$p" degraded "" session_file_unreadable
+	L status "$p" --json | grep -q '"failed":true' || fail "signal not marked failed"
+	# The helper is fine, and so are the other panes.
+	q=$(agent_window 2 codex)
+	expect "$q" waiting_input prompt codex_osc_idle
 }
 
 test_stuck_when_silent_and_idle_cpu() {
