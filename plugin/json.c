@@ -326,7 +326,12 @@ json_get_str(struct json_doc *d, int obj, const char *key)
 int
 json_get_int(struct json_doc *d, int obj, const char *key, long long *v)
 {
-	int	 tok = json_get(d, obj, key);
+	return (json_tok_int(d, json_get(d, obj, key), v));
+}
+
+int
+json_tok_int(struct json_doc *d, int tok, long long *v)
+{
 	char	 tmp[32], *e;
 	size_t	 n;
 

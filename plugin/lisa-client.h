@@ -22,6 +22,10 @@ int	 cmd_status(struct lisa_ctx *, const char *, int);
 int	 cmd_explain(struct lisa_ctx *, const char *);
 int	 cmd_wait(struct lisa_ctx *, const char *, const char *, double);
 
+/* lisa-hooks.c */
+int	 cmd_hooks(const char *, const char *, int);
+int	 cmd_notify(struct lisa_ctx *, const char *, const char *);
+
 /* lisa-doctor.c */
 int	 cmd_doctor(struct lisa_ctx *, int);
 

@@ -22,6 +22,8 @@ struct args {
 	int		 json;
 	int		 verbose;
 	int		 follow;
+	int		 dry_run;
+	const char	*agent;
 	const char	*since;
 	const char	*until;
 	double		 timeout;
@@ -47,6 +49,9 @@ usage(int code)
 	    "                       or 30s / 10m / 2h ago)\n"
 	    "  reload               re-read @lisa-* options and agents.json\n"
 	    "  shell-init SHELL     OSC 133 prompt marks for bash, zsh or fish\n"
+	    "  hooks install|uninstall [claude|codex] [--dry-run]\n"
+	    "                       add or remove lisa's agent hooks\n"
+	    "  notify [--agent A]   what agent hooks run (reads the event)\n"
 	    "  doctor               check tmux, helper, socket and hooks\n"
 	    "  tap PANE [--bytes N] copy a pane's output as the helper "
 	    "decodes it\n");
@@ -84,6 +89,10 @@ parse_args(int argc, char **argv, struct args *a)
 			a->verbose = 1;
 		else if (strcmp(argv[i], "--bytes") == 0 && i + 1 < argc)
 			a->bytes = strtoll(argv[++i], NULL, 10);
+		else if (strcmp(argv[i], "--dry-run") == 0)
+			a->dry_run = 1;
+		else if (strcmp(argv[i], "--agent") == 0 && i + 1 < argc)
+			a->agent = argv[++i];
 		else if (strcmp(argv[i], "--follow") == 0 ||
 		    strcmp(argv[i], "-f") == 0)
 			a->follow = 1;
@@ -522,6 +531,16 @@ main(int argc, char **argv)
 		return (cmd_hook(&a));
 	if (strcmp(cmd, "shell-init") == 0)
 		return (cmd_shell_init(a.argc > 1 ? a.argv[1] : NULL));
+	if (strcmp(cmd, "hooks") == 0)
+		return (cmd_hooks(a.argc > 1 ? a.argv[1] : NULL,
+		    a.argc > 2 ? a.argv[2] : NULL, a.dry_run));
+	if (strcmp(cmd, "notify") == 0) {
+		/* A hook: silent, exit 0, whatever happens. */
+		if (client_setup(&ctx, a.label, a.path, &cause) != 0)
+			return (0);
+		return (cmd_notify(&ctx, a.agent != NULL ? a.agent : "claude",
+		    a.argc > 1 ? a.argv[a.argc - 1] : NULL));
+	}
 	if (client_setup(&ctx, a.label, a.path, &cause) != 0)
 		die("%s", cause);
 	if (strcmp(cmd, "start") == 0)

@@ -53,7 +53,28 @@ int	 json_type(struct json_doc *, int tok);
 int	 json_array_size(struct json_doc *, int tok);
 int	 json_array_item(struct json_doc *, int tok, int i);
 int	 json_tok_str(struct json_doc *, int tok, char **);
+int	 json_tok_int(struct json_doc *, int tok, long long *);
 void	 json_dump(struct json_doc *, int tok, FILE *);
+
+/* json-edit.c: a JSON tree for editing settings files. */
+enum jv_type { JV_OBJECT, JV_ARRAY, JV_STRING, JV_PRIMITIVE };
+struct jv {
+	enum jv_type	 type;
+	char		*key;		/* in an object */
+	char		*raw;		/* strings: escaped body; primitives */
+	struct jv	*first;		/* children */
+	struct jv	*next;
+};
+struct jv	*jv_parse(const char *, size_t, char **);
+void		 jv_free(struct jv *);
+void		 jv_append(struct jv *, struct jv *);
+void		 jv_remove(struct jv *, struct jv *);
+struct jv	*jv_get(struct jv *, const char *);
+struct jv	*jv_get_or_add(struct jv *, const char *, enum jv_type);
+struct jv	*jv_string(const char *, const char *);
+struct jv	*jv_container(const char *, enum jv_type);
+void		 jv_dump(const struct jv *, struct buf *);
+char		*jv_text(const struct jv *);
 
 #define JSON_T_OBJECT 1
 #define JSON_T_ARRAY 2

@@ -1,0 +1,59 @@
+# Helpers for the tests that drive the fake agents (sourced).
+
+FAKE="$ROOT/tests/fake"
+
+# A fast clock for tests: grace 1 s, debounce 0.5 s, stale as given.
+setup_agents() {
+	# Before the server starts: panes inherit its environment.
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME"
+	export FAKE_AGENT_LOG="$TESTDIR/agent.log"
+	start_server main
+	T set -g @lisa-grace 1
+	T set -g @lisa-debounce 0.5
+	T set -g @lisa-stale "${1:-120}"
+	start_helper
+}
+
+# Start an agent as a pane's own process (as launchers do) in window N.
+agent_window() {
+	T new-window -d -t "main:$1" -n "$2" "$FAKE/$2 ${3:-}"
+	T display -p -t "main:$1" '#{pane_id}'
+}
+
+# Wait (pushed, via lisa wait) for STATE, then for DETAIL/REASON if given.
+expect() {
+	pane=$1 state=$2 detail=${3:-} reason=${4:-}
+	L wait "$pane" --until "$state" --timeout 8 >/dev/null ||
+	    fail "$pane never reached $state: $(L status "$pane")"
+	[ -z "$detail$reason" ] && return 0
+	until_ms 5000 state_is "$pane" "$state" "$detail" "$reason" ||
+	    fail "$pane: want $state/$detail/$reason, got: $(L status "$pane")"
+}
+
+state_is() {
+	s=$(L status "$1" --json | jget "'%s/%s/%s' % (d['state'], d['detail'], d['reason'])")
+	case "$s" in
+	"$2/$3/$4"|"$2/$3/"*) [ -z "$4" ] || [ "$s" = "$2/$3/$4" ] ;;
+	*) return 1 ;;
+	esac
+}
+
+# ms from the fake agent's last "WHAT" mark to the helper's transition into
+# STATE (and DETAIL, if given) after it.
+latency() {
+	pane=$1 state=$2 what=$3 detail=${4:-}
+	t0=$(grep " $what\$" "$FAKE_AGENT_LOG" | tail -n 1 | cut -d' ' -f1)
+	[ -n "$t0" ] || { echo "?"; return; }
+	L events --json --since "$(date -u -d @$((t0 / 1000)) +%Y-%m-%dT%H:%M:%S)" |
+	    python3 -c "
+import json, sys
+t0 = $t0
+for line in sys.stdin:
+    e = json.loads(line)
+    if e['pane_id'] == '$pane' and e.get('to') == '$state' and e['ts_ms'] >= t0 - 5 \
+       and (not '$detail' or e.get('detail') == '$detail'):
+        print(e['ts_ms'] - t0); break
+else:
+    print('?')"
+}

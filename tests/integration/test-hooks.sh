@@ -1,0 +1,99 @@
+# Agent hooks: lisa hooks install/uninstall, and states pushed by hooks.
+
+. "$ROOT/tests/integration/agents.sh"
+
+same_json() { python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1])) != json.load(open(sys.argv[2])))' "$1" "$2"; }
+
+test_hooks_install_uninstall_claude() {
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME/.claude"
+	f="$HOME/.claude/settings.json"
+	cat >"$f" <<'JSON'
+{"model": "opus", "permissions": {"allow": ["Bash(ls:*)"]},
+ "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say \"done\" \\o/"}]}]}}
+JSON
+	cp "$f" "$TESTDIR/orig.json"
+	L hooks install claude --dry-run >/dev/null 2>&1
+	cmp -s "$f" "$TESTDIR/orig.json" || fail "--dry-run wrote the file"
+	L hooks install claude | grep -q "added 9 hook" || fail "install"
+	n=$(grep -c 'LISA_HOOK=1' "$f")
+	[ "$n" = 9 ] || fail "$n entries"
+	L hooks install claude | grep -q "nothing to add" || fail "not idempotent"
+	[ "$(grep -c 'LISA_HOOK=1' "$f")" = 9 ] || fail "duplicated"
+	python3 -c "import json; d=json.load(open('$f')); assert d['model']=='opus'; assert d['hooks']['Stop'][0]['hooks'][0]['command']=='say \"done\" \\\\o/'" ||
+	    fail "user settings damaged"
+	L hooks uninstall claude | grep -q "removed 9 hook" || fail "uninstall"
+	same_json "$f" "$TESTDIR/orig.json" || fail "not back to the original: $(cat "$f")"
+	# A file that is not JSON is left alone.
+	echo '{"broken": ' >"$f"
+	L hooks install claude 2>"$TESTDIR/err" && fail "installed into broken JSON"
+	grep -q "not touching it" "$TESTDIR/err" || fail "$(cat "$TESTDIR/err")"
+	[ "$(cat "$f")" = '{"broken": ' ] || fail "broken file changed"
+}
+
+test_hooks_install_uninstall_codex() {
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME/.codex"
+	f="$HOME/.codex/config.toml"
+	printf 'model = "gpt"\n\n[projects."/x"]\ntrust_level = "trusted"\n' >"$f"
+	cp "$f" "$TESTDIR/orig.toml"
+	L hooks install codex >/dev/null || fail "install"
+	head -n 3 "$f" | grep -q '^notify = \[".*lisa", "notify", "--agent", "codex"\]' ||
+	    fail "notify not before the first table: $(cat "$f")"
+	L hooks uninstall codex >/dev/null || fail "uninstall"
+	cmp -s "$f" "$TESTDIR/orig.toml" || fail "not back: $(cat "$f")"
+	# The user's own notify program is never replaced.
+	printf 'notify = ["my-notifier"]\n' >"$f"
+	L hooks install codex 2>"$TESTDIR/err" && fail "replaced the user's notify"
+	grep -q "keeping yours" "$TESTDIR/err" || fail "$(cat "$TESTDIR/err")"
+	[ "$(cat "$f")" = 'notify = ["my-notifier"]' ] || fail "changed"
+}
+
+# No title, no session file: hooks alone carry Claude's state.
+test_claude_states_from_hooks() {
+	export FAKE_AGENT_NO_SESSION=1 FAKE_AGENT_NO_TITLE=1
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME"
+	L hooks install claude >/dev/null || fail "install"
+	setup_agents
+	p=$(agent_window 1 claude)
+	T send-keys -t "$p" 'work 2' Enter
+	expect "$p" in_progress generating hook_working
+	note "hook UserPromptSubmit -> in_progress: $(latency "$p" in_progress "hook UserPromptSubmit") ms"
+	expect "$p" waiting_input prompt hook_stop
+	note "hook Stop -> waiting_input: $(latency "$p" waiting_input "hook Stop") ms"
+	T send-keys -t "$p" 'tool 2' Enter
+	expect "$p" in_progress tool hook_working
+	expect "$p" waiting_input prompt hook_stop
+	T send-keys -t "$p" permission Enter
+	expect "$p" waiting_input permission hook_permission
+	note "hook PermissionRequest -> waiting_input: $(latency "$p" waiting_input "hook PermissionRequest" permission) ms"
+	T send-keys -t "$p" n Enter
+	T send-keys -t "$p" question Enter
+	expect "$p" waiting_input question hook_permission
+	T send-keys -t "$p" 1 Enter
+	T send-keys -t "$p" error Enter
+	expect "$p" waiting_input prompt hook_stop_failure
+}
+
+test_codex_notify_by_cwd_and_title_thread_ignored() {
+	setup_agents
+	mkdir -p "$TESTDIR/proj"
+	T new-window -d -t main:1 -c "$TESTDIR/proj" "$FAKE/codex"
+	p=$(T display -p -t main:1 '#{pane_id}')
+	expect "$p" waiting_input prompt codex_osc_idle
+	T send-keys -t "$p" hang Enter
+	expect "$p" in_progress generating codex_osc_working
+	# The hidden title thread completes first: not the user's turn.
+	TMUX_PANE= L notify --agent codex "{\"type\":\"agent-turn-complete\",\"cwd\":\"$TESTDIR/proj\",\"input-messages\":[\"Generate a concise, single-line task title for the task\"]}" >"$TESTDIR/out"
+	[ -s "$TESTDIR/out" ] && fail "notify printed: $(cat "$TESTDIR/out")"
+	sleep 0.3
+	state_is "$p" in_progress generating codex_osc_working || fail "title thread counted: $(L status "$p")"
+	# The real turn, from the daemon (TMUX_PANE of another pane), by cwd.
+	TMUX_PANE=%999 L notify --agent codex "{\"type\":\"agent-turn-complete\",\"cwd\":\"$TESTDIR/proj\",\"input-messages\":[\"hang\"]}"
+	expect "$p" waiting_input prompt hook_stop
+	# Garbage on stdin or in argv: silent, exit 0.
+	echo 'not json' | L notify --agent claude >"$TESTDIR/out" || fail "notify failed"
+	[ -s "$TESTDIR/out" ] && fail "printed"
+	return 0
+}
