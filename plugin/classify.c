@@ -279,6 +279,9 @@ classify(const struct cls_input *in, struct cls_result *r)
 	memset(r, 0, sizeof *r);
 	r->reason = "no_agent";
 
+	if (!in->agent_seen)
+		return;		/* lisa classifies agent panes only */
+
 	/* 1. The pane is dead: its status decides. */
 	if (in->pane_dead) {
 		r->lifecycle = LC_EXITED;
@@ -295,8 +298,6 @@ classify(const struct cls_input *in, struct cls_result *r)
 			set(r, ST_CRASHED, "unknown", "pane_dead_no_status");
 		return;
 	}
-	if (!in->agent_seen)
-		return;
 
 	/* 2. The agent is gone but the pane lives (back at a shell). */
 	if (!in->agent_alive) {

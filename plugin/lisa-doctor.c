@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "lisa-client.h"
+#include "agent.h"
 
 static int	doctor_failed;
 
@@ -126,6 +127,20 @@ cmd_doctor(struct lisa_ctx *ctx, int json)
 		check(malformed == 0 ? 1 : -1, "protocol",
 		    "%lld malformed control line(s) skipped", malformed);
 	}
+
+	/* The user's agent profiles: a broken file is ignored, not fatal. */
+	out = agent_config_path();
+	if (agent_load(out, &cause) != 0) {
+		check(0, "agents.json", "%s: ignored, built-in profiles in use",
+		    cause);
+		free(cause);
+		cause = NULL;
+	} else
+		check(1, "agents.json", "%d agent profiles (%s%s)",
+		    agent_count(), out, access(out, R_OK) == 0 ? "" :
+		    ": none, built-in only");
+	free(out);
+	out = NULL;
 
 	if (doctor_tmux(ctx, &hooks, "show-hooks", "-gw", NULL) == 0 ||
 	    hooks != NULL) {

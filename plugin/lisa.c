@@ -226,17 +226,25 @@ cmd_list(struct lisa_ctx *ctx, struct args *a)
 		return (0);
 	}
 	n = json_array_size(d, panes);
-	printf("%-16s %-6s %-8s %-12s %-10s %s\n", "TARGET", "PANE", "PID",
-	    "COMMAND", "STATE", "TITLE");
+	printf("%-16s %-6s %-8s %-12s %-8s %-30s %s\n", "TARGET", "PANE", "PID",
+	    "COMMAND", "AGENT", "STATE", "TITLE");
 	for (i = 0; i < n; i++) {
-		char	state[32];
+		char	state[64], *ag = NULL, *as = NULL, *ad = NULL;
 
 		item = json_array_item(d, panes, i);
 		pid = st = sig = -1;
 		dead = 0;
 		json_get_int(d, item, "pane_pid", &pid);
 		json_get_bool(d, item, "dead", &dead);
-		if (!dead)
+		ag = json_get_str(d, item, "agent");
+		as = json_get_str(d, item, "state");
+		ad = json_get_str(d, item, "detail");
+		if (as != NULL)
+			snprintf(state, sizeof state, "%s%s%s%s", as,
+			    ad != NULL && *ad != '\0' ? " (" : "",
+			    ad != NULL ? ad : "", ad != NULL && *ad != '\0' ?
+			    ")" : "");
+		else if (!dead)
 			snprintf(state, sizeof state, "alive");
 		else if (json_get_int(d, item, "exit_signal", &sig) == 0)
 			snprintf(state, sizeof state, "signal %lld", sig);
@@ -244,10 +252,13 @@ cmd_list(struct lisa_ctx *ctx, struct args *a)
 			snprintf(state, sizeof state, "exit %lld", st);
 		else
 			snprintf(state, sizeof state, "dead");
-		printf("%-16s %-6s %-8lld %-12s %-10s %s\n",
+		printf("%-16s %-6s %-8lld %-12s %-8s %-30s %s\n",
 		    jstr(d, item, "target", &s1), jstr(d, item, "pane_id", &s2),
-		    pid, jstr(d, item, "command", &s3), state,
-		    jstr(d, item, "title", &s4));
+		    pid, jstr(d, item, "command", &s3), ag != NULL ? ag : "-",
+		    state, jstr(d, item, "title", &s4));
+		free(ag);
+		free(as);
+		free(ad);
 	}
 	free(s1);
 	free(s2);

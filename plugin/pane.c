@@ -430,7 +430,12 @@ pane_pause(struct session *s, int id)
 
 	snprintf(cmd, sizeof cmd, "refresh-client -A '%%%d:continue'", id);
 	session_send(s, cmd, NULL, NULL);
-	if ((p = pane_find(id)) == NULL || p->out_session != s->id)
+	if ((p = pane_find(id)) == NULL)
+		return;
+	/* Paused before any output reached us: this client has the pane. */
+	if (p->out_session == -1)
+		p->out_session = s->id;
+	if (p->out_session != s->id)
 		return;
 	p->paused = 1;
 	p->resyncs++;

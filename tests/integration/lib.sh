@@ -32,7 +32,8 @@ L() { "$LISA" -L "$SOCK" "$@"; }
 fail() {
 	echo "FAIL: $*" >&2
 	for f in "$XDG_RUNTIME_DIR"/lisa/*.log; do
-		[ -f "$f" ] && { echo "--- helper log (tail):"; tail -n 40 "$f"; } >&2
+		[ -f "$f" ] && { echo "--- helper log (tail, requests left out):"
+		    grep -v ' request: ' "$f" | tail -n 40; } >&2
 	done
 	exit 1
 }

@@ -90,3 +90,40 @@ test_no_periodic_work_when_idle() {
 	note "helper wakeups in 3 s idle: $((w1 - w0))"
 	[ $((w1 - w0)) -le 8 ] || fail "$((w1 - w0)) wakeups in 3 s of nothing"
 }
+
+test_doctor_reports_broken_agents_json() {
+	export XDG_CONFIG_HOME="$TESTDIR/config"
+	mkdir -p "$XDG_CONFIG_HOME/lisa"
+	echo '{"agents": [ {"name": ' >"$XDG_CONFIG_HOME/lisa/agents.json"
+	start_server main
+	start_helper
+	L doctor >"$TESTDIR/out" && fail "doctor ok with a broken agents.json"
+	grep -q "FAIL  agents.json.*invalid JSON.*ignored, built-in profiles in use" "$TESTDIR/out" ||
+	    fail "$(cat "$TESTDIR/out")"
+	# The helper runs on with the built-in profiles.
+	L reload 2>"$TESTDIR/err" && fail "reload hid the problem"
+	grep -q "built-in profiles in use" "$TESTDIR/err" || fail "$(cat "$TESTDIR/err")"
+	echo '{"agents": [{"name": "mybot", "comm": ["mybot"]}]}' >"$XDG_CONFIG_HOME/lisa/agents.json"
+	L reload >/dev/null || fail "reload of a good file"
+	L doctor | grep -q "ok    agents.json *6 agent profiles" || fail "$(L doctor)"
+}
+
+# The events log is bounded and rotated; every line is whole JSON.
+test_events_file_bounded_and_rotated() {
+	start_server main
+	T set -g @lisa-events-max-lines 20
+	start_helper
+	# Panes that live long enough to be seen, then die: died + closed.
+	for i in $(seq 1 20); do
+		T new-window -d 'sleep 0.3'
+	done
+	sleep 1.5
+	f=$(ls "$XDG_RUNTIME_DIR"/lisa/*.events.jsonl)
+	[ -f "$f.1" ] || fail "not rotated"
+	[ "$(wc -l <"$f")" -le 20 ] || fail "$(wc -l <"$f") lines"
+	cat "$f.1" "$f" | python3 -c '
+import json, sys
+for line in sys.stdin:
+    json.loads(line)' || fail "a torn line"
+	[ "$(stat -c %a "$f")" = 600 ] || fail "mode"
+}

@@ -87,6 +87,9 @@ static const struct row rows[] = {
 	  ST_COMPLETED, "agent exited", "agent_exited", 0 },
 	{ "no agent at all", { BASE, .agent_seen = 0, .agent_alive = 0 },
 	  ST_NONE, "", "no_agent", 0 },
+	{ "a shell pane died: not lisa's business", { BASE, .agent_seen = 0,
+	  .agent_alive = 0, .pane_dead = 1, .exit_status = 1 },
+	  ST_NONE, "", "no_agent", 0 },
 
 	/* 3. Explicit state: Codex OSC 7501. */
 	{ "codex working", { BASE, .codex = CX_WORKING, .codex_at = NOW - 100,
