@@ -30,7 +30,7 @@ struct panes panes = RB_INITIALIZER(&panes);
 /* Title last: whatever it holds cannot shift the other fields. */
 const char *pane_subscription_format =
     "lisa:%*:#{pane_dead}\037#{pane_dead_status}\037#{pane_dead_signal}\037"
-    "#{pane_current_command}\037#{pane_title}";
+    "#{pane_pid}\037#{pane_current_command}\037#{pane_title}";
 
 struct pane *
 pane_find(int id)
@@ -457,13 +457,16 @@ pane_died(int id, int status, int sig)
 	pane_set_dead(p, 1, status, sig, "hook");
 }
 
-/* %subscription-changed lisa $S @W idx %P : dead,status,signal,cmd,title */
+/*
+ * %subscription-changed lisa $S @W idx %P : dead,status,signal,pid,cmd,title
+ * (pid: respawn-pane keeps the pane and changes the process).
+ */
 void
 pane_subscription(struct session *s, struct ctl_event *ev)
 {
 	struct pane	*p;
-	char		*f[5], *copy, *cur;
-	int		 i;
+	char		*f[6], *copy, *cur;
+	int		 i, pid, changed = 0;
 
 	if (ev->name == NULL || strcmp(ev->name, "lisa") != 0 || ev->pane < 0)
 		return;
@@ -472,7 +475,7 @@ pane_subscription(struct session *s, struct ctl_event *ev)
 		return;
 	}
 	copy = cur = xstrndup(ev->text, ev->textlen);
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < 5; i++) {
 		f[i] = cur;
 		if ((cur = strchr(cur, PANE_FIELD_SEP)) == NULL) {
 			free(copy);
@@ -480,15 +483,20 @@ pane_subscription(struct session *s, struct ctl_event *ev)
 		}
 		*cur++ = '\0';
 	}
-	f[4] = cur;
-	if (p->dead && strcmp(f[0], "1") != 0)
-		pane_list_session(s);	/* respawned: learn the new pid */
+	f[5] = cur;
+	if ((pid = pane_num(f[3])) > 0 && pid != p->pid) {
+		log_debug("pane %%%d: pid %ld -> %d", p->id, (long)p->pid, pid);
+		p->pid = pid;
+		changed = 1;
+	}
 	pane_set_dead(p, strcmp(f[0], "1") == 0, pane_num(f[1]),
 	    pane_num(f[2]), "subscription");
-	if (strcmp(p->command != NULL ? p->command : "", f[3]) != 0 ||
-	    strcmp(p->title != NULL ? p->title : "", f[4]) != 0) {
-		pane_set_str(&p->command, f[3]);
-		pane_set_str(&p->title, f[4]);
+	pane_watch(p);
+	if (changed ||
+	    strcmp(p->command != NULL ? p->command : "", f[4]) != 0 ||
+	    strcmp(p->title != NULL ? p->title : "", f[5]) != 0) {
+		pane_set_str(&p->command, f[4]);
+		pane_set_str(&p->title, f[5]);
 		watch_changed(p);
 	}
 	free(copy);
