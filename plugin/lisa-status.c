@@ -218,7 +218,7 @@ cmd_explain(struct lisa_ctx *ctx, const char *target)
 	    "codex_osc7501", "osc133_exit", "screen", "claude_session", "hook",
 	    "attention" };
 	static const char *fields[] = { "value", "class", "dead", "command",
-	    "bytes", "agent_pid", "alive", "children", "cpu_busy", "readable",
+	    "bytes", "rate_bps", "agent_pid", "alive", "children", "cpu_busy", "readable",
 	    "hints", "capture_failed", "stale", "failed", "bell_age_ms",
 	    "notify_age_ms" };
 	struct json_doc	*d;

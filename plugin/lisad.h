@@ -115,6 +115,9 @@ struct pane {
 	int			 out_session;	/* whose %output we count */
 	uint64_t		 out_bytes;
 	uint64_t		 out_last;	/* mono ms */
+	uint64_t		 rate_start;	/* mono ms, this rate window */
+	uint64_t		 rate_bytes;	/* bytes in it */
+	double			 rate;		/* bytes/s, last full window */
 	int			 paused;
 	uint64_t		 resyncs;
 	char			*screen;	/* last capture after a pause */

@@ -394,6 +394,16 @@ pane_output(struct session *s, int id, const char *data, size_t len,
 	}
 	p->out_bytes += len;
 	p->out_last = time_mono_ms();
+	/* Output rate over windows of a second or more. */
+	if (p->rate_start == 0)
+		p->rate_start = p->out_last;
+	p->rate_bytes += len;
+	if (p->out_last - p->rate_start >= 1000) {
+		p->rate = p->rate_bytes * 1000.0 /
+		    (double)(p->out_last - p->rate_start);
+		p->rate_start = p->out_last;
+		p->rate_bytes = 0;
+	}
 	watch_output(p, data, len);
 	if (p->tap != NULL) {
 		n = len < p->tap_left ? len : (size_t)p->tap_left;

@@ -617,7 +617,10 @@ watch_signals(struct buf *b, struct pane *p, uint64_t now)
 	json_cstr(b, p->command != NULL ? p->command : "");
 	buf_addc(b, '}');
 	json_key(b, "output");
-	buf_printf(b, "{\"bytes\":%llu", (unsigned long long)p->out_bytes);
+	/* A rate is only as recent as the output behind it. */
+	buf_printf(b, "{\"bytes\":%llu,\"rate_bps\":%.0f",
+	    (unsigned long long)p->out_bytes, p->out_last != 0 &&
+	    now - p->out_last < 2000 ? p->rate : 0.0);
 	watch_age(b, p->out_last, now);
 	buf_addc(b, '}');
 	json_key(b, "process");

@@ -194,3 +194,42 @@ test_agent_killed_under_shell() {
 	expect "$p" crashed "signal 9"
 	note "$(L status "$p")"
 }
+
+test_status_targets_not_found_and_wait_timeout() {
+	setup_agents
+	p=$(agent_window 1 claude)
+	expect "$p" waiting_input prompt
+	# Targets as tmux reads them.
+	[ "$(L status main:1 --json | jget "d['pane_id']")" = "$p" ] || fail "main:1"
+	[ "$(L status main:1.0 --json | jget "d['state']")" = waiting_input ] || fail "main:1.0"
+	L status %9999 --json >"$TESTDIR/out" && fail "status of a missing pane exited 0"
+	grep -q '"state":"not_found"' "$TESTDIR/out" || fail "$(cat "$TESTDIR/out")"
+	L status nosuchsession >/dev/null && fail "missing session"
+	# wait: timeout is exit 1 with the current status; not_found is 2
+	# unless asked for.
+	L wait "$p" --until crashed --timeout 0.5 >"$TESTDIR/out"
+	[ $? -eq 1 ] || fail "wait timeout exit code"
+	grep -q '"state":"waiting_input"' "$TESTDIR/out" || fail "$(cat "$TESTDIR/out")"
+	L wait %9999 --until in_progress --timeout 1 >/dev/null
+	[ $? -eq 2 ] || fail "wait on a missing pane"
+	L wait %9999 --until not_found >/dev/null || fail "until not_found"
+	L wait "$p" --until bogus >/dev/null 2>&1
+	[ $? -eq 2 ] || fail "unknown state accepted"
+	# A pane that goes away while waited for.
+	L wait "$p" --until in_progress --timeout 5 >"$TESTDIR/out" &
+	w=$!
+	sleep 0.3
+	T kill-window -t main:1
+	wait $w
+	[ $? -eq 2 ] || fail "wait on a pane that closed"
+	grep -q not_found "$TESTDIR/out" || fail "$(cat "$TESTDIR/out")"
+	# The output rate is a signal.
+	q=$(agent_window 2 claude)
+	expect "$q" waiting_input prompt
+	T send-keys -t "$q" 'work 3' Enter
+	expect "$q" in_progress
+	sleep 1.5
+	r=$(L status "$q" --json | jget "d['signals']['output']['rate_bps']")
+	[ "$r" -gt 0 ] || fail "rate $r while working"
+	note "output rate of a working (fake) Claude: $r bytes/s"
+}
