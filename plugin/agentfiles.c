@@ -9,6 +9,7 @@
 #include <sys/inotify.h>
 #include <sys/stat.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -24,7 +25,8 @@
 struct adir {
 	char			*path;
 	int			 wd;
-	int			 parent;	/* waiting for "sessions" to appear */
+	char			*child;		/* waiting for this subdirectory */
+	char			*target;	/* on the way to this directory */
 	TAILQ_ENTRY(adir)	 entry;
 };
 static TAILQ_HEAD(, adir) adirs = TAILQ_HEAD_INITIALIZER(adirs);
@@ -70,7 +72,7 @@ agentfiles_find_wd(int wd)
 	struct adir	*a;
 
 	TAILQ_FOREACH(a, &adirs, entry) {
-		if (a->wd == wd)
+		if (a->wd == wd && a->child == NULL)
 			return (a);
 	}
 	return (NULL);
@@ -78,15 +80,25 @@ agentfiles_find_wd(int wd)
 
 static void	agentfiles_event_cb(int, short, void *);
 
+/*
+ * Watch a directory; with child, watch path only until that subdirectory
+ * appears (then watch it instead). 1 if newly watched, 0 if it was, -1.
+ */
 static int
-agentfiles_add(const char *path, int parent)
+agentfiles_add(const char *path, const char *child, const char *target)
 {
 	struct adir	*a;
 	uint32_t	 mask;
-	int		 wd;
+	int		 wd, parent = child != NULL;
 
 	TAILQ_FOREACH(a, &adirs, entry) {
-		if (strcmp(a->path, path) == 0)
+		if (strcmp(a->path, path) != 0)
+			continue;
+		if (child == NULL && a->child == NULL)
+			return (0);
+		if (child != NULL && a->child != NULL &&
+		    strcmp(a->child, child) == 0 &&
+		    strcmp(a->target, target) == 0)
 			return (0);
 	}
 	if (agentfiles_fd == -1) {
@@ -98,18 +110,20 @@ agentfiles_add(const char *path, int parent)
 		agentfiles_ev = loop_add(agentfiles_fd, POLLIN,
 		    agentfiles_event_cb, NULL);
 	}
-	mask = parent ? IN_CREATE|IN_MOVED_TO|IN_ONLYDIR :
-	    IN_CLOSE_WRITE|IN_MOVED_TO|IN_CREATE|IN_DELETE|IN_MOVED_FROM|
-	    IN_ONLYDIR;
+	/* One directory may be watched for several reasons: add, never cut. */
+	mask = IN_CLOSE_WRITE|IN_MOVED_TO|IN_CREATE|IN_DELETE|IN_MOVED_FROM|
+	    IN_MODIFY|IN_ONLYDIR|IN_MASK_ADD;
 	if ((wd = inotify_add_watch(agentfiles_fd, path, mask)) == -1)
 		return (-1);
 	a = xcalloc(1, sizeof *a);
 	a->path = xstrdup(path);
 	a->wd = wd;
-	a->parent = parent;
+	a->child = child != NULL ? xstrdup(child) : NULL;
+	a->target = target != NULL ? xstrdup(target) : NULL;
 	TAILQ_INSERT_TAIL(&adirs, a, entry);
-	log_debug("watching %s%s", path, parent ? " (for sessions/)" : "");
-	return (0);
+	log_debug("watching %s%s%s", path, parent ? " for " : "",
+	    parent ? child : "");
+	return (1);
 }
 
 /* Parse a session file into the watch; -1 if it does not make sense. */
@@ -142,6 +156,11 @@ agentfiles_parse(struct watch *w, const char *text, size_t len)
 		return (0);
 	}
 	free(start);
+	if ((start = json_get_str(d, 0, "sessionId")) != NULL) {
+		snprintf(w->claude_session_id, sizeof w->claude_session_id,
+		    "%s", start);
+		free(start);
+	}
 	status = json_get_str(d, 0, "status");
 	waiting = json_get_str(d, 0, "waitingFor");
 	if (status == NULL)
@@ -196,14 +215,19 @@ agentfiles_read(struct pane *p, const char *dir)
 		free(path);
 		return;
 	}
-	/* Unchanged since we read it: nothing new (and not "fresh"). */
+	/*
+	 * Unchanged since we read it: nothing new (and not "fresh"). File
+	 * times tick coarsely (a few ms), so the size counts too.
+	 */
 	mtime = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
-	if (mtime == w->session_mtime && !w->session_failed) {
+	if (mtime == w->session_mtime && st.st_size == w->session_size &&
+	    !w->session_failed) {
 		close(fd);
 		free(path);
 		return;
 	}
 	w->session_mtime = mtime;
+	w->session_size = st.st_size;
 	n = read(fd, buf, sizeof buf);
 	close(fd);
 	free(path);
@@ -215,7 +239,10 @@ agentfiles_read(struct pane *p, const char *dir)
 		w->session_failed = 0;
 }
 
-/* A file changed in a sessions directory: the pane whose agent it is. */
+static void	agentfiles_transcript(struct pane *, const char *);
+static void	agentfiles_read_dir(const char *);
+
+/* A file changed in a watched directory: the pane whose agent it is. */
 static void
 agentfiles_dir_changed(const char *dir, const char *name)
 {
@@ -223,7 +250,17 @@ agentfiles_dir_changed(const char *dir, const char *name)
 	struct watch	*w;
 	long		 pid;
 	char		*end;
+	size_t		 n = strlen(name);
 
+	if (n > 6 && strcmp(name + n - 6, ".jsonl") == 0) {
+		RB_FOREACH(p, panes, &panes) {
+			if ((w = p->watch) != NULL && w->agent_alive &&
+			    w->transcript_dir != NULL &&
+			    strcmp(w->transcript_dir, dir) == 0)
+				agentfiles_transcript(p, name);
+		}
+		return;
+	}
 	pid = strtol(name, &end, 10);
 	if (end == name || strcmp(end, ".json") != 0)
 		return;
@@ -237,34 +274,222 @@ agentfiles_dir_changed(const char *dir, const char *name)
 	}
 }
 
+/*
+ * Watch target, a directory that may not exist yet (agents create theirs
+ * on first use): watch its deepest existing ancestor for the next path
+ * component, and step down as each one appears. 1 if target itself is
+ * newly watched.
+ */
+static int
+agentfiles_watch(const char *target)
+{
+	char	*up, *slash, *child;
+	int	 rc;
+
+	if ((rc = agentfiles_add(target, NULL, NULL)) >= 0 || errno != ENOENT)
+		return (rc);
+	up = xstrdup(target);
+	while ((slash = strrchr(up, '/')) != NULL && slash != up) {
+		*slash = '\0';
+		child = slash + 1;
+		if (agentfiles_add(up, child, target) >= 0 || errno != ENOENT)
+			break;
+	}
+	free(up);
+	return (-1);
+}
+
+/* A directory we just began to watch: what is already in it counts. */
+static void
+agentfiles_read_dir(const char *path)
+{
+	struct dirent	*de;
+	DIR		*d;
+
+	if ((d = opendir(path)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] != '.')
+			agentfiles_dir_changed(path, de->d_name);
+	}
+	closedir(d);
+}
+
 static void
 agentfiles_event_cb(int fd, short revents, void *arg)
 {
 	char			 buf[16384]
 				     __attribute__((aligned(__alignof__(struct inotify_event))));
 	const struct inotify_event *ev;
-	struct adir		*a;
+	struct adir		*a, *a1;
 	ssize_t			 n;
-	char			*sub;
 	size_t			 off;
+	char			*target;
+	int			 plain;
 
 	while ((n = read(fd, buf, sizeof buf)) > 0) {
 		for (off = 0; off < (size_t)n; off += sizeof *ev + ev->len) {
 			ev = (const struct inotify_event *)(buf + off);
-			if ((a = agentfiles_find_wd(ev->wd)) == NULL ||
-			    ev->len == 0)
+			if (ev->len == 0)
 				continue;
-			if (a->parent) {
-				if (strcmp(ev->name, "sessions") == 0) {
-					xasprintf(&sub, "%s/sessions", a->path);
-					agentfiles_add(sub, 0);
-					free(sub);
+			plain = 0;
+			TAILQ_FOREACH_SAFE(a, &adirs, entry, a1) {
+				if (a->wd != ev->wd)
+					continue;
+				if (a->child == NULL) {
+					plain = 1;
+					continue;
 				}
-				continue;
+				if (strcmp(ev->name, a->child) != 0)
+					continue;
+				target = xstrdup(a->target);
+				if (agentfiles_watch(target) == 1)
+					agentfiles_read_dir(target);
+				free(target);
 			}
-			agentfiles_dir_changed(a->path, ev->name);
+			if (plain && (a = agentfiles_find_wd(ev->wd)) != NULL)
+				agentfiles_dir_changed(a->path, ev->name);
 		}
 	}
+}
+
+/*
+ * Claude's transcript: <config>/projects/<cwd, every non-alphanumeric
+ * byte a '-'>/<sessionId>.jsonl. Entries are written when a message
+ * completes, so its tail says whether a turn ended, failed or was cut.
+ */
+static void
+agentfiles_transcript_dir(struct pane *p)
+{
+	struct watch	*w = p->watch;
+	char		 path[64], cwd[4096], *slug, *q, *dir;
+	ssize_t		 n;
+
+	if (w->transcript_dir != NULL)
+		return;
+	snprintf(path, sizeof path, "/proc/%ld/cwd", (long)w->agent_pid);
+	if ((n = readlink(path, cwd, sizeof cwd - 1)) <= 0)
+		return;
+	cwd[n] = '\0';
+	slug = xstrdup(cwd);
+	for (q = slug; *q != '\0'; q++) {
+		if (!((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
+		    (*q >= '0' && *q <= '9')))
+			*q = '-';
+	}
+	dir = xstrdup(w->session_dir);
+	if ((q = strrchr(dir, '/')) != NULL)
+		*q = '\0';			/* the config dir */
+	xasprintf(&w->transcript_dir, "%s/projects/%s", dir, slug);
+	/* Claude makes the project's directory at the first prompt. */
+	agentfiles_watch(w->transcript_dir);
+	free(dir);
+	free(slug);
+}
+
+/* The last meaningful entry in the text (last lines first). */
+static enum transcript_event
+agentfiles_tail_event(char *text, size_t len)
+{
+	struct json_doc		*d;
+	enum transcript_event	 ev = TX_NONE;
+	char			*end = text + len, *line, *type, *sub, *cause;
+	int			 err, msg, content, item;
+
+	while (end > text && ev == TX_NONE) {
+		if (end[-1] == '\n')
+			end--;
+		for (line = end; line > text && line[-1] != '\n'; line--)
+			;
+		cause = NULL;
+		if (line > text || len < AGENTFILES_MAX_FILE)
+			d = json_parse(line, (size_t)(end - line), &cause);
+		else
+			d = NULL;	/* the first, cut line */
+		free(cause);
+		end = line;
+		if (d == NULL)
+			continue;
+		type = json_get_str(d, 0, "type");
+		sub = json_get_str(d, 0, "subtype");
+		err = 0;
+		json_get_bool(d, 0, "isApiErrorMessage", &err);
+		if (type == NULL)
+			;
+		else if (strcmp(type, "system") == 0 && sub != NULL &&
+		    (strcmp(sub, "turn_duration") == 0 ||
+		    strcmp(sub, "stop_hook_summary") == 0))
+			ev = TX_TURN_DONE;
+		else if (strcmp(type, "assistant") == 0)
+			ev = err ? TX_API_ERROR : TX_WORKING;
+		else if (strcmp(type, "user") == 0) {
+			ev = TX_WORKING;
+			msg = json_get(d, 0, "message");
+			content = json_get(d, msg, "content");
+			item = json_array_item(d, content, 0);
+			free(sub);
+			sub = json_get_str(d, item, "text");
+			if (sub != NULL &&
+			    strstr(sub, "[Request interrupted by user") != NULL)
+				ev = TX_INTERRUPTED;
+		}
+		free(type);
+		free(sub);
+		json_free(d);
+	}
+	return (ev);
+}
+
+static void
+agentfiles_transcript(struct pane *p, const char *name)
+{
+	struct watch		*w = p->watch;
+	char			*path, buf[AGENTFILES_MAX_FILE];
+	struct stat		 st;
+	enum transcript_event	 ev;
+	int64_t			 mtime;
+	ssize_t			 n;
+	off_t			 off;
+	int			 fd;
+
+	/* With a session id, only that transcript is this agent's. */
+	if (w->claude_session_id[0] != '\0' &&
+	    (strncmp(name, w->claude_session_id,
+	    strlen(w->claude_session_id)) != 0 ||
+	    strcmp(name + strlen(w->claude_session_id), ".jsonl") != 0))
+		return;
+	xasprintf(&path, "%s/%s", w->transcript_dir, name);
+	fd = open(path, O_RDONLY|O_NOFOLLOW|O_NONBLOCK|O_CLOEXEC);
+	free(path);
+	if (fd == -1)
+		return;
+	mtime = 0;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		mtime = (int64_t)st.st_mtim.tv_sec * 1000000000 +
+		    st.st_mtim.tv_nsec;
+	/* Unchanged, or written before this agent started (not its own). */
+	if (mtime == 0 || (mtime == w->transcript_mtime &&
+	    st.st_size == w->transcript_size) ||
+	    mtime / 1000000 < w->agent_since_real - 1000) {
+		close(fd);
+		return;
+	}
+	w->transcript_mtime = mtime;
+	w->transcript_size = st.st_size;
+	off = st.st_size > (off_t)sizeof buf ? st.st_size - (off_t)sizeof buf :
+	    0;
+	n = pread(fd, buf, sizeof buf, off);
+	close(fd);
+	if (n <= 0)
+		return;
+	ev = agentfiles_tail_event(buf, (size_t)n);
+	log_debug("pane %%%d: transcript %s: event %d (%zd bytes read)", p->id,
+	    name, ev, n);
+	if (ev == TX_NONE)
+		return;
+	w->transcript = ev;
+	w->transcript_at = time_mono_ms();
+	watch_poke(p);
 }
 
 /* A Claude-like agent was found in p (or p was scanned again). */
@@ -281,12 +506,11 @@ agentfiles_agent(struct pane *p)
 			return;
 		xasprintf(&sdir, "%s/sessions", cdir);
 		w->session_dir = sdir;
-		if (agentfiles_add(sdir, 0) != 0 && errno == ENOENT)
-			agentfiles_add(cdir, 1);
+		agentfiles_watch(sdir);
 		free(cdir);
-	} else
-		agentfiles_add(w->session_dir, 0);	/* it may exist now */
+	}
 	agentfiles_read(p, w->session_dir);
+	agentfiles_transcript_dir(p);
 }
 
 /*
@@ -319,6 +543,8 @@ agentfiles_close(void)
 	while ((a = TAILQ_FIRST(&adirs)) != NULL) {
 		TAILQ_REMOVE(&adirs, a, entry);
 		free(a->path);
+		free(a->child);
+		free(a->target);
 		free(a);
 	}
 	if (agentfiles_fd != -1) {

@@ -140,9 +140,36 @@ explicit_state(const struct cls_input *in, struct cls_result *r,
 	uint64_t	codex_at = in->codex != CX_NONE ? in->codex_at : 0;
 	uint64_t	sess_at = in->session != SS_NONE &&
 			    !in->session_stale ? in->session_at : 0;
+	/*
+	 * A transcript states how a turn ended; that a turn began says
+	 * nothing about dialogs since (they write no entry).
+	 */
+	uint64_t	tx_at = in->transcript != TX_NONE &&
+			    in->transcript != TX_WORKING ? in->transcript_at : 0;
 
-	if (hook_at == 0 && codex_at == 0 && sess_at == 0)
+	if (hook_at == 0 && codex_at == 0 && sess_at == 0 && tx_at == 0)
 		return (0);
+	if (tx_at > hook_at && tx_at > codex_at && tx_at > sess_at) {
+		*at = tx_at;
+		switch (in->transcript) {
+		case TX_TURN_DONE:
+			set(r, ST_WAITING_INPUT, "prompt",
+			    "claude_transcript_turn_done");
+			break;
+		case TX_API_ERROR:
+			set(r, ST_WAITING_INPUT, "prompt",
+			    "claude_transcript_api_error");
+			break;
+		case TX_INTERRUPTED:
+			set(r, ST_WAITING_INPUT, "prompt",
+			    "claude_transcript_interrupted");
+			break;
+		case TX_NONE:
+		case TX_WORKING:
+			return (0);
+		}
+		return (1);
+	}
 	if (codex_at >= hook_at && codex_at >= sess_at) {
 		*at = codex_at;
 		switch (in->codex) {

@@ -56,6 +56,11 @@ enum codex_state {
 /* Claude's sessions/<pid>.json status. */
 enum session_status { SS_NONE = 0, SS_IDLE, SS_BUSY, SS_WAITING };
 
+/* The last meaningful entry of Claude's transcript. */
+enum transcript_event {
+	TX_NONE = 0, TX_WORKING, TX_TURN_DONE, TX_API_ERROR, TX_INTERRUPTED
+};
+
 /* The last agent hook pushed by `lisa notify`. */
 enum hook_event {
 	HK_NONE = 0, HK_SESSION_START, HK_PROMPT, HK_PRE_TOOL, HK_PERMISSION,
@@ -108,6 +113,8 @@ struct cls_input {
 	enum hook_event	hook;
 	uint64_t	hook_at;
 	int		hook_question;	/* PermissionRequest for AskUserQuestion */
+	enum transcript_event transcript;
+	uint64_t	transcript_at;
 
 	/* thresholds, ms */
 	uint64_t	debounce;

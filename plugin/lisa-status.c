@@ -216,7 +216,7 @@ cmd_explain(struct lisa_ctx *ctx, const char *target)
 {
 	static const char *keys[] = { "pane", "output", "process", "title",
 	    "codex_osc7501", "osc133_exit", "screen", "claude_session", "hook",
-	    "attention" };
+	    "claude_transcript", "attention" };
 	static const char *fields[] = { "value", "class", "dead", "command",
 	    "bytes", "rate_bps", "agent_pid", "alive", "children", "cpu_busy", "readable",
 	    "hints", "capture_failed", "stale", "failed", "bell_age_ms",

@@ -191,7 +191,15 @@ struct watch {
 	int			 capture_failed;
 
 	char			*session_dir;	/* Claude's sessions/ */
+	char			*transcript_dir; /* projects/<cwd slug>/ */
+	char			 claude_session_id[64];
+	int64_t			 agent_since_real;	/* ms */
+	enum transcript_event	 transcript;
+	uint64_t		 transcript_at;
+	int64_t			 transcript_mtime;
+	int64_t			 transcript_size;
 	int64_t			 session_mtime;	/* ns, of what we read */
+	int64_t			 session_size;
 	enum session_status	 session;
 	uint64_t		 session_at;
 	int			 session_stale;

@@ -58,6 +58,7 @@ watch_free(struct pane *p)
 	watch_unwatch_agent(w);
 	free(w->title);
 	free(w->session_dir);
+	free(w->transcript_dir);
 	for (i = 0; i < 5; i++)
 		free(w->pub[i]);
 	free(w);
@@ -92,6 +93,14 @@ watch_reset_run(struct watch *w)
 	free(w->session_dir);
 	w->session_dir = NULL;
 	w->session_mtime = 0;
+	free(w->transcript_dir);
+	w->transcript_dir = NULL;
+	w->claude_session_id[0] = '\0';
+	w->transcript = TX_NONE;
+	w->transcript_at = 0;
+	w->transcript_mtime = 0;
+	w->transcript_size = 0;
+	w->session_size = 0;
 	w->screen = 0;
 	w->screen_at = 0;
 	w->title_cleared = 0;
@@ -180,6 +189,7 @@ watch_scan(struct pane *p)
 		w->agent_start = nodes[agent_i].start;
 		w->agent_seen = 1;
 		w->agent_since = now;
+		w->agent_since_real = time_real_ms();
 		w->cpu_at = 0;
 		if ((w->agent_pidfd = proc_pidfd(w->agent_pid)) != -1)
 			w->agent_ev = loop_add(w->agent_pidfd, POLLIN,
@@ -465,6 +475,8 @@ watch_input(struct pane *p, struct cls_input *in)
 	in->session_failed = w->session_failed;
 	in->hook = w->hook;
 	in->hook_at = w->hook_at;
+	in->transcript = w->transcript;
+	in->transcript_at = w->transcript_at;
 	in->hook_question = w->hook_question;
 	in->debounce = lisad.debounce_ms;
 	in->grace = lisad.grace_ms;
@@ -607,6 +619,8 @@ watch_signals(struct buf *b, struct pane *p, uint64_t now)
 				    "SessionEnd", "agent-turn-complete" };
 	static const char	*title_names[] = { "unknown", "busy", "idle",
 				    "waiting", "cleared" };
+	static const char	*transcript_names[] = { "none", "working",
+				    "turn_done", "api_error", "interrupted" };
 	struct watch		*w = p->watch;
 	unsigned		 bit;
 	int			 first = 1;
@@ -679,6 +693,9 @@ watch_signals(struct buf *b, struct pane *p, uint64_t now)
 	if (w->hook != HK_NONE)
 		watch_signal_str(b, "hook", hook_names[w->hook], w->hook_at,
 		    now);
+	if (w->transcript != TX_NONE)
+		watch_signal_str(b, "claude_transcript",
+		    transcript_names[w->transcript], w->transcript_at, now);
 	if (w->bell_at != 0 || w->notify_at != 0) {
 		json_key(b, "attention");
 		buf_adds(b, "{\"bell_age_ms\":");

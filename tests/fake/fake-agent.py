@@ -52,6 +52,7 @@ def w(data):
 
 
 NO_TITLE = os.environ.get("FAKE_AGENT_NO_TITLE") == "1"
+TRANSCRIPT = os.environ.get("FAKE_AGENT_TRANSCRIPT") == "1"
 NO_SESSION = os.environ.get("FAKE_AGENT_NO_SESSION") == "1"
 
 
@@ -97,6 +98,20 @@ def session(status, waiting_for=None):
         json.dump(d, f)
     os.rename(tmp, SESSION)
     mark("session %s" % status)
+
+
+def transcript(entry):
+    """Claude's projects/<cwd slug>/<session>.jsonl: one line per message."""
+    if not CLAUDE or not TRANSCRIPT:
+        return
+    import re
+    d = os.path.join(HOME, ".claude", "projects",
+                     re.sub("[^A-Za-z0-9]", "-", os.getcwd()))
+    os.makedirs(d, exist_ok=True)
+    entry.setdefault("sessionId", session_id)
+    with open(os.path.join(d, session_id + ".jsonl"), "a") as f:
+        f.write(json.dumps(entry) + "\n")
+    mark("transcript " + entry.get("subtype", entry["type"]))
 
 
 def hook(event, **fields):
@@ -182,6 +197,8 @@ def busy(seconds, line, child=None):
 
 
 def turn_start(prompt):
+    transcript({"type": "user", "message": {"role": "user",
+                                            "content": prompt}})
     hook("UserPromptSubmit", prompt=prompt, prompt_id="p1")
     session("busy")
     osc7501("state=working:app=codex")
@@ -189,6 +206,10 @@ def turn_start(prompt):
 
 def turn_end(text="Done."):
     w("\r\n\u25cf %s\r\n" % text)
+    transcript({"type": "assistant", "message": {"role": "assistant",
+                "content": [{"type": "text", "text": text}]}})
+    transcript({"type": "system", "subtype": "turn_duration",
+                "durationMs": 1000})
     hook("Stop", last_assistant_message=text, stop_hook_active=False)
     osc7501("state=done:app=codex")
     idle()
@@ -228,6 +249,8 @@ def dialog_permission(question=False):
         busy(1, "Working")
         turn_end()
     else:
+        transcript({"type": "user", "message": {"role": "user", "content": [
+            {"type": "text", "text": "[Request interrupted by user]"}]}})
         osc7501("state=idle:app=codex")
         idle()
         w("\r\n  \u23bf  Interrupted \u00b7 What should Claude do instead?\r\n"
@@ -363,6 +386,10 @@ def main():
             busy(0.5, "Working")
             if CLAUDE:
                 w("\r\n\u25cf API Error: 500 Internal server error.\r\n")
+                transcript({"type": "assistant", "isApiErrorMessage": True,
+                            "error": "server_error", "message": {
+                                "role": "assistant", "content": [
+                                    {"type": "text", "text": "API Error: 500"}]}})
                 hook("StopFailure", error="server_error")
                 idle()
             else:

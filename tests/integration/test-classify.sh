@@ -233,3 +233,26 @@ test_status_targets_not_found_and_wait_timeout() {
 	[ "$r" -gt 0 ] || fail "rate $r while working"
 	note "output rate of a working (fake) Claude: $r bytes/s"
 }
+
+# No title, no session file, no hooks: the transcript tail alone.
+test_claude_states_from_transcript() {
+	export FAKE_AGENT_NO_SESSION=1 FAKE_AGENT_NO_TITLE=1 FAKE_AGENT_TRANSCRIPT=1
+	setup_agents
+	mkdir -p "$TESTDIR/proj"
+	T new-window -d -t main:1 -c "$TESTDIR/proj" "$FAKE/claude"
+	p=$(T display -p -t main:1 '#{pane_id}')
+	sleep 1.5
+	T send-keys -t "$p" 'work 2' Enter
+	expect "$p" in_progress
+	expect "$p" waiting_input prompt claude_transcript_turn_done
+	note "transcript turn done -> waiting_input: $(latency "$p" waiting_input "transcript turn_duration") ms"
+	T send-keys -t "$p" error Enter
+	expect "$p" in_progress
+	expect "$p" waiting_input prompt claude_transcript_api_error
+	# A dialog leaves no entry: the screen tells.
+	T send-keys -t "$p" permission Enter
+	expect "$p" waiting_input permission screen_dialog
+	T send-keys -t "$p" n Enter
+	expect "$p" waiting_input prompt claude_transcript_interrupted
+	ls "$HOME/.claude/projects/"*/fake-*.jsonl >/dev/null || fail "no transcript written"
+}
