@@ -1,8 +1,10 @@
 /* Connecting to the helper and exchanging one JSON line each way. */
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,4 +127,55 @@ client_call(struct lisa_ctx *ctx, const char *req, struct json_doc **out,
 	}
 	*out = d;
 	return (0);
+}
+
+/*
+ * Run "tmux -u -S SOCKET ARGV..." (or "tmux -V" when ctx is NULL) with no
+ * stdin or stderr; *out gets the first line of its output. Returns its
+ * exit status, or -1.
+ */
+int
+client_tmux(struct lisa_ctx *ctx, char **out, const char *const *argv)
+{
+	const char	*full[16];
+	struct buf	 b;
+	char		 tmp[4096];
+	int		 p[2], status, n = 0, null;
+	ssize_t		 r;
+	pid_t		 pid;
+
+	full[n++] = "tmux";
+	if (ctx == NULL)
+		full[n++] = "-V";
+	else {
+		full[n++] = "-u";
+		full[n++] = "-S";
+		full[n++] = ctx->sid.socket;
+		for (; *argv != NULL && n < 15; argv++)
+			full[n++] = *argv;
+	}
+	full[n] = NULL;
+	if (pipe(p) != 0)
+		return (-1);
+	if ((pid = fork()) == 0) {
+		null = open("/dev/null", O_RDWR);
+		dup2(null, 0);
+		dup2(p[1], 1);
+		dup2(null, 2);
+		close(p[0]);
+		execvp("tmux", (char **)full);
+		_exit(127);
+	}
+	close(p[1]);
+	buf_init(&b);
+	while ((r = read(p[0], tmp, sizeof tmp)) > 0)
+		buf_add(&b, tmp, (size_t)r);
+	close(p[0]);
+	if (pid == -1 || waitpid(pid, &status, 0) == -1) {
+		buf_free(&b);
+		return (-1);
+	}
+	*out = buf_detach(&b);
+	(*out)[strcspn(*out, "\n")] = '\0';
+	return (WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }

@@ -16,6 +16,7 @@ int	 client_connect(const char *, char **);
 int	 client_request(int, const char *, char **, char **);
 int	 client_call(struct lisa_ctx *, const char *, struct json_doc **,
 	    char **);
+int	 client_tmux(struct lisa_ctx *, char **, const char *const *);
 
 /* lisa-status.c */
 int	 cmd_status(struct lisa_ctx *, const char *, int);

@@ -31,41 +31,14 @@ check(int ok, const char *what, const char *fmt, ...)
 		doctor_failed = 1;
 }
 
-/* Run tmux with args, capture stdout; returns exit status or -1. */
+/* tmux -V (a1 NULL), or tmux -S SOCKET a1 a2 a3: first line of stdout. */
 static int
 doctor_tmux(struct lisa_ctx *ctx, char **out, const char *a1, const char *a2,
     const char *a3)
 {
-	struct buf	b;
-	char		tmp[4096];
-	int		p[2], status;
-	ssize_t		n;
-	pid_t		pid;
+	const char	*argv[] = { a1, a2, a3, NULL };
 
-	if (pipe(p) != 0)
-		return (-1);
-	if ((pid = fork()) == 0) {
-		int	null = open("/dev/null", O_RDWR);
-
-		dup2(null, 0);
-		dup2(p[1], 1);
-		dup2(null, 2);
-		close(p[0]);
-		if (a1 == NULL)
-			execlp("tmux", "tmux", "-V", (char *)NULL);
-		execlp("tmux", "tmux", "-u", "-S", ctx->sid.socket, a1, a2, a3,
-		    (char *)NULL);
-		_exit(127);
-	}
-	close(p[1]);
-	buf_init(&b);
-	while ((n = read(p[0], tmp, sizeof tmp)) > 0)
-		buf_add(&b, tmp, (size_t)n);
-	close(p[0]);
-	waitpid(pid, &status, 0);
-	*out = buf_detach(&b);
-	(*out)[strcspn(*out, "\n")] = '\0';
-	return (WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	return (client_tmux(a1 == NULL ? NULL : ctx, out, argv));
 }
 
 int

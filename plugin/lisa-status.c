@@ -20,10 +20,9 @@
 static char *
 resolve_target(struct lisa_ctx *ctx, const char *target)
 {
-	char	 buf[64];
-	int	 p[2], status;
-	ssize_t	 n;
-	pid_t	 pid;
+	const char	*argv[] = { "display-message", "-p", "-t", NULL,
+			    "#{pane_id}", NULL };
+	char		*out = NULL;
 
 	if (target == NULL)
 		target = getenv("TMUX_PANE");
@@ -35,28 +34,12 @@ resolve_target(struct lisa_ctx *ctx, const char *target)
 	if (target[0] == '%' && target[1] >= '0' && target[1] <= '9' &&
 	    strspn(target + 1, "0123456789") == strlen(target + 1))
 		return (xstrdup(target));
-	if (pipe(p) != 0)
+	argv[3] = target;
+	if (client_tmux(ctx, &out, argv) != 0 || out == NULL || out[0] != '%') {
+		free(out);
 		return (NULL);
-	if ((pid = fork()) == 0) {
-		int	null = open("/dev/null", O_RDWR);
-
-		dup2(null, 0);
-		dup2(p[1], 1);
-		dup2(null, 2);
-		close(p[0]);
-		execlp("tmux", "tmux", "-S", ctx->sid.socket, "display-message",
-		    "-p", "-t", target, "#{pane_id}", (char *)NULL);
-		_exit(127);
 	}
-	close(p[1]);
-	n = read(p[0], buf, sizeof buf - 1);
-	close(p[0]);
-	waitpid(pid, &status, 0);
-	if (n <= 1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		return (NULL);
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return (buf[0] == '%' ? xstrdup(buf) : NULL);
+	return (out);
 }
 
 static void
