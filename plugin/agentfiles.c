@@ -131,7 +131,7 @@ static int
 agentfiles_parse(struct watch *w, const char *text, size_t len)
 {
 	struct json_doc	*d;
-	char		*cause = NULL, *status, *start, *waiting;
+	char		*cause = NULL, *status, *start;
 	long long	 pid;
 	int		 rc = 0;
 
@@ -162,7 +162,6 @@ agentfiles_parse(struct watch *w, const char *text, size_t len)
 		free(start);
 	}
 	status = json_get_str(d, 0, "status");
-	waiting = json_get_str(d, 0, "waitingFor");
 	if (status == NULL)
 		w->session = SS_NONE;	/* first write, or print mode */
 	else if (strcmp(status, "idle") == 0)
@@ -173,11 +172,8 @@ agentfiles_parse(struct watch *w, const char *text, size_t len)
 		w->session = SS_WAITING;
 	else
 		rc = -1;
-	snprintf(w->session_waiting_for, sizeof w->session_waiting_for, "%s",
-	    waiting != NULL ? waiting : "");
 	w->session_at = time_mono_ms();
 	free(status);
-	free(waiting);
 	json_free(d);
 	return (rc);
 }

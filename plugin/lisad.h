@@ -118,9 +118,7 @@ struct pane {
 	uint64_t		 rate_start;	/* mono ms, this rate window */
 	uint64_t		 rate_bytes;	/* bytes in it */
 	double			 rate;		/* bytes/s, last full window */
-	int			 paused;
 	uint64_t		 resyncs;
-	char			*screen;	/* last capture after a pause */
 
 	int			 pidfd;		/* on pid, until it exits */
 	struct loop_fd		*pidfd_ev;
@@ -204,7 +202,6 @@ struct watch {
 	uint64_t		 session_at;
 	int			 session_stale;
 	int			 session_failed;
-	char			 session_waiting_for[32];
 	enum hook_event		 hook;
 	uint64_t		 hook_at;
 	int			 hook_question;

@@ -126,7 +126,6 @@ pane_free(struct pane *p, const char *why)
 	free(p->window_name);
 	free(p->command);
 	free(p->title);
-	free(p->screen);
 	free(p);
 }
 
@@ -421,9 +420,6 @@ pane_capture_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 
 	if (!ok)
 		return;
-	free(p->screen);
-	p->screen = xstrndup(body, len);
-	p->paused = 0;
 	watch_screen(p, body, len);
 	log_debug("pane %%%d resynced (%zu bytes of screen)", p->id, len);
 }
@@ -447,7 +443,6 @@ pane_pause(struct session *s, int id)
 		p->out_session = s->id;
 	if (p->out_session != s->id)
 		return;
-	p->paused = 1;
 	p->resyncs++;
 	events_add("resync", id, "output paused by tmux, screen re-read");
 	snprintf(cmd, sizeof cmd, "capture-pane -p -J -t '%%%d'", id);
