@@ -37,23 +37,16 @@ static struct loop_fd	*agentfiles_ev;
 static char *
 agentfiles_config_dir(pid_t pid)
 {
-	char	 path[64], buf[32768], *p, *end, *dir = NULL, *home = NULL;
+	char	 buf[32768], *p, *end, *dir = NULL, *home = NULL;
 	ssize_t	 n;
-	int	 fd;
 
-	snprintf(path, sizeof path, "/proc/%ld/environ", (long)pid);
-	if ((fd = open(path, O_RDONLY|O_CLOEXEC)) != -1) {
-		n = read(fd, buf, sizeof buf - 1);
-		close(fd);
-		if (n > 0) {
-			buf[n] = '\0';
-			end = buf + n;
-			for (p = buf; p < end; p += strlen(p) + 1) {
-				if (strncmp(p, "CLAUDE_CONFIG_DIR=", 18) == 0)
-					dir = p + 18;
-				else if (strncmp(p, "HOME=", 5) == 0)
-					home = p + 5;
-			}
+	if ((n = proc_file(pid, "environ", buf, sizeof buf)) > 0) {
+		end = buf + n;
+		for (p = buf; p < end; p += strlen(p) + 1) {
+			if (strncmp(p, "CLAUDE_CONFIG_DIR=", 18) == 0)
+				dir = p + 18;
+			else if (strncmp(p, "HOME=", 5) == 0)
+				home = p + 5;
 		}
 	}
 	if (dir != NULL && *dir == '/')
@@ -358,15 +351,11 @@ static void
 agentfiles_transcript_dir(struct pane *p)
 {
 	struct watch	*w = p->watch;
-	char		 path[64], cwd[4096], *slug, *q, *dir;
-	ssize_t		 n;
+	char		 cwd[4096], *slug, *q, *dir;
 
-	if (w->transcript_dir != NULL)
+	if (w->transcript_dir != NULL || proc_cwd(w->agent_pid, cwd,
+	    sizeof cwd) != 0)
 		return;
-	snprintf(path, sizeof path, "/proc/%ld/cwd", (long)w->agent_pid);
-	if ((n = readlink(path, cwd, sizeof cwd - 1)) <= 0)
-		return;
-	cwd[n] = '\0';
 	slug = xstrdup(cwd);
 	for (q = slug; *q != '\0'; q++) {
 		if (!((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||

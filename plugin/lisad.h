@@ -248,12 +248,14 @@ struct proc_node {
 	int		 depth;
 	uint64_t	 ticks;		/* utime + stime */
 	uint64_t	 start;		/* starttime, clock ticks since boot */
+	int		 exit_code;	/* wait status of a zombie, else -1 */
 };
+ssize_t		 proc_file(pid_t, const char *, char *, size_t);
+int		 proc_cwd(pid_t, char *, size_t);
 int		 proc_read(pid_t, struct proc_node *);
 int		 proc_argv(pid_t, char *, size_t, char **, int);
 int		 proc_tree(pid_t, struct proc_node *, int);
 int		 proc_pidfd(pid_t);
-int		 proc_parse_stat(const char *, char *, int *);
 int		 proc_exit_status(pid_t, int *, int *);
 
 /* events.c: pane events, in memory, in a JSONL file, to followers. */

@@ -194,10 +194,9 @@ static struct pane *
 listener_hook_pane(struct json_doc *d, const char *agent, const char *cwd)
 {
 	struct pane	*p;
-	char		*arg, path[64], link[4096];
+	char		*arg, link[4096];
 	long long	 pid;
 	int		 arr, i;
-	ssize_t		 n;
 
 	arg = json_get_str(d, 0, "pane");
 	p = pane_find(listener_pane_arg(arg));
@@ -222,14 +221,9 @@ listener_hook_pane(struct json_doc *d, const char *agent, const char *cwd)
 		    p->watch->agent == NULL ||
 		    strcmp(p->watch->agent->name, agent) != 0)
 			continue;
-		snprintf(path, sizeof path, "/proc/%ld/cwd",
-		    (long)p->watch->agent_pid);
-		n = readlink(path, link, sizeof link - 1);
-		if (n > 0) {
-			link[n] = '\0';
-			if (strcmp(link, cwd) == 0)
-				return (p);
-		}
+		if (proc_cwd(p->watch->agent_pid, link, sizeof link) == 0 &&
+		    strcmp(link, cwd) == 0)
+			return (p);
 	}
 	return (NULL);
 }

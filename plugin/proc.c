@@ -31,91 +31,59 @@ proc_pidfd(pid_t pid)
 	return (fd);
 }
 
-/*
- * Parse a /proc/PID/stat line: state (field 3) and exit_code (field 52).
- * The command (field 2) is in parentheses and may hold anything, so the
- * fields are counted from the last ')'.
- */
-int
-proc_parse_stat(const char *line, char *state, int *exit_code)
+/* Read /proc/PID/NAME into buf (NUL-terminated); its length, or -1. */
+ssize_t
+proc_file(pid_t pid, const char *name, char *buf, size_t size)
 {
-	const char	*p;
-	char		*end;
-	int		 field;
-	long		 v;
+	char	path[64];
+	ssize_t	n;
+	int	fd;
 
-	if ((p = strrchr(line, ')')) == NULL || p[1] != ' ')
-		return (-1);
-	p += 2;
-	*state = *p;
-	*exit_code = -1;
-	for (field = 3; *p != '\0'; field++) {
-		if (field == 52) {
-			v = strtol(p, &end, 10);
-			if (end == p)
-				return (-1);
-			*exit_code = (int)v;
-			return (0);
-		}
-		if ((p = strchr(p, ' ')) == NULL)
-			break;
-		p++;
-	}
-	return (*state != '\0' ? 0 : -1);
-}
-
-/*
- * The exit of a pid that has not been reaped yet: status or signal (the
- * other is -1). Returns -1 if it is not a zombie (running, or reaped).
- */
-int
-proc_exit_status(pid_t pid, int *status, int *sig)
-{
-	char	 path[64], buf[2048], state;
-	ssize_t	 n;
-	int	 fd, code;
-
-	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	snprintf(path, sizeof path, "/proc/%ld/%s", (long)pid, name);
 	if ((fd = open(path, O_RDONLY|O_CLOEXEC)) == -1)
 		return (-1);
-	n = read(fd, buf, sizeof buf - 1);
+	n = read(fd, buf, size - 1);
 	close(fd);
-	if (n <= 0)
+	if (n < 0)
 		return (-1);
 	buf[n] = '\0';
-	if (proc_parse_stat(buf, &state, &code) != 0 || state != 'Z' ||
-	    code < 0)
+	return (n);
+}
+
+/* The working directory of PID into buf; -1 if unreadable. */
+int
+proc_cwd(pid_t pid, char *buf, size_t size)
+{
+	char	path[64];
+	ssize_t	n;
+
+	snprintf(path, sizeof path, "/proc/%ld/cwd", (long)pid);
+	if ((n = readlink(path, buf, size - 1)) <= 0)
 		return (-1);
-	*status = *sig = -1;
-	if (WIFSIGNALED(code))
-		*sig = WTERMSIG(code);
-	else
-		*status = WEXITSTATUS(code);
+	buf[n] = '\0';
 	return (0);
 }
 
-/* Read /proc/PID/stat: parent, name, state, CPU ticks, start time. */
+/*
+ * Read /proc/PID/stat: parent, name, state, CPU ticks, start time and, for
+ * a zombie, its wait status (field 52). The name (field 2) is in
+ * parentheses and may hold anything, so fields count from the last ')'.
+ */
 int
 proc_read(pid_t pid, struct proc_node *n)
 {
-	char		 path[64], buf[2048], *p, *q;
-	ssize_t		 len;
-	int		 fd, field;
-	unsigned long long utime = 0, stime = 0, start = 0;
+	char			 buf[2048], *p, *q;
+	int			 field;
+	unsigned long long	 utime = 0, stime = 0;
 
-	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-	if ((fd = open(path, O_RDONLY|O_CLOEXEC)) == -1)
+	if (proc_file(pid, "stat", buf, sizeof buf) <= 0)
 		return (-1);
-	len = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (len <= 0)
-		return (-1);
-	buf[len] = '\0';
 	if ((p = strchr(buf, '(')) == NULL || (q = strrchr(buf, ')')) == NULL ||
 	    q < p || q[1] != ' ')
 		return (-1);
 	memset(n, 0, sizeof *n);
 	n->pid = pid;
+	n->exit_code = -1;
 	snprintf(n->comm, sizeof n->comm, "%.*s", (int)(q - p - 1), p + 1);
 	p = q + 2;
 	n->state = *p;
@@ -126,8 +94,10 @@ proc_read(pid_t pid, struct proc_node *n)
 			utime = strtoull(p, NULL, 10);
 		else if (field == 15)
 			stime = strtoull(p, NULL, 10);
-		else if (field == 22) {
-			start = strtoull(p, NULL, 10);
+		else if (field == 22)
+			n->start = strtoull(p, NULL, 10);
+		else if (field == 52) {
+			n->exit_code = (int)strtol(p, NULL, 10);
 			break;
 		}
 		if ((p = strchr(p, ' ')) == NULL)
@@ -135,7 +105,25 @@ proc_read(pid_t pid, struct proc_node *n)
 		p++;
 	}
 	n->ticks = utime + stime;
-	n->start = start;
+	return (0);
+}
+
+/*
+ * The exit of a pid that has not been reaped yet: status or signal (the
+ * other is -1). Returns -1 if it is not a zombie (running, or reaped).
+ */
+int
+proc_exit_status(pid_t pid, int *status, int *sig)
+{
+	struct proc_node	n;
+
+	if (proc_read(pid, &n) != 0 || n.state != 'Z' || n.exit_code < 0)
+		return (-1);
+	*status = *sig = -1;
+	if (WIFSIGNALED(n.exit_code))
+		*sig = WTERMSIG(n.exit_code);
+	else
+		*status = WEXITSTATUS(n.exit_code);
 	return (0);
 }
 
@@ -143,19 +131,12 @@ proc_read(pid_t pid, struct proc_node *n)
 int
 proc_argv(pid_t pid, char *buf, size_t size, char **argv, int max)
 {
-	char	 path[64];
 	ssize_t	 len;
-	int	 fd, argc = 0;
+	int	 argc = 0;
 	char	*p;
 
-	snprintf(path, sizeof path, "/proc/%ld/cmdline", (long)pid);
-	if ((fd = open(path, O_RDONLY|O_CLOEXEC)) == -1)
+	if ((len = proc_file(pid, "cmdline", buf, size)) <= 0)
 		return (0);
-	len = read(fd, buf, size - 1);
-	close(fd);
-	if (len <= 0)
-		return (0);
-	buf[len] = '\0';
 	for (p = buf; p < buf + len && argc < max; p += strlen(p) + 1)
 		argv[argc++] = p;
 	return (argc);
