@@ -283,16 +283,34 @@ session_output(struct ctl_client *c, int pane, const char *data, size_t len,
 /*
  * tmux 3.3a flushes what it queued for a control client (a %pause, say)
  * only from its write callback, which runs when something new is written
- * to the client. After we fell behind that can leave the queue parked with
- * the pane paused and nobody told. Any command makes tmux write its reply,
- * and the queue moves.
+ * to the client. After we fell behind that can leave a pane paused for us
+ * and nobody told. So continue every pane this client shows: harmless for
+ * panes that are not paused, and the reply makes tmux write, so the queue
+ * moves (a %pause that comes later still gets its resync).
  */
 static void
 session_kick(struct session *s)
 {
+	struct pane	*p;
+	struct buf	 b;
+	int		 i, n = 0;
+
 	s->behind = 0;
-	log_debug("session $%d: caught up, kicking tmux's queue", s->id);
-	session_send(s, "display-message -p lisa", NULL, NULL);
+	buf_init(&b);
+	buf_adds(&b, "refresh-client");
+	RB_FOREACH(p, panes, &panes) {
+		for (i = 0; i < p->nsessions; i++) {
+			if (p->sessions[i] == s->id) {
+				buf_printf(&b, " -A '%%%d:continue'", p->id);
+				n++;
+				break;
+			}
+		}
+	}
+	log_debug("session $%d: caught up, continuing its %d panes", s->id, n);
+	session_send(s, n != 0 ? b.data : "display-message -p lisa", NULL,
+	    NULL);
+	buf_free(&b);
 }
 
 void
