@@ -463,8 +463,15 @@ watch_input(struct pane *p, struct cls_input *in)
 	in->codex = w->codex;
 	in->codex_at = w->codex_at;
 	in->retry_at = w->retry_at;
-	in->osc133_exit = w->osc133_exit;
-	in->osc133_at = w->osc133_at;
+	/*
+	 * A shell draws no prompt while the agent runs in front of it: only a
+	 * mark made after the agent started can be the agent's exit code.
+	 */
+	if (w->osc133_at > w->agent_since) {
+		in->osc133_exit = w->osc133_exit;
+		in->osc133_at = w->osc133_at;
+	} else
+		in->osc133_exit = -1;
 	in->screen = w->screen;
 	in->screen_at = w->screen_at;
 	in->screen_signal = w->screen_signal;
