@@ -171,59 +171,70 @@ agentfiles_parse(struct watch *w, const char *text, size_t len)
 	return (rc);
 }
 
+/*
+ * Read a file an agent keeps - never through a symlink, regular files
+ * only - if it changed since *stamp (file times tick coarsely, a few ms,
+ * so the size counts too): all of it, or with tail its last bytes. Returns
+ * the bytes read, 0 if unchanged, -1 with errno (ELOOP: a symlink; EINVAL:
+ * not a small regular file).
+ */
+static ssize_t
+agentfiles_load(const char *path, struct file_stamp *stamp, char *buf,
+    size_t size, int tail)
+{
+	struct stat	st;
+	int64_t		mtime;
+	off_t		off = 0;
+	ssize_t		n;
+	int		fd;
+
+	if ((fd = open(path, O_RDONLY|O_NOFOLLOW|O_NONBLOCK|O_CLOEXEC)) == -1)
+		return (-1);
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    (!tail && st.st_size > (off_t)size)) {
+		close(fd);
+		errno = EINVAL;
+		return (-1);
+	}
+	mtime = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+	if (mtime == stamp->mtime && st.st_size == stamp->size) {
+		close(fd);
+		return (0);
+	}
+	stamp->mtime = mtime;
+	stamp->size = st.st_size;
+	if (tail && st.st_size > (off_t)size)
+		off = st.st_size - (off_t)size;
+	n = pread(fd, buf, size, off);
+	close(fd);
+	return (n);
+}
+
 /* Read the agent's session file now (it changed, or we just met it). */
 static void
 agentfiles_read(struct pane *p, const char *dir)
 {
 	struct watch	*w = p->watch;
 	char		*path, buf[AGENTFILES_MAX_FILE];
-	struct stat	 st;
 	ssize_t		 n;
-	int64_t		 mtime;
-	int		 fd;
 
 	xasprintf(&path, "%s/%ld.json", dir, (long)w->agent_pid);
-	fd = open(path, O_RDONLY|O_NOFOLLOW|O_NONBLOCK|O_CLOEXEC);
-	if (fd == -1) {
-		if (errno == ELOOP) {
-			log_warnx("%s is a symlink: refused", path);
-			w->session_failed = 1;
-			w->session = SS_NONE;
-		} else if (errno == ENOENT && w->session != SS_NONE &&
-		    w->agent_alive)
+	n = agentfiles_load(path, &w->session_stamp, buf, sizeof buf, 0);
+	if (n == 0 || (n == -1 && errno == ENOENT)) {
+		if (n == -1 && w->session != SS_NONE && w->agent_alive)
 			w->session = SS_NONE;	/* deleted: a clean exit */
 		free(path);
 		return;
 	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-	    st.st_size > AGENTFILES_MAX_FILE) {
-		log_warnx("%s: not a small regular file: refused", path);
-		w->session_failed = 1;
-		w->session = SS_NONE;
-		close(fd);
-		free(path);
-		return;
-	}
-	/*
-	 * Unchanged since we read it: nothing new (and not "fresh"). File
-	 * times tick coarsely (a few ms), so the size counts too.
-	 */
-	mtime = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
-	if (mtime == w->session_mtime && st.st_size == w->session_size &&
-	    !w->session_failed) {
-		close(fd);
-		free(path);
-		return;
-	}
-	w->session_mtime = mtime;
-	w->session_size = st.st_size;
-	n = read(fd, buf, sizeof buf);
-	close(fd);
+	if (n == -1)
+		log_warnx("%s: %s: refused", path, errno == ELOOP ?
+		    "a symlink" : "not a small regular file");
 	free(path);
-	if (n < 0 || agentfiles_parse(w, buf, (size_t)n) != 0) {
-		/* Believe nothing from it, old values included. */
+	if (n == -1 || agentfiles_parse(w, buf, (size_t)n) != 0) {
+		/* Believe nothing from it, old values included; read again. */
 		w->session_failed = 1;
 		w->session = SS_NONE;
+		memset(&w->session_stamp, 0, sizeof w->session_stamp);
 	} else
 		w->session_failed = 0;
 }
@@ -430,12 +441,8 @@ agentfiles_transcript(struct pane *p, const char *name)
 {
 	struct watch		*w = p->watch;
 	char			*path, buf[AGENTFILES_MAX_FILE];
-	struct stat		 st;
 	enum transcript_event	 ev;
-	int64_t			 mtime;
 	ssize_t			 n;
-	off_t			 off;
-	int			 fd;
 
 	/* With a session id, only that transcript is this agent's. */
 	if (w->claude_session_id[0] != '\0' &&
@@ -444,28 +451,11 @@ agentfiles_transcript(struct pane *p, const char *name)
 	    strcmp(name + strlen(w->claude_session_id), ".jsonl") != 0))
 		return;
 	xasprintf(&path, "%s/%s", w->transcript_dir, name);
-	fd = open(path, O_RDONLY|O_NOFOLLOW|O_NONBLOCK|O_CLOEXEC);
+	n = agentfiles_load(path, &w->transcript_stamp, buf, sizeof buf, 1);
 	free(path);
-	if (fd == -1)
-		return;
-	mtime = 0;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
-		mtime = (int64_t)st.st_mtim.tv_sec * 1000000000 +
-		    st.st_mtim.tv_nsec;
 	/* Unchanged, or written before this agent started (not its own). */
-	if (mtime == 0 || (mtime == w->transcript_mtime &&
-	    st.st_size == w->transcript_size) ||
-	    mtime / 1000000 < w->agent_since_real - 1000) {
-		close(fd);
-		return;
-	}
-	w->transcript_mtime = mtime;
-	w->transcript_size = st.st_size;
-	off = st.st_size > (off_t)sizeof buf ? st.st_size - (off_t)sizeof buf :
-	    0;
-	n = pread(fd, buf, sizeof buf, off);
-	close(fd);
-	if (n <= 0)
+	if (n <= 0 ||
+	    w->transcript_stamp.mtime / 1000000 < w->agent_since_real - 1000)
 		return;
 	ev = agentfiles_tail_event(buf, (size_t)n);
 	log_debug("pane %%%d: transcript %s: event %d (%zd bytes read)", p->id,

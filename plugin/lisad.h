@@ -152,6 +152,10 @@ extern const char *pane_subscription_format;
 
 /* watch.c: per-pane signals, classification, transitions. */
 struct agent_profile;
+struct file_stamp {		/* a file as we last read it */
+	int64_t			 mtime;	/* ns */
+	int64_t			 size;
+};
 struct watch {
 	struct osc_scanner	 osc;
 	const struct agent_profile *agent;
@@ -194,10 +198,8 @@ struct watch {
 	int64_t			 agent_since_real;	/* ms */
 	enum transcript_event	 transcript;
 	uint64_t		 transcript_at;
-	int64_t			 transcript_mtime;
-	int64_t			 transcript_size;
-	int64_t			 session_mtime;	/* ns, of what we read */
-	int64_t			 session_size;
+	struct file_stamp	 transcript_stamp;
+	struct file_stamp	 session_stamp;
 	enum session_status	 session;
 	uint64_t		 session_at;
 	int			 session_stale;

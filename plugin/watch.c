@@ -92,15 +92,13 @@ watch_reset_run(struct watch *w)
 	w->hook_question = 0;
 	free(w->session_dir);
 	w->session_dir = NULL;
-	w->session_mtime = 0;
+	memset(&w->session_stamp, 0, sizeof w->session_stamp);
 	free(w->transcript_dir);
 	w->transcript_dir = NULL;
 	w->claude_session_id[0] = '\0';
 	w->transcript = TX_NONE;
 	w->transcript_at = 0;
-	w->transcript_mtime = 0;
-	w->transcript_size = 0;
-	w->session_size = 0;
+	memset(&w->transcript_stamp, 0, sizeof w->transcript_stamp);
 	w->screen = 0;
 	w->screen_at = 0;
 	w->title_cleared = 0;
