@@ -31,9 +31,7 @@ resolve_target(struct lisa_ctx *ctx, const char *target)
 		    "pane, e.g. %%3 or session:1.0\n");
 		exit(2);
 	}
-	if (target[0] == '%' && target[1] >= '0' && target[1] <= '9' &&
-	    strspn(target + 1, "0123456789") == strlen(target + 1))
-		return (xstrdup(target));
+	/* Even for "%N": whether tmux has it is what "not found" means. */
 	argv[3] = target;
 	if (client_tmux(ctx, &out, argv) != 0 || out == NULL || out[0] != '%') {
 		free(out);
@@ -308,7 +306,8 @@ cmd_wait(struct lisa_ctx *ctx, const char *target, const char *until,
 	json_cstr(&req, pane);
 	buf_adds(&req, ",\"until\":");
 	until_json(&req, until);
-	buf_adds(&req, "}\n");
+	/* tmux has it: the helper may just not have listed it yet. */
+	buf_adds(&req, ",\"exists\":true}\n");
 	if (write(fd, req.data, req.len) != (ssize_t)req.len) {
 		fprintf(stderr, "lisa: write: %s\n", strerror(errno));
 		return (2);

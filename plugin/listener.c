@@ -349,7 +349,7 @@ listener_status(struct listener_conn *lc, struct json_doc *d, int wait)
 	struct pane	*p;
 	char		*arg, *name;
 	unsigned	 mask = 0;
-	int		 id, arr, i, n;
+	int		 id, arr, i, n, exists;
 	enum cls_state	 st;
 
 	arg = json_get_str(d, 0, "pane");
@@ -379,7 +379,13 @@ listener_status(struct listener_conn *lc, struct json_doc *d, int wait)
 	}
 	if (mask == 0)
 		mask = WAIT_DEFAULT;
-	if (p == NULL || watch_matches(p, mask)) {
+	/*
+	 * A pane tmux has but we have not listed yet (just created) is
+	 * waited for, not declared gone.
+	 */
+	exists = 0;
+	json_get_bool(d, 0, "exists", &exists);
+	if ((p == NULL && !exists) || (p != NULL && watch_matches(p, mask))) {
 		listener_pane_reply(lc, p, id);
 		return;
 	}
