@@ -391,8 +391,13 @@ agent_load(const char *path, char **cause)
 		    i++) {
 			char	*pat;
 
-			/* bash: "Killed" alone, or "[1]+  Killed  cmd". */
-			xasprintf(&pat, "(^|[[:space:]])%s([[:space:]]|$)",
+			/*
+			 * bash: "Killed" alone, or "[1]+  Killed  cmd"; at
+			 * the cursor, which may sit after the agent's own
+			 * prompt (Claude's is a glyph and a no-break space).
+			 */
+			xasprintf(&pat,
+			    "(^|[[:space:]]|\xc2\xa0)%s([[:space:]]|$)",
 			    shell_deaths[i].text);
 			regcomp(&shell_death_re[i], pat,
 			    REG_EXTENDED|REG_NEWLINE|REG_NOSUB);
@@ -505,13 +510,21 @@ agent_screen(const struct agent_profile *p, const char *text, int *sig)
 		    regexec(p->screen[i], text, 0, NULL, 0) == 0)
 			hints |= 1u << i;
 	}
+	if ((*sig = agent_shell_death(text)) != -1)
+		hints |= SCREEN_KILLED;
+	return (hints);
+}
+
+/* The signal a shell's report of its job's death names ("Killed"), or -1. */
+int
+agent_shell_death(const char *text)
+{
+	size_t	i;
+
 	for (i = 0; i < sizeof shell_deaths / sizeof shell_deaths[0]; i++) {
 		if (shell_death_ready &&
-		    regexec(&shell_death_re[i], text, 0, NULL, 0) == 0) {
-			hints |= SCREEN_KILLED;
-			*sig = shell_deaths[i].sig;
-			break;
-		}
+		    regexec(&shell_death_re[i], text, 0, NULL, 0) == 0)
+			return (shell_deaths[i].sig);
 	}
-	return (hints);
+	return (-1);
 }

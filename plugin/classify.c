@@ -11,8 +11,13 @@
 
 #include "classify.h"
 
-/* Retry text in the output counts this long (spinners redraw ~1/s). */
+/*
+ * Retry text counts this long. Agents draw it once and then redraw only the
+ * cells that change (the countdown digits), so while it counts the screen
+ * is looked at again before it runs out.
+ */
 #define RETRY_FRESH_MS 3000
+#define RETRY_CHECK_MS 2000
 
 static const char *state_names[ST_NSTATES] = {
 	"none", "just_started", "in_progress", "waiting_input", "completed",
@@ -112,20 +117,47 @@ set_waiting(const struct cls_input *in, struct cls_result *r,
 	set(r, ST_WAITING_INPUT, detail, reason);
 }
 
+/*
+ * When the newest evidence of retrying was seen: the retry text in this
+ * turn's output, or a screen captured after it that still shows it (0:
+ * none, or the screen since shows none).
+ */
+static uint64_t
+retry_evidence(const struct cls_input *in)
+{
+	if (in->screen_at != 0 && in->screen_at >= in->retry_at)
+		return ((in->screen & SCREEN_RETRYING) ? in->screen_at : 0);
+	return (in->retry_at);
+}
+
 /* Working, and on what. */
 static void
 set_working(const struct cls_input *in, struct cls_result *r,
     const char *reason, uint64_t since)
 {
-	const char	*detail = "generating";
+	uint64_t	seen;
+	int		retrying;
 
-	if ((in->retry_at != 0 && in->now - in->retry_at < RETRY_FRESH_MS) ||
-	    (screen_fresh(in, since) && (in->screen & SCREEN_RETRYING)))
-		detail = "retrying";
+	if (in->retry_at != 0) {
+		seen = retry_evidence(in);
+		retrying = seen != 0 && in->now - seen < RETRY_FRESH_MS;
+		/* Still counting down? Look before the evidence runs out. */
+		if (retrying && in->now - seen >= RETRY_CHECK_MS)
+			r->want_capture = 1;
+		else if (retrying)
+			r->recheck_at = earliest(r->recheck_at,
+			    seen + RETRY_CHECK_MS);
+	} else
+		retrying = screen_fresh(in, since) &&
+		    (in->screen & SCREEN_RETRYING);
+
+	if (retrying)
+		set(r, ST_IN_PROGRESS, "retrying", reason);
 	else if (in->hook == HK_PRE_TOOL || in->children > 0 ||
 	    (screen_fresh(in, since) && (in->screen & SCREEN_TOOL)))
-		detail = "tool";
-	set(r, ST_IN_PROGRESS, detail, reason);
+		set(r, ST_IN_PROGRESS, "tool", reason);
+	else
+		set(r, ST_IN_PROGRESS, "generating", reason);
 }
 
 /*
@@ -336,6 +368,9 @@ classify(const struct cls_input *in, struct cls_result *r)
 		else if (in->osc133_exit >= 0)
 			set_exit(r, in->osc133_exit, -1, "", "shell_osc133_exit0",
 			    "shell_osc133_exit");
+		else if (in->shell_signal > 0)
+			set_exit(r, -1, in->shell_signal, "shell_reported_signal",
+			    "", "");
 		else if (in->screen & SCREEN_KILLED)
 			set_exit(r, -1, in->screen_signal > 0 ?
 			    in->screen_signal : 9, "screen_shell_killed", "", "");

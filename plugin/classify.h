@@ -102,6 +102,7 @@ struct cls_input {
 	unsigned	screen;
 	uint64_t	screen_at;
 	int		screen_signal;	/* with SCREEN_KILLED */
+	int		shell_signal;	/* -1; a shell's "Killed" after the agent */
 	int		capture_failed;
 	char		tool[48];	/* question vs permission hint */
 

@@ -189,6 +189,10 @@ struct watch {
 	unsigned		 screen;
 	uint64_t		 screen_at;
 	int			 screen_signal;
+	char			 tail[64];	/* last output bytes */
+	size_t			 tail_len;
+	int			 shell_signal;	/* reported after the agent */
+	int			 output_scanned;
 	int			 capturing;
 	int			 capture_failed;
 

@@ -30,7 +30,7 @@ watch_new(struct pane *p)
 	w->agent_pidfd = -1;
 	w->agent_exit_status = w->agent_exit_signal = -1;
 	w->osc133_exit = -1;
-	w->screen_signal = -1;
+	w->screen_signal = w->shell_signal = -1;
 	loop_timer_init(&w->timer, watch_run, p);
 	p->watch = w;
 }
@@ -84,7 +84,8 @@ static void
 watch_reset_run(struct watch *w)
 {
 	w->agent_exit_status = w->agent_exit_signal = -1;
-	w->osc133_exit = -1;
+	w->osc133_exit = w->shell_signal = -1;
+	w->tail_len = 0;
 	w->codex = CX_NONE;
 	w->session = SS_NONE;
 	w->session_stale = w->session_failed = 0;
@@ -107,6 +108,39 @@ watch_reset_run(struct watch *w)
 	w->cpu_busy = 0;
 }
 
+/*
+ * A shell says how its job died ("Killed") right after the death, maybe
+ * before lisa has heard of it: the last bytes before, and what follows.
+ */
+static void
+watch_shell_words(struct pane *p, const char *data, size_t len)
+{
+	struct watch	*w = p->watch;
+	char		*text;
+	int		 sig;
+
+	text = xstrndup(data, len);
+	if ((sig = agent_shell_death(text)) != -1) {
+		log_debug("pane %%%d: shell reports signal %d", p->id, sig);
+		w->shell_signal = sig;
+		watch_touch(p);
+	}
+	free(text);
+}
+
+static void
+watch_agent_gone(struct pane *p)
+{
+	struct watch	*w = p->watch;
+
+	w->agent_alive = 0;
+	w->agent_gone_at = time_mono_ms();
+	watch_unwatch_agent(w);
+	agentfiles_agent_gone(p);
+	watch_shell_words(p, w->tail, w->tail_len);
+	w->tail_len = 0;
+}
+
 static void
 watch_agent_exited(int fd, short revents, void *arg)
 {
@@ -121,10 +155,7 @@ watch_agent_exited(int fd, short revents, void *arg)
 	log_debug("pane %%%d: agent %s pid %ld exited (status %d signal %d)",
 	    p->id, w->agent->name, (long)w->agent_pid, w->agent_exit_status,
 	    w->agent_exit_signal);
-	w->agent_alive = 0;
-	w->agent_gone_at = time_mono_ms();
-	watch_unwatch_agent(w);
-	agentfiles_agent_gone(p);
+	watch_agent_gone(p);
 	w->scan = 1;
 	watch_touch(p);
 }
@@ -167,10 +198,7 @@ watch_scan(struct pane *p)
 	if (found == NULL) {
 		if (w->agent_alive) {
 			log_debug("pane %%%d: agent gone from the tree", p->id);
-			w->agent_alive = 0;
-			w->agent_gone_at = time_mono_ms();
-			watch_unwatch_agent(w);
-			agentfiles_agent_gone(p);
+			watch_agent_gone(p);
 		}
 		return;
 	}
@@ -320,6 +348,24 @@ watch_retry_marks(struct pane *p, const char *data, size_t len)
 	}
 }
 
+static void
+watch_tail(struct watch *w, const char *data, size_t len)
+{
+	size_t	keep;
+
+	if (len >= sizeof w->tail) {
+		memcpy(w->tail, data + len - sizeof w->tail, sizeof w->tail);
+		w->tail_len = sizeof w->tail;
+		return;
+	}
+	keep = sizeof w->tail - len;
+	if (keep > w->tail_len)
+		keep = w->tail_len;
+	memmove(w->tail, w->tail + w->tail_len - keep, keep);
+	memcpy(w->tail + keep, data, len);
+	w->tail_len = keep + len;
+}
+
 /* The hot path: every decoded chunk of a watched pane. */
 void
 watch_output(struct pane *p, const char *data, size_t len)
@@ -327,17 +373,29 @@ watch_output(struct pane *p, const char *data, size_t len)
 	struct watch	*w = p->watch;
 
 	osc_scan(&w->osc, data, len, watch_osc, p);
-	/* A working agent that retries says so in its spinner line. */
-	if (w->agent != NULL && w->classified &&
-	    w->res.state == ST_IN_PROGRESS)
+	/*
+	 * A working agent that retries says so in its spinner line, maybe
+	 * before lisa has seen the turn start: look whatever the state.
+	 */
+	if (w->agent != NULL && w->agent_alive)
 		watch_retry_marks(p, data, len);
 	/*
 	 * Output only matters when it can change the verdict: not for a pane
 	 * with no agent (a command change tells us when one starts), and not
 	 * while a working state stands on output (the debounce timer does).
 	 */
-	if (!w->agent_seen)
+	if (!w->agent_seen) {
+		/* Something new writes: if it is an agent, see it now. */
+		if (!w->output_scanned) {
+			w->output_scanned = w->scan = 1;
+			watch_touch(p);
+		}
 		return;
+	}
+	if (w->agent_alive)
+		watch_tail(w, data, len);
+	else if (time_mono_ms() - w->agent_gone_at < WATCH_EXIT_SETTLE)
+		watch_shell_words(p, data, len);
 	if (!w->classified || w->res.state != ST_IN_PROGRESS ||
 	    strcmp(w->res.reason, "output_quiet") == 0)
 		watch_touch(p);
@@ -356,6 +414,7 @@ watch_changed(struct pane *p)
 		w->title = xstrdup(p->title);
 	}
 	w->scan = 1;
+	w->output_scanned = 0;
 	watch_touch(p);
 }
 
@@ -473,6 +532,7 @@ watch_input(struct pane *p, struct cls_input *in)
 	in->screen = w->screen;
 	in->screen_at = w->screen_at;
 	in->screen_signal = w->screen_signal;
+	in->shell_signal = w->shell_signal;
 	in->capture_failed = w->capture_failed;
 	in->session = w->session;
 	in->session_at = w->session_at;
@@ -552,6 +612,9 @@ watch_run(void *arg)
 	    strcmp(r.reason, w->res.reason) != 0) {
 		if (!w->classified || r.state != w->res.state)
 			w->since = time_real_ms();
+		/* A turn's retries end with it. */
+		if (from == ST_IN_PROGRESS && r.state != ST_IN_PROGRESS)
+			w->retry_at = 0;
 		w->res = r;
 		w->classified = 1;
 		/* A new state, or a new detail of it, is an event. */
@@ -588,164 +651,4 @@ watch_reload(void)
 		if (p->watch != NULL)
 			watch_touch(p);
 	}
-}
-
-static void
-watch_age(struct buf *b, uint64_t at, uint64_t now)
-{
-	json_key(b, "age_ms");
-	json_int_or_null(b, at != 0, (long long)(now - at));
-}
-
-/* A signal entry: "name": {"value": ..., "age_ms": ...}. */
-static void
-watch_signal_str(struct buf *b, const char *name, const char *value,
-    uint64_t at, uint64_t now)
-{
-	json_key(b, name);
-	buf_adds(b, "{\"value\":");
-	json_cstr(b, value);
-	watch_age(b, at, now);
-	buf_addc(b, '}');
-}
-
-static void
-watch_signals(struct buf *b, struct pane *p, uint64_t now)
-{
-	static const char	*codex_names[] = { "none", "idle", "working",
-				    "blocked", "done", "error", "clear" };
-	static const char	*session_names[] = { "none", "idle", "busy",
-				    "waiting" };
-	static const char	*hook_names[] = { "none", "SessionStart",
-				    "UserPromptSubmit", "PreToolUse",
-				    "PermissionRequest", "PostToolUse", "Stop",
-				    "StopFailure", "Notification idle_prompt",
-				    "Notification permission_prompt",
-				    "SessionEnd", "agent-turn-complete" };
-	static const char	*title_names[] = { "unknown", "busy", "idle",
-				    "waiting", "cleared" };
-	static const char	*transcript_names[] = { "none", "working",
-				    "turn_done", "api_error", "interrupted" };
-	struct watch		*w = p->watch;
-	unsigned		 bit;
-	int			 first = 1;
-
-	buf_adds(b, "{");
-	json_key(b, "pane");
-	buf_printf(b, "{\"dead\":%s,\"command\":", p->dead ? "true" : "false");
-	json_cstr(b, p->command != NULL ? p->command : "");
-	buf_addc(b, '}');
-	json_key(b, "output");
-	/* A rate is only as recent as the output behind it. */
-	buf_printf(b, "{\"bytes\":%llu,\"rate_bps\":%.0f",
-	    (unsigned long long)p->out_bytes, p->out_last != 0 &&
-	    now - p->out_last < 2000 ? p->rate : 0.0);
-	watch_age(b, p->out_last, now);
-	buf_addc(b, '}');
-	json_key(b, "process");
-	buf_adds(b, "{\"agent_pid\":");
-	json_int_or_null(b, w->agent_seen, w->agent_pid);
-	buf_printf(b, ",\"alive\":%s,\"children\":%d,\"cpu_busy\":%s,"
-	    "\"readable\":%s", w->agent_alive ? "true" : "false", w->children,
-	    w->cpu_busy ? "true" : "false", w->proc_failed ? "false" : "true");
-	watch_age(b, w->agent_since, now);
-	buf_addc(b, '}');
-	if (w->title != NULL) {
-		json_key(b, "title");
-		buf_adds(b, "{\"value\":");
-		json_cstr(b, w->title);
-		json_key(b, "class");
-		json_cstr(b, title_names[w->title_cleared ? TITLE_CLEARED :
-		    agent_title(w->agent, w->title)]);
-		watch_age(b, w->title_at, now);
-		buf_addc(b, '}');
-	}
-	if (w->codex != CX_NONE)
-		watch_signal_str(b, "codex_osc7501", codex_names[w->codex],
-		    w->codex_at, now);
-	if (w->osc133_at != 0) {
-		json_key(b, "osc133_exit");
-		buf_printf(b, "{\"value\":%d", w->osc133_exit);
-		watch_age(b, w->osc133_at, now);
-		buf_addc(b, '}');
-	}
-	if (w->screen_at != 0 || w->capture_failed) {
-		json_key(b, "screen");
-		buf_adds(b, "{\"hints\":[");
-		for (bit = 1; bit < (1u << SCREEN_NHINTS); bit <<= 1) {
-			if ((w->screen & bit) == 0)
-				continue;
-			if (!first)
-				buf_addc(b, ',');
-			json_cstr(b, agent_hint_name(bit));
-			first = 0;
-		}
-		buf_printf(b, "],\"capture_failed\":%s",
-		    w->capture_failed ? "true" : "false");
-		watch_age(b, w->screen_at, now);
-		buf_addc(b, '}');
-	}
-	if (w->session != SS_NONE || w->session_failed) {
-		json_key(b, "claude_session");
-		buf_adds(b, "{\"value\":");
-		json_cstr(b, session_names[w->session]);
-		buf_printf(b, ",\"stale\":%s,\"failed\":%s",
-		    w->session_stale ? "true" : "false",
-		    w->session_failed ? "true" : "false");
-		watch_age(b, w->session_at, now);
-		buf_addc(b, '}');
-	}
-	if (w->hook != HK_NONE)
-		watch_signal_str(b, "hook", hook_names[w->hook], w->hook_at,
-		    now);
-	if (w->transcript != TX_NONE)
-		watch_signal_str(b, "claude_transcript",
-		    transcript_names[w->transcript], w->transcript_at, now);
-	if (w->bell_at != 0 || w->notify_at != 0) {
-		json_key(b, "attention");
-		buf_adds(b, "{\"bell_age_ms\":");
-		json_int_or_null(b, w->bell_at != 0,
-		    (long long)(now - w->bell_at));
-		buf_adds(b, ",\"notify_age_ms\":");
-		json_int_or_null(b, w->notify_at != 0,
-		    (long long)(now - w->notify_at));
-		buf_addc(b, '}');
-	}
-	buf_addc(b, '}');
-}
-
-/* The classification keys of `lisa status --json` / `lisa list --json`. */
-void
-watch_json(struct buf *b, struct pane *p)
-{
-	struct watch	*w = p->watch;
-	uint64_t	 now = time_mono_ms();
-	char		 since[40];
-	int		 agent = w->classified && w->res.state != ST_NONE;
-	int		 code = -1;
-
-	json_key(b, "agent");
-	json_cstr(b, agent && w->agent != NULL ? w->agent->name : NULL);
-	json_key(b, "state");
-	json_cstr(b, agent ? cls_state_name(w->res.state) : NULL);
-	json_key(b, "detail");
-	json_cstr(b, agent ? w->res.detail : NULL);
-	json_key(b, "lifecycle");
-	json_cstr(b, agent ? cls_lifecycle_name(w->res.lifecycle) : NULL);
-	json_key(b, "activity");
-	json_cstr(b, agent ? cls_activity_name(w->res.activity) : NULL);
-	json_key(b, "reason");
-	json_cstr(b, agent ? w->res.reason : NULL);
-	json_key(b, "since");
-	rfc3339(w->since, since, sizeof since);
-	json_cstr(b, agent ? since : NULL);
-	if (p->dead)
-		code = p->dead_status;
-	else if (w->agent_seen && !w->agent_alive)
-		code = w->agent_exit_status >= 0 ? w->agent_exit_status :
-		    w->osc133_exit;
-	json_key(b, "exit_code");
-	json_int_or_null(b, code >= 0, code);
-	json_key(b, "signals");
-	watch_signals(b, p, now);
 }

@@ -112,6 +112,10 @@ static const struct screen_case screens[] = {
 	  SCREEN_EXITED },
 	{ "claude", "\xe2\x9c\xbb Working\xe2\x80\xa6\n  esc to interrupt\n"
 	  "Killed\n$ ", SCREEN_BUSY|SCREEN_KILLED },
+	/* bash writes at the cursor: after Claude's prompt glyph and NBSP. */
+	{ "claude", "\xe2\x9d\xaf\xc2\xa0Killed\n$ \xe2\x94\x80\n"
+	  "  esc to interrupt\n", SCREEN_BUSY|SCREEN_KILLED },
+	{ "claude", "\xe2\x97\x8f Unkilled\n", 0 },
 	{ "codex", "Would you like to run the following command?\n"
 	  "$ touch x\n\xe2\x80\xba 1. Yes, proceed (y)\n"
 	  "Press enter to confirm or esc to cancel\n", SCREEN_PERMISSION },
