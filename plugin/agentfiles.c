@@ -383,16 +383,21 @@ agentfiles_transcript_dir(struct pane *p)
 	free(slug);
 }
 
-/* The last meaningful entry in the text (last lines first). */
+/*
+ * The last meaningful entry in the text (last lines first). A turn's end
+ * (turn_duration) follows its last message, which tells how it ended: an
+ * API error, an interrupt, or done.
+ */
 static enum transcript_event
 agentfiles_tail_event(char *text, size_t len)
 {
 	struct json_doc		*d;
 	enum transcript_event	 ev = TX_NONE;
 	char			*end = text + len, *line, *type, *sub, *cause;
-	int			 err, msg, content, item;
+	int			 err, msg, content, item, ended = 0;
 
-	while (end > text && ev == TX_NONE) {
+	while (end > text &&
+	    (ev == TX_NONE || (ended && ev == TX_TURN_DONE))) {
 		if (end[-1] == '\n')
 			end--;
 		for (line = end; line > text && line[-1] != '\n'; line--)
@@ -414,12 +419,17 @@ agentfiles_tail_event(char *text, size_t len)
 			;
 		else if (strcmp(type, "system") == 0 && sub != NULL &&
 		    (strcmp(sub, "turn_duration") == 0 ||
-		    strcmp(sub, "stop_hook_summary") == 0))
-			ev = TX_TURN_DONE;
-		else if (strcmp(type, "assistant") == 0)
-			ev = err ? TX_API_ERROR : TX_WORKING;
-		else if (strcmp(type, "user") == 0) {
-			ev = TX_WORKING;
+		    strcmp(sub, "stop_hook_summary") == 0)) {
+			if (!ended)
+				ev = TX_TURN_DONE;
+			ended = 1;
+		} else if (strcmp(type, "assistant") == 0) {
+			ev = err ? TX_API_ERROR : ended ? TX_TURN_DONE :
+			    TX_WORKING;
+			ended = 0;
+		} else if (strcmp(type, "user") == 0) {
+			ev = ended ? TX_TURN_DONE : TX_WORKING;
+			ended = 0;
 			msg = json_get(d, 0, "message");
 			content = json_get(d, msg, "content");
 			item = json_array_item(d, content, 0);

@@ -390,6 +390,10 @@ def main():
                             "error": "server_error", "message": {
                                 "role": "assistant", "content": [
                                     {"type": "text", "text": "API Error: 500"}]}})
+                # Claude 2.1.197 closes a failed turn like any other.
+                transcript({"type": "system", "subtype": "turn_duration",
+                            "durationMs": 500})
+                transcript({"type": "last-prompt"})
                 hook("StopFailure", error="server_error")
                 idle()
             else:
