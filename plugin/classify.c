@@ -17,6 +17,8 @@
  * is looked at again before it runs out.
  */
 #define RETRY_FRESH_MS 3000
+/* How far apart one turn end's entries in different files may be. */
+#define TURN_END_SLACK_MS 2000
 #define RETRY_CHECK_MS 2000
 
 static const char *state_names[ST_NSTATES] = {
@@ -189,7 +191,7 @@ explicit_state(const struct cls_input *in, struct cls_result *r,
 			    "claude_transcript_turn_done");
 			break;
 		case TX_API_ERROR:
-			set(r, ST_WAITING_INPUT, "prompt",
+			set(r, ST_WAITING_INPUT, "error",
 			    "claude_transcript_api_error");
 			break;
 		case TX_INTERRUPTED:
@@ -215,7 +217,7 @@ explicit_state(const struct cls_input *in, struct cls_result *r,
 			set(r, ST_WAITING_INPUT, "prompt", "codex_osc_done");
 			break;
 		case CX_ERROR:
-			set(r, ST_WAITING_INPUT, "prompt", "codex_osc_error");
+			set(r, ST_WAITING_INPUT, "error", "codex_osc_error");
 			break;
 		case CX_IDLE:
 			set(r, ST_WAITING_INPUT, "prompt", "codex_osc_idle");
@@ -239,8 +241,14 @@ explicit_state(const struct cls_input *in, struct cls_result *r,
 			break;
 		case SS_IDLE:
 		case SS_NONE:
-			set(r, ST_WAITING_INPUT, "prompt",
-			    "claude_session_idle");
+			/* Idle after a failed turn: both are written at once. */
+			if (in->transcript == TX_API_ERROR &&
+			    in->transcript_at + TURN_END_SLACK_MS >= sess_at)
+				set(r, ST_WAITING_INPUT, "error",
+				    "claude_session_idle");
+			else
+				set(r, ST_WAITING_INPUT, "prompt",
+				    "claude_session_idle");
 			break;
 		}
 		return (1);
@@ -261,7 +269,7 @@ explicit_state(const struct cls_input *in, struct cls_result *r,
 		set(r, ST_WAITING_INPUT, "prompt", "hook_stop");
 		break;
 	case HK_STOP_FAILURE:
-		set(r, ST_WAITING_INPUT, "prompt", "hook_stop_failure");
+		set(r, ST_WAITING_INPUT, "error", "hook_stop_failure");
 		break;
 	case HK_NOTIFY_IDLE:
 		set(r, ST_WAITING_INPUT, "prompt", "hook_idle");
@@ -454,8 +462,8 @@ classify(const struct cls_input *in, struct cls_result *r)
 		r->activity = AC_WORKING;
 		break;
 	case ST_WAITING_INPUT:
-		r->activity = strcmp(r->detail, "prompt") == 0 ? AC_IDLE :
-		    AC_WAITING;
+		r->activity = strcmp(r->detail, "prompt") == 0 ||
+		    strcmp(r->detail, "error") == 0 ? AC_IDLE : AC_WAITING;
 		break;
 	case ST_JUST_STARTED:
 		r->activity = AC_IDLE;

@@ -95,7 +95,7 @@ test_codex_states_from_osc7501() {
 	expect "$p" in_progress retrying codex_osc_working
 	expect "$p" waiting_input prompt codex_osc_done
 	T send-keys -t "$p" error Enter
-	expect "$p" waiting_input prompt codex_osc_error
+	expect "$p" waiting_input error codex_osc_error
 	T send-keys -t "$p" 'tool 3' Enter
 	expect "$p" in_progress tool codex_osc_working
 	expect "$p" waiting_input prompt
@@ -248,7 +248,7 @@ test_claude_states_from_transcript() {
 	note "transcript turn done -> waiting_input: $(latency "$p" waiting_input "transcript turn_duration") ms"
 	T send-keys -t "$p" error Enter
 	expect "$p" in_progress
-	expect "$p" waiting_input prompt claude_transcript_api_error
+	expect "$p" waiting_input error claude_transcript_api_error
 	# A dialog leaves no entry: the screen tells.
 	T send-keys -t "$p" permission Enter
 	expect "$p" waiting_input permission screen_dialog

@@ -73,7 +73,7 @@ test_claude_states_from_hooks() {
 	expect "$p" waiting_input question hook_permission
 	T send-keys -t "$p" 1 Enter
 	T send-keys -t "$p" error Enter
-	expect "$p" waiting_input prompt hook_stop_failure
+	expect "$p" waiting_input error hook_stop_failure
 }
 
 test_codex_notify_by_cwd_and_title_thread_ignored() {

@@ -139,7 +139,7 @@ static const struct row rows[] = {
 	{ "codex done", { BASE, .codex = CX_DONE, .codex_at = NOW - 100 },
 	  ST_WAITING_INPUT, "prompt", "codex_osc_done", 0 },
 	{ "codex error", { BASE, .codex = CX_ERROR, .codex_at = NOW - 100 },
-	  ST_WAITING_INPUT, "prompt", "codex_osc_error", 0 },
+	  ST_WAITING_INPUT, "error", "codex_osc_error", 0 },
 	{ "codex idle", { BASE, .codex = CX_IDLE, .codex_at = NOW - 100 },
 	  ST_WAITING_INPUT, "prompt", "codex_osc_idle", 0 },
 	{ "codex cleared (exiting)", { BASE, .codex = CX_CLEAR,
@@ -190,7 +190,16 @@ static const struct row rows[] = {
 	  ST_WAITING_INPUT, "prompt", "claude_transcript_turn_done", 0 },
 	{ "transcript: API error", { BASE, .transcript = TX_API_ERROR,
 	  .transcript_at = NOW - 100 },
-	  ST_WAITING_INPUT, "prompt", "claude_transcript_api_error", 0 },
+	  ST_WAITING_INPUT, "error", "claude_transcript_api_error", 0 },
+	/* Claude writes "idle" and the failed turn together. */
+	{ "session idle after a failed turn", { BASE, .session = SS_IDLE,
+	  .session_at = NOW - 100, .transcript = TX_API_ERROR,
+	  .transcript_at = NOW - 101 },
+	  ST_WAITING_INPUT, "error", "claude_session_idle", 0 },
+	{ "session idle, an old failure", { BASE, .session = SS_IDLE,
+	  .session_at = NOW - 100, .transcript = TX_API_ERROR,
+	  .transcript_at = NOW - 60000 },
+	  ST_WAITING_INPUT, "prompt", "claude_session_idle", 0 },
 	{ "transcript: interrupted", { BASE, .transcript = TX_INTERRUPTED,
 	  .transcript_at = NOW - 100 },
 	  ST_WAITING_INPUT, "prompt", "claude_transcript_interrupted", 0 },
@@ -217,7 +226,7 @@ static const struct row rows[] = {
 	  ST_WAITING_INPUT, "prompt", "hook_stop", 0 },
 	{ "hook stop failure", { BASE, .hook = HK_STOP_FAILURE,
 	  .hook_at = NOW - 100 },
-	  ST_WAITING_INPUT, "prompt", "hook_stop_failure", 0 },
+	  ST_WAITING_INPUT, "error", "hook_stop_failure", 0 },
 	{ "hook session end", { BASE, .hook = HK_SESSION_END,
 	  .hook_at = NOW - 10 },
 	  ST_COMPLETED, "agent exited", "hook_session_end", 0 },
@@ -352,7 +361,7 @@ static void
 test_coverage(void **state)
 {
 	static const char *details[] = { "permission", "question", "prompt",
-	    "trust", "generating", "tool", "retrying", "exit 0",
+	    "error", "trust", "generating", "tool", "retrying", "exit 0",
 	    "agent exited", "signal 9", "exit 3" };
 	int	seen[ST_NSTATES] = { 0 };
 	size_t	i, j;
