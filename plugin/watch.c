@@ -17,6 +17,7 @@
 #define WATCH_MAX_PROCS	256
 #define WATCH_CPU_BUSY	5	/* percent of a core since the last look */
 #define WATCH_EXIT_SETTLE 300	/* ms for a shell to report an agent's exit */
+#define WATCH_RESCAN	1000	/* ms between tree looks while output flows */
 
 static void	watch_run(void *);
 
@@ -399,6 +400,15 @@ watch_output(struct pane *p, const char *data, size_t len)
 	if (!w->classified || w->res.state != ST_IN_PROGRESS ||
 	    strcmp(w->res.reason, "output_quiet") == 0)
 		watch_touch(p);
+	else if (w->agent_alive && time_mono_ms() - w->cpu_at >= WATCH_RESCAN) {
+		/*
+		 * Tools start and end without a word in the stream an agent
+		 * redraws cell by cell: while it works, its tree is looked at
+		 * again, at most once a second and only while output flows.
+		 */
+		w->scan = 1;
+		watch_touch(p);
+	}
 }
 
 /* tmux told us something (command, title, death, new pane). */
