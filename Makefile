@@ -35,7 +35,7 @@ UNIT_TESTS = control_parse control_unescape control_client control_quote \
 	control_layout json runtime osc classify agent
 UNIT_BINS = $(patsubst %,$(BUILD)/tests/%_test,$(UNIT_TESTS))
 
-.PHONY: all clean test test-unit test-integration deps bench demo
+.PHONY: all clean test test-unit test-integration test-agents deps bench demo
 # Keep intermediate objects: no "rm" after the test summary.
 .SECONDARY:
 all: bin/lisad bin/lisa
@@ -72,6 +72,15 @@ test-unit: $(UNIT_BINS)
 
 test-integration: all $(BUILD)/tests/quote-roundtrip
 	@sh tests/run.sh --integration-only
+
+# The real Claude Code and Codex CLIs (npm, cached outside the repo),
+# offline against scripted model servers. AGENT_VERSIONS=latest runs the
+# newest published versions; REPORT=docs/conformance.md keeps the table.
+AGENT_VERSIONS ?= pinned
+REPORT ?=
+test-agents: all
+	@python3 tests/agents/conformance.py --versions $(AGENT_VERSIONS) \
+	    $(if $(REPORT),--report $(REPORT))
 
 bench: all $(BUILD)/bench/lisa-bench
 	@sh bench/run.sh

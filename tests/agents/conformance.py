@@ -1,0 +1,615 @@
+#!/usr/bin/env python3
+"""Conformance of lisa against the real agent CLIs, offline.
+
+    python3 tests/agents/conformance.py [--agents claude,codex]
+        [--hooks off,on] [--only REGEX] [--report FILE] [--keep]
+
+Each agent runs in panes of a private tmux server (tmux -L, -f /dev/null)
+with lisa's helper attached, against a scripted model server on 127.0.0.1
+(mock_anthropic.py, mock_openai.py). Every scenario drives the agent the way
+a person would (send-keys, kill) and asserts what lisa reports through
+`lisa wait` and `lisa status --json`; the latency is the time from the
+action to the helper's transition in its events log.
+
+The agents come from tests/agents/install.sh (CLAUDE_BIN / CODEX_BIN
+override). Prints a table and "conformance: N passed, N failed" at the end;
+--report writes the table as markdown.
+"""
+import argparse
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+LISA = os.path.join(ROOT, "bin", "lisa")
+LISAD = os.path.join(ROOT, "bin", "lisad")
+
+GRACE = 2	# @lisa-grace for the tests, seconds
+DEBOUNCE = 0.5
+STALE = 15
+
+
+def now_ms():
+    return int(time.time() * 1000)
+
+
+class Failure(Exception):
+    pass
+
+
+class Server:
+    """One private tmux server, its lisa helper and runtime directory."""
+
+    count = 0
+
+    def __init__(self, top, env):
+        Server.count += 1
+        self.sock = "lc%d_%d" % (os.getpid(), Server.count)
+        self.top = top
+        self.env = env
+        self.helper = None
+        self.tmux("new-session", "-d", "-s", "main", "-x", "160", "-y", "45",
+                  "-n", "placeholder", "sleep 100000")
+        for opt, val in (("@lisa-grace", GRACE), ("@lisa-debounce", DEBOUNCE),
+                         ("@lisa-stale", STALE)):
+            self.tmux("set", "-g", opt, str(val))
+        self.tmux("set", "-g", "remain-on-exit", "on")
+        self.tmux("set", "-g", "history-limit", "5000")
+        log = open(os.path.join(top, "lisad.log"), "w")
+        self.helper = subprocess.Popen([LISAD, "-F", "-v", "-L", self.sock],
+                                       stdout=log, stderr=log, env=env)
+        deadline = time.time() + 10
+        while self.lisa("list")[0] != 0:
+            if time.time() > deadline:
+                raise Failure("the helper did not come up")
+            time.sleep(0.05)
+
+    def tmux(self, *args, check=True):
+        p = subprocess.run(["tmux", "-L", self.sock, "-f", "/dev/null"] + list(args),
+                           capture_output=True, text=True, env=self.env)
+        if check and p.returncode != 0:
+            raise Failure("tmux %s: %s" % (" ".join(args), p.stderr.strip()))
+        return p.stdout.rstrip("\n")
+
+    def lisa(self, *args, timeout=60):
+        p = subprocess.run([LISA, "-L", self.sock] + list(args), capture_output=True,
+                           text=True, env=self.env, timeout=timeout)
+        return p.returncode, p.stdout
+
+    def status(self, pane):
+        rc, out = self.lisa("status", pane, "--json")
+        try:
+            return json.loads(out)
+        except ValueError:
+            return {"state": "?", "detail": "", "reason": "status failed (%d)" % rc}
+
+    def events(self):
+        rc, out = self.lisa("events", "--json")
+        evs = []
+        for line in out.splitlines():
+            try:
+                evs.append(json.loads(line))
+            except ValueError:
+                pass
+        return evs
+
+    def close(self):
+        self.tmux("kill-server", check=False)
+        if self.helper:
+            try:
+                self.helper.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.helper.kill()
+                self.helper.wait()
+
+
+class Agent:
+    """What differs between agents: their home, how they start, the mock."""
+
+    name = None
+    mock = None
+
+    def __init__(self, binary, version, top, hooks):
+        self.bin = binary
+        self.version = version
+        self.top = top
+        self.hooks = hooks
+        self.work = os.path.join(top, "work")
+        os.makedirs(self.work, exist_ok=True)
+        self.mock_proc = None
+        self.port = None
+
+    def start_mock(self):
+        self.mock_proc = subprocess.Popen(
+            [sys.executable, os.path.join(HERE, self.mock), "--log",
+             os.path.join(self.top, "mock.log")],
+            stdout=subprocess.PIPE, text=True)
+        line = self.mock_proc.stdout.readline()
+        m = re.match(r"port (\d+)", line)
+        if not m:
+            raise Failure("the mock did not start")
+        self.port = int(m.group(1))
+
+    def stop(self):
+        if self.mock_proc:
+            self.mock_proc.terminate()
+            self.mock_proc.wait()
+
+    def env(self):
+        raise NotImplementedError
+
+    def shell_command(self):
+        """A pane command: an interactive shell with the agent's environment."""
+        env = " ".join("%s=%s" % (k, shlex.quote(v)) for k, v in self.env().items())
+        return ("cd %s && exec env %s PS1='$ ' bash --norc --noprofile -i"
+                % (shlex.quote(self.work), env))
+
+    def run_command(self, args):
+        """A pane command that is the agent itself (as a launcher runs it)."""
+        env = " ".join("%s=%s" % (k, shlex.quote(v)) for k, v in self.env().items())
+        return "cd %s && exec env %s %s %s" % (
+            shlex.quote(self.work), env, shlex.quote(self.bin),
+            " ".join(shlex.quote(a) for a in args))
+
+
+class Claude(Agent):
+    name = "claude"
+    mock = "mock_anthropic.py"
+    prompts = {"tool": "#mock bash sleep 6", "permission": "#mock bash touch lisa-perm",
+               "question": "#mock ask Which option?", "exit": "/exit"}
+    error_detail = "error"
+    tool_done = "text"
+    oneshot_name = "print mode"
+    oneshot_ok = ["-p", "say hello"]
+    oneshot_fail = ["-p", "#mock error 400"]
+
+    def setup(self, server):
+        self.home = os.path.join(self.top, "home")
+        os.makedirs(os.path.join(self.home, ".claude"), exist_ok=True)
+        cfg = {"hasCompletedOnboarding": True, "theme": "dark",
+               "customApiKeyResponses": {"approved": ["sk-ant-dummy"], "rejected": []},
+               "projects": {self.work: {"hasTrustDialogAccepted": True,
+                                        "allowedTools": []}}}
+        with open(os.path.join(self.home, ".claude.json"), "w") as f:
+            json.dump(cfg, f)
+        # sleep runs without asking, so "tool" is a tool and not a dialog
+        settings = {"permissions": {"allow": ["Bash(sleep:*)"]}}
+        with open(os.path.join(self.home, ".claude", "settings.json"), "w") as f:
+            json.dump(settings, f)
+        if self.hooks:
+            env = dict(server.env, HOME=self.home)
+            p = subprocess.run([LISA, "hooks", "install", "claude"], env=env,
+                               capture_output=True, text=True)
+            if p.returncode != 0:
+                raise Failure("lisa hooks install claude: " + p.stderr)
+
+    def env(self):
+        return {"HOME": self.home, "ANTHROPIC_BASE_URL": "http://127.0.0.1:%d" % self.port,
+                "ANTHROPIC_API_KEY": "sk-ant-dummy", "DISABLE_TELEMETRY": "1",
+                "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+                "DISABLE_AUTOUPDATER": "1", "CLAUDE_CODE_MAX_RETRIES": "3",
+                "PATH": os.path.dirname(self.bin) + ":" + os.environ["PATH"]}
+
+    def cleanup(self):
+        pass
+
+
+class Codex(Agent):
+    name = "codex"
+    mock = "mock_openai.py"
+    prompts = {"tool": "#mock run sleep 6", "permission": "#mock escalate touch lisa-perm",
+               "exit": "/quit"}
+    error_detail = "error"
+    tool_done = "after_tool"
+    oneshot_name = "exec"
+    oneshot_ok = ["exec", "--skip-git-repo-check", "say hello"]
+    oneshot_fail = ["exec", "--skip-git-repo-check", "#mock error 500"]
+
+    def setup(self, server):
+        # Codex refuses to put its helper binaries under a temporary
+        # directory, so its home lives in the cache (removed at the end).
+        cache = os.environ.get("LISA_AGENTS_CACHE") or os.path.join(
+            os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "lisa-agents")
+        self.home = os.path.join(cache, "homes", "%d-%s" % (os.getpid(),
+                                                              "hooks" if self.hooks else "plain"))
+        shutil.rmtree(self.home, ignore_errors=True)
+        os.makedirs(self.home)
+        cfg = ('model = "mock-model"\nmodel_provider = "mock"\n\n'
+               '[model_providers.mock]\nname = "Mock"\n'
+               'base_url = "http://127.0.0.1:%d/v1"\nenv_key = "MOCK_API_KEY"\n'
+               'wire_api = "responses"\nrequest_max_retries = 2\n'
+               'stream_max_retries = 2\n\n[projects.%s]\ntrust_level = "trusted"\n'
+               % (self.port, json.dumps(self.work)))
+        with open(os.path.join(self.home, "config.toml"), "w") as f:
+            f.write(cfg)
+        if self.hooks:
+            env = dict(server.env, CODEX_HOME=self.home)
+            p = subprocess.run([LISA, "hooks", "install", "codex"], env=env,
+                               capture_output=True, text=True)
+            if p.returncode != 0:
+                raise Failure("lisa hooks install codex: " + p.stderr)
+
+    def env(self):
+        return {"CODEX_HOME": self.home, "MOCK_API_KEY": "mock-key",
+                "PATH": os.path.dirname(self.bin) + ":" + os.environ["PATH"]}
+
+    def cleanup(self):
+        # Codex's app-server daemon outlives the TUI (and `codex app-server
+        # daemon stop` can hang): end everything started from this home.
+        for p in os.listdir("/proc"):
+            if not p.isdigit():
+                continue
+            try:
+                with open("/proc/%s/cmdline" % p, "rb") as f:
+                    cl = f.read().decode("utf-8", "replace")
+                with open("/proc/%s/environ" % p, "rb") as f:
+                    envb = f.read().split(b"\0")
+            except OSError:
+                continue
+            if (self.home + "/" in cl or
+                    ("CODEX_HOME=" + self.home).encode() in envb):
+                try:
+                    os.kill(int(p), signal.SIGKILL)
+                except OSError:
+                    pass
+        shutil.rmtree(self.home, ignore_errors=True)
+
+
+class Driver:
+    """Runs one agent's scenarios on a server and records the results."""
+
+    def __init__(self, server, agent, results, only):
+        self.s = server
+        self.a = agent
+        self.results = results
+        self.only = only
+        self.variant = "hooks" if agent.hooks else "no hooks"
+
+    # -- acting ----------------------------------------------------------
+    def window(self, name, command):
+        return self.s.tmux("new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "main:",
+                           "-n", name, command)
+
+    def type(self, pane, text):
+        self.s.tmux("send-keys", "-t", pane, "-l", text)
+        time.sleep(0.4)
+        t0 = now_ms()
+        self.s.tmux("send-keys", "-t", pane, "Enter")
+        return t0
+
+    def key(self, pane, *keys):
+        t0 = now_ms()
+        self.s.tmux("send-keys", "-t", pane, *keys)
+        return t0
+
+    def agent_pid(self, pane):
+        """The agent's process below the pane (shallowest with its name)."""
+        root = int(self.s.tmux("display", "-p", "-t", pane, "#{pane_pid}"))
+        kids = {}
+        for p in os.listdir("/proc"):
+            if not p.isdigit():
+                continue
+            try:
+                with open("/proc/%s/stat" % p) as f:
+                    st = f.read()
+                with open("/proc/%s/cmdline" % p, "rb") as f:
+                    argv = f.read().split(b"\0")
+            except OSError:
+                continue
+            ppid = int(st[st.rindex(")") + 2:].split()[1])
+            kids.setdefault(ppid, []).append((int(p), argv))
+        queue = [root]
+        native = None
+        while queue:
+            pid = queue.pop(0)
+            for child, argv in kids.get(pid, []):
+                base = os.path.basename(argv[0].decode("utf-8", "replace"))
+                if self.a.name == "claude" and base == "claude":
+                    return child
+                # Codex: node wrapper -> native codex; the native one
+                # is the agent a crash takes down.
+                if self.a.name == "codex" and base == "codex":
+                    native = child
+                queue.append(child)
+        return native
+
+    # -- asserting -------------------------------------------------------
+    def latency(self, pane, t0, state, detail):
+        for e in self.s.events():
+            if (e.get("event") == "transition" and e.get("pane_id") == pane and
+                    e.get("to") == state and e["ts_ms"] >= t0 - 50 and
+                    (detail is None or e.get("detail") == detail)):
+                return max(0, e["ts_ms"] - t0)
+        return None
+
+    def record(self, scenario, want, got, ok, lat, note=""):
+        r = {"agent": self.a.name, "version": self.a.version, "variant": self.variant,
+             "scenario": scenario, "want": want, "got": got, "ok": ok,
+             "latency_ms": lat, "note": note}
+        self.results.append(r)
+        print("%s %-6s %-8s %-22s want %-28s got %-28s %s%s" % (
+            "ok  " if ok else "FAIL", self.a.name, self.variant, scenario, want, got,
+            "%d ms" % lat if lat is not None else "-", (" # " + note) if note else ""),
+            flush=True)
+        return ok
+
+    def expect(self, scenario, pane, t0, state, detail=None, timeout=30):
+        """Wait (lisa wait, pushed) for STATE, then for DETAIL."""
+        want = state + ("/" + detail if detail else "")
+        end = time.time() + timeout
+        self.s.lisa("wait", pane, "--until", state, "--timeout", str(int(timeout)),
+                    timeout=timeout + 10)
+        st = self.s.status(pane)
+        while (st.get("state") != state or
+               (detail is not None and st.get("detail") != detail)) and time.time() < end:
+            time.sleep(0.1)
+            st = self.s.status(pane)
+        got = "%s/%s" % (st.get("state"), st.get("detail")) if st.get("detail") \
+            else str(st.get("state"))
+        ok = st.get("state") == state and (detail is None or st.get("detail") == detail)
+        lat = self.latency(pane, t0, state, detail) if ok else None
+        if not ok:
+            self.dump(scenario, pane)
+        return self.record(scenario, want, got, ok, lat,
+                           "" if ok else "reason " + str(st.get("reason")))
+
+    def dump(self, scenario, pane):
+        """The screen and lisa's view of a failed step, for the log."""
+        name = re.sub(r"[^a-z0-9]+", "-", scenario)
+        screen = self.s.tmux("capture-pane", "-p", "-t", pane, check=False)
+        _, expl = self.s.lisa("explain", pane)
+        with open(os.path.join(self.a.top, "fail-%s.txt" % name), "w") as f:
+            f.write(screen + "\n---\n" + expl)
+        print("---- %s: screen of %s\n%s\n---- lisa explain\n%s----" % (
+            scenario, pane, "\n".join(l for l in screen.splitlines() if l.strip()), expl),
+            file=sys.stderr)
+
+    def expect_seen(self, scenario, pane, t0, state, timeout=10):
+        """A passing state: the events log must show it after t0."""
+        end = time.time() + timeout
+        lat = None
+        while time.time() < end:
+            lat = self.latency(pane, t0, state, None)
+            if lat is not None:
+                break
+            time.sleep(0.1)
+        return self.record(scenario, state, state if lat is not None else
+                           "never " + state, lat is not None, lat)
+
+    def hold(self, scenario, pane, state, detail, seconds, note=""):
+        """STATE/DETAIL for SECONDS, without a break."""
+        want = "%s/%s for %ds" % (state, detail, seconds)
+        end = time.time() + seconds
+        while time.time() < end:
+            st = self.s.status(pane)
+            if st.get("state") != state or st.get("detail") != detail:
+                return self.record(scenario, want, "%s/%s (%s)" % (
+                    st.get("state"), st.get("detail"), st.get("reason")), False, None)
+            time.sleep(0.5)
+        return self.record(scenario, want, "%s/%s" % (state, detail), True, None, note)
+
+    def wanted(self, scenario):
+        return self.only is None or re.search(self.only, scenario)
+
+    def step(self, fn, *args):
+        try:
+            fn(*args)
+        except Failure as e:
+            self.record(fn.__name__, "-", "error: %s" % e, False, None)
+        except Exception:	# a bug in the driver is a failure, not a crash
+            self.record(fn.__name__, "-", "driver error", False, None,
+                        traceback.format_exc().splitlines()[-1])
+
+    def mock_done(self, verb, t0):
+        """When the mock finished its last answer of VERB after t0 (ms)."""
+        t = None
+        try:
+            with open(os.path.join(self.a.top, "mock.log")) as f:
+                for line in f:
+                    e = json.loads(line)
+                    if e.get("done") == verb and e["t"] * 1000 >= t0:
+                        t = int(e["t"] * 1000)
+        except (OSError, ValueError):
+            pass
+        return t or t0
+
+    # -- scenarios -------------------------------------------------------
+    def interactive(self):
+        a = self.a
+        pane = self.window("%s-i" % a.name, a.shell_command())
+        time.sleep(0.5)
+        t0 = self.type(pane, a.name)
+        self.expect_seen("startup", pane, t0, "just_started")
+        if not self.expect("idle at prompt", pane, t0, "waiting_input", "prompt", 40):
+            return
+
+        t = self.type(pane, "#mock slow 8 write a long answer")
+        self.expect("streaming answer", pane, t, "in_progress", "generating")
+        self.s.lisa("wait", pane, "--until", "waiting_input", "--timeout", "30", timeout=40)
+        self.expect("turn done", pane, self.mock_done("slow", t), "waiting_input", "prompt")
+
+        t = self.type(pane, a.prompts["tool"])
+        self.expect("running a tool", pane, t, "in_progress", "tool")
+        self.s.lisa("wait", pane, "--until", "waiting_input", "--timeout", "30", timeout=40)
+        self.expect("tool done", pane, self.mock_done(a.tool_done, t),
+                    "waiting_input", "prompt")
+
+        t = self.type(pane, a.prompts["permission"])
+        self.expect("tool permission", pane, t, "waiting_input", "permission")
+        t = self.key(pane, "Escape")
+        self.expect("permission denied", pane, t, "waiting_input", "prompt")
+
+        if "question" in a.prompts:
+            t = self.type(pane, a.prompts["question"])
+            self.expect("question", pane, t, "waiting_input", "question")
+            t = self.key(pane, "Escape")
+            self.expect("question dismissed", pane, t, "waiting_input", "prompt")
+
+        t = self.type(pane, "#mock error 500")
+        self.expect("API error retried", pane, t, "in_progress", "retrying")
+        self.s.lisa("wait", pane, "--until", "waiting_input", "--timeout", "60", timeout=70)
+        self.expect("API error final", pane, self.mock_done("error", t),
+                    "waiting_input", a.error_detail)
+
+        t = self.type(pane, "#mock stall")
+        self.expect("stalled API", pane, t, "in_progress", "generating")
+        self.hold("stalled API, held", pane, "in_progress", "generating", STALE + 3,
+                  "past @lisa-stale: the agent keeps animating")
+        t = self.key(pane, "Escape")
+        self.expect("interrupt", pane, t, "waiting_input", "prompt")
+
+        # An interrupt before any output puts the prompt back into the
+        # input box: clear it.
+        time.sleep(0.5)
+        self.key(pane, "C-u")
+        time.sleep(0.3)
+        t = self.type(pane, a.prompts["exit"])
+        self.expect("normal exit", pane, t, "completed")
+
+        # The same pane again: a new agent, busy, then SIGKILL.
+        t0 = self.type(pane, a.name)
+        if not self.expect("restart in pane", pane, t0, "waiting_input", "prompt", 40):
+            return
+        t = self.type(pane, "#mock slow 60 keep going")
+        self.expect("busy before kill", pane, t, "in_progress", "generating")
+        time.sleep(1.5)
+        pid = self.agent_pid(pane)
+        if pid is None:
+            raise Failure("no %s process under %s" % (a.name, pane))
+        t = now_ms()
+        os.kill(pid, signal.SIGKILL)
+        self.expect("kill -9", pane, t, "crashed", "signal 9")
+
+    def oneshot(self):
+        a = self.a
+        t = now_ms()
+        pane = self.window("%s-ok" % a.name, a.run_command(a.oneshot_ok))
+        self.expect(a.oneshot_name + " ok", pane, t, "completed", "exit 0", 60)
+        t = now_ms()
+        pane = self.window("%s-fail" % a.name, a.run_command(a.oneshot_fail))
+        self.expect(a.oneshot_name + " failed", pane, t, "crashed", "exit 1", 60)
+
+
+
+def install(versions, names):
+    """{name: (version, launcher)} from install.sh (or *_BIN)."""
+    found = {}
+    for name in names:
+        env_bin = os.environ.get(name.upper() + "_BIN")
+        if env_bin and versions == "pinned":
+            p = subprocess.run([env_bin, "--version"], capture_output=True, text=True,
+                               timeout=60, env=dict(os.environ, DISABLE_AUTOUPDATER="1"))
+            found[name] = (p.stdout.split()[0] if p.stdout.split() else "?", env_bin)
+            continue
+        p = subprocess.run(["sh", os.path.join(HERE, "install.sh"), versions, name],
+                           stdout=subprocess.PIPE, text=True)
+        if p.returncode == 3:
+            sys.exit(3)
+        if p.returncode != 0:
+            raise SystemExit("conformance: installing %s failed" % name)
+        n, version, launcher = p.stdout.split()
+        found[name] = (version, launcher)
+    return found
+
+
+def report(results, path, elapsed, versions):
+    header = ("| agent | hooks | scenario | expected | got | latency |\n"
+              "| --- | --- | --- | --- | --- | --- |\n")
+    rows = "".join("| %s %s | %s | %s | `%s` | %s`%s` | %s |\n" % (
+        r["agent"], r["version"], "yes" if r["variant"] == "hooks" else "no",
+        r["scenario"], r["want"], "" if r["ok"] else "**FAIL** ", r["got"],
+        "%d ms" % r["latency_ms"] if r["latency_ms"] is not None else "") for r in results)
+    npass = sum(1 for r in results if r["ok"])
+    print()
+    print(header + rows, end="")
+    if path:
+        with open(path) as f:
+            doc = f.read()
+        begin, end = "<!-- report begin -->\n", "<!-- report end -->\n"
+        if begin not in doc or end not in doc:
+            raise SystemExit("conformance: %s has no report markers" % path)
+        when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+        table = ("Run of %s (%s versions), %d of %d passed in %.0f s.\n\n" % (
+            when, versions, npass, len(results), elapsed)) + header + rows
+        doc = doc[:doc.index(begin) + len(begin)] + "\n" + table + "\n" + doc[doc.index(end):]
+        with open(path, "w") as f:
+            f.write(doc)
+        print("report written to %s" % path)
+
+
+def clean_env(runtime):
+    """A minimal environment for the tmux server, so the agents do not
+    inherit the caller's (IS_SANDBOX, for one, changes Claude's retries)."""
+    env = {k: os.environ[k] for k in ("PATH", "USER", "LOGNAME") if k in os.environ}
+    env.update({"HOME": os.environ.get("HOME", "/root"), "LANG": "C.UTF-8",
+                "TERM": "xterm-256color", "SHELL": "/bin/bash",
+                "XDG_RUNTIME_DIR": runtime})
+    return env
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--agents", default="claude,codex")
+    ap.add_argument("--hooks", default="off,on", help="off, on or off,on")
+    ap.add_argument("--versions", default=os.environ.get("AGENT_VERSIONS") or "pinned")
+    ap.add_argument("--only", help="regex on the step name (interactive, oneshot)")
+    ap.add_argument("--report", help="markdown file with report markers to update")
+    ap.add_argument("--keep", action="store_true", help="keep the run directory")
+    args = ap.parse_args()
+    for b in (LISA, LISAD):
+        if not os.access(b, os.X_OK):
+            raise SystemExit("conformance: %s not built (make)" % b)
+    names = args.agents.split(",")
+    bins = install(args.versions, names)
+    t_start = time.time()
+    results = []
+    top = tempfile.mkdtemp(prefix="lisa-conf.")
+    os.chmod(top, 0o700)
+    try:
+        for name in names:
+            for hk in args.hooks.split(","):
+                sub = os.path.join(top, "%s-%s" % (name, hk))
+                runtime = os.path.join(sub, "run")
+                os.makedirs(runtime, mode=0o700)
+                env = clean_env(runtime)
+                cls = Claude if name == "claude" else Codex
+                agent = cls(bins[name][1], bins[name][0], sub, hk == "on")
+                server = None
+                try:
+                    agent.start_mock()
+                    server = Server(sub, env)
+                    agent.setup(server)
+                    d = Driver(server, agent, results, args.only)
+                    print("== %s %s, hooks %s (%s)" % (name, agent.version, hk, sub),
+                          flush=True)
+                    for fn in (d.interactive, d.oneshot):
+                        if d.wanted(fn.__name__):
+                            d.step(fn)
+                finally:
+                    if server:
+                        server.close()
+                    agent.stop()
+                    agent.cleanup()
+    finally:
+        if not args.keep:
+            shutil.rmtree(top, ignore_errors=True)
+        else:
+            print("run directory kept: %s" % top)
+    report(results, args.report, time.time() - t_start, args.versions)
+    npass = sum(1 for r in results if r["ok"])
+    print("conformance: %d passed, %d failed" % (npass, len(results) - npass))
+    return 0 if results and npass == len(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

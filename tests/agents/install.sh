@@ -1,0 +1,81 @@
+#!/bin/sh
+# Installs the real agent CLIs the conformance tests drive, with npm, into a
+# cache directory (never the repository, never global):
+#
+#   sh tests/agents/install.sh [pinned|latest] [claude] [codex]
+#
+# pinned (default): the versions below, installed once and kept.
+# latest: the newest published versions, checked against the registry on
+# every run - how a maintainer learns that an agent changed.
+# Cache: $LISA_AGENTS_CACHE, default ${XDG_CACHE_HOME:-$HOME/.cache}/lisa-agents.
+# Prints "NAME VERSION LAUNCHER" per agent on stdout; exits 3 when npm or
+# the registry cannot be reached (the caller skips, loudly), 1 on failure.
+set -u
+
+PINS="claude @anthropic-ai/claude-code 2.1.197
+codex @openai/codex 0.169.0"
+
+mode=pinned
+want=
+for a in "$@"; do
+	case "$a" in
+	pinned|latest) mode=$a ;;
+	claude|codex) want="$want $a" ;;
+	*) echo "install.sh: unknown argument: $a" >&2; exit 2 ;;
+	esac
+done
+[ -n "$want" ] || want="claude codex"
+
+cache=${LISA_AGENTS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lisa-agents}
+
+for tool in node npm; do
+	command -v $tool >/dev/null 2>&1 || {
+		echo "install.sh: $tool not found" >&2
+		exit 3
+	}
+done
+major=$(node -p 'process.versions.node.split(".")[0]')
+if [ "$major" -lt 18 ]; then
+	echo "install.sh: node >= 18 needed, found $(node --version)" >&2
+	exit 3
+fi
+
+installed() {	# prefix package
+	node -e 'try { console.log(require(process.argv[1]).version) } catch (e) {}' \
+	    "$1/node_modules/$2/package.json" 2>/dev/null
+}
+
+for name in $want; do
+	set -- $(printf '%s\n' "$PINS" | grep "^$name ")
+	pkg=$2 ver=$3
+	prefix=$cache/$mode/$name
+	bin=$prefix/node_modules/.bin/$name
+	if [ $mode = latest ]; then
+		ver=$(npm view "$pkg" version 2>/dev/null) || {
+			echo "install.sh: npm registry not reachable" \
+			    "(npm view $pkg failed)" >&2
+			exit 3
+		}
+	fi
+	if [ "$(installed "$prefix" "$pkg")" != "$ver" ] || [ ! -x "$bin" ]; then
+		echo "install.sh: installing $pkg@$ver into $prefix" >&2
+		mkdir -p "$prefix"
+		# Install scripts must run: Claude Code's puts its native binary
+		# in place.
+		if ! npm install --prefix "$prefix" --save-exact --no-fund \
+		    --no-audit --loglevel=error "$pkg@$ver" >&2; then
+			if ! npm view "$pkg" version >/dev/null 2>&1; then
+				echo "install.sh: npm registry not reachable" >&2
+				exit 3
+			fi
+			echo "install.sh: npm install $pkg@$ver failed" >&2
+			exit 1
+		fi
+		have=$(installed "$prefix" "$pkg")
+		if [ "$have" != "$ver" ] || [ ! -x "$bin" ]; then
+			echo "install.sh: $pkg: wanted $ver, got '$have'" >&2
+			exit 1
+		fi
+	fi
+	echo "$name $ver $bin"
+done
