@@ -264,6 +264,38 @@ class Codex(Agent):
         shutil.rmtree(self.home, ignore_errors=True)
 
 
+class Gemini(Agent):
+    name = "gemini"
+    mock = "mock_gemini.py"
+    prompts = {"exit": "/quit"}
+    oneshot_name = "print mode"
+    oneshot_ok = ["-p", "say hello"]
+    oneshot_fail = ["-p", "#mock error 400"]
+
+    def setup(self, server):
+        self.home = os.path.join(self.top, "home")
+        os.makedirs(os.path.join(self.home, ".gemini"), exist_ok=True)
+        settings = {"security": {"auth": {"selectedType": "gemini-api-key"}},
+                    "privacy": {"usageStatisticsEnabled": False},
+                    "telemetry": {"enabled": False},
+                    "general": {"enableAutoUpdate": False,
+                                "enableAutoUpdateNotification": False}}
+        with open(os.path.join(self.home, ".gemini", "settings.json"), "w") as f:
+            json.dump(settings, f)
+        with open(os.path.join(self.home, ".gemini", "trustedFolders.json"), "w") as f:
+            json.dump({self.work: "TRUST_FOLDER"}, f)
+        if self.hooks:
+            raise Failure("lisa has no hooks for Gemini CLI")
+
+    def env(self):
+        return {"HOME": self.home, "GEMINI_API_KEY": "mock-key",
+                "GOOGLE_GEMINI_BASE_URL": "http://127.0.0.1:%d" % self.port,
+                "PATH": os.path.dirname(self.bin) + ":" + os.environ["PATH"]}
+
+    def cleanup(self):
+        pass
+
+
 class Driver:
     """Runs one agent's scenarios on a server and records the results."""
 
@@ -318,6 +350,10 @@ class Driver:
                 # Codex: node wrapper -> native codex; the native one
                 # is the agent a crash takes down.
                 if self.a.name == "codex" and base == "codex":
+                    native = child
+                # Gemini relaunches itself: the inner node does the work.
+                if self.a.name == "gemini" and any(
+                        os.path.basename(a) in (b"gemini", b"gemini.js") for a in argv):
                     native = child
                 queue.append(child)
         return native
@@ -424,6 +460,8 @@ class Driver:
 
     # -- scenarios -------------------------------------------------------
     def interactive(self):
+        if self.a.name == "gemini":
+            return self.interactive_gemini()
         a = self.a
         pane = self.window("%s-i" % a.name, a.shell_command())
         time.sleep(0.5)
@@ -488,6 +526,76 @@ class Driver:
         t = now_ms()
         os.kill(pid, signal.SIGKILL)
         self.expect("kill -9", pane, t, "crashed", "signal 9")
+
+    def interactive_gemini(self):
+        """Gemini asks before every shell command and retries failed
+        requests silently, so its flow differs."""
+        a = self.a
+        pane = self.window("%s-i" % a.name, a.shell_command())
+        time.sleep(0.5)
+        t0 = self.type(pane, a.name)
+        self.expect_seen("startup", pane, t0, "just_started")
+        if not self.expect("idle at prompt", pane, t0, "waiting_input", "prompt", 40):
+            return
+
+        t = self.type(pane, "#mock slow 8 write a long answer")
+        self.expect("streaming answer", pane, t, "in_progress", "generating")
+        self.s.lisa("wait", pane, "--until", "waiting_input", "--timeout", "30", timeout=40)
+        self.expect("turn done", pane, self.mock_done("slow", t), "waiting_input", "prompt")
+
+        t = self.type(pane, "#mock run touch lisa-perm")
+        self.expect("tool permission", pane, t, "waiting_input", "permission")
+        t = self.key(pane, "Escape")
+        self.expect("permission denied", pane, t, "waiting_input", "prompt")
+
+        t = self.type(pane, "#mock run sleep 6")
+        self.expect("tool permission (2)", pane, t, "waiting_input", "permission")
+        time.sleep(0.3)
+        t = self.key(pane, "Enter")		# 1. Allow once
+        self.expect("running a tool", pane, t, "in_progress", "tool")
+        self.s.lisa("wait", pane, "--until", "waiting_input", "--timeout", "30", timeout=40)
+        self.expect("tool done", pane, self.mock_done("after_tool", t),
+                    "waiting_input", "prompt")
+
+        # Gemini shows nothing while it retries a failing API.
+        t = self.type(pane, "#mock error 500")
+        self.expect("API error retried", pane, t, "in_progress", "generating")
+        t = self.key(pane, "Escape")
+        self.expect("interrupt (retrying)", pane, t, "waiting_input", "prompt")
+
+        # A stream cut short: retried for ~15 s, then an error line.
+        t = self.type(pane, "#mock drop")
+        self.expect("stream dropped", pane, t, "in_progress", "generating")
+        self.s.lisa("wait", pane, "--until", "waiting_input", "--timeout", "60", timeout=70)
+        self.expect("API error final", pane, self.mock_done("drop", t),
+                    "waiting_input", "prompt")
+
+        t = self.type(pane, "#mock stall")
+        self.expect("stalled API", pane, t, "in_progress", "generating")
+        self.hold("stalled API, held", pane, "in_progress", "generating", STALE + 3,
+                  "past @lisa-stale: the agent keeps animating")
+        t = self.key(pane, "Escape")
+        self.expect("interrupt", pane, t, "waiting_input", "prompt")
+
+        time.sleep(0.5)
+        self.key(pane, "C-u")
+        time.sleep(0.3)
+        t = self.type(pane, a.prompts["exit"])
+        self.expect("normal exit", pane, t, "completed")
+
+        t0 = self.type(pane, a.name)
+        if not self.expect("restart in pane", pane, t0, "waiting_input", "prompt", 40):
+            return
+        t = self.type(pane, "#mock slow 60 keep going")
+        self.expect("busy before kill", pane, t, "in_progress", "generating")
+        time.sleep(1.5)
+        pid = self.agent_pid(pane)
+        if pid is None:
+            raise Failure("no %s process under %s" % (a.name, pane))
+        t = now_ms()
+        os.kill(pid, signal.SIGKILL)
+        # The outer node exits 1 when its worker dies: crashed either way.
+        self.expect("kill -9 (worker)", pane, t, "crashed")
 
     def oneshot(self):
         a = self.a
@@ -559,7 +667,7 @@ def clean_env(runtime):
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--agents", default="claude,codex")
+    ap.add_argument("--agents", default="claude,codex,gemini")
     ap.add_argument("--hooks", default="off,on", help="off, on or off,on")
     ap.add_argument("--versions", default=os.environ.get("AGENT_VERSIONS") or "pinned")
     ap.add_argument("--only", help="regex on the step name (interactive, oneshot)")
@@ -582,7 +690,9 @@ def main():
                 runtime = os.path.join(sub, "run")
                 os.makedirs(runtime, mode=0o700)
                 env = clean_env(runtime)
-                cls = Claude if name == "claude" else Codex
+                cls = {"claude": Claude, "codex": Codex, "gemini": Gemini}[name]
+                if cls is Gemini and hk == "on":
+                    continue	# lisa has no Gemini hooks
                 agent = cls(bins[name][1], bins[name][0], sub, hk == "on")
                 server = None
                 try:

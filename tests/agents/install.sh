@@ -2,7 +2,7 @@
 # Installs the real agent CLIs the conformance tests drive, with npm, into a
 # cache directory (never the repository, never global):
 #
-#   sh tests/agents/install.sh [pinned|latest] [claude] [codex]
+#   sh tests/agents/install.sh [pinned|latest] [claude] [codex] [gemini]
 #
 # pinned (default): the versions below, installed once and kept.
 # latest: the newest published versions, checked against the registry on
@@ -13,18 +13,19 @@
 set -u
 
 PINS="claude @anthropic-ai/claude-code 2.1.197
-codex @openai/codex 0.169.0"
+codex @openai/codex 0.169.0
+gemini @google/gemini-cli 0.61.0"
 
 mode=pinned
 want=
 for a in "$@"; do
 	case "$a" in
 	pinned|latest) mode=$a ;;
-	claude|codex) want="$want $a" ;;
+	claude|codex|gemini) want="$want $a" ;;
 	*) echo "install.sh: unknown argument: $a" >&2; exit 2 ;;
 	esac
 done
-[ -n "$want" ] || want="claude codex"
+[ -n "$want" ] || want="claude codex gemini"
 
 cache=${LISA_AGENTS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lisa-agents}
 

@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""A scripted Gemini API (v1beta) for running the real Gemini CLI offline.
+
+    python3 mock_gemini.py [--port N] [--log FILE]
+
+Listens on 127.0.0.1 (port 0 = any free port) and prints "port N" on stdout
+once it accepts connections. Gemini CLI reaches it through
+GOOGLE_GEMINI_BASE_URL=http://127.0.0.1:N with GEMINI_API_KEY set and
+security.auth.selectedType "gemini-api-key" in its settings.
+
+What a streamed request gets is chosen by the last "#mock VERB [ARG]" in the
+newest typed user text:
+
+    #mock slow S        stream text chunks for about S seconds
+    #mock run CMD       call run_shell_command with CMD
+    #mock error STATUS  answer with HTTP STATUS (Gemini retries silently)
+    #mock drop          a few chunks, then close without a finish reason
+    #mock stall         send the headers, then nothing
+    (nothing)           a short answer at once
+
+A request whose newest part is a functionResponse ends the turn with a short
+text. Side calls (:generateContent: routing, next-speaker checks) get an
+answer shaped by their JSON schema. Standard library only; one JSON line per
+request goes to --log.
+"""
+import argparse
+import json
+import re
+import select
+import socket
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+MOCK_RE = re.compile(r"#mock\s+([a-z]+)[ \t]*([^\n]*)")
+WORDS = "lisa conformance filler text, streamed slowly on purpose.".split(" ")
+
+log_lock = threading.Lock()
+log_file = None
+
+
+def log(entry):
+    if log_file is None:
+        return
+    entry["t"] = round(time.time(), 3)
+    with log_lock:
+        log_file.write(json.dumps(entry) + "\n")
+        log_file.flush()
+
+
+def last_user(contents):
+    """(text of the newest typed user part, kind of the newest part)."""
+    text, kind = "", None
+    for c in contents or []:
+        for p in c.get("parts") or []:
+            if "functionResponse" in p:
+                kind = "functionResponse"
+            elif "functionCall" in p:
+                kind = "functionCall"
+            elif "text" in p:
+                kind = "text"
+                if c.get("role") == "user" and not p["text"].lstrip().startswith("<"):
+                    text = p["text"]
+    return text, kind
+
+
+def number(arg, default):
+    try:
+        return float(arg.split()[0])
+    except (IndexError, ValueError):
+        return default
+
+
+def sample(schema, name):
+    if not isinstance(schema, dict):
+        return "mock"
+    if schema.get("enum"):
+        for pick in ("user", "flash"):
+            if pick in schema["enum"]:
+                return pick
+        return schema["enum"][0]
+    kind = str(schema.get("type", "")).lower()
+    if kind == "object" or "properties" in schema:
+        return {k: sample(v, k) for k, v in (schema.get("properties") or {}).items()}
+    if kind == "array":
+        return []
+    if kind == "boolean":
+        return False
+    if kind in ("number", "integer"):
+        return schema.get("minimum", 1)
+    return "user" if name == "next_speaker" else "mock"
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def reply(self, status, obj):
+        data = json.dumps(obj).encode()
+        self.send_response(status)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def chunk(self, parts, finish=None):
+        obj = {"candidates": [{"content": {"role": "model", "parts": parts}, "index": 0}]}
+        if finish:
+            obj["candidates"][0]["finishReason"] = finish
+            obj["usageMetadata"] = {"promptTokenCount": 100, "candidatesTokenCount": 20,
+                                    "totalTokenCount": 120}
+        self.wfile.write(("data: %s\r\n\r\n" % json.dumps(obj)).encode())
+        self.wfile.flush()
+
+    def hang(self):
+        end = time.time() + 3600
+        while time.time() < end:
+            r, _, _ = select.select([self.connection], [], [], 1.0)
+            if r and self.connection.recv(1, socket.MSG_PEEK) == b"":
+                return
+
+    def do_GET(self):
+        self.reply(200, {"models": [{"name": "models/gemini-mock", "displayName": "mock"}]})
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("content-length") or 0))
+        try:
+            req = json.loads(body or b"{}")
+        except ValueError:
+            req = {}
+        path = self.path
+        if ":countTokens" in path:
+            return self.reply(200, {"totalTokens": 100})
+        if ":generateContent" in path:
+            cfg = req.get("generationConfig") or {}
+            schema = cfg.get("responseJsonSchema") or cfg.get("responseSchema")
+            text = json.dumps(sample(schema, "")) if schema else "Mock side answer."
+            log({"verb": "side"})
+            return self.reply(200, {"candidates": [{
+                "content": {"role": "model", "parts": [{"text": text}]},
+                "finishReason": "STOP", "index": 0}]})
+        if ":streamGenerateContent" not in path:
+            return self.reply(404, {"error": {"code": 404, "message": "mock: unknown path"}})
+        text, kind = last_user(req.get("contents"))
+        found = MOCK_RE.findall(text)
+        verb, arg = (found[-1][0], found[-1][1].strip()) if found else ("text", "")
+        if kind == "functionResponse":
+            verb = "after_tool"
+        log({"verb": verb, "arg": arg})
+        try:
+            self.perform(verb, arg)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        log({"done": verb})
+
+    def perform(self, verb, arg):
+        if verb == "error":
+            status = int(number(arg, 500))
+            return self.reply(status, {"error": {"code": status, "message": "mock error",
+                                                 "status": "INTERNAL"}})
+        self.send_response(200)
+        self.send_header("content-type", "text/event-stream")
+        self.send_header("connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        if verb == "stall":
+            return self.hang()
+        if verb == "slow":
+            for i in range(max(1, int(number(arg, 10) * 5))):
+                self.chunk([{"text": WORDS[i % len(WORDS)] + " "}])
+                time.sleep(0.2)
+            self.chunk([{"text": "\n\nDone."}], finish="STOP")
+        elif verb == "drop":
+            for w in WORDS[:4]:
+                self.chunk([{"text": w + " "}])
+                time.sleep(0.2)
+            self.connection.shutdown(socket.SHUT_RDWR)
+        elif verb == "run":
+            self.chunk([{"text": "I will run the command now.\n"}])
+            self.chunk([{"functionCall": {"name": "run_shell_command", "args": {
+                "command": arg or "true", "description": "the mock command"}}}],
+                finish="STOP")
+        elif verb == "after_tool":
+            self.chunk([{"text": "The command finished. Mock turn complete."}], finish="STOP")
+        else:
+            self.chunk([{"text": "Mock answer: done."}], finish="STOP")
+
+
+def main():
+    global log_file
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--port", type=int, default=0)
+    ap.add_argument("--log")
+    args = ap.parse_args()
+    if args.log:
+        log_file = open(args.log, "a")
+    srv = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
+    srv.daemon_threads = True
+    print("port %d" % srv.server_address[1], flush=True)
+    try:
+        srv.serve_forever()
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    sys.exit(main())
