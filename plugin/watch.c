@@ -161,6 +161,24 @@ watch_agent_exited(int fd, short revents, void *arg)
 	watch_touch(p);
 }
 
+/* Our own hook (`sh -c "LISA_HOOK=1 lisa notify"`) is not a tool. */
+static int
+watch_lisa_hook(char **argv, int argc)
+{
+	const char	*base;
+	int		 i;
+
+	for (i = 0; i < argc; i++) {
+		if (strncmp(argv[i], "LISA_HOOK=1 ", 12) == 0)
+			return (1);
+	}
+	if (argc >= 2 && strcmp(argv[1], "notify") == 0) {
+		base = strrchr(argv[0], '/');
+		return (strcmp(base != NULL ? base + 1 : argv[0], "lisa") == 0);
+	}
+	return (0);
+}
+
 /*
  * Walk the pane's process tree: which agent runs (the shallowest process a
  * profile claims), its live tool processes (descendants no profile claims
@@ -241,7 +259,8 @@ watch_scan(struct pane *p)
 		if (i == agent_i || nodes[i].state == 'Z')
 			continue;
 		argc = proc_argv(nodes[i].pid, argbuf, sizeof argbuf, argv, 8);
-		if (agent_match(nodes[i].comm, argv, argc) != found)
+		if (agent_match(nodes[i].comm, argv, argc) != found &&
+		    !watch_lisa_hook(argv, argc))
 			w->children++;
 	}
 	if (w->cpu_at != 0 && now > w->cpu_at && hz > 0) {
