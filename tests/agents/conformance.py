@@ -360,12 +360,21 @@ class Driver:
 
     # -- asserting -------------------------------------------------------
     def latency(self, pane, t0, state, detail):
+        return self.transition(pane, t0, state, detail)[0]
+
+    def transition(self, pane, t0, state, detail):
+        """(ms from t0 to the transition into STATE/DETAIL, the states
+        lisa showed on the way)."""
+        via = []
         for e in self.s.events():
-            if (e.get("event") == "transition" and e.get("pane_id") == pane and
-                    e.get("to") == state and e["ts_ms"] >= t0 - 50 and
-                    (detail is None or e.get("detail") == detail)):
-                return max(0, e["ts_ms"] - t0)
-        return None
+            if (e.get("event") != "transition" or e.get("pane_id") != pane or
+                    e["ts_ms"] < t0 - 50):
+                continue
+            if e.get("to") == state and (detail is None or e.get("detail") == detail):
+                return max(0, e["ts_ms"] - t0), via
+            via.append("%s/%s" % (e.get("to"), e.get("detail")) if e.get("detail")
+                       else e.get("to"))
+        return None, via
 
     def record(self, scenario, want, got, ok, lat, note=""):
         r = {"agent": self.a.name, "version": self.a.version, "variant": self.variant,
@@ -392,11 +401,12 @@ class Driver:
         got = "%s/%s" % (st.get("state"), st.get("detail")) if st.get("detail") \
             else str(st.get("state"))
         ok = st.get("state") == state and (detail is None or st.get("detail") == detail)
-        lat = self.latency(pane, t0, state, detail) if ok else None
+        lat, via = self.transition(pane, t0, state, detail) if ok else (None, [])
         if not ok:
             self.dump(scenario, pane)
-        return self.record(scenario, want, got, ok, lat,
-                           "" if ok else "reason " + str(st.get("reason")))
+        note = "reason " + str(st.get("reason")) if not ok else \
+            "via " + ", ".join(via) if via else ""
+        return self.record(scenario, want, got, ok, lat, note)
 
     def dump(self, scenario, pane):
         """The screen and lisa's view of a failed step, for the log."""
@@ -630,12 +640,13 @@ def install(versions, names):
 
 
 def report(results, path, elapsed, versions):
-    header = ("| agent | hooks | scenario | expected | got | latency |\n"
-              "| --- | --- | --- | --- | --- | --- |\n")
-    rows = "".join("| %s %s | %s | %s | `%s` | %s`%s` | %s |\n" % (
+    header = ("| agent | hooks | scenario | expected | got | latency | note |\n"
+              "| --- | --- | --- | --- | --- | --- | --- |\n")
+    rows = "".join("| %s %s | %s | %s | `%s` | %s`%s` | %s | %s |\n" % (
         r["agent"], r["version"], "yes" if r["variant"] == "hooks" else "no",
         r["scenario"], r["want"], "" if r["ok"] else "**FAIL** ", r["got"],
-        "%d ms" % r["latency_ms"] if r["latency_ms"] is not None else "") for r in results)
+        "%d ms" % r["latency_ms"] if r["latency_ms"] is not None else "",
+        r["note"].replace("|", "\\|")) for r in results)
     npass = sum(1 for r in results if r["ok"])
     print()
     print(header + rows, end="")
