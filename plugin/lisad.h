@@ -193,6 +193,8 @@ struct watch {
 	size_t			 tail_len;
 	int			 shell_signal;	/* reported after the agent */
 	int			 output_scanned;
+	uint64_t		 watch_since;	/* lisa began to watch the pane */
+	uint64_t		 young_at;	/* a new child may be a tool */
 	int			 capturing;
 	int			 capture_failed;
 
@@ -227,6 +229,7 @@ void		 watch_output(struct pane *, const char *, size_t);
 void		 watch_changed(struct pane *);
 void		 watch_screen(struct pane *, const char *, size_t);
 void		 watch_json(struct buf *, struct pane *);
+int		 watch_title_ours(struct watch *);
 int		 watch_matches(struct pane *, unsigned);
 void		 watch_reload(void);
 void		 watch_hook(struct pane *, enum hook_event, int);
@@ -262,6 +265,8 @@ int		 proc_read(pid_t, struct proc_node *);
 int		 proc_argv(pid_t, char *, size_t, char **, int);
 int		 proc_tree(pid_t, struct proc_node *, int);
 int		 proc_pidfd(pid_t);
+uint64_t	 proc_boot_ms(void);
+uint64_t	 proc_start_ms(const struct proc_node *);
 int		 proc_exit_status(pid_t, int *, int *);
 
 /* events.c: pane events, in memory, in a JSONL file, to followers. */

@@ -14,9 +14,32 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lisad.h"
+
+/* Now, in ms since boot: the clock /proc/PID/stat's starttime counts on. */
+uint64_t
+proc_boot_ms(void)
+{
+	struct timespec	ts;
+
+	if (clock_gettime(CLOCK_BOOTTIME, &ts) != 0)
+		return (0);
+	return ((uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000);
+}
+
+/* When a process started, in ms since boot. */
+uint64_t
+proc_start_ms(const struct proc_node *n)
+{
+	static long	hz;
+
+	if (hz == 0 && (hz = sysconf(_SC_CLK_TCK)) <= 0)
+		hz = 100;
+	return (n->start * 1000 / (uint64_t)hz);
+}
 
 int
 proc_pidfd(pid_t pid)

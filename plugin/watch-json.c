@@ -76,6 +76,9 @@ watch_signals(struct buf *b, struct pane *p, uint64_t now)
 		json_key(b, "class");
 		json_cstr(b, title_names[w->title_cleared ? TITLE_CLEARED :
 		    agent_title(w->agent, w->title)]);
+		/* Set before this agent ran: not used. */
+		json_key(b, "agent_set");
+		buf_adds(b, watch_title_ours(w) ? "true" : "false");
 		watch_age(b, w->title_at, now);
 		buf_addc(b, '}');
 	}

@@ -18,6 +18,7 @@
 #define WATCH_CPU_BUSY	5	/* percent of a core since the last look */
 #define WATCH_EXIT_SETTLE 300	/* ms for a shell to report an agent's exit */
 #define WATCH_RESCAN	1000	/* ms between tree looks while output flows */
+#define WATCH_TOOL_AGE	500	/* ms a child lives before it is a tool */
 
 static void	watch_run(void *);
 
@@ -32,6 +33,7 @@ watch_new(struct pane *p)
 	w->agent_exit_status = w->agent_exit_signal = -1;
 	w->osc133_exit = -1;
 	w->screen_signal = w->shell_signal = -1;
+	w->watch_since = time_mono_ms();
 	loop_timer_init(&w->timer, watch_run, p);
 	p->watch = w;
 }
@@ -194,6 +196,7 @@ watch_scan(struct pane *p)
 	int				 n, i, j, argc, agent_i = -1;
 	int				 under[WATCH_MAX_PROCS];
 	uint64_t			 ticks = 0, now = time_mono_ms();
+	uint64_t			 boot, born;
 	long				 hz = sysconf(_SC_CLK_TCK);
 
 	w->scan = 0;
@@ -244,10 +247,16 @@ watch_scan(struct pane *p)
 	w->agent_alive = 1;
 	agentfiles_agent(p);
 
-	/* Descendants of the agent: tools, unless the agent's own. */
+	/*
+	 * Descendants of the agent: tools, unless the agent's own. Agents
+	 * run short helpers (git, their own copies) at a turn's start: a
+	 * child counts once it has lived WATCH_TOOL_AGE.
+	 */
 	memset(under, 0, sizeof under);
 	under[agent_i] = 1;
 	w->children = 0;
+	w->young_at = 0;
+	boot = proc_boot_ms();
 	for (i = agent_i; i < n; i++) {
 		for (j = agent_i; j < i && !under[i]; j++) {
 			if (under[j] && nodes[j].pid == nodes[i].ppid)
@@ -259,9 +268,15 @@ watch_scan(struct pane *p)
 		if (i == agent_i || nodes[i].state == 'Z')
 			continue;
 		argc = proc_argv(nodes[i].pid, argbuf, sizeof argbuf, argv, 8);
-		if (agent_match(nodes[i].comm, argv, argc) != found &&
-		    !watch_lisa_hook(argv, argc))
+		if (agent_match(nodes[i].comm, argv, argc) == found ||
+		    watch_lisa_hook(argv, argc))
+			continue;
+		born = proc_start_ms(&nodes[i]);
+		if (boot >= born + WATCH_TOOL_AGE)
 			w->children++;
+		else if (w->young_at == 0 || now + born + WATCH_TOOL_AGE -
+		    boot < w->young_at)
+			w->young_at = now + born + WATCH_TOOL_AGE - boot;
 	}
 	if (w->cpu_at != 0 && now > w->cpu_at && hz > 0) {
 		w->cpu_busy = (ticks - w->cpu_ticks) * 1000 * 100 /
@@ -522,6 +537,21 @@ watch_capture(struct pane *p)
 		p->watch->capturing = 1;
 }
 
+/*
+ * Is the pane's title this agent's? One it set after it started (a second
+ * of slack: the title can come before lisa sees the process), or one tmux
+ * had when lisa began to watch the pane, if the agent was there then. Not
+ * the host name of a pane whose agent sets no title (codex exec), nor the
+ * last run's.
+ */
+int
+watch_title_ours(struct watch *w)
+{
+	if (w->title_at != 0)
+		return (w->title_at + 1000 >= w->agent_since);
+	return (w->agent_since <= w->watch_since + 1000);
+}
+
 static void
 watch_input(struct pane *p, struct cls_input *in)
 {
@@ -543,6 +573,8 @@ watch_input(struct pane *p, struct cls_input *in)
 	in->last_output = p->out_last;
 	if (w->title_cleared)
 		in->title = TITLE_CLEARED;
+	else if (!watch_title_ours(w))
+		in->title = TITLE_UNKNOWN;
 	else
 		in->title = agent_title(w->agent, w->title);
 	in->title_at = w->title_at;
@@ -655,6 +687,9 @@ watch_run(void *arg)
 	} else
 		w->res = r;
 
+	/* A young child comes of age: look at the tree again then. */
+	if (w->young_at != 0 && (r.recheck_at == 0 || w->young_at < r.recheck_at))
+		r.recheck_at = w->young_at;
 	loop_timer_del(&w->timer);
 	if (r.recheck_at != 0)
 		loop_timer_add(&w->timer, r.recheck_at > now ?

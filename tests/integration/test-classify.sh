@@ -256,3 +256,25 @@ test_claude_states_from_transcript() {
 	expect "$p" waiting_input prompt claude_transcript_interrupted
 	ls "$HOME/.claude/projects/"*/fake-*.jsonl >/dev/null || fail "no transcript written"
 }
+
+# A title set before the agent started (here by the shell) is not the
+# agent's: an agent that sets none is judged by its output, not by it.
+test_title_from_before_the_agent_is_not_its() {
+	export FAKE_AGENT_NO_SESSION=1 FAKE_AGENT_NO_TITLE=1
+	setup_agents
+	printf '%s\n' "printf '\\033]2;\\342\\234\\263 old title\\033\\\\'" \
+	    "sleep 1.5" "exec '$FAKE/claude'" >"$TESTDIR/pre.sh"
+	T new-window -d -t main:1 "sh '$TESTDIR/pre.sh'"
+	p=$(T display -p -t main:1 '#{pane_id}')
+	until_ms 5000 sh -c "'$LISA' -L '$SOCK' status '$p' --json | grep -q claude" ||
+	    fail "agent not seen: $(L status "$p")"
+	sleep 1.5
+	T send-keys -t "$p" 'work 4' Enter
+	expect "$p" in_progress
+	sleep 1.5
+	[ "$(L status "$p" --json | jget "d['state']")" = in_progress ] ||
+	    fail "left in_progress while working: $(L status "$p")"
+	L status "$p" --json | grep -q '"agent_set":false' ||
+	    fail "old title taken as the agent's: $(L status "$p" --json)"
+	return 0
+}
