@@ -194,6 +194,9 @@ struct watch {
 	int			 shell_signal;	/* reported after the agent */
 	int			 output_scanned;
 	uint64_t		 watch_since;	/* lisa began to watch the pane */
+	uint64_t		 watch_boot;	/* the same, on the boot clock */
+	int			 pane_aged;
+	int			 pane_preexisting;	/* made before lisa */
 	uint64_t		 young_at;	/* a new child may be a tool */
 	int			 capturing;
 	int			 capture_failed;

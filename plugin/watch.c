@@ -34,6 +34,7 @@ watch_new(struct pane *p)
 	w->osc133_exit = -1;
 	w->screen_signal = w->shell_signal = -1;
 	w->watch_since = time_mono_ms();
+	w->watch_boot = proc_boot_ms();
 	loop_timer_init(&w->timer, watch_run, p);
 	p->watch = w;
 }
@@ -208,6 +209,12 @@ watch_scan(struct pane *p)
 		return;
 	}
 	w->proc_failed = 0;
+	/* Was the pane there before lisa, or made while it watched? */
+	if (!w->pane_aged) {
+		w->pane_aged = 1;
+		w->pane_preexisting = proc_start_ms(&nodes[0]) + 500 <
+		    w->watch_boot;
+	}
 	for (i = 0; i < n && found == NULL; i++) {
 		if (nodes[i].state == 'Z')
 			continue;
@@ -540,16 +547,17 @@ watch_capture(struct pane *p)
 /*
  * Is the pane's title this agent's? One it set after it started (a second
  * of slack: the title can come before lisa sees the process), or one tmux
- * had when lisa began to watch the pane, if the agent was there then. Not
- * the host name of a pane whose agent sets no title (codex exec), nor the
- * last run's.
+ * had when lisa began to watch a pane made before it, if the agent was
+ * there then. Not the host name of a pane whose agent sets no title (codex
+ * exec), nor the last run's.
  */
 int
 watch_title_ours(struct watch *w)
 {
 	if (w->title_at != 0)
 		return (w->title_at + 1000 >= w->agent_since);
-	return (w->agent_since <= w->watch_since + 1000);
+	return (w->pane_preexisting &&
+	    w->agent_since <= w->watch_since + 1000);
 }
 
 static void

@@ -278,3 +278,22 @@ test_title_from_before_the_agent_is_not_its() {
 	    fail "old title taken as the agent's: $(L status "$p" --json)"
 	return 0
 }
+
+# An agent already running when the helper starts: its title, known only
+# through tmux, is trusted.
+test_title_of_an_agent_running_before_the_helper() {
+	export FAKE_AGENT_NO_SESSION=1 HOME="$TESTDIR/home"
+	mkdir -p "$HOME"
+	start_server main
+	T set -g @lisa-grace 1
+	T set -g @lisa-debounce 0.5
+	T new-window -d -t main:1 "$FAKE/claude"
+	p=$(T display -p -t main:1 '#{pane_id}')
+	until_ms 5000 sh -c "tmux -L '$SOCK' display -p -t '$p' '#{pane_title}' | grep -q Claude" ||
+	    fail "the fake agent set no title"
+	sleep 1
+	start_helper
+	expect "$p" waiting_input prompt title_idle
+	L status "$p" --json | grep -q '"agent_set":true' ||
+	    fail "title not taken as the agent's: $(L status "$p" --json)"
+}
