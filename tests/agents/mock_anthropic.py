@@ -23,16 +23,12 @@ short text. Requests without the Bash tool (session titles and other
 side requests) get an instant answer shaped by their JSON schema, if any.
 Standard library only; one JSON line per request goes to --log.
 """
-import argparse
 import json
-import re
-import select
 import sys
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-MOCK_RE = re.compile(r"#mock\s+([a-z]+)[ \t]*([^\n]*)")
+from mockserver import Handler, directive, number, serve
+
 FILLER = "lisa conformance filler text, streamed slowly on purpose. "
 ERRORS = {
     400: ("invalid_request_error", "Invalid request (mock)"),
@@ -41,19 +37,7 @@ ERRORS = {
     500: ("api_error", "Internal server error"),
     529: ("overloaded_error", "Overloaded"),
 }
-
-log_lock = threading.Lock()
-log_file = None
 counter = [0]
-
-
-def log(entry):
-    if log_file is None:
-        return
-    entry["t"] = round(time.time(), 3)
-    with log_lock:
-        log_file.write(json.dumps(entry) + "\n")
-        log_file.flush()
 
 
 def texts(content):
@@ -63,13 +47,14 @@ def texts(content):
             if isinstance(b, dict) and b.get("type") == "text"]
 
 
+def typed(content):
+    return [t for t in texts(content) if not t.lstrip().startswith("<")]
+
+
 def last_prompt(messages):
     for m in reversed(messages):
-        if m.get("role") != "user":
-            continue
-        typed = [t for t in texts(m.get("content")) if not t.lstrip().startswith("<")]
-        if typed:
-            return "\n".join(typed)
+        if m.get("role") == "user" and typed(m.get("content")):
+            return "\n".join(typed(m.get("content")))
     return ""
 
 
@@ -79,11 +64,9 @@ def ends_with_tool_result(messages):
     if not messages or messages[-1].get("role") != "user":
         return False
     c = messages[-1].get("content")
-    if not isinstance(c, list):
+    if not isinstance(c, list) or typed(c):
         return False
-    typed = [t for t in texts(c) if not t.lstrip().startswith("<")]
-    return not typed and any(
-        isinstance(b, dict) and b.get("type") == "tool_result" for b in c)
+    return any(isinstance(b, dict) and b.get("type") == "tool_result" for b in c)
 
 
 def sample(schema, name):
@@ -99,13 +82,6 @@ def sample(schema, name):
     return "Mock session title" if name == "title" else "mock"
 
 
-def number(arg, default):
-    try:
-        return float(arg.split()[0])
-    except (IndexError, ValueError):
-        return default
-
-
 def choose(req):
     """(verb, arg) for one /v1/messages request."""
     tools = [t.get("name") for t in req.get("tools") or [] if isinstance(t, dict)]
@@ -117,37 +93,14 @@ def choose(req):
     messages = req.get("messages") or []
     if ends_with_tool_result(messages):
         return "text", "The tool finished. Mock turn complete."
-    found = MOCK_RE.findall(last_prompt(messages))
-    if not found:
-        return "text", "Hello from the mock model. Task done."
-    return found[-1][0], found[-1][1].strip()
+    return directive(last_prompt(messages),
+                     ("text", "Hello from the mock model. Task done."))
 
 
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, *args):
-        pass
-
-    def reply(self, status, obj):
-        data = json.dumps(obj).encode()
-        self.send_response(status)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
+class Anthropic(Handler):
     def event(self, name, obj):
         self.wfile.write(("event: %s\ndata: %s\n\n" % (name, json.dumps(obj))).encode())
         self.wfile.flush()
-
-    def hang(self):
-        """Hold the request until the client goes away (at most an hour)."""
-        end = time.time() + 3600
-        while time.time() < end:
-            r, _, _ = select.select([self.connection], [], [], 1.0)
-            if r and self.connection.recv(1, 2) == b"":	# MSG_PEEK
-                return
 
     def do_GET(self):
         if self.path.startswith("/v1/models"):
@@ -156,29 +109,15 @@ class Handler(BaseHTTPRequestHandler):
                                     "has_more": False})
         self.reply(200, {})
 
-    def do_HEAD(self):
-        self.send_response(200)
-        self.send_header("content-length", "0")
-        self.end_headers()
-
     def do_POST(self):
-        body = self.rfile.read(int(self.headers.get("content-length") or 0))
-        try:
-            req = json.loads(body or b"{}")
-        except ValueError:
-            req = {}
+        body, req = self.read_json()
         path = self.path.split("?")[0]
         if path == "/v1/messages/count_tokens":
             return self.reply(200, {"input_tokens": max(1, len(body) // 4)})
         if path != "/v1/messages":
             return self.reply(200, {})
         verb, arg = choose(req)
-        log({"verb": verb, "arg": arg, "stream": bool(req.get("stream"))})
-        try:
-            self.perform(verb, arg, req)
-        except (BrokenPipeError, ConnectionResetError):
-            pass
-        log({"done": verb})
+        self.answer(verb, lambda: self.perform(verb, arg, req))
 
     def perform(self, verb, arg, req):
         if verb == "error":
@@ -188,7 +127,6 @@ class Handler(BaseHTTPRequestHandler):
                                        "error": {"type": kind, "message": msg}})
         if verb == "stall":
             return self.hang()
-        blocks = []
         if verb == "bash":
             blocks = [("text", "I will run a command."),
                       ("tool", "Bash", {"command": arg or "true",
@@ -225,11 +163,7 @@ class Handler(BaseHTTPRequestHandler):
                                     "model": model, "content": content,
                                     "stop_reason": stop, "stop_sequence": None,
                                     "usage": {"input_tokens": 10, "output_tokens": 10}})
-        self.send_response(200)
-        self.send_header("content-type", "text/event-stream")
-        self.send_header("connection", "close")
-        self.end_headers()
-        self.close_connection = True
+        self.start_sse()
         self.event("message_start", {"type": "message_start", "message": {
             "id": mid, "type": "message", "role": "assistant", "model": model,
             "content": [], "stop_reason": None, "stop_sequence": None,
@@ -268,23 +202,5 @@ class Handler(BaseHTTPRequestHandler):
                 time.sleep(delay)
 
 
-def main():
-    global log_file
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--port", type=int, default=0)
-    ap.add_argument("--log")
-    args = ap.parse_args()
-    if args.log:
-        log_file = open(args.log, "a")
-    srv = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
-    srv.daemon_threads = True
-    print("port %d" % srv.server_address[1], flush=True)
-    try:
-        srv.serve_forever()
-    except KeyboardInterrupt:
-        pass
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(serve(Anthropic, __doc__))

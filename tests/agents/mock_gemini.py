@@ -23,30 +23,12 @@ text. Side calls (:generateContent: routing, next-speaker checks) get an
 answer shaped by their JSON schema. Standard library only; one JSON line per
 request goes to --log.
 """
-import argparse
 import json
-import re
-import select
 import socket
 import sys
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-MOCK_RE = re.compile(r"#mock\s+([a-z]+)[ \t]*([^\n]*)")
-WORDS = "lisa conformance filler text, streamed slowly on purpose.".split(" ")
-
-log_lock = threading.Lock()
-log_file = None
-
-
-def log(entry):
-    if log_file is None:
-        return
-    entry["t"] = round(time.time(), 3)
-    with log_lock:
-        log_file.write(json.dumps(entry) + "\n")
-        log_file.flush()
+from mockserver import WORDS, Handler, directive, number, serve
 
 
 def last_user(contents):
@@ -63,13 +45,6 @@ def last_user(contents):
                 if c.get("role") == "user" and not p["text"].lstrip().startswith("<"):
                     text = p["text"]
     return text, kind
-
-
-def number(arg, default):
-    try:
-        return float(arg.split()[0])
-    except (IndexError, ValueError):
-        return default
 
 
 def sample(schema, name):
@@ -92,20 +67,7 @@ def sample(schema, name):
     return "user" if name == "next_speaker" else "mock"
 
 
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, *args):
-        pass
-
-    def reply(self, status, obj):
-        data = json.dumps(obj).encode()
-        self.send_response(status)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
+class Gemini(Handler):
     def chunk(self, parts, finish=None):
         obj = {"candidates": [{"content": {"role": "model", "parts": parts}, "index": 0}]}
         if finish:
@@ -115,22 +77,11 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(("data: %s\r\n\r\n" % json.dumps(obj)).encode())
         self.wfile.flush()
 
-    def hang(self):
-        end = time.time() + 3600
-        while time.time() < end:
-            r, _, _ = select.select([self.connection], [], [], 1.0)
-            if r and self.connection.recv(1, socket.MSG_PEEK) == b"":
-                return
-
     def do_GET(self):
         self.reply(200, {"models": [{"name": "models/gemini-mock", "displayName": "mock"}]})
 
     def do_POST(self):
-        body = self.rfile.read(int(self.headers.get("content-length") or 0))
-        try:
-            req = json.loads(body or b"{}")
-        except ValueError:
-            req = {}
+        _, req = self.read_json()
         path = self.path
         if ":countTokens" in path:
             return self.reply(200, {"totalTokens": 100})
@@ -138,34 +89,23 @@ class Handler(BaseHTTPRequestHandler):
             cfg = req.get("generationConfig") or {}
             schema = cfg.get("responseJsonSchema") or cfg.get("responseSchema")
             text = json.dumps(sample(schema, "")) if schema else "Mock side answer."
-            log({"verb": "side"})
             return self.reply(200, {"candidates": [{
                 "content": {"role": "model", "parts": [{"text": text}]},
                 "finishReason": "STOP", "index": 0}]})
         if ":streamGenerateContent" not in path:
             return self.reply(404, {"error": {"code": 404, "message": "mock: unknown path"}})
         text, kind = last_user(req.get("contents"))
-        found = MOCK_RE.findall(text)
-        verb, arg = (found[-1][0], found[-1][1].strip()) if found else ("text", "")
+        verb, arg = directive(text)
         if kind == "functionResponse":
             verb = "after_tool"
-        log({"verb": verb, "arg": arg})
-        try:
-            self.perform(verb, arg)
-        except (BrokenPipeError, ConnectionResetError):
-            pass
-        log({"done": verb})
+        self.answer(verb, lambda: self.perform(verb, arg))
 
     def perform(self, verb, arg):
         if verb == "error":
             status = int(number(arg, 500))
             return self.reply(status, {"error": {"code": status, "message": "mock error",
                                                  "status": "INTERNAL"}})
-        self.send_response(200)
-        self.send_header("content-type", "text/event-stream")
-        self.send_header("connection", "close")
-        self.end_headers()
-        self.close_connection = True
+        self.start_sse()
         if verb == "stall":
             return self.hang()
         if verb == "slow":
@@ -189,23 +129,5 @@ class Handler(BaseHTTPRequestHandler):
             self.chunk([{"text": "Mock answer: done."}], finish="STOP")
 
 
-def main():
-    global log_file
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--port", type=int, default=0)
-    ap.add_argument("--log")
-    args = ap.parse_args()
-    if args.log:
-        log_file = open(args.log, "a")
-    srv = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
-    srv.daemon_threads = True
-    print("port %d" % srv.server_address[1], flush=True)
-    try:
-        srv.serve_forever()
-    except KeyboardInterrupt:
-        pass
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(serve(Gemini, __doc__))

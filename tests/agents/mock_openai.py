@@ -23,30 +23,12 @@ short text. Codex's hidden thread-title request (a json_schema with a
 "title" property) always gets {"title": "Mock task title"} at once.
 Standard library only; one JSON line per request goes to --log.
 """
-import argparse
 import json
-import re
-import select
 import sys
-import threading
 import time
 import uuid
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-MOCK_RE = re.compile(r"#mock\s+([a-z]+)[ \t]*([^\n]*)")
-WORDS = "lisa conformance filler text, streamed slowly on purpose.".split(" ")
-
-log_lock = threading.Lock()
-log_file = None
-
-
-def log(entry):
-    if log_file is None:
-        return
-    entry["t"] = round(time.time(), 3)
-    with log_lock:
-        log_file.write(json.dumps(entry) + "\n")
-        log_file.flush()
+from mockserver import WORDS, Handler, directive, number, serve
 
 
 def user_text(items):
@@ -61,13 +43,6 @@ def user_text(items):
     return out[-1] if out else ""
 
 
-def number(arg, default):
-    try:
-        return float(arg.split()[0])
-    except (IndexError, ValueError):
-        return default
-
-
 def choose(req):
     items = req.get("input") or []
     fmt = (req.get("text") or {}).get("format") or {}
@@ -75,64 +50,25 @@ def choose(req):
         return "title", ""
     if items and items[-1].get("type") == "function_call_output":
         return "after_tool", ""
-    found = MOCK_RE.findall(user_text(items))
-    if not found:
-        return "text", ""
-    return found[-1][0], found[-1][1].strip()
+    return directive(user_text(items))
 
 
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, *args):
-        pass
-
-    def reply(self, status, obj, headers=()):
-        data = json.dumps(obj).encode()
-        self.send_response(status)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(data)))
-        for k, v in headers:
-            self.send_header(k, v)
-        self.end_headers()
-        self.wfile.write(data)
-
+class OpenAI(Handler):
     def event(self, obj):
         self.wfile.write(("event: %s\ndata: %s\n\n" % (obj["type"], json.dumps(obj))).encode())
         self.wfile.flush()
-
-    def hang(self):
-        end = time.time() + 3600
-        while time.time() < end:
-            r, _, _ = select.select([self.connection], [], [], 1.0)
-            if r and self.connection.recv(1, 2) == b"":	# MSG_PEEK
-                return
 
     def do_GET(self):
         if "/models" in self.path:
             return self.reply(200, {"object": "list", "data": [], "models": []})
         self.reply(200, {})
 
-    def do_HEAD(self):
-        self.send_response(200)
-        self.send_header("content-length", "0")
-        self.end_headers()
-
     def do_POST(self):
-        body = self.rfile.read(int(self.headers.get("content-length") or 0))
-        try:
-            req = json.loads(body or b"{}")
-        except ValueError:
-            req = {}
+        _, req = self.read_json()
         if not self.path.split("?")[0].rstrip("/").endswith("/responses"):
             return self.reply(404, {"error": {"message": "mock: unknown path"}})
         verb, arg = choose(req)
-        log({"verb": verb, "arg": arg})
-        try:
-            self.perform(verb, arg)
-        except (BrokenPipeError, ConnectionResetError):
-            pass
-        log({"done": verb})
+        self.answer(verb, lambda: self.perform(verb, arg))
 
     def perform(self, verb, arg):
         if verb == "error":
@@ -142,11 +78,7 @@ class Handler(BaseHTTPRequestHandler):
                                                  "code": "server_error"}},
                               [("retry-after", "1")] if status == 429 else [])
         rid = "resp_" + uuid.uuid4().hex[:12]
-        self.send_response(200)
-        self.send_header("content-type", "text/event-stream")
-        self.send_header("connection", "close")
-        self.end_headers()
-        self.close_connection = True
+        self.start_sse()
         self.event({"type": "response.created", "response": {"id": rid, "status": "in_progress"}})
         if verb == "stall":
             return self.hang()
@@ -191,23 +123,5 @@ class Handler(BaseHTTPRequestHandler):
                              "content": [{"type": "output_text", "text": "".join(chunks)}]}})
 
 
-def main():
-    global log_file
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--port", type=int, default=0)
-    ap.add_argument("--log")
-    args = ap.parse_args()
-    if args.log:
-        log_file = open(args.log, "a")
-    srv = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
-    srv.daemon_threads = True
-    print("port %d" % srv.server_address[1], flush=True)
-    try:
-        srv.serve_forever()
-    except KeyboardInterrupt:
-        pass
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(serve(OpenAI, __doc__))
