@@ -19,6 +19,8 @@
 #define WATCH_EXIT_SETTLE 300	/* ms for a shell to report an agent's exit */
 #define WATCH_RESCAN	1000	/* ms between tree looks while output flows */
 #define WATCH_TOOL_AGE	500	/* ms a child lives before it is a tool */
+#define WATCH_SHELL_WORDS 2000	/* ms after an agent's death its shell's
+				   report ("Killed") still refines it */
 
 static void	watch_run(void *);
 
@@ -436,7 +438,7 @@ watch_output(struct pane *p, const char *data, size_t len)
 	}
 	if (w->agent_alive)
 		watch_tail(w, data, len);
-	else if (time_mono_ms() - w->agent_gone_at < WATCH_EXIT_SETTLE)
+	else if (time_mono_ms() - w->agent_gone_at < WATCH_SHELL_WORDS)
 		watch_shell_words(p, data, len);
 	if (!w->classified || w->res.state != ST_IN_PROGRESS ||
 	    strcmp(w->res.reason, "output_quiet") == 0)
