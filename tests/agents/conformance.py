@@ -494,9 +494,24 @@ class Driver:
         time.sleep(0.5)
         t0 = self.type(pane, a.name)
         self.expect_seen("startup", pane, t0, "just_started")
+        self.startup_dialog(pane, t0)
         if not self.expect("idle at prompt", pane, t0, "waiting_input", "prompt", 40):
             return None
         return pane
+
+    def startup_dialog(self, pane, t0):
+        """Claude 2.1.330 asks once whether auto mode should become the
+        default: lisa must call that a dialog; answer "keep manual"."""
+        if self.a.name != "claude":
+            return
+        self.s.lisa("wait", pane, "--until", "waiting_input", "--timeout", "20", timeout=30)
+        screen = self.s.tmux("capture-pane", "-p", "-t", pane, check=False)
+        if "auto mode your default" not in screen:
+            return
+        self.expect("startup dialog (auto mode)", pane, t0, "waiting_input", "permission")
+        self.key(pane, "Down")
+        time.sleep(0.3)
+        self.key(pane, "Enter")
 
     def streaming(self, pane):
         t = self.type(pane, "#mock slow 8 write a long answer")
