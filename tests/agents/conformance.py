@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
 """Conformance of lisa against the real agent CLIs, offline.
 
-    python3 tests/agents/conformance.py [--agents claude,codex]
-        [--hooks off,on] [--only REGEX] [--report FILE] [--keep]
+    python3 tests/agents/conformance.py [--agents claude,codex,gemini]
+        [--hooks off,on] [--versions pinned|latest] [--only REGEX]
+        [--report FILE] [--keep]
 
 Each agent runs in panes of a private tmux server (tmux -L, -f /dev/null)
 with lisa's helper attached, against a scripted model server on 127.0.0.1
-(mock_anthropic.py, mock_openai.py). Every scenario drives the agent the way
+(mock_anthropic.py, mock_openai.py, mock_gemini.py). Every scenario drives the agent the way
 a person would (send-keys, kill) and asserts what lisa reports through
 `lisa wait` and `lisa status --json`; the latency is the time from the
 action to the helper's transition in its events log.
 
-The agents come from tests/agents/install.sh (CLAUDE_BIN / CODEX_BIN
-override). Prints a table and "conformance: N passed, N failed" at the end;
+The agents come from tests/agents/install.sh (CLAUDE_BIN, CODEX_BIN or
+GEMINI_BIN override a pinned one). --only picks steps by name (interactive,
+oneshot). Prints a table and "conformance: N passed, N failed" at the end;
 --report writes the table as markdown.
 """
 import argparse
