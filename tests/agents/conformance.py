@@ -534,16 +534,11 @@ class Driver:
         self.expect("tool done", pane, self.mock_done(a.tool_done, t),
                     "waiting_input", "prompt")
 
-        t = self.type(pane, a.prompts["permission"])
-        self.expect("tool permission", pane, t, "waiting_input", "permission")
-        t = self.key(pane, "Escape")
-        self.expect("permission denied", pane, t, "waiting_input", "prompt")
-
+        self.then_escape(pane, a.prompts["permission"], "tool permission",
+                         "waiting_input", "permission", "permission denied")
         if "question" in a.prompts:
-            t = self.type(pane, a.prompts["question"])
-            self.expect("question", pane, t, "waiting_input", "question")
-            t = self.key(pane, "Escape")
-            self.expect("question dismissed", pane, t, "waiting_input", "prompt")
+            self.then_escape(pane, a.prompts["question"], "question",
+                             "waiting_input", "question", "question dismissed")
 
         t = self.type(pane, "#mock error 500")
         self.expect("API error retried", pane, t, "in_progress", "retrying")
@@ -554,10 +549,8 @@ class Driver:
     def gemini_middle(self, pane):
         """Gemini asks before every shell command and retries a failing API
         silently."""
-        t = self.type(pane, "#mock run touch lisa-perm")
-        self.expect("tool permission", pane, t, "waiting_input", "permission")
-        t = self.key(pane, "Escape")
-        self.expect("permission denied", pane, t, "waiting_input", "prompt")
+        self.then_escape(pane, "#mock run touch lisa-perm", "tool permission",
+                         "waiting_input", "permission", "permission denied")
 
         t = self.type(pane, "#mock run sleep 6")
         self.expect("tool permission (2)", pane, t, "waiting_input", "permission")
@@ -568,10 +561,8 @@ class Driver:
         self.expect("tool done", pane, self.mock_done("after_tool", t),
                     "waiting_input", "prompt")
 
-        t = self.type(pane, "#mock error 500")
-        self.expect("API error retried", pane, t, "in_progress", "generating")
-        t = self.key(pane, "Escape")
-        self.expect("interrupt (retrying)", pane, t, "waiting_input", "prompt")
+        self.then_escape(pane, "#mock error 500", "API error retried",
+                         "in_progress", "generating", "interrupt (retrying)")
 
         # A stream cut short: retried for ~15 s, then an error line.
         t = self.type(pane, "#mock drop")
@@ -580,13 +571,20 @@ class Driver:
         self.expect("API error final", pane, self.mock_done("drop", t),
                     "waiting_input", "prompt")
 
-    def stall(self, pane):
-        t = self.type(pane, "#mock stall")
-        self.expect("stalled API", pane, t, "in_progress", "generating")
-        self.hold("stalled API, held", pane, "in_progress", "generating", STALE + 3,
-                  "past @lisa-stale: the agent keeps animating")
+    def then_escape(self, pane, prompt, name, state, detail, after, hold=0):
+        """PROMPT makes STATE/DETAIL (held for HOLD seconds); Escape brings
+        the prompt back."""
+        t = self.type(pane, prompt)
+        self.expect(name, pane, t, state, detail)
+        if hold:
+            self.hold(name + ", held", pane, state, detail, hold,
+                      "past @lisa-stale: the agent keeps animating")
         t = self.key(pane, "Escape")
-        self.expect("interrupt", pane, t, "waiting_input", "prompt")
+        self.expect(after, pane, t, "waiting_input", "prompt")
+
+    def stall(self, pane):
+        self.then_escape(pane, "#mock stall", "stalled API", "in_progress",
+                         "generating", "interrupt", hold=STALE + 3)
 
     def exit_restart_kill(self, pane):
         a = self.a
