@@ -131,11 +131,11 @@ client_call(struct lisa_ctx *ctx, const char *req, struct json_doc **out,
 
 /*
  * Run "tmux -u -S SOCKET ARGV..." (or "tmux -V" when ctx is NULL) with no
- * stdin or stderr; *out gets the first line of its output. Returns its
+ * stdin or stderr; *out gets its output. Returns its
  * exit status, or -1.
  */
 int
-client_tmux(struct lisa_ctx *ctx, char **out, const char *const *argv)
+client_tmux_all(struct lisa_ctx *ctx, char **out, const char *const *argv)
 {
 	const char	*full[16];
 	struct buf	 b;
@@ -176,6 +176,17 @@ client_tmux(struct lisa_ctx *ctx, char **out, const char *const *argv)
 		return (-1);
 	}
 	*out = buf_detach(&b);
-	(*out)[strcspn(*out, "\n")] = '\0';
 	return (WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+/* The same, first line only. */
+int
+client_tmux(struct lisa_ctx *ctx, char **out, const char *const *argv)
+{
+	int	rc;
+
+	rc = client_tmux_all(ctx, out, argv);
+	if (*out != NULL)
+		(*out)[strcspn(*out, "\n")] = '\0';
+	return (rc);
 }

@@ -17,11 +17,17 @@ int	 client_request(int, const char *, char **, char **);
 int	 client_call(struct lisa_ctx *, const char *, struct json_doc **,
 	    char **);
 int	 client_tmux(struct lisa_ctx *, char **, const char *const *);
+int	 client_tmux_all(struct lisa_ctx *, char **, const char *const *);
 
 /* lisa-status.c */
+char	*client_resolve(struct lisa_ctx *, const char *);
 int	 cmd_status(struct lisa_ctx *, const char *, int);
 int	 cmd_explain(struct lisa_ctx *, const char *);
 int	 cmd_wait(struct lisa_ctx *, const char *, const char *, double);
+
+/* lisa-menu.c */
+int	 cmd_key(struct lisa_ctx *, const char *, const char *);
+int	 cmd_details(struct lisa_ctx *, const char *, int);
 
 /* lisa-hooks.c */
 int	 cmd_hooks(const char *, const char *, int);

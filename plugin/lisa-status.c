@@ -17,8 +17,8 @@
 #include "lisa-client.h"
 
 /* TARGET (or $TMUX_PANE) to "%N"; NULL if tmux knows no such pane. */
-static char *
-resolve_target(struct lisa_ctx *ctx, const char *target)
+char *
+client_resolve(struct lisa_ctx *ctx, const char *target)
 {
 	const char	*argv[] = { "display-message", "-p", "-t", NULL,
 			    "#{pane_id}", NULL };
@@ -156,7 +156,7 @@ cmd_status(struct lisa_ctx *ctx, const char *target, int json)
 	char		*pane, *state;
 	int		 obj, rc;
 
-	if ((pane = resolve_target(ctx, target)) == NULL) {
+	if ((pane = client_resolve(ctx, target)) == NULL) {
 		print_not_found(target != NULL ? target : "", json);
 		return (1);
 	}
@@ -208,7 +208,7 @@ cmd_explain(struct lisa_ctx *ctx, const char *target)
 	long long	 ms;
 	size_t		 i, j;
 
-	if ((pane = resolve_target(ctx, target)) == NULL) {
+	if ((pane = client_resolve(ctx, target)) == NULL) {
 		print_not_found(target != NULL ? target : "", 0);
 		return (1);
 	}
@@ -293,7 +293,7 @@ cmd_wait(struct lisa_ctx *ctx, const char *target, const char *until,
 	char		*pane, *reply = NULL, *cause = NULL, *state;
 	int		 fd, obj, ms, rc;
 
-	if ((pane = resolve_target(ctx, target)) == NULL) {
+	if ((pane = client_resolve(ctx, target)) == NULL) {
 		print_not_found(target != NULL ? target : "", 1);
 		return (until != NULL && strstr(until, "not_found") ? 0 : 2);
 	}

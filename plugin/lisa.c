@@ -28,6 +28,7 @@ struct args {
 	const char	*until;
 	double		 timeout;
 	long long	 bytes;
+	int		 wait;
 	int		 argc;
 	char		**argv;
 };
@@ -42,6 +43,8 @@ usage(int code)
 	    "  list [--json]        panes the helper knows, with their state\n"
 	    "  status [TARGET] [--json]  an agent pane's state, reason, signals\n"
 	    "  explain [TARGET]     why: every signal and its age\n"
+	    "  details [TARGET] [--wait]  explain, and the pane's last events\n"
+	    "  key menu|next|details CLIENT  what lisa's tmux keys run\n"
 	    "  wait [TARGET] [--until STATE,...] [--timeout SECONDS]\n"
 	    "                       block until the pane reaches a state\n"
 	    "  events [--json] [--follow] [--since TIME]\n"
@@ -89,6 +92,8 @@ parse_args(int argc, char **argv, struct args *a)
 			a->verbose = 1;
 		else if (strcmp(argv[i], "--bytes") == 0 && i + 1 < argc)
 			a->bytes = strtoll(argv[++i], NULL, 10);
+		else if (strcmp(argv[i], "--wait") == 0)
+			a->wait = 1;
 		else if (strcmp(argv[i], "--dry-run") == 0)
 			a->dry_run = 1;
 		else if (strcmp(argv[i], "--agent") == 0 && i + 1 < argc)
@@ -576,6 +581,12 @@ main(int argc, char **argv)
 		    a.timeout));
 	if (strcmp(cmd, "reload") == 0)
 		return (cmd_reload(&ctx));
+	if (strcmp(cmd, "details") == 0)
+		return (cmd_details(&ctx, a.argc > 1 ? a.argv[1] : NULL,
+		    a.wait));
+	if (strcmp(cmd, "key") == 0)
+		return (cmd_key(&ctx, a.argc > 1 ? a.argv[1] : NULL,
+		    a.argc > 2 ? a.argv[2] : NULL));
 	if (strcmp(cmd, "version") == 0) {
 		printf("lisa %s\n", LISA_VERSION);
 		return (0);

@@ -39,9 +39,11 @@ lisad_stop(int code)
 		return;
 	lisad.stopping = 1;
 	log_debug("stopping (%d)", code);
-	if (lisad.hooks_installed && lisad.server_pid > 0 &&
-	    kill(lisad.server_pid, 0) == 0)
-		hooks_remove();
+	if (lisad.server_pid > 0 && kill(lisad.server_pid, 0) == 0) {
+		ui_restore();
+		if (lisad.hooks_installed)
+			hooks_remove();
+	}
 	session_close_all();
 	listener_close();
 	loop_exit(code);
@@ -76,6 +78,7 @@ lisad_reload(void)
 	lisad.keep_failed = 1;
 	lisad.events_max_bytes = 1024 * 1024;
 	lisad.events_max_lines = 10000;
+	ui_reset();
 	if (tmux_run(&out, "show-options", "-g", (char *)NULL) == 0) {
 		rest = out;
 		while ((line = strsep(&rest, "\n")) != NULL) {
@@ -88,6 +91,7 @@ lisad_reload(void)
 				value[n - 1] = '\0';
 				value++;
 			}
+			ui_option(line, value);
 			if (strcmp(line, "@lisa-debounce") == 0)
 				lisad.debounce_ms = lisad_seconds(value, 1500);
 			else if (strcmp(line, "@lisa-grace") == 0)
@@ -330,6 +334,7 @@ main(int argc, char **argv)
 	if (listener_open(lisad.sockpath, &cause) != 0)
 		fatalx("%s", cause);
 	hooks_install();
+	ui_apply();
 	session_start();
 
 	code = loop_run();

@@ -63,6 +63,7 @@ void		 lisad_reload(void);
 
 /* tmux-cmd.c: run tmux outside the control connections. */
 int		 tmux_run(char **, const char *, ...) __attribute__((sentinel));
+int		 tmux_source(const char *);
 int		 tmux_spawn_control(int, pid_t *, int *, int *);
 
 /* session.c: one control client per tmux session. */
@@ -151,6 +152,7 @@ void		 pane_tap_closed(struct listener_conn *);
 extern const char *pane_subscription_format;
 
 /* watch.c: per-pane signals, classification, transitions. */
+#define PUBLISH_NFIELDS 5
 struct agent_profile;
 struct file_stamp {		/* a file as we last read it */
 	int64_t			 mtime;	/* ns */
@@ -224,7 +226,9 @@ struct watch {
 	int			 scan;		/* re-read /proc next run */
 	int			 touched;	/* this run is for an event */
 	int			 kept;		/* remain-on-exit decided */
-	char			*pub[5];	/* what tmux has */
+	char			*pub[PUBLISH_NFIELDS];	/* what tmux has */
+	int			 pub_dirty;	/* to be written */
+	int			 pub_known;	/* pub[] is tmux's truth */
 };
 void		 watch_new(struct pane *);
 void		 watch_free(struct pane *);
@@ -244,7 +248,14 @@ void		 agentfiles_agent_gone(struct pane *);
 void		 agentfiles_close(void);
 
 /* publish.c: @lisa_* options into tmux, coalesced. */
+struct publish_stats {
+	uint64_t	 commands;	/* set-option commands sent */
+	uint64_t	 batches;	/* writes they went out in */
+};
+extern struct publish_stats publish_stats;
+void		 publish_schedule(void);
 void		 publish_pane(struct pane *);
+void		 publish_restore(struct buf *);
 void		 publish_forget(struct pane *);
 void		 publish_keep_failed(struct pane *);
 struct session	*pane_session(struct pane *);
@@ -280,6 +291,14 @@ void		 events_transition(struct pane *, enum cls_state,
 void		 events_json(struct buf *, int64_t);
 void		 events_open(void);
 void		 events_close(void);
+
+/* ui.c: status line, window badges, borders, keys. */
+void		 ui_reset(void);
+void		 ui_option(const char *, const char *);
+void		 ui_apply(void);
+void		 ui_restore(void);
+int		 ui_border_auto(void);
+const char	*ui_warning(void);
 
 /* hooks.c */
 int		 hooks_install(void);

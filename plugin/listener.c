@@ -443,6 +443,7 @@ listener_request(struct listener_conn *lc, const char *line, size_t len)
 		listener_status(lc, d, strcmp(cmd, "wait") == 0);
 	} else if (strcmp(cmd, "reload") == 0) {
 		lisad_reload();
+		ui_apply();
 		buf_adds(&b, "{\"ok\":true");
 		json_key(&b, "agents_error");
 		json_cstr(&b, lisad.agents_error);

@@ -1,11 +1,21 @@
 /*
  * Writing the verdicts into tmux as user options, so that formats (status
  * line, window list, pane borders) show them with nothing run on redraw:
- * per pane @lisa_agent, @lisa_state, @lisa_detail, @lisa_reason,
- * @lisa_since; per window @lisa_window_state and per session
- * @lisa_session_state (the worst of their panes). Every set-option redraws
- * every client, so only values that changed are sent.
+ *
+ *   per pane	 @lisa_agent @lisa_state @lisa_detail @lisa_reason
+ *		 @lisa_since (Unix seconds, as tmux's own times)
+ *   per window	 @lisa_window_state, per session @lisa_session_state
+ *		 (the worst state of their agent panes)
+ *   global	 @lisa_count_<group> (unset when none), @lisa_agents,
+ *		 @lisa_waiting ("session:window ...")
+ *
+ * Every set-option redraws every client, so changes are coalesced: a burst
+ * of verdicts is written as one batch once it settles (PUBLISH_SETTLE), at
+ * most one batch per PUBLISH_GAP, and only values that differ from what
+ * tmux has are sent. The batch goes out in one write; tmux runs it in one
+ * pass and redraws once.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +23,15 @@
 
 #include "lisad.h"
 #include "agent.h"
+#include "ui-format.h"
+
+#define PUBLISH_SETTLE	50	/* ms for a burst to settle */
+#define PUBLISH_GAP	200	/* ms at least between batches */
+
+static const char *publish_fields[PUBLISH_NFIELDS] = {
+	"@lisa_agent", "@lisa_state", "@lisa_detail", "@lisa_reason",
+	"@lisa_since"
+};
 
 /* Worst first: what a human most needs to see. */
 static const enum cls_state publish_order[] = {
@@ -20,13 +39,26 @@ static const enum cls_state publish_order[] = {
 	ST_JUST_STARTED, ST_COMPLETED
 };
 
+enum border_state { BORDER_NONE, BORDER_ASKING, BORDER_OURS, BORDER_USERS };
+
 struct rollup {
 	char			 kind;	/* 'w' or 's' */
 	int			 id;
-	enum cls_state		 state;
+	enum cls_state		 state;	/* as tmux has it */
+	enum cls_state		 want;
+	int			 exists;
+	struct session		*via;	/* a client that sees it */
+	enum border_state	 border;
 	TAILQ_ENTRY(rollup)	 entry;
 };
 static TAILQ_HEAD(, rollup) rollups = TAILQ_HEAD_INITIALIZER(rollups);
+
+#define PUBLISH_NGLOBALS (UI_NGROUPS + 2)
+static char			*publish_globals[PUBLISH_NGLOBALS];
+static struct loop_timer	 publish_timer;
+static int			 publish_armed;
+static uint64_t			 publish_last;
+struct publish_stats		 publish_stats;
 
 /* The session whose client speaks for this pane. */
 struct session *
@@ -67,7 +99,7 @@ rfc3339(int64_t ms, char *out, size_t len)
 	snprintf(out, len, "%s.%03dZ", tmp, (int)(ms % 1000));
 }
 
-/* set (or unset, value NULL) one user option on a target. */
+/* set (or unset, value NULL) one option: scope "p", "w", "" or "g". */
 static void
 publish_set(struct session *s, const char *scope, const char *target,
     const char *name, const char *value)
@@ -75,133 +107,337 @@ publish_set(struct session *s, const char *scope, const char *target,
 	struct buf	b;
 
 	buf_init(&b);
-	if (value == NULL)
-		buf_printf(&b, "set-option -q%su -t '%s' %s", scope, target,
-		    name);
-	else {
-		buf_printf(&b, "set-option -q%s -t '%s' %s ", scope, target,
-		    name);
+	buf_printf(&b, "set-option -q%s%s", scope, value == NULL ? "u" : "");
+	if (target != NULL)
+		buf_printf(&b, " -t '%s'", target);
+	buf_printf(&b, " %s", name);
+	if (value != NULL) {
+		buf_addc(&b, ' ');
 		ctl_quote_str(&b, value);
 	}
-	session_send(s, b.data, NULL, NULL);
+	if (session_send(s, b.data, NULL, NULL) == 0)
+		publish_stats.commands++;
 	buf_free(&b);
 }
 
+/* Does a value differ from what tmux has? Then remember it. */
+static int
+publish_changed(char **have, const char *value)
+{
+	if (*have == NULL && value == NULL)
+		return (0);
+	if (*have != NULL && value != NULL && strcmp(*have, value) == 0)
+		return (0);
+	free(*have);
+	*have = value != NULL ? xstrdup(value) : NULL;
+	return (1);
+}
+
 static void
-publish_rollup(struct session *s, char kind, int id, const char *target,
-    const char *name, enum cls_state st)
+publish_pane_fields(struct pane *p)
+{
+	struct watch	*w = p->watch;
+	struct session	*s;
+	const char	*values[PUBLISH_NFIELDS];
+	char		 target[32], since[32];
+	int		 i, agent;
+
+	if ((s = pane_session(p)) == NULL)
+		return;
+	w->pub_dirty = 0;
+	agent = w->classified && w->res.state != ST_NONE;
+	snprintf(since, sizeof since, "%lld", (long long)(w->since / 1000));
+	values[0] = agent && w->agent != NULL ? w->agent->name : NULL;
+	values[1] = agent ? cls_state_name(w->res.state) : NULL;
+	values[2] = agent && *w->res.detail != '\0' ? w->res.detail : NULL;
+	values[3] = agent ? w->res.reason : NULL;
+	values[4] = agent ? since : NULL;
+	snprintf(target, sizeof target, "%%%d", p->id);
+	for (i = 0; i < PUBLISH_NFIELDS; i++) {
+		/* The first time, unset what an earlier helper may have left. */
+		if (!publish_changed(&w->pub[i], values[i]) &&
+		    (w->pub_known || values[i] != NULL))
+			continue;
+		publish_set(s, "p", target, publish_fields[i], values[i]);
+	}
+	w->pub_known = 1;
+}
+
+static struct rollup *
+publish_rollup(char kind, int id)
 {
 	struct rollup	*r;
 
 	TAILQ_FOREACH(r, &rollups, entry) {
 		if (r->kind == kind && r->id == id)
-			break;
+			return (r);
 	}
-	if (r == NULL) {
-		if (st == ST_NONE)
-			return;
-		r = xcalloc(1, sizeof *r);
-		r->kind = kind;
-		r->id = id;
-		TAILQ_INSERT_TAIL(&rollups, r, entry);
-	} else if (r->state == st)
-		return;
-	r->state = st;
-	publish_set(s, kind == 'w' ? "w" : "", target, name,
-	    st == ST_NONE ? NULL : cls_state_name(st));
-}
-
-/* The worst state among panes of a window (kind 'w') or session ('s'). */
-static enum cls_state
-publish_worst(char kind, int id)
-{
-	struct pane	*p;
-	enum cls_state	 worst = ST_NONE;
-	int		 i, in;
-
-	RB_FOREACH(p, panes, &panes) {
-		if (p->watch == NULL || !p->watch->classified ||
-		    p->watch->res.state == ST_NONE)
-			continue;
-		in = 0;
-		if (kind == 'w')
-			in = p->window == id;
-		else {
-			for (i = 0; i < p->nsessions; i++)
-				in |= p->sessions[i] == id;
-		}
-		if (in && (worst == ST_NONE || publish_rank(p->watch->res.state)
-		    < publish_rank(worst)))
-			worst = p->watch->res.state;
-	}
-	return (worst);
+	r = xcalloc(1, sizeof *r);
+	r->kind = kind;
+	r->id = id;
+	TAILQ_INSERT_TAIL(&rollups, r, entry);
+	return (r);
 }
 
 static void
-publish_rollups(struct pane *p)
+publish_fold(char kind, int id, struct session *via, enum cls_state st)
 {
+	struct rollup	*r = publish_rollup(kind, id);
+
+	r->exists = 1;
+	if (r->via == NULL)
+		r->via = via;
+	if (st != ST_NONE && (r->want == ST_NONE ||
+	    publish_rank(st) < publish_rank(r->want)))
+		r->want = st;
+}
+
+static void
+publish_border_cb(struct ctl_client *c, int ok, const char *body, size_t len,
+    void *arg)
+{
+	struct rollup	*r;
 	struct session	*s;
+	int		 id = (int)(intptr_t)arg;
+	char		 target[32];
+
+	TAILQ_FOREACH(r, &rollups, entry) {
+		if (r->kind == 'w' && r->id == id)
+			break;
+	}
+	if (r == NULL || r->border != BORDER_ASKING)
+		return;
+	/* The window has its own setting: the user's, leave it. */
+	if (!ok || len != 0) {
+		r->border = BORDER_USERS;
+		return;
+	}
+	if ((s = r->via) == NULL || session_find(s->id) != s) {
+		r->border = BORDER_NONE;
+		return;
+	}
+	r->border = BORDER_OURS;
+	snprintf(target, sizeof target, "@%d", id);
+	publish_set(s, "w", target, "pane-border-status", "top");
+	log_debug("window @%d: pane-border-status top", id);
+}
+
+/* Agent windows get a border line if the user has none (ui_border_auto). */
+static void
+publish_border(struct rollup *r)
+{
+	char	 target[32], cmd[96];
+	int	 want = ui_border_auto() && r->want != ST_NONE;
+
+	snprintf(target, sizeof target, "@%d", r->id);
+	if (want && r->border == BORDER_NONE) {
+		r->border = BORDER_ASKING;
+		snprintf(cmd, sizeof cmd,
+		    "show-options -wqv -t '%s' pane-border-status", target);
+		if (session_send(r->via, cmd, publish_border_cb,
+		    (void *)(intptr_t)r->id) != 0)
+			r->border = BORDER_NONE;
+	} else if (!want && r->border == BORDER_OURS) {
+		r->border = BORDER_NONE;
+		publish_set(r->via, "w", target, "pane-border-status", NULL);
+	} else if (!want && r->border == BORDER_USERS)
+		r->border = BORDER_NONE;
+}
+
+static void
+publish_rollups(void)
+{
+	struct rollup	*r, *r1;
+	struct pane	*p;
+	struct session	*s;
+	enum cls_state	 st;
 	char		 target[32];
 	int		 i;
 
-	if ((s = pane_session(p)) != NULL) {
-		snprintf(target, sizeof target, "@%d", p->window);
-		publish_rollup(s, 'w', p->window, target, "@lisa_window_state",
-		    publish_worst('w', p->window));
+	TAILQ_FOREACH(r, &rollups, entry) {
+		r->want = ST_NONE;
+		r->exists = 0;
+		r->via = NULL;
 	}
-	for (i = 0; i < p->nsessions; i++) {
-		if ((s = session_find(p->sessions[i])) == NULL ||
-		    !s->attached || s->closing)
+	RB_FOREACH(p, panes, &panes) {
+		st = ST_NONE;
+		if (p->watch != NULL && p->watch->classified)
+			st = p->watch->res.state;
+		if ((s = pane_session(p)) == NULL)
 			continue;
-		snprintf(target, sizeof target, "$%d", s->id);
-		publish_rollup(s, 's', s->id, target, "@lisa_session_state",
-		    publish_worst('s', s->id));
+		publish_fold('w', p->window, s, st);
+		for (i = 0; i < p->nsessions; i++) {
+			s = session_find(p->sessions[i]);
+			if (s != NULL && s->attached && !s->closing)
+				publish_fold('s', s->id, s, st);
+		}
 	}
+	TAILQ_FOREACH_SAFE(r, &rollups, entry, r1) {
+		if (!r->exists) {
+			/* Gone with its window or session: nothing to unset. */
+			TAILQ_REMOVE(&rollups, r, entry);
+			free(r);
+			continue;
+		}
+		if (r->want != r->state) {
+			snprintf(target, sizeof target, "%c%d",
+			    r->kind == 'w' ? '@' : '$', r->id);
+			publish_set(r->via, r->kind == 'w' ? "w" : "", target,
+			    r->kind == 'w' ? "@lisa_window_state" :
+			    "@lisa_session_state", r->want == ST_NONE ? NULL :
+			    cls_state_name(r->want));
+			r->state = r->want;
+		}
+		if (r->kind == 'w')
+			publish_border(r);
+	}
+}
+
+/* The server-wide summary the status line shows. */
+static void
+publish_summary(void)
+{
+	struct pane	*p;
+	struct session	*s, *via = NULL;
+	struct buf	 waiting;
+	char		 where[256], count[16], *name, *values[PUBLISH_NGLOBALS];
+	int		 counts[UI_NGROUPS] = { 0 }, g, total = 0, i;
+
+	buf_init(&waiting);
+	RB_FOREACH(p, panes, &panes) {
+		if ((s = pane_session(p)) != NULL && via == NULL)
+			via = s;
+		if (p->watch == NULL || !p->watch->classified ||
+		    (g = ui_group_of(p->watch->res.state)) == -1)
+			continue;
+		counts[g]++;
+		total++;
+		if (g != UI_WAITING || p->nsessions == 0 ||
+		    (s = session_find(p->sessions[0])) == NULL)
+			continue;
+		snprintf(where, sizeof where, "%s:%d", s->name != NULL ?
+		    s->name : "?", p->window_index);
+		/* Once per window: two waiting panes are one place to go. */
+		if (!ui_word_in(waiting.data, waiting.len, where)) {
+			if (waiting.len != 0)
+				buf_addc(&waiting, ' ');
+			buf_adds(&waiting, where);
+		}
+	}
+	if (via == NULL) {
+		buf_free(&waiting);
+		return;
+	}
+	for (g = 0; g < UI_NGROUPS; g++) {
+		snprintf(count, sizeof count, "%d", counts[g]);
+		values[g] = counts[g] != 0 ? xstrdup(count) : NULL;
+	}
+	snprintf(count, sizeof count, "%d", total);
+	values[UI_NGROUPS] = total != 0 ? xstrdup(count) : NULL;
+	values[UI_NGROUPS + 1] = waiting.len != 0 ? buf_detach(&waiting) :
+	    NULL;
+	for (i = 0; i < PUBLISH_NGLOBALS; i++) {
+		if (publish_changed(&publish_globals[i], values[i])) {
+			if (i < UI_NGROUPS)
+				xasprintf(&name, "@lisa_count_%s",
+				    ui_group_name(i));
+			else
+				name = xstrdup(i == UI_NGROUPS ?
+				    "@lisa_agents" : "@lisa_waiting");
+			publish_set(via, "g", NULL, name, values[i]);
+			free(name);
+		}
+		free(values[i]);
+	}
+	buf_free(&waiting);
+}
+
+static void
+publish_flush(void *arg)
+{
+	struct pane	*p;
+	uint64_t	 before = publish_stats.commands;
+
+	publish_armed = 0;
+	publish_last = time_mono_ms();
+	RB_FOREACH(p, panes, &panes) {
+		if (p->watch != NULL && p->watch->pub_dirty)
+			publish_pane_fields(p);
+	}
+	publish_rollups();
+	publish_summary();
+	if (publish_stats.commands != before) {
+		publish_stats.batches++;
+		log_debug("published %llu options",
+		    (unsigned long long)(publish_stats.commands - before));
+	}
+}
+
+/* Something changed: write it with the rest of its burst. */
+void
+publish_schedule(void)
+{
+	uint64_t	now = time_mono_ms(), delay = PUBLISH_SETTLE;
+
+	if (publish_armed || lisad.stopping)
+		return;
+	if (publish_last != 0 && publish_last + PUBLISH_GAP > now + delay)
+		delay = publish_last + PUBLISH_GAP - now;
+	loop_timer_init(&publish_timer, publish_flush, NULL);
+	loop_timer_add(&publish_timer, delay);
+	publish_armed = 1;
 }
 
 void
 publish_pane(struct pane *p)
 {
-	static const char	*names[5] = { "@lisa_agent", "@lisa_state",
-				    "@lisa_detail", "@lisa_reason",
-				    "@lisa_since" };
-	struct watch		*w = p->watch;
-	struct session		*s;
-	const char		*values[5];
-	char			 target[32], since[40];
-	int			 i, agent;
-
-	if ((s = pane_session(p)) == NULL)
-		return;
-	agent = w->res.state != ST_NONE;
-	rfc3339(w->since, since, sizeof since);
-	values[0] = agent && w->agent != NULL ? w->agent->name : NULL;
-	values[1] = agent ? cls_state_name(w->res.state) : NULL;
-	values[2] = agent ? w->res.detail : NULL;
-	values[3] = agent ? w->res.reason : NULL;
-	values[4] = agent ? since : NULL;
-	snprintf(target, sizeof target, "%%%d", p->id);
-	for (i = 0; i < 5; i++) {
-		if (values[i] == NULL && w->pub[i] == NULL)
-			continue;
-		if (values[i] != NULL && w->pub[i] != NULL &&
-		    strcmp(values[i], w->pub[i]) == 0)
-			continue;
-		publish_set(s, "p", target, names[i], values[i]);
-		free(w->pub[i]);
-		w->pub[i] = values[i] != NULL ? xstrdup(values[i]) : NULL;
-	}
-	publish_rollups(p);
+	p->watch->pub_dirty = 1;
+	publish_schedule();
 }
 
 /* The pane is gone: its window's and sessions' roll-ups may change. */
 void
 publish_forget(struct pane *p)
 {
-	if (p->watch != NULL && p->watch->classified) {
-		p->watch->res.state = ST_NONE;
-		publish_rollups(p);
+	if (p->watch != NULL && p->watch->classified)
+		publish_schedule();
+}
+
+/*
+ * lisa stops: take everything it wrote out of tmux (a script for
+ * source-file, since the control clients are going).
+ */
+void
+publish_restore(struct buf *b)
+{
+	struct pane	*p;
+	struct rollup	*r;
+	int		 i;
+
+	RB_FOREACH(p, panes, &panes) {
+		if (p->watch == NULL)
+			continue;
+		for (i = 0; i < PUBLISH_NFIELDS; i++) {
+			if (p->watch->pub[i] != NULL)
+				buf_printf(b, "set-option -pqu -t '%%%d' %s\n",
+				    p->id, publish_fields[i]);
+		}
 	}
+	TAILQ_FOREACH(r, &rollups, entry) {
+		if (r->state != ST_NONE)
+			buf_printf(b, "set-option -q%su -t '%c%d' %s\n",
+			    r->kind == 'w' ? "w" : "", r->kind == 'w' ?
+			    '@' : '$', r->id, r->kind == 'w' ?
+			    "@lisa_window_state" : "@lisa_session_state");
+		if (r->border == BORDER_OURS)
+			buf_printf(b, "set-option -wqu -t '@%d' "
+			    "pane-border-status\n", r->id);
+	}
+	for (i = 0; i < UI_NGROUPS; i++)
+		buf_printf(b, "set-option -gqu @lisa_count_%s\n",
+		    ui_group_name(i));
+	buf_adds(b, "set-option -gqu @lisa_agents\n"
+	    "set-option -gqu @lisa_waiting\n");
 }
 
 static void

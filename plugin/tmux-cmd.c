@@ -39,19 +39,20 @@ tmux_child_fds(int in, int out)
 }
 
 /*
- * Run "tmux -S socket ARGS..." and wait for it (at most 5 s). Its stdout
- * goes to *out if out is not NULL. Returns the exit status, or -1.
+ * Run "tmux -S socket ARGV..." and wait for it (at most 5 s), with input
+ * (if not NULL) on its stdin and its stdout into *out (if not NULL).
+ * Returns the exit status, or -1.
  */
-int
-tmux_run(char **out, const char *arg, ...)
+static int
+tmux_runv(char **out, const char *input, const char **args)
 {
 	const char	*argv[TMUX_MAX_ARGS + 5];
 	struct pollfd	 pfd;
 	struct buf	 b;
-	va_list		 ap;
 	pid_t		 pid;
-	int		 p[2], n = 0, status, left;
+	int		 p[2], in[2] = { -1, -1 }, n = 0, status, left;
 	uint64_t	 deadline;
+	size_t		 done, len;
 	ssize_t		 r;
 	char		 tmp[4096];
 
@@ -59,25 +60,49 @@ tmux_run(char **out, const char *arg, ...)
 	argv[n++] = "-u";	/* else tmux replaces non-ASCII in replies */
 	argv[n++] = "-S";
 	argv[n++] = lisad.sid.socket;
-	va_start(ap, arg);
-	for (; arg != NULL && n < TMUX_MAX_ARGS; arg = va_arg(ap, const char *))
-		argv[n++] = arg;
-	va_end(ap);
+	for (; *args != NULL && n < TMUX_MAX_ARGS; args++)
+		argv[n++] = *args;
 	argv[n] = NULL;
 
-	if (pipe2(p, O_CLOEXEC) != 0)
+	if (input != NULL && pipe2(in, O_CLOEXEC) != 0)
 		return (-1);
+	if (pipe2(p, O_CLOEXEC) != 0) {
+		if (in[0] != -1) {
+			close(in[0]);
+			close(in[1]);
+		}
+		return (-1);
+	}
 	if ((pid = fork()) == -1) {
 		close(p[0]);
 		close(p[1]);
+		if (in[0] != -1) {
+			close(in[0]);
+			close(in[1]);
+		}
 		return (-1);
 	}
 	if (pid == 0) {
-		tmux_child_fds(-1, p[1]);
+		tmux_child_fds(in[0], p[1]);
 		execvp("tmux", (char **)argv);
 		_exit(127);
 	}
 	close(p[1]);
+	if (input != NULL) {
+		/* tmux reads all of stdin before it runs any of it. */
+		close(in[0]);
+		len = strlen(input);
+		for (done = 0; done < len; done += (size_t)r) {
+			r = write(in[1], input + done, len - done);
+			if (r == -1 && errno == EINTR) {
+				r = 0;
+				continue;
+			}
+			if (r <= 0)
+				break;
+		}
+		close(in[1]);
+	}
 	buf_init(&b);
 	deadline = time_mono_ms() + TMUX_RUN_TIMEOUT_MS;
 	for (;;) {
@@ -112,6 +137,32 @@ tmux_run(char **out, const char *arg, ...)
 	if (!WIFEXITED(status))
 		return (-1);
 	return (WEXITSTATUS(status));
+}
+
+int
+tmux_run(char **out, const char *arg, ...)
+{
+	const char	*args[TMUX_MAX_ARGS + 1];
+	va_list		 ap;
+	int		 n = 0;
+
+	va_start(ap, arg);
+	for (; arg != NULL && n < TMUX_MAX_ARGS; arg = va_arg(ap, const char *))
+		args[n++] = arg;
+	va_end(ap);
+	args[n] = NULL;
+	return (tmux_runv(out, NULL, args));
+}
+
+/* Run a script of tmux commands, one per line, in one tmux process. */
+int
+tmux_source(const char *script)
+{
+	const char	*args[] = { "source-file", "-", NULL };
+
+	if (*script == '\0')
+		return (0);
+	return (tmux_runv(NULL, script, args));
 }
 
 /*

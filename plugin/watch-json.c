@@ -167,6 +167,10 @@ watch_json(struct buf *b, struct pane *p)
 	json_key(b, "since");
 	rfc3339(w->since, since, sizeof since);
 	json_cstr(b, agent ? since : NULL);
+	if (agent) {
+		json_key(b, "state_age_ms");
+		buf_printf(b, "%lld", (long long)(time_real_ms() - w->since));
+	}
 	if (p->dead)
 		code = p->dead_status;
 	else if (w->agent_seen && !w->agent_alive)

@@ -65,7 +65,7 @@ watch_free(struct pane *p)
 	free(w->title);
 	free(w->session_dir);
 	free(w->transcript_dir);
-	for (i = 0; i < 5; i++)
+	for (i = 0; i < PUBLISH_NFIELDS; i++)
 		free(w->pub[i]);
 	free(w);
 	p->watch = NULL;

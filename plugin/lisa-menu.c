@@ -1,0 +1,493 @@
+/*
+ * What lisa's key bindings run (through run-shell -b, never on the helper's
+ * control connection, which a menu would stall until it closes):
+ *
+ *   lisa key menu CLIENT	display-menu of agents by state, then actions
+ *   lisa key next CLIENT	jump to the next pane that needs the human
+ *   lisa key details CLIENT	display-popup with `lisa details` of its pane
+ *   lisa details [TARGET]	state, reason, signals and the pane's events
+ *
+ * Everything shown comes from agents and users (session names, titles), so
+ * menu and message texts have '#' doubled: tmux expands them as formats.
+ */
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "lisa-client.h"
+#include "classify.h"
+#include "ui-format.h"
+
+#define MENU_MAX_AGENTS	40
+
+struct menu_agent {
+	char	*pane;
+	char	*target;	/* session:window.pane */
+	char	*agent;
+	char	*detail;
+	int	 group;
+	int	 state;
+	long long age_ms;
+};
+
+static char *
+menu_str(struct json_doc *d, int obj, const char *key)
+{
+	char	*s = json_get_str(d, obj, key);
+
+	return (s != NULL ? s : xstrdup(""));
+}
+
+static int
+menu_cmp(const void *a0, const void *b0)
+{
+	const struct menu_agent	*a = a0, *b = b0;
+
+	if (a->group != b->group)
+		return (a->group < b->group ? -1 : 1);
+	return (strcmp(a->target, b->target));
+}
+
+/* The agents the helper knows, worst group first. */
+static int
+menu_agents(struct lisa_ctx *ctx, struct menu_agent **out, size_t *n)
+{
+	struct json_doc		*d;
+	struct menu_agent	*list = NULL, *m;
+	char			*cause = NULL, *state;
+	int			 panes, i, count, item;
+	enum cls_state		 st;
+
+	*n = 0;
+	if (client_call(ctx, "{\"cmd\":\"list\"}\n", &d, &cause) != 0) {
+		fprintf(stderr, "lisa: %s\n", cause);
+		free(cause);
+		return (-1);
+	}
+	panes = json_get(d, 0, "panes");
+	count = json_array_size(d, panes);
+	for (i = 0; i < count; i++) {
+		item = json_array_item(d, panes, i);
+		if ((state = json_get_str(d, item, "state")) == NULL)
+			continue;
+		st = cls_state_from_name(state);
+		free(state);
+		if (ui_group_of(st) == -1)
+			continue;
+		list = xreallocarray(list, *n + 1, sizeof *list);
+		m = &list[(*n)++];
+		m->pane = menu_str(d, item, "pane_id");
+		m->target = menu_str(d, item, "target");
+		m->agent = menu_str(d, item, "agent");
+		m->detail = menu_str(d, item, "detail");
+		m->state = (int)st;
+		m->group = ui_group_of(st);
+		if (json_get_int(d, item, "state_age_ms", &m->age_ms) != 0)
+			m->age_ms = -1;
+	}
+	json_free(d);
+	if (*n > 1)
+		qsort(list, *n, sizeof *list, menu_cmp);
+	*out = list;
+	return (0);
+}
+
+static void
+menu_free(struct menu_agent *list, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		free(list[i].pane);
+		free(list[i].target);
+		free(list[i].agent);
+		free(list[i].detail);
+	}
+	free(list);
+}
+
+/* Text for a format: '#' doubled, nothing else changes. */
+static void
+menu_text(struct buf *b, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if (*s == '#')
+			buf_addc(b, '#');
+		buf_addc(b, *s);
+	}
+}
+
+/* The pane a client looks at ("%N"), or NULL. */
+static char *
+menu_client_pane(struct lisa_ctx *ctx, const char *client)
+{
+	const char	*argv[] = { "list-clients", "-F",
+			    "#{client_name}\037#{pane_id}", NULL };
+	char		*out = NULL, *line, *rest, *sep, *pane = NULL;
+
+	if (client_tmux_all(ctx, &out, argv) != 0 || out == NULL) {
+		free(out);
+		return (NULL);
+	}
+	rest = out;
+	while ((line = strsep(&rest, "\n")) != NULL) {
+		if ((sep = strchr(line, '\037')) == NULL)
+			continue;
+		*sep++ = '\0';
+		if (strcmp(line, client) == 0) {
+			pane = xstrdup(sep);
+			break;
+		}
+	}
+	free(out);
+	return (pane);
+}
+
+/* Replace this process with tmux ARGV (lisa's work is done). */
+static int
+menu_exec(struct lisa_ctx *ctx, char **argv, int argc)
+{
+	char	**full;
+	int	  i, n = 0;
+
+	full = xcalloc((size_t)argc + 5, sizeof *full);
+	full[n++] = (char *)"tmux";
+	full[n++] = (char *)"-u";
+	full[n++] = (char *)"-S";
+	full[n++] = ctx->sid.socket;
+	for (i = 0; i < argc; i++)
+		full[n++] = argv[i];
+	full[n] = NULL;
+	execvp("tmux", full);
+	fprintf(stderr, "lisa: tmux: %s\n", strerror(errno));
+	return (1);
+}
+
+static int
+menu_message(struct lisa_ctx *ctx, const char *client, const char *msg)
+{
+	char	*argv[] = { (char *)"display-message", (char *)"-c",
+		    (char *)client, (char *)msg };
+
+	return (menu_exec(ctx, argv, 4));
+}
+
+/* A shell command line that runs this lisa against this server. */
+static char *
+menu_self(struct lisa_ctx *ctx, const char *what, const char *arg)
+{
+	struct buf	 b;
+	char		 self[4096];
+	ssize_t		 n;
+
+	if ((n = readlink("/proc/self/exe", self, sizeof self - 1)) <= 0)
+		strlcpy(self, "lisa", sizeof self);
+	else
+		self[n] = '\0';
+	buf_init(&b);
+	ctl_shell_quote(&b, self);
+	buf_adds(&b, " -S ");
+	ctl_shell_quote(&b, ctx->sid.socket);
+	buf_printf(&b, " %s ", what);
+	ctl_shell_quote(&b, arg);
+	return (buf_detach(&b));
+}
+
+/* run-shell -b "..." with '#' escaped for run-shell's format expansion. */
+static char *
+menu_run_shell(const char *sh)
+{
+	struct buf	fmt, cmd;
+
+	buf_init(&fmt);
+	ctl_format_escape(&fmt, sh);
+	buf_init(&cmd);
+	buf_adds(&cmd, "run-shell -b ");
+	ctl_quote_str(&cmd, fmt.data);
+	buf_free(&fmt);
+	return (buf_detach(&cmd));
+}
+
+static void
+menu_age(long long ms, char *out, size_t len)
+{
+	if (ms < 0)
+		*out = '\0';
+	else if (ms < 60000)
+		snprintf(out, len, "%llds", ms / 1000);
+	else if (ms < 3600000)
+		snprintf(out, len, "%lldm", ms / 60000);
+	else if (ms < 86400000)
+		snprintf(out, len, "%lldh", ms / 3600000);
+	else
+		snprintf(out, len, "%lldd", ms / 86400000);
+}
+
+struct menu_args {
+	char	**argv;
+	int	  argc;
+};
+
+static void
+menu_add(struct menu_args *ma, char *arg)
+{
+	ma->argv = xreallocarray(ma->argv, (size_t)ma->argc + 1,
+	    sizeof *ma->argv);
+	ma->argv[ma->argc++] = arg;
+}
+
+static void
+menu_item(struct menu_args *ma, const char *name, const char *key,
+    const char *cmd)
+{
+	menu_add(ma, xstrdup(name));
+	menu_add(ma, xstrdup(key));
+	menu_add(ma, xstrdup(cmd));
+}
+
+static int
+cmd_key_menu(struct lisa_ctx *ctx, const char *client)
+{
+	static const char	 keys[] = "123456789bcefghijklmoprstuvwxyz";
+	struct menu_agent	*list;
+	struct menu_args	 ma = { NULL, 0 };
+	struct buf		 name, cmd;
+	size_t			 n, i, shown;
+	int			 group = -1;
+	char			 key[2] = { 0, 0 }, age[16], title[64], *sh;
+	char			*rs;
+
+	if (menu_agents(ctx, &list, &n) != 0)
+		return (1);
+	menu_add(&ma, xstrdup("display-menu"));
+	menu_add(&ma, xstrdup("-c"));
+	menu_add(&ma, xstrdup(client));
+	snprintf(title, sizeof title, " lisa: %zu agent%s ", n, n == 1 ?
+	    "" : "s");
+	menu_add(&ma, xstrdup("-T"));
+	menu_add(&ma, xstrdup(title));
+	menu_add(&ma, xstrdup("-x"));
+	menu_add(&ma, xstrdup("C"));
+	menu_add(&ma, xstrdup("-y"));
+	menu_add(&ma, xstrdup("C"));
+	menu_add(&ma, xstrdup("--"));	/* headings start with '-' */
+	buf_init(&name);
+	buf_init(&cmd);
+	shown = n < MENU_MAX_AGENTS ? n : MENU_MAX_AGENTS;
+	for (i = 0; i < shown; i++) {
+		if (list[i].group != group) {
+			group = list[i].group;
+			/* A leading '-' makes the line a heading. */
+			buf_reset(&name);
+			buf_printf(&name, "-#[bold]%s", ui_group_name(group));
+			menu_item(&ma, name.data, "", "");
+		}
+		buf_reset(&name);
+		buf_adds(&name, "  ");
+		menu_text(&name, list[i].agent);
+		buf_adds(&name, "  ");
+		menu_text(&name, list[i].target);
+		if (*list[i].detail != '\0') {
+			buf_adds(&name, " \u00b7 ");
+			menu_text(&name, list[i].detail);
+		}
+		menu_age(list[i].age_ms, age, sizeof age);
+		if (*age != '\0')
+			buf_printf(&name, " \u00b7 %s", age);
+		key[0] = i < sizeof keys - 1 ? keys[i] : '\0';
+		buf_reset(&cmd);
+		/* Pane ids come from tmux: "%N", nothing to quote. */
+		buf_printf(&cmd, "switch-client -t '%s'", list[i].pane);
+		menu_item(&ma, name.data, key, cmd.data);
+	}
+	if (n > shown) {
+		buf_reset(&name);
+		buf_printf(&name, "-  ... %zu more: lisa list", n - shown);
+		menu_item(&ma, name.data, "", "");
+	}
+	if (n == 0)
+		menu_item(&ma, "-no agents in this tmux", "", "");
+	menu_add(&ma, xstrdup(""));	/* a separator line */
+	sh = menu_self(ctx, "key next", client);
+	rs = menu_run_shell(sh);
+	menu_item(&ma, "Next agent that needs you", "n", rs);
+	free(sh);
+	free(rs);
+	sh = menu_self(ctx, "key details", client);
+	rs = menu_run_shell(sh);
+	menu_item(&ma, "Why? (this pane)", "d", rs);
+	free(sh);
+	free(rs);
+	buf_free(&name);
+	buf_free(&cmd);
+	menu_free(list, n);
+	return (menu_exec(ctx, ma.argv, ma.argc));
+}
+
+/* Waiting first, then crashed, then stuck; after the current one, cycling. */
+static int
+cmd_key_next(struct lisa_ctx *ctx, const char *client)
+{
+	static const int	 order[] = { UI_WAITING, UI_CRASHED, UI_STUCK };
+	struct menu_agent	*list, **cand;
+	size_t			 n, i, j, ncand = 0, pick;
+	char			*current, pane[64];
+	char			*argv[5];
+
+	if (menu_agents(ctx, &list, &n) != 0)
+		return (1);
+	cand = xcalloc(n + 1, sizeof *cand);
+	for (j = 0; j < sizeof order / sizeof order[0]; j++) {
+		for (i = 0; i < n; i++) {
+			if (list[i].group == order[j])
+				cand[ncand++] = &list[i];
+		}
+	}
+	if (ncand == 0) {
+		menu_free(list, n);
+		free(cand);
+		return (menu_message(ctx, client,
+		    "lisa: no agent needs you"));
+	}
+	current = menu_client_pane(ctx, client);
+	pick = 0;
+	for (i = 0; current != NULL && i < ncand; i++) {
+		if (strcmp(cand[i]->pane, current) == 0) {
+			pick = (i + 1) % ncand;
+			break;
+		}
+	}
+	strlcpy(pane, cand[pick]->pane, sizeof pane);
+	free(current);
+	free(cand);
+	menu_free(list, n);
+	argv[0] = (char *)"switch-client";
+	argv[1] = (char *)"-c";
+	argv[2] = (char *)client;
+	argv[3] = (char *)"-t";
+	argv[4] = pane;
+	return (menu_exec(ctx, argv, 5));
+}
+
+static int
+cmd_key_details(struct lisa_ctx *ctx, const char *client)
+{
+	char	*pane, *sh, title[64];
+	char	*argv[12];
+	int	 n = 0;
+
+	if ((pane = menu_client_pane(ctx, client)) == NULL)
+		return (menu_message(ctx, client, "lisa: no pane"));
+	sh = menu_self(ctx, "details --wait", pane);
+	snprintf(title, sizeof title, " lisa: %s ", pane);
+	argv[n++] = (char *)"display-popup";
+	argv[n++] = (char *)"-c";
+	argv[n++] = (char *)client;
+	argv[n++] = (char *)"-E";
+	argv[n++] = (char *)"-w";
+	argv[n++] = (char *)"90%";
+	argv[n++] = (char *)"-h";
+	argv[n++] = (char *)"80%";
+	argv[n++] = (char *)"-T";
+	argv[n++] = title;
+	argv[n++] = sh;
+	return (menu_exec(ctx, argv, n));
+}
+
+int
+cmd_key(struct lisa_ctx *ctx, const char *what, const char *client)
+{
+	if (what == NULL || client == NULL) {
+		fprintf(stderr, "usage: lisa key menu|next|details CLIENT\n");
+		return (2);
+	}
+	if (strcmp(what, "menu") == 0)
+		return (cmd_key_menu(ctx, client));
+	if (strcmp(what, "next") == 0)
+		return (cmd_key_next(ctx, client));
+	if (strcmp(what, "details") == 0)
+		return (cmd_key_details(ctx, client));
+	fprintf(stderr, "lisa: key %s: menu, next or details\n", what);
+	return (2);
+}
+
+/* In a popup: keep the text up until a key is pressed. */
+static void
+details_wait(void)
+{
+	struct termios	 old, raw;
+	char		 c;
+
+	if (!isatty(0) || tcgetattr(0, &old) != 0)
+		return;
+	printf("\n  (any key closes)");
+	fflush(stdout);
+	raw = old;
+	raw.c_lflag &= ~(ICANON|ECHO);
+	raw.c_cc[VMIN] = 1;
+	raw.c_cc[VTIME] = 0;
+	tcsetattr(0, TCSANOW, &raw);
+	while (read(0, &c, 1) == -1 && errno == EINTR)
+		;
+	tcsetattr(0, TCSANOW, &old);
+}
+
+/* The why behind a pane's state, and what happened to it lately. */
+int
+cmd_details(struct lisa_ctx *ctx, const char *target, int wait)
+{
+	struct json_doc	*d;
+	char		*cause = NULL, *pane = NULL, *ev, *ts, *type, *from, *to;
+	char		*detail;
+	int		 events, i, n, item, shown = 0, rc;
+
+	if ((pane = client_resolve(ctx, target)) == NULL) {
+		printf("%s: not_found\n", target != NULL ? target : "");
+		rc = 1;
+	} else
+		rc = cmd_explain(ctx, pane);
+	if (rc == 0 && client_call(ctx, "{\"cmd\":\"events\"}\n", &d,
+	    &cause) == 0) {
+		events = json_get(d, 0, "events");
+		n = json_array_size(d, events);
+		printf("\n  last events:\n");
+		for (i = n - 1; i >= 0 && shown < 12; i--) {
+			item = json_array_item(d, events, i);
+			ev = json_get_str(d, item, "pane_id");
+			if (ev == NULL || strcmp(ev, pane) != 0) {
+				free(ev);
+				continue;
+			}
+			free(ev);
+			ts = menu_str(d, item, "ts");
+			type = menu_str(d, item, "event");
+			from = menu_str(d, item, "from");
+			to = menu_str(d, item, "to");
+			detail = menu_str(d, item, "detail");
+			if (strcmp(type, "transition") == 0)
+				printf("    %s  %s -> %s %s\n", ts, from, to,
+				    detail);
+			else
+				printf("    %s  %s %s\n", ts, type, detail);
+			free(ts);
+			free(type);
+			free(from);
+			free(to);
+			free(detail);
+			shown++;
+		}
+		if (shown == 0)
+			printf("    (none)\n");
+		json_free(d);
+	}
+	free(cause);
+	free(pane);
+	if (wait)
+		details_wait();
+	return (rc);
+}

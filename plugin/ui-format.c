@@ -1,0 +1,404 @@
+/*
+ * Formats for the status line, window list and pane borders. tmux expands
+ * them on every redraw, so they only read @lisa_* options: the helper writes
+ * those when something changes, and a redraw costs what any format costs.
+ *
+ * Everything of the user's (icons, separator) is escaped for the place it
+ * lands: inside #{?...} a bare ',' or '}' would end the branch, and '#'
+ * starts a format or a style.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+#include "ui-format.h"
+
+static const char *ui_group_names[UI_NGROUPS] = {
+	"crashed", "waiting", "stuck", "degraded", "working", "done"
+};
+static const char *ui_icons[UI_NGROUPS] = {
+	"\u2716", "\u25d0", "\u23f8", "\u25cc", "\u25cf", "\u2714"
+};
+static const char *ui_icons_ascii[UI_NGROUPS] = {
+	"!", "?", "~", ".", ">", "+"
+};
+static const char *ui_colors[UI_NGROUPS] = {
+	"red", "yellow", "magenta", "colour244", "cyan", "green"
+};
+/* The issue's example order: working, waiting, done, crashed, stuck. */
+static const int ui_default_order[] = {
+	UI_WORKING, UI_WAITING, UI_DONE, UI_CRASHED, UI_STUCK, UI_DEGRADED
+};
+
+/* States in the order a window badge picks them: worst first. */
+static const enum cls_state ui_states[] = {
+	ST_CRASHED, ST_WAITING_INPUT, ST_STUCK, ST_DEGRADED, ST_IN_PROGRESS,
+	ST_JUST_STARTED, ST_COMPLETED
+};
+#define UI_NSTATES (sizeof ui_states / sizeof ui_states[0])
+
+const char *
+ui_group_name(int g)
+{
+	return (g >= 0 && g < UI_NGROUPS ? ui_group_names[g] : "none");
+}
+
+int
+ui_group_find(const char *name)
+{
+	int	g;
+
+	for (g = 0; g < UI_NGROUPS; g++) {
+		if (strcmp(ui_group_names[g], name) == 0)
+			return (g);
+	}
+	return (-1);
+}
+
+int
+ui_group_of(enum cls_state st)
+{
+	switch (st) {
+	case ST_CRASHED:
+		return (UI_CRASHED);
+	case ST_WAITING_INPUT:
+		return (UI_WAITING);
+	case ST_STUCK:
+		return (UI_STUCK);
+	case ST_DEGRADED:
+		return (UI_DEGRADED);
+	case ST_JUST_STARTED:
+	case ST_IN_PROGRESS:
+		return (UI_WORKING);
+	case ST_COMPLETED:
+		return (UI_DONE);
+	default:
+		return (-1);
+	}
+}
+
+/* What a border says for a state: short, a human's word. */
+const char *
+ui_state_word(enum cls_state st)
+{
+	switch (st) {
+	case ST_JUST_STARTED:
+		return ("starting");
+	case ST_IN_PROGRESS:
+		return ("working");
+	case ST_WAITING_INPUT:
+		return ("waiting");
+	case ST_COMPLETED:
+		return ("done");
+	case ST_CRASHED:
+		return ("crashed");
+	case ST_STUCK:
+		return ("stuck");
+	case ST_DEGRADED:
+		return ("degraded");
+	default:
+		return ("");
+	}
+}
+
+void
+ui_config_defaults(struct ui_config *cfg)
+{
+	size_t	i;
+
+	memset(cfg, 0, sizeof *cfg);
+	for (i = 0; i < sizeof ui_default_order / sizeof ui_default_order[0];
+	    i++)
+		cfg->order[cfg->norder++] = ui_default_order[i];
+	cfg->window_badge = 1;
+	cfg->pane_border = 1;
+}
+
+void
+ui_config_free(struct ui_config *cfg)
+{
+	int	g;
+
+	for (g = 0; g < UI_NGROUPS; g++) {
+		free(cfg->icon[g]);
+		free(cfg->color[g]);
+	}
+	free(cfg->separator);
+	free(cfg->border);
+	memset(cfg, 0, sizeof *cfg);
+}
+
+/* A colour goes into #[fg=...]: a name, colourN or #rrggbb, nothing else. */
+static int
+ui_color_valid(const char *v)
+{
+	size_t	n = strlen(v);
+
+	return (n > 0 && n < 32 && strspn(v, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789#") == n);
+}
+
+static int
+ui_onoff(const char *v, int *out)
+{
+	if (strcmp(v, "on") == 0 || strcmp(v, "1") == 0 ||
+	    strcmp(v, "yes") == 0)
+		*out = 1;
+	else if (strcmp(v, "off") == 0 || strcmp(v, "0") == 0 ||
+	    strcmp(v, "no") == 0)
+		*out = 0;
+	else
+		return (-1);
+	return (0);
+}
+
+/* The order option: group names separated by spaces or commas. */
+static int
+ui_config_order(struct ui_config *cfg, const char *v)
+{
+	char	*copy, *p, *word;
+	int	 order[UI_NGROUPS], n = 0, g, i;
+
+	copy = p = xstrdup(v);
+	while ((word = strsep(&p, " ,")) != NULL) {
+		if (*word == '\0')
+			continue;
+		if ((g = ui_group_find(word)) == -1) {
+			free(copy);
+			return (-1);
+		}
+		for (i = 0; i < n; i++) {
+			if (order[i] == g)
+				break;
+		}
+		if (i == n && n < UI_NGROUPS)
+			order[n++] = g;
+	}
+	free(copy);
+	memcpy(cfg->order, order, sizeof order);
+	cfg->norder = n;
+	return (0);
+}
+
+/*
+ * One @lisa-* option. 1: not a UI option; -1: bad value (the default
+ * stays); 0: taken.
+ */
+int
+ui_config_set(struct ui_config *cfg, const char *name, const char *v)
+{
+	int	g;
+
+	if (strncmp(name, "@lisa-", 6) != 0)
+		return (1);
+	name += 6;
+	if (strncmp(name, "icon-", 5) == 0) {
+		if ((g = ui_group_find(name + 5)) == -1 || strlen(v) > 32)
+			return (g == -1 ? 1 : -1);
+		free(cfg->icon[g]);
+		cfg->icon[g] = xstrdup(v);
+		return (0);
+	}
+	if (strncmp(name, "color-", 6) == 0 ||
+	    strncmp(name, "colour-", 7) == 0) {
+		g = ui_group_find(name + (name[4] == 'r' ? 6 : 7));
+		if (g == -1)
+			return (1);
+		if (!ui_color_valid(v))
+			return (-1);
+		free(cfg->color[g]);
+		cfg->color[g] = xstrdup(v);
+		return (0);
+	}
+	if (strcmp(name, "status-order") == 0)
+		return (ui_config_order(cfg, v));
+	if (strcmp(name, "status-separator") == 0) {
+		if (strlen(v) > 16)
+			return (-1);
+		free(cfg->separator);
+		cfg->separator = xstrdup(v);
+		return (0);
+	}
+	if (strcmp(name, "border-format") == 0) {
+		free(cfg->border);
+		cfg->border = *v != '\0' ? xstrdup(v) : NULL;
+		return (0);
+	}
+	if (strcmp(name, "ascii") == 0)
+		return (ui_onoff(v, &cfg->ascii));
+	if (strcmp(name, "window-badge") == 0)
+		return (ui_onoff(v, &cfg->window_badge));
+	if (strcmp(name, "pane-border") == 0)
+		return (ui_onoff(v, &cfg->pane_border));
+	return (1);
+}
+
+static const char *
+ui_icon(const struct ui_config *cfg, int g)
+{
+	if (cfg->icon[g] != NULL)
+		return (cfg->icon[g]);
+	return (cfg->ascii ? ui_icons_ascii[g] : ui_icons[g]);
+}
+
+static const char *
+ui_color(const struct ui_config *cfg, int g)
+{
+	return (cfg->color[g] != NULL ? cfg->color[g] : ui_colors[g]);
+}
+
+/* Text shown as is, even inside a conditional's branch. */
+void
+uiformat_escape(struct buf *b, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if (*s == '#' || *s == ',' || *s == '}')
+			buf_addc(b, '#');
+		buf_addc(b, *s);
+	}
+}
+
+/* "icon" in its colour; fg=default returns to what the caller had. */
+static void
+uiformat_icon(struct buf *b, const struct ui_config *cfg, int g,
+    const char *word)
+{
+	buf_printf(b, "#[fg=%s]", ui_color(cfg, g));
+	uiformat_escape(b, ui_icon(cfg, g));
+	if (word != NULL) {
+		buf_addc(b, ' ');
+		buf_adds(b, word);
+	}
+}
+
+/*
+ * #{lisa_status}: "● 3 ◐ 1 ✖ 1", only groups with a count, nothing without
+ * agents. A separator goes before an item when one before it is shown.
+ */
+void
+uiformat_status(struct buf *b, const struct ui_config *cfg)
+{
+	const char	*sep = cfg->separator != NULL ? cfg->separator : " ";
+	int		 i, j, g;
+
+	buf_adds(b, "#[push-default]");
+	for (i = 0; i < cfg->norder; i++) {
+		g = cfg->order[i];
+		buf_printf(b, "#{?@lisa_count_%s,", ui_group_name(g));
+		if (i > 0) {
+			buf_adds(b, "#{?");
+			for (j = 0; j < i - 1; j++)
+				buf_printf(b, "#{||:#{@lisa_count_%s},",
+				    ui_group_name(cfg->order[j]));
+			buf_printf(b, "#{@lisa_count_%s}",
+			    ui_group_name(cfg->order[i - 1]));
+			for (j = 0; j < i - 1; j++)
+				buf_addc(b, '}');
+			buf_addc(b, ',');
+			uiformat_escape(b, sep);
+			buf_adds(b, ",}");
+		}
+		uiformat_icon(b, cfg, g, NULL);
+		buf_printf(b, " #{@lisa_count_%s}#[fg=default],}",
+		    ui_group_name(g));
+	}
+	buf_adds(b, "#[pop-default]");
+}
+
+/* #{lisa_waiting}: session:window of every pane that waits, escaped. */
+void
+uiformat_waiting(struct buf *b)
+{
+	buf_adds(b, "#{q/h:@lisa_waiting}");
+}
+
+/* A chain of #{?#{==:OPT,state},...} choosing by a state option. */
+static void
+uiformat_by_state(struct buf *b, const struct ui_config *cfg,
+    const char *opt, int words)
+{
+	size_t	i;
+
+	for (i = 0; i < UI_NSTATES; i++) {
+		buf_printf(b, "#{?#{==:#{%s},%s},", opt,
+		    cls_state_name(ui_states[i]));
+		uiformat_icon(b, cfg, ui_group_of(ui_states[i]),
+		    words ? ui_state_word(ui_states[i]) : NULL);
+		buf_adds(b, "#[fg=default],");
+	}
+	for (i = 0; i < UI_NSTATES; i++)
+		buf_addc(b, '}');
+}
+
+/* After a window's name: the icon of its worst agent. */
+void
+uiformat_badge(struct buf *b, const struct ui_config *cfg)
+{
+	buf_adds(b, "#{?@lisa_window_state,#[push-default] ");
+	uiformat_by_state(b, cfg, "@lisa_window_state", 0);
+	buf_adds(b, "#[pop-default],}");
+}
+
+/* Seconds since @lisa_since (pane borders are strftime-expanded: %s). */
+#define UI_AGE "#{e|-:%s,#{@lisa_since}}"
+
+/*
+ * " claude · ◐ waiting · permission · 2m " on agent panes, the user's own
+ * format (user) on the others.
+ */
+void
+uiformat_border(struct buf *b, const struct ui_config *cfg, const char *user)
+{
+	buf_adds(b, "#{?@lisa_state,");
+	if (cfg->border != NULL)
+		buf_adds(b, cfg->border);	/* the user's, as written */
+	else {
+		buf_adds(b, "#[push-default] #{q/h:@lisa_agent} \u00b7 ");
+		uiformat_by_state(b, cfg, "@lisa_state", 1);
+		buf_adds(b, "#{?@lisa_detail, \u00b7 #{q/h:@lisa_detail},}"
+		    "#{?@lisa_since, \u00b7 "
+		    "#{?#{e|<:" UI_AGE ",60}," UI_AGE "s,"
+		    "#{?#{e|<:" UI_AGE ",3600},#{e|/:" UI_AGE ",60}m,"
+		    "#{?#{e|<:" UI_AGE ",86400},#{e|/:" UI_AGE ",3600}h,"
+		    "#{e|/:" UI_AGE ",86400}d}}},} #[pop-default]");
+	}
+	buf_addc(b, ',');
+	buf_adds(b, user);
+	buf_addc(b, '}');
+}
+
+/* Is word one of the space-separated words in list (len bytes)? */
+int
+ui_word_in(const char *list, size_t len, const char *word)
+{
+	size_t		 n = strlen(word);
+	const char	*p = list, *end = list + len;
+
+	while (list != NULL && p < end) {
+		if ((size_t)(end - p) >= n && memcmp(p, word, n) == 0 &&
+		    (p + n == end || p[n] == ' '))
+			return (1);
+		if ((p = memchr(p, ' ', (size_t)(end - p))) == NULL)
+			break;
+		p++;
+	}
+	return (0);
+}
+
+/* s with every "what" replaced by "with"; a new string. */
+char *
+uiformat_replace(const char *s, const char *what, const char *with)
+{
+	struct buf	 b;
+	const char	*hit;
+	size_t		 n = strlen(what);
+
+	buf_init(&b);
+	while (n != 0 && (hit = strstr(s, what)) != NULL) {
+		buf_add(&b, s, (size_t)(hit - s));
+		buf_adds(&b, with);
+		s = hit + n;
+	}
+	buf_adds(&b, s);
+	return (buf_detach(&b));
+}

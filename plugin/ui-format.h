@@ -1,0 +1,53 @@
+/*
+ * The formats lisa puts into tmux's status line, window list and pane
+ * borders. Pure: they read only @lisa_* options that the helper writes, so
+ * nothing runs on redraw. Built from the user's @lisa-* choices.
+ */
+#ifndef LISA_UI_FORMAT_H
+#define LISA_UI_FORMAT_H
+
+#include "util.h"
+#include "classify.h"
+
+/* What the status line counts; worst first. */
+enum ui_group {
+	UI_CRASHED,
+	UI_WAITING,
+	UI_STUCK,
+	UI_DEGRADED,
+	UI_WORKING,
+	UI_DONE,
+	UI_NGROUPS
+};
+
+struct ui_config {
+	char	*icon[UI_NGROUPS];
+	char	*color[UI_NGROUPS];
+	int	 order[UI_NGROUPS];	/* groups shown, in order */
+	int	 norder;
+	int	 ascii;
+	char	*separator;		/* between status items */
+	char	*border;		/* agent panes' border, or NULL */
+	int	 window_badge;
+	int	 pane_border;
+};
+
+const char	*ui_group_name(int);
+int		 ui_group_find(const char *);
+int		 ui_group_of(enum cls_state);
+const char	*ui_state_word(enum cls_state);
+
+void		 ui_config_defaults(struct ui_config *);
+int		 ui_config_set(struct ui_config *, const char *, const char *);
+void		 ui_config_free(struct ui_config *);
+
+void		 uiformat_escape(struct buf *, const char *);
+void		 uiformat_status(struct buf *, const struct ui_config *);
+void		 uiformat_waiting(struct buf *);
+void		 uiformat_badge(struct buf *, const struct ui_config *);
+void		 uiformat_border(struct buf *, const struct ui_config *,
+		    const char *);
+int		 ui_word_in(const char *, size_t, const char *);
+char		*uiformat_replace(const char *, const char *, const char *);
+
+#endif
