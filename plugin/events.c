@@ -175,6 +175,10 @@ events_transition(struct pane *p, enum cls_state from,
 	log_debug("pane %%%d: %s -> %s (%s) %s", p->id, cls_state_name(from),
 	    cls_state_name(r->state), r->detail, r->reason);
 	events_record(&b, ts);
+	/* events_record added a newline. */
+	if (b.len > 0 && b.data[b.len - 1] == '\n')
+		b.data[--b.len] = '\0';
+	notify_transition(p, from, r, b.data);
 	buf_free(&b);
 }
 

@@ -150,13 +150,23 @@ helper_pid(struct lisa_ctx *ctx, long long *pid)
 static int
 cmd_start(struct lisa_ctx *ctx, struct args *a)
 {
-	char		*lisad = sibling("lisad");
+	char		*lisad = sibling("lisad"), *cause = NULL;
+	struct json_doc	*d;
 	long long	 pid = 0;
 	pid_t		 child;
 	int		 status, i;
 
 	if (helper_pid(ctx, &pid) == 0) {
-		printf("lisa: helper already running (pid %lld)\n", pid);
+		/*
+		 * Loaded again (prefix + I, a config reload): the user's
+		 * formats may be back to their placeholders; apply again.
+		 */
+		if (client_call(ctx, "{\"cmd\":\"reload\"}\n", &d,
+		    &cause) == 0)
+			json_free(d);
+		free(cause);
+		printf("lisa: helper already running (pid %lld), "
+		    "reloaded\n", pid);
 		return (0);
 	}
 	if ((child = fork()) == -1)

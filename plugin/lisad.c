@@ -79,6 +79,7 @@ lisad_reload(void)
 	lisad.events_max_bytes = 1024 * 1024;
 	lisad.events_max_lines = 10000;
 	ui_reset();
+	notify_reset();
 	if (tmux_run(&out, "show-options", "-g", (char *)NULL) == 0) {
 		rest = out;
 		while ((line = strsep(&rest, "\n")) != NULL) {
@@ -92,6 +93,7 @@ lisad_reload(void)
 				value++;
 			}
 			ui_option(line, value);
+			notify_option(line, value);
 			if (strcmp(line, "@lisa-debounce") == 0)
 				lisad.debounce_ms = lisad_seconds(value, 1500);
 			else if (strcmp(line, "@lisa-grace") == 0)

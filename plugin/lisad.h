@@ -229,6 +229,8 @@ struct watch {
 	char			*pub[PUBLISH_NFIELDS];	/* what tmux has */
 	int			 pub_dirty;	/* to be written */
 	int			 pub_known;	/* pub[] is tmux's truth */
+	uint64_t		 notified_at;	/* mono ms */
+	int			 notified_group;
 };
 void		 watch_new(struct pane *);
 void		 watch_free(struct pane *);
@@ -299,6 +301,19 @@ void		 ui_apply(void);
 void		 ui_restore(void);
 int		 ui_border_auto(void);
 const char	*ui_warning(void);
+
+/* notify.c: messages, bells, desktop, @lisa-on-transition. */
+struct notify_stats {
+	uint64_t	 messages;
+	uint64_t	 bells;
+	uint64_t	 desktop;
+	uint64_t	 commands;
+};
+extern struct notify_stats notify_stats;
+void		 notify_reset(void);
+void		 notify_option(const char *, const char *);
+void		 notify_transition(struct pane *, enum cls_state,
+		    const struct cls_result *, const char *);
 
 /* hooks.c */
 int		 hooks_install(void);

@@ -298,6 +298,18 @@ listener_info(struct buf *b)
 	json_cstr(b, lisad.sockpath);
 	json_key(b, "sessions");
 	buf_printf(b, "%d", session_count());
+	json_key(b, "publish");
+	buf_printf(b, "{\"commands\":%llu,\"batches\":%llu}",
+	    (unsigned long long)publish_stats.commands,
+	    (unsigned long long)publish_stats.batches);
+	json_key(b, "notify");
+	buf_printf(b, "{\"messages\":%llu,\"bells\":%llu,\"desktop\":%llu,"
+	    "\"commands\":%llu}", (unsigned long long)notify_stats.messages,
+	    (unsigned long long)notify_stats.bells,
+	    (unsigned long long)notify_stats.desktop,
+	    (unsigned long long)notify_stats.commands);
+	json_key(b, "ui_warning");
+	json_cstr(b, ui_warning());
 	json_key(b, "hooks_installed");
 	buf_adds(b, lisad.hooks_installed ? "true" : "false");
 	json_key(b, "pane_died_hook");

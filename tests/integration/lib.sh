@@ -112,6 +112,14 @@ has_pane() { L list --json | grep -q "\"pane_id\":\"$1\""; }
 # gets one key.
 raw_writer() { echo "stty raw -echo; head -c 1 >/dev/null; $1; sleep 600"; }
 
+# What tmux shows for a format on a target is (within 2 s) the expected
+# text: lisa writes options in batches, a few tens of ms after a verdict.
+shows() { [ "$(T display -p -t "$1" "$2")" = "$3" ]; }
+expect_shown() {
+	until_ms 2000 shows "$1" "$2" "$3" ||
+	    fail "$1: '$2' shows '$(T display -p -t "$1" "$2")', not '$3'"
+}
+
 wait_output() { [ "$(pane_field "$1" output_bytes)" -ge "$2" ]; }
 
 . "$1"

@@ -9,8 +9,7 @@ test_claude_states_from_title_and_screen() {
 	p=$(agent_window 1 claude)
 	expect "$p" just_started "" grace_period
 	expect "$p" waiting_input prompt title_idle
-	[ "$(T display -p -t "$p" '#{@lisa_agent} #{@lisa_state} #{@lisa_detail}')" = "claude waiting_input prompt" ] ||
-	    fail "options: $(T display -p -t "$p" '#{@lisa_agent} #{@lisa_state} #{@lisa_detail}')"
+	expect_shown "$p" '#{@lisa_agent} #{@lisa_state} #{@lisa_detail}' "claude waiting_input prompt"
 
 	T send-keys -t "$p" 'work 3' Enter
 	expect "$p" in_progress generating title_busy
@@ -23,9 +22,9 @@ test_claude_states_from_title_and_screen() {
 	T send-keys -t "$p" 'permission' Enter
 	expect "$p" waiting_input permission title_idle_screen_dialog
 	note "quiet -> waiting_input: $(latency "$p" waiting_input "title idle") ms after the title went idle; -> permission: $(latency "$p" waiting_input "title idle" permission) ms (debounce 500 ms + capture)"
-	[ "$(T display -p -t "$p" '#{@lisa_detail}')" = permission ] || fail "option detail"
-	[ "$(T display -p -t main:1 '#{@lisa_window_state}')" = waiting_input ] || fail "window roll-up"
-	[ "$(T display -p -t main '#{@lisa_session_state}')" = waiting_input ] || fail "session roll-up"
+	expect_shown "$p" '#{@lisa_detail}' permission
+	expect_shown main:1 '#{@lisa_window_state}' waiting_input
+	expect_shown main '#{@lisa_session_state}' waiting_input
 	T send-keys -t "$p" y Enter
 	expect "$p" in_progress
 	expect "$p" waiting_input prompt
@@ -46,7 +45,7 @@ test_claude_states_from_title_and_screen() {
 	[ "$(T show -pv -t "$p" remain-on-exit)" = failed ] || fail "remain-on-exit not set"
 	kill -9 "$(T display -p -t "$p" '#{pane_pid}')"
 	expect "$p" crashed "signal 9" pane_dead_signal
-	[ "$(T display -p -t "$p" '#{@lisa_state} #{@lisa_detail}')" = "crashed signal 9" ] || fail "options after crash"
+	expect_shown "$p" '#{@lisa_state} #{@lisa_detail}' "crashed signal 9"
 }
 
 test_claude_exit_codes_and_trust() {

@@ -1,0 +1,395 @@
+/*
+ * Telling the human. On a transition into waiting_input, crashed or stuck
+ * (each opt-in, @lisa-notify-<waiting|crashed|stuck> on):
+ *
+ *  - display-message on every client that is not showing the pane;
+ *  - when no client shows it: a bell in the pane (BEL written to its tty,
+ *    so tmux's own monitor-bell, bell-action and visual-bell apply) and a
+ *    desktop notification through notify-send, if installed.
+ *
+ * And @lisa-on-transition, a shell command run on every transition with
+ * the transition as JSON on stdin. Nothing here waits: tmux is asked
+ * asynchronously, children are reaped by lisad's SIGCHLD handler.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lisad.h"
+#include "agent.h"
+#include "ui-format.h"
+
+#define NOTIFY_EXPIRE_MS 10000	/* a question tmux never answered */
+#define NOTIFY_SETTLE_MS 600	/* "waiting" becomes "permission" soon */
+
+struct notify_config {
+	int	 on[UI_NGROUPS];
+	int	 message;
+	int	 bell;
+	int	 desktop;
+	uint64_t cooldown_ms;
+	char	*command;
+	char	*notify_send;	/* its path, if installed */
+};
+static struct notify_config notify_cfg;
+
+/* A notification waiting for tmux to say who looks at the pane. */
+struct notify {
+	uint64_t		 id;
+	uint64_t		 at;
+	int			 pane;
+	int			 group;
+	char			*tty;
+	char			*title;		/* desktop */
+	char			*body;		/* desktop */
+	char			*message;	/* display-message */
+	struct loop_timer	 timer;
+	TAILQ_ENTRY(notify)	 entry;
+};
+static TAILQ_HEAD(, notify) notifies = TAILQ_HEAD_INITIALIZER(notifies);
+static uint64_t notify_next_id = 1;
+struct notify_stats notify_stats;
+
+static char *
+notify_which(const char *name)
+{
+	const char	*path = getenv("PATH");
+	char		*copy, *p, *dir, *full;
+
+	if (path == NULL)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	copy = p = xstrdup(path);
+	while ((dir = strsep(&p, ":")) != NULL) {
+		if (*dir == '\0')
+			continue;
+		xasprintf(&full, "%s/%s", dir, name);
+		if (access(full, X_OK) == 0) {
+			free(copy);
+			return (full);
+		}
+		free(full);
+	}
+	free(copy);
+	return (NULL);
+}
+
+void
+notify_reset(void)
+{
+	free(notify_cfg.command);
+	free(notify_cfg.notify_send);
+	memset(&notify_cfg, 0, sizeof notify_cfg);
+	notify_cfg.message = notify_cfg.bell = notify_cfg.desktop = 1;
+	notify_cfg.cooldown_ms = 10000;
+	notify_cfg.notify_send = notify_which("notify-send");
+}
+
+static int
+notify_onoff(const char *v)
+{
+	return (strcmp(v, "on") == 0 || strcmp(v, "1") == 0 ||
+	    strcmp(v, "yes") == 0);
+}
+
+void
+notify_option(const char *name, const char *value)
+{
+	if (strcmp(name, "@lisa-notify-waiting") == 0)
+		notify_cfg.on[UI_WAITING] = notify_onoff(value);
+	else if (strcmp(name, "@lisa-notify-crashed") == 0)
+		notify_cfg.on[UI_CRASHED] = notify_onoff(value);
+	else if (strcmp(name, "@lisa-notify-stuck") == 0)
+		notify_cfg.on[UI_STUCK] = notify_onoff(value);
+	else if (strcmp(name, "@lisa-notify-message") == 0)
+		notify_cfg.message = notify_onoff(value);
+	else if (strcmp(name, "@lisa-notify-bell") == 0)
+		notify_cfg.bell = notify_onoff(value);
+	else if (strcmp(name, "@lisa-notify-desktop") == 0)
+		notify_cfg.desktop = notify_onoff(value);
+	else if (strcmp(name, "@lisa-notify-cooldown") == 0)
+		notify_cfg.cooldown_ms = (uint64_t)(strtod(value, NULL) * 1000);
+	else if (strcmp(name, "@lisa-on-transition") == 0) {
+		free(notify_cfg.command);
+		notify_cfg.command = *value != '\0' ? xstrdup(value) : NULL;
+	}
+}
+
+static void
+notify_free(struct notify *n)
+{
+	TAILQ_REMOVE(&notifies, n, entry);
+	loop_timer_del(&n->timer);
+	free(n->message);
+	free(n->tty);
+	free(n->title);
+	free(n->body);
+	free(n);
+}
+
+static struct notify *
+notify_find(void *arg)
+{
+	struct notify	*n;
+	uint64_t	 id = (uint64_t)(uintptr_t)arg;
+
+	TAILQ_FOREACH(n, &notifies, entry) {
+		if (n->id == id)
+			return (n);
+	}
+	return (NULL);
+}
+
+/* The child's side of a spawn: no signals of ours, stdio elsewhere. */
+static void
+notify_child(int in)
+{
+	sigset_t	set;
+	int		null;
+
+	setsid();
+	signal(SIGPIPE, SIG_DFL);
+	sigemptyset(&set);
+	sigprocmask(SIG_SETMASK, &set, NULL);
+	null = open("/dev/null", O_RDWR);
+	dup2(in != -1 ? in : null, 0);
+	dup2(null, 1);
+	dup2(null, 2);
+}
+
+/* @lisa-on-transition: sh -c COMMAND < transition.json */
+static void
+notify_command(struct pane *p, const char *json, const char *state)
+{
+	int	fds[2];
+	pid_t	pid;
+	char	pane[32];
+
+	if (pipe2(fds, O_CLOEXEC) != 0)
+		return;
+	snprintf(pane, sizeof pane, "%%%d", p->id);
+	if ((pid = fork()) == -1) {
+		close(fds[0]);
+		close(fds[1]);
+		return;
+	}
+	if (pid == 0) {
+		notify_child(fds[0]);
+		setenv("LISA_PANE", pane, 1);
+		setenv("LISA_STATE", state, 1);
+		execl("/bin/sh", "sh", "-c", notify_cfg.command, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[0]);
+	/* Far below a pipe's buffer: never blocks, never waits. */
+	fcntl(fds[1], F_SETFL, O_NONBLOCK);
+	if (write(fds[1], json, strlen(json)) < 0)
+		log_warn("on-transition stdin");
+	if (write(fds[1], "\n", 1) < 0)
+		log_warn("on-transition stdin");
+	close(fds[1]);
+	notify_stats.commands++;
+	log_debug("pane %%%d: on-transition pid %ld", p->id, (long)pid);
+}
+
+static void
+notify_desktop(struct notify *n)
+{
+	pid_t	pid;
+
+	if (!notify_cfg.desktop || notify_cfg.notify_send == NULL)
+		return;
+	if ((pid = fork()) == -1)
+		return;
+	if (pid == 0) {
+		notify_child(-1);
+		execl(notify_cfg.notify_send, "notify-send", "-a", "lisa", "-u",
+		    n->group == UI_WAITING ? "normal" : "critical", n->title,
+		    n->body, (char *)NULL);
+		_exit(127);
+	}
+	notify_stats.desktop++;
+}
+
+/* BEL into the pane's tty: tmux sees it as the pane's own bell. */
+static void
+notify_bell(struct notify *n)
+{
+	int	fd;
+
+	if (!notify_cfg.bell || n->tty == NULL ||
+	    strncmp(n->tty, "/dev/", 5) != 0)
+		return;
+	fd = open(n->tty, O_WRONLY|O_NOCTTY|O_NONBLOCK|O_CLOEXEC|O_NOFOLLOW);
+	if (fd == -1) {
+		log_warn("bell %s", n->tty);
+		return;
+	}
+	if (write(fd, "\a", 1) == 1)
+		notify_stats.bells++;
+	close(fd);
+}
+
+static void
+notify_tty_cb(struct ctl_client *c, int ok, const char *body, size_t len,
+    void *arg)
+{
+	struct notify	*n;
+
+	if ((n = notify_find(arg)) == NULL || !ok)
+		return;
+	n->tty = xstrndup(body, len);
+	n->tty[strcspn(n->tty, "\n")] = '\0';
+}
+
+/* Who looks at what: message the others; if nobody looks, ring. */
+static void
+notify_clients_cb(struct ctl_client *c, int ok, const char *body, size_t len,
+    void *arg)
+{
+	struct notify	*n;
+	struct pane	*p;
+	struct session	*s;
+	struct buf	 cmd, text;
+	char		*copy, *rest, *line, *f[3], pane[32];
+	int		 looking = 0, i;
+
+	if ((n = notify_find(arg)) == NULL)
+		return;
+	snprintf(pane, sizeof pane, "%%%d", n->pane);
+	p = pane_find(n->pane);
+	s = p != NULL ? pane_session(p) : NULL;
+	copy = rest = ok ? xstrndup(body, len) : xstrdup("");
+	buf_init(&cmd);
+	buf_init(&text);
+	ctl_format_escape(&text, n->message);
+	while ((line = strsep(&rest, "\n")) != NULL) {
+		for (i = 0; i < 3; i++) {
+			f[i] = line;
+			if (line != NULL && (line = strstr(line,
+			    lisad.reply_sep)) != NULL) {
+				*line = '\0';
+				line += strlen(lisad.reply_sep);
+			}
+		}
+		if (f[2] == NULL || strcmp(f[1], "1") == 0)
+			continue;	/* control clients: ours, or scripts */
+		if (strcmp(f[2], pane) == 0) {
+			looking = 1;
+			continue;
+		}
+		if (!notify_cfg.message || s == NULL)
+			continue;
+		buf_reset(&cmd);
+		buf_adds(&cmd, "display-message -c ");
+		ctl_quote_str(&cmd, f[0]);
+		buf_addc(&cmd, ' ');
+		ctl_quote_str(&cmd, text.data);
+		if (session_send(s, cmd.data, NULL, NULL) == 0)
+			notify_stats.messages++;
+	}
+	if (!looking) {
+		notify_bell(n);
+		notify_desktop(n);
+	}
+	log_debug("pane %s: notified (%s)", pane, looking ? "in view" :
+	    "not in view");
+	buf_free(&cmd);
+	buf_free(&text);
+	free(copy);
+	notify_free(n);
+}
+
+/* "claude", "work:2" */
+static void
+notify_where(struct pane *p, const char **agent, char *out, size_t len)
+{
+	struct session	*s = NULL;
+
+	if (p->nsessions > 0)
+		s = session_find(p->sessions[0]);
+	*agent = p->watch->agent != NULL ? p->watch->agent->name : "agent";
+	snprintf(out, len, "%s:%d", s != NULL && s->name != NULL ? s->name :
+	    "?", p->window_index);
+}
+
+/* The verdict has settled: who looks at the pane decides the rest. */
+static void
+notify_fire(void *arg)
+{
+	static const char	*verbs[UI_NGROUPS] = { "crashed", "waits",
+				    "is stuck", NULL, NULL, NULL };
+	struct notify		*n = arg;
+	struct pane		*p;
+	struct session		*s;
+	struct buf		 b;
+	const char		*agent, *detail;
+	char			 where[256], cmd[96];
+
+	p = pane_find(n->pane);
+	if (p == NULL || p->watch == NULL ||
+	    ui_group_of(p->watch->res.state) != n->group ||
+	    (s = pane_session(p)) == NULL) {
+		notify_free(n);	/* over already */
+		return;
+	}
+	detail = p->watch->res.detail;
+	notify_where(p, &agent, where, sizeof where);
+	xasprintf(&n->message, "lisa: %s in %s %s%s%s%s", agent, where,
+	    verbs[n->group], *detail != '\0' ? " (" : "", detail,
+	    *detail != '\0' ? ")" : "");
+	xasprintf(&n->title, "%s %s", agent, verbs[n->group]);
+	xasprintf(&n->body, "%s%s%s", where, *detail != '\0' ? " \u00b7 " :
+	    "", detail);
+
+	snprintf(cmd, sizeof cmd, "display-message -p -t '%%%d' "
+	    "'#{pane_tty}'", p->id);
+	session_send(s, cmd, notify_tty_cb, (void *)(uintptr_t)n->id);
+	buf_init(&b);
+	buf_adds(&b, "list-clients -F ");
+	ctl_quote_str(&b, "#{client_name}\037#{client_control_mode}\037"
+	    "#{pane_id}");
+	if (session_send(s, b.data, notify_clients_cb,
+	    (void *)(uintptr_t)n->id) != 0)
+		notify_free(n);
+	buf_free(&b);
+}
+
+void
+notify_transition(struct pane *p, enum cls_state from,
+    const struct cls_result *r, const char *json)
+{
+	struct watch	*w = p->watch;
+	struct notify	*n, *n1;
+	uint64_t	 now = time_mono_ms();
+	int		 g = ui_group_of(r->state);
+
+	if (notify_cfg.command != NULL)
+		notify_command(p, json, cls_state_name(r->state));
+	if (g == -1 || g == ui_group_of(from) || !notify_cfg.on[g])
+		return;
+	/* A prompt right after start is the human's own doing. */
+	if (g == UI_WAITING && from != ST_IN_PROGRESS)
+		return;
+	if (w->notified_at != 0 && w->notified_group == g &&
+	    now - w->notified_at < notify_cfg.cooldown_ms)
+		return;
+	w->notified_at = now;
+	w->notified_group = g;
+
+	TAILQ_FOREACH_SAFE(n, &notifies, entry, n1) {
+		if (now - n->at > NOTIFY_EXPIRE_MS)
+			notify_free(n);
+	}
+	n = xcalloc(1, sizeof *n);
+	n->id = notify_next_id++;
+	n->at = now;
+	n->pane = p->id;
+	n->group = g;
+	TAILQ_INSERT_TAIL(&notifies, n, entry);
+	loop_timer_init(&n->timer, notify_fire, n);
+	loop_timer_add(&n->timer, NOTIFY_SETTLE_MS);
+}

@@ -1,0 +1,216 @@
+# What a human sees: an outer tmux runs `tmux -L inner attach` in a pane,
+# and the tests read the rendered screen with capture-pane (status line,
+# window list, pane border, menu, popup), plus option-level checks.
+
+. "$ROOT/tests/integration/agents.sh"
+
+OUTER="${SOCK}o"
+O() { tmux -L "$OUTER" -f /dev/null "$@"; }
+outer_cleanup() { tmux -L "$OUTER" kill-server 2>/dev/null; cleanup; }
+trap outer_cleanup EXIT
+
+# Attach a client (an outer tmux pane, WxH) to the inner session's window.
+attach() {
+	O new-session -d -x "${2:-150}" -y "${3:-30}" \
+	    "env -u TMUX tmux -L $SOCK attach -t '$1'"
+	until_ms 3000 sh -c "[ -n \"\$(tmux -L $SOCK list-clients -F '#{client_control_mode}' | grep 0)\" ]" ||
+	    fail "client did not attach"
+	CLIENT=$(T list-clients -F '#{client_control_mode} #{client_name}' | sed -n 's/^0 //p')
+}
+screen() { O capture-pane -p; }
+client_pane() { T list-clients -F '#{client_name} #{pane_id}' | sed -n "s|^$CLIENT ||p"; }
+client_at() { [ "$(client_pane)" = "$1" ]; }
+screen_has() { screen | grep -F -q -- "$1"; }
+expect_screen() {
+	until_ms "${2:-3000}" screen_has "$1" ||
+	    fail "screen never showed '$1'; it shows:
+$(screen)"
+}
+status_line() { screen | tail -n 1; }
+
+# Three agents: one works, one waits for permission, one crashed.
+three_agents() {
+	setup_agents
+	T set -g status-right '#{lisa_status} | #{lisa_waiting} '
+	T set -g status-right-length 80
+	L reload >/dev/null
+	a1=$(agent_window 1 claude)
+	a2=$(agent_window 2 claude)
+	a3=$(agent_window 3 codex)
+	expect "$a1" waiting_input
+	expect "$a2" waiting_input
+	expect "$a3" waiting_input
+	T send-keys -t "$a1" 'work 60' Enter
+	T send-keys -t "$a2" permission Enter
+	T send-keys -t "$a3" 'exit 3' Enter
+	expect "$a1" in_progress
+	expect "$a2" waiting_input permission
+	expect "$a3" crashed "exit 3"
+}
+
+test_status_line_badges_and_border_on_screen() {
+	three_agents
+	attach main:2
+	# The status line: counts per state, only non-zero, in the set order.
+	expect_screen "● 1 ◐ 1 ✖ 1 | main:2"
+	# Window badges, worst state of each window.
+	status=$(status_line)
+	case "$status" in
+	*"1:claude"?" ●"*"2:claude* ◐"*"3:codex"?" ✖"*) ;;
+	*) fail "window badges: $status" ;;
+	esac
+	# The agent pane's border: agent, state, detail, age.
+	expect_screen "claude · ◐ waiting · permission · "
+	note "status line: $(status_line)"
+	note "border: $(screen | head -n 1 | sed 's/─*$//')"
+	# Borders only on agent windows: window 0 (a shell) has none.
+	[ -z "$(T show -wv -t main:0 pane-border-status)" ] || fail "border on the shell's window"
+	[ "$(T show -wv -t main:2 pane-border-status)" = top ] || fail "no border on the agent window"
+	# The counts and the list the formats read.
+	expect_shown main '#{@lisa_count_working}/#{@lisa_count_waiting}/#{@lisa_count_crashed}/#{@lisa_agents}' "1/1/1/3"
+	expect_shown main '#{@lisa_waiting}' main:2
+	# Permission given, a new turn: nothing waits.
+	T send-keys -t "$a2" y Enter
+	expect "$a2" waiting_input prompt
+	T send-keys -t "$a2" 'work 30' Enter
+	expect "$a2" in_progress
+	expect_screen "● 2 ✖ 1 |"
+	[ "$(T show -gv @lisa_waiting)" = "" ] || fail "still listed as waiting"
+}
+
+test_menu_next_and_details_from_keys() {
+	three_agents
+	attach main:0
+	O send-keys C-b a
+	expect_screen "lisa: 3 agents"
+	expect_screen "codex  main:3.0 · exit 3"
+	expect_screen "claude  main:2.0 · permission"
+	expect_screen "Next agent that needs you"
+	note "menu: $(screen | grep -F 'main:2.0')"
+	# Items are worst first: crashed (1), waiting (2), working (3).
+	O send-keys 2
+	until_ms 2000 client_at "$a2" || fail "menu item 2 went to $(client_pane)"
+	# prefix + A: waiting, then crashed, then around again.
+	O send-keys C-b A
+	until_ms 2000 client_at "$a3" || fail "next: $(client_pane), not the crashed pane"
+	O send-keys C-b A
+	until_ms 2000 client_at "$a2" || fail "next: did not cycle, at $(client_pane)"
+	# The details popup from the menu: the why, and the pane's events.
+	O send-keys C-b a
+	expect_screen "Why? (this pane)"
+	O send-keys d
+	expect_screen "waiting_input (permission)"
+	expect_screen "last events:"
+	expect_screen "in_progress -> waiting_input"
+	O send-keys q
+	until_ms 2000 sh -c "! tmux -L $OUTER capture-pane -p | grep -q 'last events:'" ||
+	    fail "popup did not close"
+}
+
+test_hostile_names_shown_as_text() {
+	setup_agents
+	T set -g status-right '#{lisa_waiting}'
+	T set -g status-right-length 80
+	L reload >/dev/null
+	# Formats and styles in names must reach the screen as text (no
+	# '.' in the name: tmux would change it).
+	pw=/tmp/lisapw$$
+	name="x#[bg=red]#(touch $pw)"
+	# (new-session expands its -s: '##(' makes '#(', '#[' stays)
+	T new-session -d -s "x#[bg=red]##(touch $pw)" -x 150 -y 30
+	[ "$(T list-sessions -F '#{session_name}' | grep '^x')" = "$name" ] ||
+	    fail "session name: $(T list-sessions -F '#{session_name}')"
+	T new-window -d -t "$name:1" -n 'w#{pane_pid}' "$FAKE/claude"
+	p=$(T display -p -t "$name:1" '#{pane_id}')
+	expect "$p" waiting_input
+	T send-keys -t "$p" 'work 1' Enter
+	expect "$p" in_progress
+	expect "$p" waiting_input prompt
+	attach main:0
+	expect_screen "$name:1"
+	[ -e "$pw" ] && { rm -f "$pw"; fail "a session name ran a command"; }
+	O send-keys C-b a
+	expect_screen "claude  $name:1.0"
+	O send-keys Escape
+	[ -e "$pw" ] && { rm -f "$pw"; fail "the menu ran a command"; }
+	return 0
+}
+
+test_user_keys_kept_and_everything_restored_on_stop() {
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME"
+	start_server main
+	T bind-key a display-message mine
+	T set -g status-right '#{lisa_status}!'
+	wsf=$(T show -gwv window-status-format)
+	pbf=$(T show -gwv pane-border-format)
+	T set -g @lisa-grace 1
+	start_helper
+	T list-keys -T prefix a | grep -q 'display-message mine' || fail "user's prefix a replaced"
+	T list-keys -T prefix A | grep -q ' key next ' || fail "prefix A not bound"
+	info | jget "d['ui_warning']" | grep -q "prefix a is bound already" ||
+	    fail "no warning about prefix a: $(info)"
+	case "$(T show -gv status-right)" in
+	*lisa_count_*) ;;
+	*) fail "status-right not interpolated: $(T show -gv status-right)" ;;
+	esac
+	p=$(agent_window 1 claude)
+	expect "$p" waiting_input
+	expect_shown main:1 '#{pane-border-status}' top
+	# A user change after lisa started is theirs: kept on stop.
+	T set -gw window-status-current-format 'mine #I'
+	L stop >/dev/null
+	until_ms 3000 sh -c "! kill -0 $HELPER_PID" || fail "helper still running"
+	[ "$(T show -gv status-right)" = '#{lisa_status}!' ] || fail "status-right: $(T show -gv status-right)"
+	[ "$(T show -gwv window-status-format)" = "$wsf" ] || fail "window-status-format not restored"
+	[ "$(T show -gwv window-status-current-format)" = 'mine #I' ] || fail "user's change undone"
+	[ "$(T show -gwv pane-border-format)" = "$pbf" ] || fail "pane-border-format not restored"
+	[ -z "$(T show -wv -t main:1 pane-border-status)" ] || fail "window border left on"
+	T list-keys -T prefix A >/dev/null 2>&1 && fail "prefix A still bound"
+	T list-keys -T prefix a | grep -q 'display-message mine' || fail "user's key lost"
+	left=$(T show -g | grep '^@lisa_'; T show -p -t "$p" | grep '^@lisa_')
+	[ -z "$left" ] || fail "options left behind: $left"
+	return 0
+}
+
+test_notifications_message_bell_desktop_command() {
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME/bin"
+	printf '#!/bin/sh\necho "$@" >> "%s/desktop.log"\n' "$TESTDIR" >"$HOME/bin/notify-send"
+	chmod +x "$HOME/bin/notify-send"
+	export PATH="$HOME/bin:$PATH"
+	start_server main
+	T set -g @lisa-grace 1
+	T set -g @lisa-debounce 0.5
+	T set -g @lisa-notify-waiting on
+	T set -g @lisa-notify-crashed on
+	T set -g @lisa-on-transition "cat >> '$TESTDIR/transitions.log'"
+	T set -g display-time 4000
+	start_helper
+	p=$(agent_window 1 claude)
+	expect "$p" waiting_input
+	attach main:0
+	T send-keys -t "$p" 'work 1' Enter
+	expect "$p" in_progress
+	expect "$p" waiting_input prompt
+	# A client that is not looking at the pane gets a message...
+	expect_screen "lisa: claude in main:1 waits (prompt)"
+	# ...the window gets a bell, the desktop a notification.
+	expect_shown main:1 '#{window_bell_flag}' 1
+	until_ms 3000 grep -q "claude waits main:1 · prompt" "$TESTDIR/desktop.log" ||
+	    fail "no desktop notification: $(cat "$TESTDIR/desktop.log" 2>/dev/null)"
+	# The hook got every transition as JSON.
+	until_ms 3000 grep -q '"to":"waiting_input"' "$TESTDIR/transitions.log" ||
+	    fail "on-transition: $(cat "$TESTDIR/transitions.log" 2>/dev/null)"
+	python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$TESTDIR/transitions.log" ||
+	    fail "on-transition input is not JSON lines"
+	# Looking at it: no message, no bell.
+	T select-window -t main:1
+	T send-keys -t "$p" 'exit 2' Enter
+	expect "$p" crashed "exit 2"
+	sleep 1
+	n=$(info | jget "d['notify']['messages']")
+	[ "$n" = 1 ] || fail "$n messages; the second went to a client looking at the pane"
+	grep -q crashed "$TESTDIR/desktop.log" && fail "desktop notified while in view"
+	note "notify: $(info | jget "d['notify']")"
+}
