@@ -36,7 +36,8 @@ UNIT_TESTS = control_parse control_unescape control_client control_quote \
 	control_layout json runtime osc classify agent
 UNIT_BINS = $(patsubst %,$(BUILD)/tests/%_test,$(UNIT_TESTS))
 
-.PHONY: all clean test test-unit test-integration test-agents deps bench demo
+.PHONY: all clean test test-unit test-integration test-agents deps bench demo \
+	screenshots
 # Keep intermediate objects: no "rm" after the test summary.
 .SECONDARY:
 all: bin/lisad bin/lisa
@@ -91,6 +92,16 @@ deps:
 
 demo: all
 	@sh plugin/demo.sh
+
+# docs/screenshots/*.png: the demo's screen, menu and details popup, as an
+# attached client shows them (needs python3-pil and fonts-dejavu-core).
+SHOTS ?= $(BUILD)/shots
+screenshots: all
+	@rm -rf $(SHOTS) && mkdir -p $(SHOTS) docs/screenshots
+	DEMO_SECONDS=32 DEMO_CAPTURE=$(SHOTS) sh plugin/demo.sh > $(SHOTS)/demo.txt
+	for s in screen menu details; do \
+		/usr/bin/python3 docs/render-screenshot.py $(SHOTS)/$$s.ansi \
+		    docs/screenshots/$$s.png || exit 1; done
 
 clean:
 	rm -rf $(BUILD) bin/lisad bin/lisa bin/lisa-bench

@@ -185,6 +185,7 @@ struct watch {
 	int			 osc133_exit;
 	uint64_t		 osc133_at;
 	uint64_t		 bell_at;
+	uint64_t		 bell_ours_at;	/* notify.c rang it */
 	uint64_t		 notify_at;
 	uint64_t		 retry_at;
 

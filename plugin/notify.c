@@ -218,7 +218,8 @@ notify_desktop(struct notify *n)
 static void
 notify_bell(struct notify *n)
 {
-	int	fd;
+	struct pane	*p;
+	int		 fd;
 
 	if (!notify_cfg.bell || n->tty == NULL ||
 	    strncmp(n->tty, "/dev/", 5) != 0)
@@ -228,6 +229,8 @@ notify_bell(struct notify *n)
 		log_warn("bell %s", n->tty);
 		return;
 	}
+	if ((p = pane_find(n->pane)) != NULL && p->watch != NULL)
+		p->watch->bell_ours_at = time_mono_ms();
 	if (write(fd, "\a", 1) == 1)
 		notify_stats.bells++;
 	close(fd);

@@ -17,7 +17,7 @@ static const char *ui_group_names[UI_NGROUPS] = {
 	"crashed", "waiting", "stuck", "degraded", "working", "done"
 };
 static const char *ui_icons[UI_NGROUPS] = {
-	"\u2716", "\u25d0", "\u23f8", "\u25cc", "\u25cf", "\u2714"
+	"\u2716", "\u25d0", "\u2016", "\u25cc", "\u25cf", "\u2714"
 };
 static const char *ui_icons_ascii[UI_NGROUPS] = {
 	"!", "?", "~", ".", ">", "+"
@@ -330,10 +330,23 @@ uiformat_by_state(struct buf *b, const struct ui_config *cfg,
 		buf_addc(b, '}');
 }
 
-/* After a window's name: the icon of its worst agent. */
+/*
+ * After a window's name: the icon of its worst agent. tmux's default
+ * format ends with the flags or a space; there the space gives way to the
+ * badge, so "1:api ●" and "2:web* ◐" read alike.
+ */
+#define UI_FLAGS_OR_SPACE "#{?window_flags,#{window_flags}, }"
 void
-uiformat_badge(struct buf *b, const struct ui_config *cfg)
+uiformat_badge(struct buf *b, const struct ui_config *cfg, const char *user)
 {
+	size_t	n = strlen(user), m = strlen(UI_FLAGS_OR_SPACE);
+
+	if (n >= m && strcmp(user + n - m, UI_FLAGS_OR_SPACE) == 0) {
+		buf_add(b, user, n - m);
+		buf_adds(b, "#{?window_flags,#{window_flags},"
+		    "#{?@lisa_window_state,, }}");
+	} else
+		buf_adds(b, user);
 	buf_adds(b, "#{?@lisa_window_state,#[push-default] ");
 	uiformat_by_state(b, cfg, "@lisa_window_state", 0);
 	buf_adds(b, "#[pop-default],}");

@@ -44,7 +44,8 @@ void		 ui_config_free(struct ui_config *);
 void		 uiformat_escape(struct buf *, const char *);
 void		 uiformat_status(struct buf *, const struct ui_config *);
 void		 uiformat_waiting(struct buf *);
-void		 uiformat_badge(struct buf *, const struct ui_config *);
+void		 uiformat_badge(struct buf *, const struct ui_config *,
+		    const char *);
 void		 uiformat_border(struct buf *, const struct ui_config *,
 		    const char *);
 int		 ui_word_in(const char *, size_t, const char *);

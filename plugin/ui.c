@@ -160,8 +160,7 @@ ui_transform(size_t i, const char *source)
 	case UI_BADGE:
 		if (!ui_cfg.window_badge)
 			break;
-		buf_adds(&b, source);
-		uiformat_badge(&b, &ui_cfg);
+		uiformat_badge(&b, &ui_cfg, source);
 		return (buf_detach(&b));
 	case UI_BORDER:
 		if (!ui_cfg.pane_border)

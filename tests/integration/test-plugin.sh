@@ -30,3 +30,57 @@ test_lisa_tmux_builds_in_background_then_starts() {
 	[ $n = 1 ] || fail "$n helpers running"
 	"$copy/bin/lisa" -L "$SOCK" stop >/dev/null
 }
+
+# A fresh user: a clean ~/.tmux.conf, lisa cloned into the plugins
+# directory, and TPM's own way of loading it (tpm executes every
+# ~/.tmux/plugins/*/*.tmux). Then what that user sees in the status line.
+test_tpm_install_from_clean_tmux_conf() {
+	export HOME="$TESTDIR/home"
+	export XDG_CACHE_HOME="$TESTDIR/cache"
+	plugins="$HOME/.tmux/plugins"
+	mkdir -p "$plugins/lisa" "$plugins/tpm"
+	# The files a clone has: tracked and new ones, no build outputs.
+	if git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1; then
+		git -C "$ROOT" ls-files -co --exclude-standard -z |
+		    tar -C "$ROOT" --null -T - -cf - | tar -C "$plugins/lisa" -xf -
+	else
+		cp -r "$ROOT/Makefile" "$ROOT/control" "$ROOT/plugin" "$ROOT/lisa.tmux" "$plugins/lisa/"
+	fi
+	[ -e "$plugins/lisa/bin/lisad" ] && fail "the clone has build outputs"
+	# tpm's source_plugins, in short.
+	cat >"$plugins/tpm/tpm" <<'TPM'
+#!/usr/bin/env bash
+for plugin in "$HOME"/.tmux/plugins/*/; do
+	for file in "$plugin"*.tmux; do
+		[ -x "$file" ] && "$file" >/dev/null 2>&1
+	done
+done
+TPM
+	chmod +x "$plugins/tpm/tpm"
+	cat >"$HOME/.tmux.conf" <<'CONF'
+set -g @plugin 'tmux-plugins/tpm'
+set -g @plugin 'lisa/lisa'
+set -g @lisa-grace 1
+set -g status-right '#{lisa_status} #[fg=blue]|'
+run '~/.tmux/plugins/tpm/tpm'
+CONF
+	tmux -L "$SOCK" -f "$HOME/.tmux.conf" new-session -d -s main -x 150 -y 30
+	until_ms 120000 "$plugins/lisa/bin/lisa" -L "$SOCK" list ||
+	    fail "helper not started: $(tail -5 "$XDG_CACHE_HOME/lisa/build.log" 2>/dev/null)"
+	T new-window -d -t main:1 -n agent "$ROOT/tests/fake/claude"
+	p=$(T display -p -t main:1 '#{pane_id}')
+	"$plugins/lisa/bin/lisa" -L "$SOCK" wait "$p" --until waiting_input --timeout 10 >/dev/null ||
+	    fail "agent not seen"
+	tmux -L "${SOCK}o" -f /dev/null new-session -d -x 150 -y 30 "env -u TMUX tmux -L $SOCK attach -t main:0"
+	trap 'tmux -L "${SOCK}o" kill-server 2>/dev/null; cleanup' EXIT
+	until_ms 5000 sh -c "tmux -L ${SOCK}o capture-pane -p | tail -n 1 | grep -q '◐ 1 |'" ||
+	    fail "status line: $(tmux -L "${SOCK}o" capture-pane -p | tail -n 1)"
+	until_ms 5000 sh -c "tmux -L ${SOCK}o capture-pane -p | tail -n 1 | grep -q '1:agent ◐'" ||
+	    fail "window badge: $(tmux -L "${SOCK}o" capture-pane -p | tail -n 1)"
+	note "status line: $(tmux -L "${SOCK}o" capture-pane -p | tail -n 1)"
+	# The config sourced again (the placeholders are back): applied again.
+	tmux -L "$SOCK" source-file "$HOME/.tmux.conf"
+	until_ms 5000 sh -c "tmux -L $SOCK show -gv status-right | grep -q lisa_count_" ||
+	    fail "not applied after a reload: $(tmux -L "$SOCK" show -gv status-right)"
+	"$plugins/lisa/bin/lisa" -L "$SOCK" stop >/dev/null
+}

@@ -56,7 +56,7 @@ test_status_line_badges_and_border_on_screen() {
 	# Window badges, worst state of each window.
 	status=$(status_line)
 	case "$status" in
-	*"1:claude"?" ●"*"2:claude* ◐"*"3:codex"?" ✖"*) ;;
+	*"0:sh- 1:claude ● 2:claude* ◐ 3:codex ✖"*) ;;
 	*) fail "window badges: $status" ;;
 	esac
 	# The agent pane's border: agent, state, detail, age.
