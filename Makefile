@@ -33,7 +33,7 @@ CONTROL_OBJS = $(call obj,$(CONTROL_SRCS))
 COMMON_OBJS = $(call obj,$(COMMON_SRCS))
 
 UNIT_TESTS = control_parse control_unescape control_client control_quote \
-	control_layout json runtime osc classify agent
+	control_layout json runtime osc classify agent ui_format
 UNIT_BINS = $(patsubst %,$(BUILD)/tests/%_test,$(UNIT_TESTS))
 
 .PHONY: all clean test test-unit test-integration test-agents deps bench demo \

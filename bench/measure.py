@@ -3,8 +3,10 @@
 
 measure.py SOCKET LISA HELPER_PID idle          RSS, wakeups, CPU with 50 idle panes
 measure.py SOCKET LISA HELPER_PID deaths ROUTE  100 SIGKILLs, kill -> helper event
+measure.py SOCKET LISA HELPER_PID publish PANES  option writes: agents streaming,
+                                                then agents changing state
 """
-import json, os, signal, subprocess, sys, time
+import glob, json, os, signal, socket, subprocess, sys, time
 
 sock, lisa, hpid, what = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 
@@ -46,6 +48,20 @@ def wakeups(pid):
     # context switches of the helper: every return from poll() is one
     s = status(pid)
     return int(s["voluntary_ctxt_switches"]) + int(s["nonvoluntary_ctxt_switches"])
+
+def info():
+    path = glob.glob(os.environ["XDG_RUNTIME_DIR"] + "/lisa/" + sock + "-*.sock")[0]
+    c = socket.socket(socket.AF_UNIX)
+    c.connect(path)
+    c.sendall(b'{"cmd":"info"}\n')
+    data = b""
+    while not data.endswith(b"\n"):
+        chunk = c.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    c.close()
+    return json.loads(data)
 
 def pct(xs, p):
     xs = sorted(xs)
@@ -92,4 +108,50 @@ elif what == "deaths":
     print(f"  p50 {pct(lat, 50):6.1f} ms   p90 {pct(lat, 90):6.1f} ms   "
           f"p99 {pct(lat, 99):6.1f} ms   max {max(lat):6.1f} ms")
     print(f"  decided by        {', '.join(f'{k} {v}' for k, v in sorted(routes.items()))}")
+    print()
+
+if what == "publish":
+    panes = sys.argv[5].split(",")
+    hz = os.sysconf("SC_CLK_TCK")
+    def states():
+        d = lisa_json("list", "--json") or []
+        return {p["pane_id"]: p.get("state") for p in d}
+    wait_for(lambda: all(states().get(p) == "waiting_input" for p in panes), 30)
+    tpid = int(tmux("display", "-p", "#{pid}"))
+    def window(label, seconds, drive=None):
+        i0, c0, t0cpu = info(), cpu_ticks(hpid), cpu_ticks(tpid)
+        b0 = sum(p.get("output_bytes", 0) for p in lisa_json("list", "--json"))
+        t0 = time.time()
+        n = 0
+        while time.time() - t0 < seconds:
+            if drive:
+                drive(n)
+                n += 1
+            time.sleep(0.1)
+        dt = time.time() - t0
+        i1, c1, t1cpu = info(), cpu_ticks(hpid), cpu_ticks(tpid)
+        b1 = sum(p.get("output_bytes", 0) for p in lisa_json("list", "--json"))
+        cmds = i1["publish"]["commands"] - i0["publish"]["commands"]
+        bat = i1["publish"]["batches"] - i0["publish"]["batches"]
+        ev = len([e for e in lisa_json("events", "--json") if e.get("event") == "transition"
+                  and e["ts_ms"] >= t0 * 1000])
+        print(f"  {label}")
+        print(f"    pane output          {(b1 - b0) / dt / 1024:8.1f} KiB/s")
+        print(f"    transitions          {ev / dt:8.1f} /s")
+        print(f"    set-option commands  {cmds / dt:8.1f} /s   ({cmds} in {dt:.0f} s)")
+        print(f"    batches (redraws)    {bat / dt:8.1f} /s")
+        print(f"    helper CPU           {(c1 - c0) / hz / dt * 100:8.1f} %")
+        print(f"    tmux server CPU      {(t1cpu - t0cpu) / hz / dt * 100:8.1f} %")
+    print(f"U1 option writes with {len(panes)} agents (publish: 50 ms settle, 200 ms gap)")
+    for p in panes:
+        tmux("send-keys", "-t", p, "work 25", "Enter")
+    wait_for(lambda: all(states().get(p) == "in_progress" for p in panes), 30)
+    time.sleep(2)
+    window("streaming: all working, output flowing (20 s)", 20)
+    wait_for(lambda: all(states().get(p) == "waiting_input" for p in panes), 30)
+    # Each agent takes a 1 s turn every ~2.5 s, staggered.
+    def churn(n):
+        p = panes[n % len(panes)]
+        tmux("send-keys", "-t", p, "work 1", "Enter")
+    window("churn: every agent starts a 1 s turn every ~2 s (20 s)", 20, churn)
     print()

@@ -35,6 +35,24 @@ T kill-server
 while tmux -L "$S" has-session 2>/dev/null; do sleep 0.1; done
 sleep 0.3
 
+# U1: 20 fake agents (tests/fake/claude): what lisa writes into tmux.
+export HOME=$XDG_RUNTIME_DIR/home
+mkdir -p "$HOME"
+T new-session -d -s main -x 160 -y 40
+T set -g @lisa-grace 1
+T set -g @lisa-debounce 0.5
+panes=
+for i in $(seq 1 20); do
+	T new-window -d -t "main:$i" "$ROOT/tests/fake/claude"
+	panes="$panes${panes:+,}$(T display -p -t "main:$i" '#{pane_id}')"
+done
+"$ROOT/bin/lisad" -F -L "$S" & HP=$!
+python3 "$ROOT/bench/measure.py" "$S" "$ROOT/bin/lisa" "$HP" publish "$panes"
+kill "$HP"; wait "$HP" 2>/dev/null; HP=
+T kill-server
+while tmux -L "$S" has-session 2>/dev/null; do sleep 0.1; done
+sleep 0.3
+
 # S2: deaths, pidfd route, then with pidfd off (pane-died hook).
 for mode in pidfd hook; do
 	T new-session -d -s main -x 120 -y 40

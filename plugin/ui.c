@@ -335,6 +335,24 @@ ui_remove_keys(struct buf *script)
 	free(out);
 }
 
+/*
+ * The formats themselves, for themes and hand-made status lines:
+ * #{E:@lisa_status_format} is what #{lisa_status} becomes.
+ */
+static void
+ui_formats(struct buf *script)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	uiformat_status(&b, &ui_cfg);
+	ui_set(script, "-g", "@lisa_status_format", b.data);
+	buf_reset(&b);
+	uiformat_waiting(&b);
+	ui_set(script, "-g", "@lisa_waiting_format", b.data);
+	buf_free(&b);
+}
+
 void
 ui_apply(void)
 {
@@ -350,6 +368,7 @@ ui_apply(void)
 	buf_init(&script);
 	for (i = 0; i < UI_NOPTIONS; i++)
 		ui_apply_option(&script, i);
+	ui_formats(&script);
 	ui_remove_keys(&script);
 	if (tmux_source(script.data) != 0)
 		log_warnx("ui: some commands failed");
@@ -373,6 +392,8 @@ ui_restore(void)
 	for (i = 0; i < UI_NOPTIONS; i++)
 		ui_restore_option(&script, i);
 	ui_remove_keys(&script);
+	ui_set(&script, "-g", "@lisa_status_format", NULL);
+	ui_set(&script, "-g", "@lisa_waiting_format", NULL);
 	publish_restore(&script);
 	if (tmux_source(script.data) != 0)
 		log_warnx("ui: restoring failed");

@@ -1,0 +1,250 @@
+/*
+ * The formats lisa hands to tmux: escaping of the user's text, option
+ * validation, and a structural check of every format built - braces
+ * balanced and every conditional with its two branches, under the rules
+ * tmux's own format_skip() uses ('#' escapes ",#{}:"). What they look like
+ * on screen is in tests/integration/test-ui.sh.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "util.h"
+#include "ui-format.h"
+#include "testlib.h"
+
+/* Skip to the end of a #{...} starting at s[0] == '#', s[1] == '{'. */
+static const char *
+skip_block(const char *s)
+{
+	int	depth = 0;
+
+	for (; *s != '\0'; s++) {
+		if (s[0] == '#' && s[1] == '{') {
+			depth++;
+			s++;
+			continue;
+		}
+		if (s[0] == '#' && s[1] != '\0' && strchr(",#}:", s[1]) != NULL) {
+			s++;
+			continue;
+		}
+		if (*s == '}' && --depth == 0)
+			return (s);
+	}
+	return (NULL);
+}
+
+/* Top-level commas of a conditional's body ("?cond,a,b"). */
+static int
+commas(const char *body, size_t len)
+{
+	const char	*p = body, *end = body + len, *q;
+	int		 n = 0;
+
+	for (; p < end; p++) {
+		if (p[0] == '#' && p + 1 < end && p[1] == '{') {
+			q = skip_block(p);
+			assert_non_null(q);
+			p = q;
+			continue;
+		}
+		if (p[0] == '#' && p + 1 < end && strchr(",#}:", p[1]) != NULL) {
+			p++;
+			continue;
+		}
+		if (*p == ',')
+			n++;
+	}
+	return (n);
+}
+
+/* Every #{ closes, and every #{?...} has a condition and two branches. */
+static void
+check_format(const char *f)
+{
+	const char	*p, *end;
+
+	for (p = f; *p != '\0'; p++) {
+		if (p[0] == '#' && p[1] == '{') {
+			end = skip_block(p);
+			if (end == NULL)
+				fail_msg("unbalanced at: %s", p);
+			if (p[2] == '?' && commas(p + 3, (size_t)(end - p - 3)) < 2)
+				fail_msg("conditional without branches: %.*s",
+				    (int)(end - p + 1), p);
+			continue;
+		}
+		if (p[0] == '#' && p[1] != '\0')
+			p++;
+	}
+}
+
+static void
+test_escape(void **state)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	uiformat_escape(&b, "a#b,c}d #[fg=red]");
+	assert_string_equal(b.data, "a##b#,c#}d ##[fg=red]");
+	buf_free(&b);
+}
+
+static void
+test_replace(void **state)
+{
+	char	*s;
+
+	s = uiformat_replace("x #{lisa_status} y #{lisa_status}",
+	    "#{lisa_status}", "Z");
+	assert_string_equal(s, "x Z y Z");
+	free(s);
+	s = uiformat_replace("none here", "#{lisa_status}", "Z");
+	assert_string_equal(s, "none here");
+	free(s);
+	s = uiformat_replace("abc", "", "Z");
+	assert_string_equal(s, "abc");
+	free(s);
+}
+
+static void
+test_config(void **state)
+{
+	struct ui_config	cfg;
+
+	ui_config_defaults(&cfg);
+	assert_int_equal(ui_config_set(&cfg, "@lisa-color-waiting", "#ff8800"),
+	    0);
+	assert_int_equal(ui_config_set(&cfg, "@lisa-color-waiting", "red,bold"),
+	    -1);
+	assert_int_equal(ui_config_set(&cfg, "@lisa-color-waiting",
+	    "red]#[bg=blue"), -1);
+	assert_int_equal(ui_config_set(&cfg, "@lisa-colour-crashed",
+	    "colour196"), 0);
+	assert_string_equal(cfg.color[UI_CRASHED], "colour196");
+	assert_int_equal(ui_config_set(&cfg, "@lisa-status-order",
+	    "crashed, waiting crashed"), 0);
+	assert_int_equal(cfg.norder, 2);
+	assert_int_equal(cfg.order[0], UI_CRASHED);
+	assert_int_equal(cfg.order[1], UI_WAITING);
+	assert_int_equal(ui_config_set(&cfg, "@lisa-status-order", "nope"), -1);
+	assert_int_equal(cfg.norder, 2);
+	assert_int_equal(ui_config_set(&cfg, "@lisa-window-badge", "maybe"),
+	    -1);
+	assert_int_equal(ui_config_set(&cfg, "@lisa-window-badge", "off"), 0);
+	assert_int_equal(cfg.window_badge, 0);
+	assert_int_equal(ui_config_set(&cfg, "@lisa-grace", "1"), 1);
+	assert_int_equal(ui_config_set(&cfg, "@lisa-icon-nosuch", "x"), 1);
+	ui_config_free(&cfg);
+}
+
+static void
+test_groups(void **state)
+{
+	assert_int_equal(ui_group_of(ST_IN_PROGRESS), UI_WORKING);
+	assert_int_equal(ui_group_of(ST_JUST_STARTED), UI_WORKING);
+	assert_int_equal(ui_group_of(ST_WAITING_INPUT), UI_WAITING);
+	assert_int_equal(ui_group_of(ST_COMPLETED), UI_DONE);
+	assert_int_equal(ui_group_of(ST_NONE), -1);
+	assert_int_equal(ui_group_of(ST_NOT_FOUND), -1);
+	assert_int_equal(ui_group_find("stuck"), UI_STUCK);
+	assert_string_equal(ui_group_name(UI_DEGRADED), "degraded");
+}
+
+static void
+test_status_format(void **state)
+{
+	struct ui_config	cfg;
+	struct buf		b;
+
+	ui_config_defaults(&cfg);
+	buf_init(&b);
+	uiformat_status(&b, &cfg);
+	check_format(b.data);
+	/* The second item's separator depends on the first. */
+	assert_non_null(strstr(b.data, "#{?@lisa_count_waiting,#{?#{@lisa_count"
+	    "_working}, ,}#[fg=yellow]"));
+	assert_non_null(strstr(b.data, "#[push-default]"));
+
+	/* Hostile icons and separators stay text. */
+	ui_config_set(&cfg, "@lisa-icon-working", "a,}#{b}");
+	ui_config_set(&cfg, "@lisa-status-separator", " | ,");
+	buf_reset(&b);
+	uiformat_status(&b, &cfg);
+	check_format(b.data);
+	assert_non_null(strstr(b.data, "a#,#}##{b#}"));
+	assert_non_null(strstr(b.data, " | #,"));
+
+	cfg.ascii = 1;
+	free(cfg.icon[UI_WORKING]);
+	cfg.icon[UI_WORKING] = NULL;
+	buf_reset(&b);
+	uiformat_status(&b, &cfg);
+	check_format(b.data);
+	assert_non_null(strstr(b.data, "#[fg=cyan]> #{@lisa_count_working}"));
+	buf_free(&b);
+	ui_config_free(&cfg);
+}
+
+static void
+test_badge_and_border(void **state)
+{
+	struct ui_config	cfg;
+	struct buf		b;
+	const char		*def = "#I:#W#{?window_flags,#{window_flags}, }";
+
+	ui_config_defaults(&cfg);
+	buf_init(&b);
+	/* tmux's default format: the trailing space gives way to a badge. */
+	uiformat_badge(&b, &cfg, def);
+	check_format(b.data);
+	assert_true(strncmp(b.data, "#I:#W#{?window_flags,#{window_flags},"
+	    "#{?@lisa_window_state,, }}", 60) == 0);
+	buf_reset(&b);
+	uiformat_badge(&b, &cfg, "#W");
+	check_format(b.data);
+	assert_true(strncmp(b.data, "#W#{?@lisa_window_state,", 24) == 0);
+
+	/* The user's border format is the other branch, untouched. */
+	buf_reset(&b);
+	uiformat_border(&b, &cfg, "#{pane_index}, #{pane_title}");
+	check_format(b.data);
+	assert_non_null(strstr(b.data, "#{q/h:@lisa_detail}"));
+	assert_non_null(strstr(b.data, "%s"));
+	assert_non_null(strstr(b.data, ",#{pane_index}, #{pane_title}}"));
+	buf_free(&b);
+	ui_config_free(&cfg);
+}
+
+static void
+test_word_in(void **state)
+{
+	const char	*l = "main:1 work:12 x:3";
+
+	assert_true(ui_word_in(l, strlen(l), "main:1"));
+	assert_true(ui_word_in(l, strlen(l), "x:3"));
+	assert_false(ui_word_in(l, strlen(l), "work:1"));
+	assert_false(ui_word_in(l, strlen(l), "main"));
+	assert_false(ui_word_in("", 0, "a"));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_replace),
+		cmocka_unit_test(test_config),
+		cmocka_unit_test(test_groups),
+		cmocka_unit_test(test_status_format),
+		cmocka_unit_test(test_badge_and_border),
+		cmocka_unit_test(test_word_in),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
