@@ -47,6 +47,7 @@ cmd_doctor(struct lisa_ctx *ctx, int json)
 	struct json_doc	*d = NULL;
 	struct stat	 st;
 	char		*out = NULL, *cause = NULL, *hooks = NULL, *ver;
+	char		*warning;
 	char		 hookname[64];
 	long long	 pid = 0, sessions = 0, malformed = 0;
 	int		 major = 0, minor = 0, installed = 0, rc;
@@ -99,6 +100,12 @@ cmd_doctor(struct lisa_ctx *ctx, int json)
 		check(1, "socket", "%s", ctx->sockpath);
 		check(malformed == 0 ? 1 : -1, "protocol",
 		    "%lld malformed control line(s) skipped", malformed);
+		if ((warning = json_get_str(d, 0, "ui_warning")) != NULL)
+			check(-1, "tmux ui", "%s", warning);
+		else
+			check(1, "tmux ui", "status line, badges, borders and "
+			    "keys applied");
+		free(warning);
 	}
 
 	/* The user's agent profiles: a broken file is ignored, not fatal. */
