@@ -320,6 +320,14 @@ class Driver:
 
     def type(self, pane, text):
         self.s.tmux("send-keys", "-t", pane, "-l", text)
+        # Until the input box shows it: Codex holds fast keystrokes as a
+        # paste burst, and an Enter inside the burst is a newline, not a
+        # submit (seen under load: two prompts ran as one).
+        tail = text[-16:]
+        end = time.time() + 5
+        while time.time() < end and tail not in self.s.tmux(
+                "capture-pane", "-p", "-t", pane, check=False):
+            time.sleep(0.05)
         time.sleep(0.4)
         t0 = now_ms()
         self.s.tmux("send-keys", "-t", pane, "Enter")
