@@ -21,13 +21,14 @@ CONTROL_SRCS = control/xmalloc.c control/buf.c control/log.c control/time.c \
 	control/control-client.c
 COMMON_SRCS = plugin/runtime.c plugin/json.c plugin/server-find.c plugin/osc.c \
 	plugin/classify.c plugin/agent.c plugin/json-edit.c plugin/ui-format.c \
-	plugin/run-stderr.c
+	plugin/run-stderr.c plugin/run.c
 LISAD_SRCS = plugin/lisad.c plugin/loop.c plugin/session.c plugin/pane.c \
 	plugin/hooks.c plugin/listener.c plugin/tmux-cmd.c plugin/events.c plugin/proc.c \
 	plugin/watch.c plugin/watch-json.c plugin/publish.c plugin/agentfiles.c \
-	plugin/ui.c plugin/notify.c
+	plugin/ui.c plugin/notify.c plugin/runs.c
 LISA_SRCS = plugin/lisa.c plugin/lisa-client.c plugin/lisa-doctor.c \
-	plugin/lisa-status.c plugin/lisa-hooks.c plugin/lisa-menu.c
+	plugin/lisa-status.c plugin/lisa-hooks.c plugin/lisa-menu.c \
+	plugin/lisa-run.c
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 CONTROL_OBJS = $(call obj,$(CONTROL_SRCS))

@@ -152,6 +152,24 @@ events_add(const char *type, int pane, const char *fmt, ...)
 	free(detail);
 }
 
+/* An event with fields given as JSON ("k":v,...; no braces). */
+void
+events_json_add(const char *type, int pane, const char *fields)
+{
+	struct buf	 b;
+	int64_t		 ts = time_real_ms();
+
+	buf_init(&b);
+	events_start(&b, ts, pane, type);
+	if (fields != NULL && *fields != '\0') {
+		buf_addc(&b, ',');
+		buf_adds(&b, fields);
+	}
+	buf_addc(&b, '}');
+	events_record(&b, ts);
+	buf_free(&b);
+}
+
 void
 events_transition(struct pane *p, enum cls_state from,
     const struct cls_result *r, const char *agent)

@@ -373,3 +373,13 @@ json_dump(struct json_doc *d, int tok, FILE *f)
 	fwrite(d->text + d->toks[tok].start, 1,
 	    (size_t)(d->toks[tok].end - d->toks[tok].start), f);
 }
+
+/* A token's JSON text (an object stays an object), as a new string. */
+char *
+json_tok_text(struct json_doc *d, int tok)
+{
+	if (tok < 0 || tok >= d->ntoks)
+		return (xstrdup("null"));
+	return (xstrndup(d->text + d->toks[tok].start,
+	    (size_t)(d->toks[tok].end - d->toks[tok].start)));
+}

@@ -137,7 +137,7 @@ client_call(struct lisa_ctx *ctx, const char *req, struct json_doc **out,
 int
 client_tmux_all(struct lisa_ctx *ctx, char **out, const char *const *argv)
 {
-	const char	*full[16];
+	const char	*full[40];
 	struct buf	 b;
 	char		 tmp[4096];
 	int		 p[2], status, n = 0, null;
@@ -151,7 +151,7 @@ client_tmux_all(struct lisa_ctx *ctx, char **out, const char *const *argv)
 		full[n++] = "-u";
 		full[n++] = "-S";
 		full[n++] = ctx->sid.socket;
-		for (; *argv != NULL && n < 15; argv++)
+		for (; *argv != NULL && n < 39; argv++)
 			full[n++] = *argv;
 	}
 	full[n] = NULL;

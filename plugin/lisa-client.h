@@ -29,6 +29,14 @@ int	 cmd_wait(struct lisa_ctx *, const char *, const char *, double);
 int	 cmd_key(struct lisa_ctx *, const char *, const char *);
 int	 cmd_details(struct lisa_ctx *, const char *, int);
 
+/* lisa-run.c */
+struct run;
+int	 cmd_run(struct lisa_ctx *, int, char **);
+int	 cmd_run_wrapper(struct lisa_ctx *, const char *);
+int	 cmd_runs(struct lisa_ctx *, int);
+int	 run_list(struct lisa_ctx *, struct run **, size_t *);
+char	*run_launch(struct lisa_ctx *, const struct run *, const char *);
+
 /* lisa-hooks.c */
 int	 cmd_hooks(const char *, const char *, int);
 int	 cmd_notify(struct lisa_ctx *, const char *, const char *);

@@ -44,6 +44,10 @@ usage(int code)
 	    "  status [TARGET] [--json]  an agent pane's state, reason, signals\n"
 	    "  explain [TARGET]     why: every signal and its age\n"
 	    "  details [TARGET] [--wait]  explain, and the pane's last events\n"
+	    "  run [--name N] [--session S] [--retries N] [--fallback CMD]\n"
+	    "      [--cwd D] -- COMMAND...  start an agent in a new window, "
+	    "recorded\n"
+	    "  runs [--json]        the runs lisa started, and how they ended\n"
 	    "  key menu|next|details CLIENT  what lisa's tmux keys run\n"
 	    "  wait [TARGET] [--until STATE,...] [--timeout SECONDS]\n"
 	    "                       block until the pane reaches a state\n"
@@ -82,6 +86,12 @@ parse_args(int argc, char **argv, struct args *a)
 	memset(a, 0, sizeof *a);
 	a->argv = xcalloc((size_t)argc + 1, sizeof *a->argv);
 	for (i = 1; i < argc; i++) {
+		/* lisa run's options and command are its own. */
+		if (a->argc > 0 && (strcmp(a->argv[0], "run") == 0 ||
+		    strcmp(a->argv[0], "_run") == 0)) {
+			a->argv[a->argc++] = argv[i];
+			continue;
+		}
 		if (strcmp(argv[i], "-L") == 0 && i + 1 < argc)
 			a->label = argv[++i];
 		else if (strcmp(argv[i], "-S") == 0 && i + 1 < argc)
@@ -591,6 +601,12 @@ main(int argc, char **argv)
 		    a.timeout));
 	if (strcmp(cmd, "reload") == 0)
 		return (cmd_reload(&ctx));
+	if (strcmp(cmd, "run") == 0)
+		return (cmd_run(&ctx, a.argc - 1, a.argv + 1));
+	if (strcmp(cmd, "_run") == 0)
+		return (cmd_run_wrapper(&ctx, a.argc > 1 ? a.argv[1] : NULL));
+	if (strcmp(cmd, "runs") == 0)
+		return (cmd_runs(&ctx, a.json));
 	if (strcmp(cmd, "details") == 0)
 		return (cmd_details(&ctx, a.argc > 1 ? a.argv[1] : NULL,
 		    a.wait));

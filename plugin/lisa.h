@@ -55,6 +55,7 @@ int	 json_array_item(struct json_doc *, int tok, int i);
 int	 json_tok_str(struct json_doc *, int tok, char **);
 int	 json_tok_int(struct json_doc *, int tok, long long *);
 void	 json_dump(struct json_doc *, int tok, FILE *);
+char	*json_tok_text(struct json_doc *, int tok);
 
 /* json-edit.c: a JSON tree for editing settings files. */
 enum jv_type { JV_OBJECT, JV_ARRAY, JV_STRING, JV_PRIMITIVE };

@@ -289,6 +289,7 @@ int		 proc_exit_status(pid_t, int *, int *);
 /* events.c: pane events, in memory, in a JSONL file, to followers. */
 void		 events_add(const char *, int, const char *, ...)
 		    printflike(3, 4);
+void		 events_json_add(const char *, int, const char *);
 void		 events_transition(struct pane *, enum cls_state,
 		    const struct cls_result *, const char *);
 void		 events_json(struct buf *, int64_t);
@@ -315,6 +316,11 @@ void		 notify_reset(void);
 void		 notify_option(const char *, const char *);
 void		 notify_transition(struct pane *, enum cls_state,
 		    const struct cls_result *, const char *);
+
+/* runs.c: lisa run's runs, as the wrapper reports them. */
+int		 runs_update(const char *, char **);
+void		 runs_pane_json(struct buf *, int);
+int		 runs_is_run_pane(int);
 
 /* hooks.c */
 int		 hooks_install(void);

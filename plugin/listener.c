@@ -461,6 +461,18 @@ listener_request(struct listener_conn *lc, const char *line, size_t len)
 		json_cstr(&b, lisad.agents_error);
 		buf_addc(&b, '}');
 		listener_reply(lc, &b);
+	} else if (strcmp(cmd, "run") == 0) {
+		char	*id = json_get_str(d, 0, "id"), *why = NULL;
+
+		if (id == NULL || runs_update(id, &why) != 0) {
+			buf_adds(&b, "{\"ok\":false,\"error\":");
+			json_cstr(&b, why != NULL ? why : "no id");
+			buf_addc(&b, '}');
+		} else
+			buf_adds(&b, "{\"ok\":true}");
+		free(id);
+		free(why);
+		listener_reply(lc, &b);
 	} else if (strcmp(cmd, "hook") == 0) {
 		listener_hook(lc, d);
 	} else if (strcmp(cmd, "notify") == 0) {

@@ -564,6 +564,7 @@ pane_json(struct buf *b, struct pane *p)
 	json_key(b, "resyncs");
 	buf_printf(b, "%llu", (unsigned long long)p->resyncs);
 	watch_json(b, p);
+	runs_pane_json(b, p->id);
 	buf_addc(b, '}');
 }
 

@@ -1,0 +1,118 @@
+# lisa run: the wrapper, the run record, the termination metadata, with
+# real tmux panes and real processes.
+
+# A command for the pane: a shell script written into the test dir.
+script() {
+	f="$TESTDIR/$1"
+	shift
+	printf '#!/bin/sh\n%s\n' "$*" >"$f"
+	chmod +x "$f"
+	echo "$f"
+}
+
+# The run record of the only run, as JSON, once it has finished.
+finished_run() {
+	L runs --json | jget "[r for r in d if r['lifecycle'] == 'finished'][0]"
+}
+run_field() { finished_run | jget "$1"; }
+
+test_stderr_head_tail_exit_code() {
+	start_server main
+	start_helper
+	cmd=$(script errs.sh 'echo "on stdout"
+i=1; while [ $i -le 200 ]; do echo "stderr line $i" >&2; i=$((i+1)); done
+exit 3')
+	out=$(cd "$TESTDIR" && L run --name errs -- "$cmd") || fail "lisa run: $out"
+	pane=$(echo "$out" | cut -d' ' -f3)
+	case "$pane" in %*) ;; *) fail "lisa run printed: $out" ;; esac
+	until_ms 5000 finished_run || fail "never finished: $(L runs --json)"
+	t=$(run_field "d['termination']")
+	[ "$(echo "$t" | jget "d['reason'] + '/' + d['terminated_by'] + '/' + str(d['exit_code']) + '/' + str(d['signal'])")" = "error/agent/3/None" ] ||
+	    fail "termination: $t"
+	[ "$(echo "$t" | jget "d['stderr']['total_lines']")" = 200 ] || fail "total: $t"
+	[ "$(echo "$t" | jget "d['stderr']['truncated']")" = true ] || fail "truncated: $t"
+	[ "$(echo "$t" | jget "d['stderr']['head']")" = "$(python3 -c 'import json; print(json.dumps(["stderr line %d" % i for i in range(1, 21)]))')" ] ||
+	    fail "head: $t"
+	[ "$(echo "$t" | jget "d['stderr']['tail']")" = "$(python3 -c 'import json; print(json.dumps(["stderr line %d" % i for i in range(151, 201)]))')" ] ||
+	    fail "tail: $t"
+	[ "$(run_field "d['cwd']")" = "$TESTDIR" ] || fail "cwd"
+	[ "$(run_field "d['name']")" = errs ] || fail "name"
+	# The terminal saw both streams, the pane stayed, with the agent's status.
+	screen=$(T capture-pane -p -S - -t "$pane")
+	echo "$screen" | grep -q "on stdout" || fail "stdout not on the terminal"
+	echo "$screen" | grep -q "stderr line 200" || fail "stderr not on the terminal"
+	[ "$(T display -p -t "$pane" '#{pane_dead} #{pane_dead_status}')" = "1 3" ] ||
+	    fail "pane: $(T display -p -t "$pane" '#{pane_dead} #{pane_dead_status}')"
+	# The helper made it an event, with the termination, and shows it.
+	until_ms 3000 sh -c "'$LISA' -L '$SOCK' events --json | grep -q '\"run_finished\"'" ||
+	    fail "no run_finished event: $(L events --json)"
+	L events --json | grep '"run_finished"' | jget "d['termination']['stderr']['total_lines']" |
+	    grep -q '^200$' || fail "event termination: $(L events --json | grep run_finished)"
+	[ "$(pane_field "$pane" run | jget "d['termination']['exit_code']")" = 3 ] ||
+	    fail "lisa list: $(pane_json "$pane")"
+	# The record is private and complete.
+	rec=$(ls "$XDG_RUNTIME_DIR"/lisa/runs/*.json)
+	[ "$(stat -c %a "$rec")" = 600 ] || fail "record mode $(stat -c %a "$rec")"
+	[ "$(stat -c %a "$XDG_RUNTIME_DIR/lisa/runs")" = 700 ] || fail "runs dir mode"
+	note "$(L runs | tail -n 1)"
+}
+
+test_stderr_line_cut_on_utf8_boundary() {
+	start_server main
+	start_helper
+	# 1 + 300 x 2 bytes: byte 500 falls inside a character.
+	cmd=$(script utf8.sh "python3 -c 'import sys; sys.stderr.write(\"x\" + \"\\u00e9\" * 300 + \"\\n\")'; exit 1")
+	L run -- "$cmd" >/dev/null || fail "lisa run"
+	until_ms 5000 finished_run || fail "never finished"
+	line=$(run_field "d['termination']['stderr']['head'][0]")
+	[ "$(printf %s "$line" | wc -c)" = 499 ] || fail "cut at $(printf %s "$line" | wc -c) bytes: $line"
+	[ "$line" = "x$(python3 -c 'print("\u00e9" * 249, end="")')" ] || fail "not x + 249 é"
+}
+
+test_kill_9_is_signal_9_error() {
+	start_server main
+	start_helper
+	cmd=$(script sleeper.sh 'echo started >&2; exec sleep 600')
+	out=$(L run --name sleeper -- "$cmd")
+	pane=$(echo "$out" | cut -d' ' -f3)
+	until_ms 5000 sh -c "'$LISA' -L '$SOCK' runs --json | grep -q '\"lifecycle\":\"running\"'" ||
+	    fail "not running: $(L runs --json)"
+	pid=$(L runs --json | jget "d[0]['pid']")
+	kill -9 "$pid"
+	until_ms 5000 finished_run || fail "never finished"
+	t=$(run_field "d['termination']")
+	[ "$(echo "$t" | jget "d['reason'] + '/' + str(d['signal']) + '/' + str(d['exit_code'])")" = "error/9/None" ] ||
+	    fail "termination: $t"
+	echo "$t" | jget "d['message']" | grep -q "SIGKILL" || fail "message: $t"
+	[ "$(echo "$t" | jget "d['stderr']['head']")" = '["started"]' ] || fail "stderr: $t"
+	# The pane dies the way the agent did.
+	until_ms 3000 shows "$pane" '#{pane_dead}' 1 || fail "pane alive"
+	[ "$(T display -p -t "$pane" '#{pane_dead_signal}')" = 9 ] ||
+	    fail "pane signal: $(T display -p -t "$pane" '#{pane_dead_status}/#{pane_dead_signal}')"
+}
+
+test_exit_codes_map_to_reasons() {
+	start_server main
+	start_helper
+	for c in "0 completed agent" "130 terminated user" "127 error agent" "2 error agent"; do
+		set -- $c
+		rm -f "$XDG_RUNTIME_DIR"/lisa/runs/*.json
+		cmd=$(script "exit$1.sh" "exit $1")
+		L run -- "$cmd" >/dev/null
+		until_ms 5000 finished_run || fail "exit $1: never finished"
+		got=$(run_field "d['termination']['reason'] + ' ' + d['termination']['terminated_by']")
+		[ "$got" = "$2 $3" ] || fail "exit $1: $got, want $2 $3"
+		# Error details only for errors.
+		has=$(run_field "'exit_code' in d['termination']")
+		[ "$has" = "$([ "$2" = error ] && echo true || echo false)" ] ||
+		    fail "exit $1: error fields $has"
+	done
+	# A command that is not there: 127, "could not start".
+	rm -f "$XDG_RUNTIME_DIR"/lisa/runs/*.json
+	L run -- "$TESTDIR/no-such-agent" >/dev/null
+	until_ms 5000 finished_run || fail "never finished"
+	run_field "d['termination']['message']" | grep -q "could not start" ||
+	    fail "$(run_field "d['termination']")"
+	run_field "d['termination']['stderr']['head'][0]" | grep -q "cannot run" ||
+	    fail "no stderr: $(run_field "d['termination']")"
+}
