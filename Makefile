@@ -25,10 +25,10 @@ COMMON_SRCS = plugin/runtime.c plugin/json.c plugin/server-find.c plugin/osc.c \
 LISAD_SRCS = plugin/lisad.c plugin/loop.c plugin/session.c plugin/pane.c \
 	plugin/hooks.c plugin/listener.c plugin/tmux-cmd.c plugin/events.c plugin/proc.c \
 	plugin/watch.c plugin/watch-json.c plugin/publish.c plugin/agentfiles.c \
-	plugin/ui.c plugin/notify.c plugin/runs.c
+	plugin/ui.c plugin/notify.c plugin/runs.c plugin/terminate.c
 LISA_SRCS = plugin/lisa.c plugin/lisa-client.c plugin/lisa-doctor.c \
 	plugin/lisa-status.c plugin/lisa-hooks.c plugin/lisa-menu.c \
-	plugin/lisa-run.c
+	plugin/lisa-run.c plugin/lisa-act.c
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 CONTROL_OBJS = $(call obj,$(CONTROL_SRCS))

@@ -37,6 +37,11 @@ int	 cmd_runs(struct lisa_ctx *, int);
 int	 run_list(struct lisa_ctx *, struct run **, size_t *);
 char	*run_launch(struct lisa_ctx *, const struct run *, const char *);
 
+/* lisa-act.c */
+int	 cmd_nudge(struct lisa_ctx *, const char *, const char *, int);
+int	 cmd_kill(struct lisa_ctx *, const char *);
+int	 cmd_retry(struct lisa_ctx *, const char *, int);
+
 /* lisa-hooks.c */
 int	 cmd_hooks(const char *, const char *, int);
 int	 cmd_notify(struct lisa_ctx *, const char *, const char *);

@@ -29,6 +29,8 @@ struct args {
 	double		 timeout;
 	long long	 bytes;
 	int		 wait;
+	int		 force;
+	int		 fallback;
 	int		 argc;
 	char		**argv;
 };
@@ -48,6 +50,11 @@ usage(int code)
 	    "      [--cwd D] -- COMMAND...  start an agent in a new window, "
 	    "recorded\n"
 	    "  runs [--json]        the runs lisa started, and how they ended\n"
+	    "  nudge PANE [TEXT] [--force]  type TEXT (default: continue), "
+	    "then Enter\n"
+	    "  kill PANE            SIGTERM the pane's processes, SIGKILL after "
+	    "2 s\n"
+	    "  retry PANE [--fallback]  the pane's run again (or its fallback)\n"
 	    "  key menu|next|details CLIENT  what lisa's tmux keys run\n"
 	    "  wait [TARGET] [--until STATE,...] [--timeout SECONDS]\n"
 	    "                       block until the pane reaches a state\n"
@@ -104,6 +111,10 @@ parse_args(int argc, char **argv, struct args *a)
 			a->bytes = strtoll(argv[++i], NULL, 10);
 		else if (strcmp(argv[i], "--wait") == 0)
 			a->wait = 1;
+		else if (strcmp(argv[i], "--force") == 0)
+			a->force = 1;
+		else if (strcmp(argv[i], "--fallback") == 0)
+			a->fallback = 1;
 		else if (strcmp(argv[i], "--dry-run") == 0)
 			a->dry_run = 1;
 		else if (strcmp(argv[i], "--agent") == 0 && i + 1 < argc)
@@ -607,6 +618,14 @@ main(int argc, char **argv)
 		return (cmd_run_wrapper(&ctx, a.argc > 1 ? a.argv[1] : NULL));
 	if (strcmp(cmd, "runs") == 0)
 		return (cmd_runs(&ctx, a.json));
+	if (strcmp(cmd, "nudge") == 0)
+		return (cmd_nudge(&ctx, a.argc > 1 ? a.argv[1] : NULL,
+		    a.argc > 2 ? a.argv[2] : NULL, a.force));
+	if (strcmp(cmd, "kill") == 0)
+		return (cmd_kill(&ctx, a.argc > 1 ? a.argv[1] : NULL));
+	if (strcmp(cmd, "retry") == 0)
+		return (cmd_retry(&ctx, a.argc > 1 ? a.argv[1] : NULL,
+		    a.fallback));
 	if (strcmp(cmd, "details") == 0)
 		return (cmd_details(&ctx, a.argc > 1 ? a.argv[1] : NULL,
 		    a.wait));

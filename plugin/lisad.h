@@ -321,6 +321,10 @@ void		 notify_transition(struct pane *, enum cls_state,
 int		 runs_update(const char *, char **);
 void		 runs_pane_json(struct buf *, int);
 int		 runs_is_run_pane(int);
+void		 runs_mark_killed(int, const char *);
+
+/* terminate.c: SIGTERM to a pane's tree, SIGKILL after 2 s. */
+int		 terminate_pane(struct pane *, const char *, char **);
 
 /* hooks.c */
 int		 hooks_install(void);

@@ -473,6 +473,27 @@ listener_request(struct listener_conn *lc, const char *line, size_t len)
 		free(id);
 		free(why);
 		listener_reply(lc, &b);
+	} else if (strcmp(cmd, "kill") == 0) {
+		char		*id = json_get_str(d, 0, "pane"), *why = NULL;
+		char		*by = json_get_str(d, 0, "by");
+		struct pane	*kp = NULL;
+
+		if (id != NULL && id[0] == '%')
+			kp = pane_find((int)strtol(id + 1, NULL, 10));
+		if (kp == NULL)
+			xasprintf(&why, "no such pane: %s", id != NULL ? id :
+			    "?");
+		if (kp == NULL || terminate_pane(kp, by != NULL &&
+		    strcmp(by, "daemon") == 0 ? "daemon" : "user", &why) != 0) {
+			buf_adds(&b, "{\"ok\":false,\"error\":");
+			json_cstr(&b, why);
+			buf_addc(&b, '}');
+		} else
+			buf_adds(&b, "{\"ok\":true}");
+		free(id);
+		free(by);
+		free(why);
+		listener_reply(lc, &b);
 	} else if (strcmp(cmd, "hook") == 0) {
 		listener_hook(lc, d);
 	} else if (strcmp(cmd, "notify") == 0) {

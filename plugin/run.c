@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "run.h"
@@ -320,4 +321,48 @@ run_termination(struct buf *b, int code, int sig, const char *killed_by,
 		buf_adds(b, stderr_json != NULL ? stderr_json : "null");
 	}
 	buf_addc(b, '}');
+}
+
+/*
+ * The record of the next attempt after prev: the same command again
+ * ("name-r2", "-r3", ...), or on fallback the fallback command with the
+ * count started again ("name-fb", "name-fb-r2").
+ */
+int
+run_next(const struct run *prev, int fallback, struct run *r)
+{
+	struct timespec	ts;
+	int		i, switching = fallback && !prev->on_fallback;
+
+	run_init(r);
+	run_new_id(r->id, sizeof r->id);
+	r->base = xstrdup(prev->base != NULL ? prev->base : prev->name);
+	r->server = prev->server != NULL ? xstrdup(prev->server) : NULL;
+	r->cwd = prev->cwd != NULL ? xstrdup(prev->cwd) : NULL;
+	r->fallback = prev->fallback != NULL ? xstrdup(prev->fallback) : NULL;
+	r->retries = prev->retries;
+	r->prev = xstrdup(prev->id);
+	r->on_fallback = prev->on_fallback || fallback;
+	r->attempt = switching ? 1 : prev->attempt + 1;
+	if (switching) {
+		r->argv = xcalloc(4, sizeof *r->argv);
+		r->argv[r->argc++] = xstrdup("/bin/sh");
+		r->argv[r->argc++] = xstrdup("-c");
+		r->argv[r->argc++] = xstrdup(prev->fallback);
+	} else {
+		r->argv = xcalloc((size_t)prev->argc + 1, sizeof *r->argv);
+		for (i = 0; i < prev->argc; i++)
+			r->argv[r->argc++] = xstrdup(prev->argv[i]);
+	}
+	if (r->attempt > 1)
+		xasprintf(&r->name, "%s%s-r%d", r->base, r->on_fallback ?
+		    "-fb" : "", r->attempt);
+	else
+		xasprintf(&r->name, "%s%s", r->base, r->on_fallback ? "-fb" :
+		    "");
+	r->lifecycle = xstrdup("launching");
+	strlcpy(r->pane, prev->pane, sizeof r->pane);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	r->created = (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (0);
 }

@@ -43,5 +43,6 @@ void	 run_json(struct buf *, const struct run *);
 void	 run_termination(struct buf *, int, int, const char *,
 	    const char *);
 const char *run_outcome(int, int, const char *);
+int	 run_next(const struct run *, int, struct run *);
 
 #endif

@@ -4,9 +4,11 @@
  * make each step an event once: run_started, run_finished (with the
  * termination record).
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lisad.h"
 #include "run.h"
@@ -157,4 +159,28 @@ int
 runs_is_run_pane(int pane)
 {
 	return (runs_find_pane(pane) != NULL);
+}
+
+/* Someone ends this pane's run on purpose: the wrapper will say so. */
+void
+runs_mark_killed(int pane, const char *by)
+{
+	struct hrun	*h;
+	char		*cause = NULL, *path;
+	int		 fd;
+
+	if ((h = runs_find_pane(pane)) == NULL || h->finished)
+		return;
+	if (runs_dirpath == NULL &&
+	    (runs_dirpath = run_dir(lisad.rundir, &cause)) == NULL) {
+		free(cause);
+		return;
+	}
+	xasprintf(&path, "%s/%s.kill", runs_dirpath, h->id);
+	fd = open(path, O_WRONLY|O_CREAT|O_TRUNC|O_NOFOLLOW|O_CLOEXEC, 0600);
+	if (fd == -1 || write(fd, by, strlen(by)) != (ssize_t)strlen(by))
+		log_warn("%s", path);
+	if (fd != -1)
+		close(fd);
+	free(path);
 }

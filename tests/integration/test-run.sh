@@ -116,3 +116,94 @@ test_exit_codes_map_to_reasons() {
 	run_field "d['termination']['stderr']['head'][0]" | grep -q "cannot run" ||
 	    fail "no stderr: $(run_field "d['termination']")"
 }
+
+test_nudge_arrives_literally_then_enter() {
+	start_server main
+	start_helper
+	# A raw reader: every byte it gets, until Enter (CR), into a file.
+	T new-window -d -t main:1 "python3 -c '
+import os, sys, tty
+tty.setraw(0)
+data = b\"\"
+while not data.endswith(b\"\\r\"):
+    data += os.read(0, 1)
+open(\"$TESTDIR/got\", \"wb\").write(data)
+'"
+	p=$(T display -p -t main:1 '#{pane_id}')
+	sleep 0.5
+	text='it'"'"'s "quoted"; #{pane_id} $HOME ~ \; {x}
+second line'
+	L nudge "$p" "$text" >/dev/null || fail "nudge failed"
+	until_ms 3000 test -s "$TESTDIR/got" || fail "nothing arrived"
+	want=$(printf '%s\r' "$text" | od -An -c)
+	got=$(od -An -c "$TESTDIR/got")
+	[ "$got" = "$want" ] || fail "arrived:
+$got
+want:
+$want"
+}
+
+test_nudge_refused_while_busy() {
+	. "$ROOT/tests/integration/agents.sh"
+	setup_agents
+	p=$(agent_window 1 claude)
+	expect "$p" waiting_input prompt
+	T send-keys -t "$p" 'work 6' Enter
+	expect "$p" in_progress
+	sleep 1
+	L nudge "$p" hello 2>"$TESTDIR/err" && fail "nudged a busy agent"
+	grep -q busy "$TESTDIR/err" || fail "no reason given: $(cat "$TESTDIR/err")"
+	expect "$p" waiting_input prompt
+	L nudge "$p" 'work 1' >/dev/null || fail "nudge at the prompt refused"
+	expect "$p" in_progress
+}
+
+test_kill_terminates_tree_then_sigkill() {
+	start_server main
+	start_helper
+	# The agent ignores SIGTERM; its child does not.
+	cmd=$(script stubborn.sh "trap '' TERM; sleep 600 & wait; sleep 600")
+	out=$(L run --name stubborn -- "$cmd")
+	pane=$(echo "$out" | cut -d' ' -f3)
+	until_ms 5000 sh -c "'$LISA' -L '$SOCK' runs --json | grep -q '\"lifecycle\":\"running\"'" ||
+	    fail "not running"
+	sleep 0.3
+	t0=$(now_ms)
+	L kill "$pane" >/dev/null || fail "lisa kill failed"
+	until_ms 6000 finished_run || fail "never finished"
+	ms=$(($(now_ms) - t0))
+	t=$(run_field "d['termination']")
+	[ "$(echo "$t" | jget "d['reason'] + '/' + d['terminated_by']")" = "terminated/user" ] ||
+	    fail "termination: $t"
+	[ "$(run_field "d['signal']")" = 9 ] || fail "not SIGKILLed: $(finished_run)"
+	[ "$ms" -ge 1900 ] || fail "SIGKILL after ${ms} ms, before the 2 s grace"
+	L events --json | grep -q '"event":"terminate"' || fail "no terminate event"
+	L events --json | grep -q '"event":"terminate_kill"' || fail "no terminate_kill event"
+	note "stubborn agent gone ${ms} ms after lisa kill (2 s grace)"
+}
+
+test_retry_and_fallback_names() {
+	start_server main
+	start_helper
+	cmd=$(script crash.sh 'echo "boom" >&2; exit 3')
+	out=$(L run --name crashy --retries 2 --fallback "echo fallback >&2; exit 4" -- "$cmd")
+	id1=$(echo "$out" | cut -d' ' -f1)
+	pane=$(echo "$out" | cut -d' ' -f3)
+	until_ms 5000 finished_run || fail "first run never finished"
+	L retry "$pane" >/dev/null || fail "retry failed"
+	until_ms 5000 sh -c "[ \$('$LISA' -L '$SOCK' runs --json | python3 -c 'import json,sys; print(len([r for r in json.load(sys.stdin) if r[\"lifecycle\"] == \"finished\"]))') = 2 ]" ||
+	    fail "retry never finished: $(L runs)"
+	r2=$(L runs --json | jget "d[1]")
+	[ "$(echo "$r2" | jget "'%s %s %s %s' % (d['name'], d['attempt'], d['prev'], d['pane'])")" = "crashy-r2 2 $id1 $pane" ] ||
+	    fail "second run: $r2"
+	[ "$(T display -p -t "$pane" '#{window_name}')" = crashy-r2 ] || fail "window not renamed"
+	L retry "$pane" --fallback >/dev/null || fail "fallback retry failed"
+	until_ms 5000 sh -c "'$LISA' -L '$SOCK' runs --json | grep -q '\"name\":\"crashy-fb\",.*\"lifecycle\":\"finished\"'" ||
+	    fail "fallback never finished: $(L runs)"
+	r3=$(L runs --json | jget "d[2]")
+	[ "$(echo "$r3" | jget "'%s %s %s' % (d['name'], d['attempt'], d['on_fallback'])")" = "crashy-fb 1 True" ] ||
+	    fail "fallback run: $r3"
+	[ "$(echo "$r3" | jget "d['termination']['stderr']['head']")" = '["fallback"]' ] ||
+	    fail "fallback stderr: $r3"
+	note "$(L runs)"
+}

@@ -1,0 +1,264 @@
+/*
+ * Acting on an agent pane: lisa nudge, lisa kill, lisa retry. The menu's
+ * actions run these.
+ */
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lisa-client.h"
+#include "run.h"
+
+#define NUDGE_ENTER_MS	500
+
+/* Run a tmux command line (quoted by us) through source-file -. */
+static int
+act_source(struct lisa_ctx *ctx, const char *line)
+{
+	int	 p[2], rc;
+	pid_t	 pid;
+	int	 status;
+
+	if (pipe(p) != 0)
+		return (-1);
+	if ((pid = fork()) == -1)
+		return (-1);
+	if (pid == 0) {
+		dup2(p[0], 0);
+		close(p[0]);
+		close(p[1]);
+		execlp("tmux", "tmux", "-u", "-S", ctx->sid.socket,
+		    "source-file", "-", (char *)NULL);
+		_exit(127);
+	}
+	close(p[0]);
+	rc = write(p[1], line, strlen(line)) == (ssize_t)strlen(line) ? 0 : -1;
+	close(p[1]);
+	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		;
+	if (rc != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return (-1);
+	return (0);
+}
+
+/* The pane's classification, from the helper; NULL if none. */
+static struct json_doc *
+act_status(struct lisa_ctx *ctx, const char *pane, int *obj)
+{
+	struct json_doc	*d;
+	struct buf	 req;
+	char		*cause = NULL;
+
+	buf_init(&req);
+	buf_adds(&req, "{\"cmd\":\"status\",\"pane\":");
+	json_cstr(&req, pane);
+	buf_adds(&req, "}\n");
+	if (client_call(ctx, req.data, &d, &cause) != 0) {
+		free(cause);
+		buf_free(&req);
+		return (NULL);
+	}
+	buf_free(&req);
+	*obj = json_get(d, 0, "pane");
+	return (d);
+}
+
+/*
+ * Is the agent visibly busy (working, and its screen says so)? A nudge
+ * then would land in the middle of its work.
+ */
+static int
+act_busy(struct lisa_ctx *ctx, const char *pane)
+{
+	struct json_doc	*d;
+	char		*state;
+	int		 obj, sig, screen, hints, i, n, busy = 0;
+	char		*h;
+
+	if ((d = act_status(ctx, pane, &obj)) == NULL || obj < 0)
+		return (0);
+	state = json_get_str(d, obj, "state");
+	if (state != NULL && strcmp(state, "in_progress") == 0) {
+		busy = 1;	/* unless the screen says otherwise */
+		if ((sig = json_get(d, obj, "signals")) >= 0 &&
+		    (screen = json_get(d, sig, "screen")) >= 0 &&
+		    (hints = json_get(d, screen, "hints")) >= 0) {
+			busy = 0;
+			n = json_array_size(d, hints);
+			for (i = 0; i < n; i++) {
+				if (json_tok_str(d, json_array_item(d, hints,
+				    i), &h) == 0) {
+					busy |= strcmp(h, "busy") == 0;
+					free(h);
+				}
+			}
+		}
+	}
+	free(state);
+	json_free(d);
+	return (busy);
+}
+
+/*
+ * lisa nudge PANE [TEXT]: the text typed literally (send-keys -l, every
+ * byte quoted, so ';', '#{}', quotes and newlines arrive as they are),
+ * then Enter on its own half a second later.
+ */
+int
+cmd_nudge(struct lisa_ctx *ctx, const char *target, const char *text,
+    int force)
+{
+	struct buf	 line;
+	struct timespec	 ts = { 0, NUDGE_ENTER_MS * 1000000L };
+	char		*pane;
+
+	if ((pane = client_resolve(ctx, target)) == NULL) {
+		fprintf(stderr, "lisa: no such pane: %s\n", target != NULL ?
+		    target : "");
+		return (2);
+	}
+	if (!force && act_busy(ctx, pane)) {
+		fprintf(stderr, "lisa: %s is busy (its screen says so); "
+		    "not nudged (--force to anyway)\n", pane);
+		free(pane);
+		return (1);
+	}
+	buf_init(&line);
+	buf_printf(&line, "send-keys -t '%s' -l ", pane);
+	ctl_quote_str(&line, text != NULL ? text : "continue");
+	buf_addc(&line, '\n');
+	if (act_source(ctx, line.data) != 0) {
+		fprintf(stderr, "lisa: tmux refused the keys\n");
+		free(pane);
+		return (1);
+	}
+	nanosleep(&ts, NULL);
+	buf_reset(&line);
+	buf_printf(&line, "send-keys -t '%s' Enter\n", pane);
+	act_source(ctx, line.data);
+	printf("lisa: nudged %s\n", pane);
+	buf_free(&line);
+	free(pane);
+	return (0);
+}
+
+/* lisa kill PANE: the helper ends the pane's processes (TERM, then KILL). */
+int
+cmd_kill(struct lisa_ctx *ctx, const char *target)
+{
+	struct json_doc	*d;
+	struct buf	 req;
+	char		*pane, *cause = NULL, *err;
+	int		 ok = 0;
+
+	if ((pane = client_resolve(ctx, target)) == NULL) {
+		fprintf(stderr, "lisa: no such pane: %s\n", target != NULL ?
+		    target : "");
+		return (2);
+	}
+	buf_init(&req);
+	buf_adds(&req, "{\"cmd\":\"kill\",\"by\":\"user\",\"pane\":");
+	json_cstr(&req, pane);
+	buf_adds(&req, "}\n");
+	if (client_call(ctx, req.data, &d, &cause) != 0) {
+		fprintf(stderr, "lisa: %s\n", cause);
+		return (1);
+	}
+	json_get_bool(d, 0, "ok", &ok);
+	if (!ok) {
+		err = json_get_str(d, 0, "error");
+		fprintf(stderr, "lisa: %s\n", err != NULL ? err : "failed");
+		free(err);
+	} else
+		printf("lisa: terminating %s (SIGTERM, SIGKILL after 2 s)\n",
+		    pane);
+	json_free(d);
+	buf_free(&req);
+	free(pane);
+	return (ok ? 0 : 1);
+}
+
+/*
+ * lisa retry PANE: the pane's last run again, in the same pane, as the
+ * next attempt ("name-r2"); with --fallback, the run's fallback command.
+ */
+int
+cmd_retry(struct lisa_ctx *ctx, const char *target, int fallback)
+{
+	struct run	*list, r;
+	char		*pane, *dir, *cause = NULL, self[4096], *out = NULL;
+	const char	*argv[16];
+	size_t		 n, i, found = (size_t)-1;
+	ssize_t		 len;
+	int		 a = 0, rc;
+
+	if ((pane = client_resolve(ctx, target)) == NULL) {
+		fprintf(stderr, "lisa: no such pane: %s\n", target != NULL ?
+		    target : "");
+		return (2);
+	}
+	if (run_list(ctx, &list, &n) != 0)
+		return (1);
+	for (i = 0; i < n; i++) {
+		if (strcmp(list[i].pane, pane) == 0)
+			found = i;
+	}
+	if (found == (size_t)-1) {
+		fprintf(stderr, "lisa: %s was not started by lisa run\n", pane);
+		return (1);
+	}
+	if (fallback && list[found].fallback == NULL) {
+		fprintf(stderr, "lisa: the run has no --fallback\n");
+		return (1);
+	}
+	rc = run_next(&list[found], fallback, &r);
+	if ((dir = run_dir(ctx->rundir, &cause)) == NULL ||
+	    run_write(dir, &r, &cause) != 0) {
+		fprintf(stderr, "lisa: %s\n", cause);
+		return (1);
+	}
+	if ((len = readlink("/proc/self/exe", self, sizeof self - 1)) <= 0)
+		strlcpy(self, "lisa", sizeof self);
+	else
+		self[len] = '\0';
+	argv[a++] = "respawn-pane";
+	argv[a++] = "-k";
+	argv[a++] = "-t";
+	argv[a++] = pane;
+	if (r.cwd != NULL) {
+		argv[a++] = "-c";
+		argv[a++] = r.cwd;
+	}
+	argv[a++] = "--";
+	argv[a++] = self;
+	argv[a++] = "-S";
+	argv[a++] = ctx->sid.socket;
+	argv[a++] = "_run";
+	argv[a++] = r.id;
+	argv[a] = NULL;
+	if (client_tmux(ctx, &out, argv) != 0) {
+		fprintf(stderr, "lisa: tmux could not respawn %s\n", pane);
+		return (1);
+	}
+	free(out);
+	out = NULL;
+	{
+		const char *rn[] = { "rename-window", "-t", pane, r.name, NULL };
+
+		client_tmux(ctx, &out, rn);
+		free(out);
+	}
+	printf("%s %s %s\n", r.id, r.name, pane);
+	for (i = 0; i < n; i++)
+		run_free(&list[i]);
+	free(list);
+	run_free(&r);
+	free(dir);
+	free(pane);
+	return (rc);
+}
