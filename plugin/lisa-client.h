@@ -26,7 +26,8 @@ int	 cmd_explain(struct lisa_ctx *, const char *);
 int	 cmd_wait(struct lisa_ctx *, const char *, const char *, double);
 
 /* lisa-menu.c */
-int	 cmd_key(struct lisa_ctx *, const char *, const char *);
+int	 cmd_key(struct lisa_ctx *, const char *, const char *,
+	    const char *);
 int	 cmd_details(struct lisa_ctx *, const char *, int);
 
 /* lisa-run.c */

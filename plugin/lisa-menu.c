@@ -250,6 +250,89 @@ menu_item(struct menu_args *ma, const char *name, const char *key,
 	menu_add(ma, xstrdup(cmd));
 }
 
+/* An action on the client's pane, confirmed first if it destroys. */
+static void
+menu_action(struct menu_args *ma, struct lisa_ctx *ctx, const char *client,
+    const char *label, const char *key, const char *what, int confirm)
+{
+	struct buf	 b;
+	char		*sh, *rs, arg[64];
+
+	snprintf(arg, sizeof arg, "%s", what);
+	sh = menu_self(ctx, "key act", client);
+	buf_init(&b);
+	buf_adds(&b, sh);
+	buf_addc(&b, ' ');
+	buf_adds(&b, arg);
+	rs = menu_run_shell(b.data);
+	if (confirm) {
+		buf_reset(&b);
+		buf_printf(&b, "confirm-before -p \"lisa: %s this pane's agent? "
+		    "(y/n)\" ", what);
+		ctl_quote_str(&b, rs);
+		menu_item(ma, label, key, b.data);
+	} else
+		menu_item(ma, label, key, rs);
+	free(sh);
+	free(rs);
+	buf_free(&b);
+}
+
+/*
+ * lisa key act CLIENT WHAT: run `lisa WHAT PANE` on the client's pane and
+ * show its last line of output there.
+ */
+static int
+cmd_key_act(struct lisa_ctx *ctx, const char *client, const char *what)
+{
+	char	*pane, self[4096], out[512], *nl;
+	int	 p[2], status;
+	ssize_t	 n, len;
+	pid_t	 pid;
+	size_t	 got = 0;
+
+	if (what == NULL || (pane = menu_client_pane(ctx, client)) == NULL)
+		return (menu_message(ctx, client, "lisa: no pane"));
+	if ((len = readlink("/proc/self/exe", self, sizeof self - 1)) <= 0)
+		strlcpy(self, "lisa", sizeof self);
+	else
+		self[len] = '\0';
+	if (pipe(p) != 0 || (pid = fork()) == -1)
+		return (1);
+	if (pid == 0) {
+		dup2(p[1], 1);
+		dup2(p[1], 2);
+		close(p[0]);
+		close(p[1]);
+		if (strcmp(what, "fallback") == 0)
+			execl(self, "lisa", "-S", ctx->sid.socket, "retry", pane,
+			    "--fallback", (char *)NULL);
+		else
+			execl(self, "lisa", "-S", ctx->sid.socket, what, pane,
+			    (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	while (got < sizeof out - 1 &&
+	    (n = read(p[0], out + got, sizeof out - 1 - got)) > 0)
+		got += (size_t)n;
+	close(p[0]);
+	waitpid(pid, &status, 0);
+	out[got] = '\0';
+	while (got > 0 && out[got - 1] == '\n')
+		out[--got] = '\0';
+	if ((nl = strrchr(out, '\n')) != NULL)
+		memmove(out, nl + 1, strlen(nl + 1) + 1);
+	free(pane);
+	{
+		struct buf	b;
+
+		buf_init(&b);
+		menu_text(&b, *out != '\0' ? out : "lisa: done");
+		return (menu_message(ctx, client, b.data));
+	}
+}
+
 static int
 cmd_key_menu(struct lisa_ctx *ctx, const char *client)
 {
@@ -323,6 +406,11 @@ cmd_key_menu(struct lisa_ctx *ctx, const char *client)
 	menu_item(&ma, "Why? (this pane)", "d", rs);
 	free(sh);
 	free(rs);
+	menu_action(&ma, ctx, client, "Nudge (this pane)", "u", "nudge", 0);
+	menu_action(&ma, ctx, client, "Retry (this pane)", "r", "retry", 0);
+	menu_action(&ma, ctx, client, "Retry with fallback", "f", "fallback",
+	    0);
+	menu_action(&ma, ctx, client, "Kill (this pane)", "k", "kill", 1);
 	buf_free(&name);
 	buf_free(&cmd);
 	menu_free(list, n);
@@ -400,7 +488,8 @@ cmd_key_details(struct lisa_ctx *ctx, const char *client)
 }
 
 int
-cmd_key(struct lisa_ctx *ctx, const char *what, const char *client)
+cmd_key(struct lisa_ctx *ctx, const char *what, const char *client,
+    const char *arg)
 {
 	if (what == NULL || client == NULL) {
 		fprintf(stderr, "usage: lisa key menu|next|details CLIENT\n");
@@ -412,6 +501,8 @@ cmd_key(struct lisa_ctx *ctx, const char *what, const char *client)
 		return (cmd_key_next(ctx, client));
 	if (strcmp(what, "details") == 0)
 		return (cmd_key_details(ctx, client));
+	if (strcmp(what, "act") == 0)
+		return (cmd_key_act(ctx, client, arg));
 	fprintf(stderr, "lisa: key %s: menu, next or details\n", what);
 	return (2);
 }

@@ -631,7 +631,8 @@ main(int argc, char **argv)
 		    a.wait));
 	if (strcmp(cmd, "key") == 0)
 		return (cmd_key(&ctx, a.argc > 1 ? a.argv[1] : NULL,
-		    a.argc > 2 ? a.argv[2] : NULL));
+		    a.argc > 2 ? a.argv[2] : NULL,
+		    a.argc > 3 ? a.argv[3] : NULL));
 	if (strcmp(cmd, "version") == 0) {
 		printf("lisa %s\n", LISA_VERSION);
 		return (0);

@@ -214,3 +214,23 @@ test_notifications_message_bell_desktop_command() {
 	grep -q crashed "$TESTDIR/desktop.log" && fail "desktop notified while in view"
 	note "notify: $(info | jget "d['notify']")"
 }
+
+test_menu_actions_nudge_and_kill() {
+	setup_agents
+	p=$(agent_window 1 claude)
+	expect "$p" waiting_input prompt
+	attach main:1
+	O send-keys C-b a
+	expect_screen "Nudge (this pane)"
+	O send-keys u
+	# The agent got "continue" and Enter; the client is told.
+	expect_screen "unknown command: continue"
+	expect_screen "lisa: nudged $p"
+	O send-keys C-b a
+	expect_screen "Kill (this pane)"
+	O send-keys k
+	expect_screen "lisa: kill this pane's agent? (y/n)"
+	O send-keys y
+	until_ms 5000 shows "$p" '#{pane_dead}' 1 || fail "pane not killed"
+	L events --json | grep -q '"event":"terminate"' || fail "no terminate event"
+}
