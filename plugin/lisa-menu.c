@@ -22,6 +22,8 @@
 #include "lisa-client.h"
 #include "classify.h"
 #include "ui-format.h"
+#include "run.h"
+#include "run-stderr.h"
 
 #define MENU_MAX_AGENTS	40
 
@@ -487,6 +489,112 @@ cmd_key_details(struct lisa_ctx *ctx, const char *client)
 	return (menu_exec(ctx, argv, n));
 }
 
+/* A line for a menu heading: '#' doubled, at most 70 bytes. */
+static void
+menu_line(struct buf *b, const char *s)
+{
+	char	cut[80];
+	size_t	n = strlen(s);
+
+	if (n > 70)
+		n = utf8_cut(s, n, 70);
+	memcpy(cut, s, n);
+	cut[n] = '\0';
+	menu_text(b, cut);
+}
+
+/*
+ * A run is out of retries: its exit, how far it got, the end of its
+ * stderr, and what to do - retry, the fallback, skip, or abort (close it).
+ */
+static int
+cmd_key_escalate(struct lisa_ctx *ctx, const char *client, const char *id)
+{
+	struct menu_args	 ma = { NULL, 0 };
+	struct json_doc		*d = NULL;
+	struct run		 r;
+	struct buf		 b;
+	char			*dir, *cause = NULL, *msg = NULL, *line, *sh, *rs;
+	char			 title[96];
+	int			 se, arr, n, i, from;
+
+	if (id == NULL || (dir = run_dir(ctx->rundir, &cause)) == NULL ||
+	    run_read(dir, id, &r, &cause) != 0) {
+		free(cause);
+		return (1);
+	}
+	buf_init(&b);
+	menu_add(&ma, xstrdup("display-menu"));
+	menu_add(&ma, xstrdup("-c"));
+	menu_add(&ma, xstrdup(client));
+	snprintf(title, sizeof title, " lisa: %s failed ", r.name);
+	menu_add(&ma, xstrdup("-T"));
+	menu_add(&ma, xstrdup(title));
+	menu_add(&ma, xstrdup("-x"));
+	menu_add(&ma, xstrdup("C"));
+	menu_add(&ma, xstrdup("-y"));
+	menu_add(&ma, xstrdup("C"));
+	menu_add(&ma, xstrdup("--"));
+	if (r.termination != NULL)
+		d = json_parse(r.termination, strlen(r.termination), &cause);
+	if (d != NULL)
+		msg = json_get_str(d, 0, "message");
+	buf_adds(&b, "-");
+	menu_line(&b, msg != NULL ? msg : "failed");
+	buf_printf(&b, " \u00b7 attempt %d%s \u00b7 ran %llds", r.attempt,
+	    r.on_fallback ? " of the fallback" : "", r.ended > r.started ?
+	    (r.ended - r.started) / 1000 : 0);
+	menu_item(&ma, b.data, "", "");
+	buf_reset(&b);
+	buf_printf(&b, "-%d crash(es), %d failure(s) before", r.crashes,
+	    r.failures);
+	menu_item(&ma, b.data, "", "");
+	if (d != NULL && (se = json_get(d, 0, "stderr")) >= 0) {
+		arr = json_get(d, se, "tail");
+		if (arr < 0 || json_array_size(d, arr) == 0)
+			arr = json_get(d, se, "head");
+		n = arr >= 0 ? json_array_size(d, arr) : 0;
+		if (n > 0)
+			menu_item(&ma, "-#[bold]stderr (last lines)", "", "");
+		for (i = (from = n > 6 ? n - 6 : 0); i < n; i++) {
+			if (json_tok_str(d, json_array_item(d, arr, i),
+			    &line) != 0)
+				continue;
+			buf_reset(&b);
+			buf_adds(&b, "-  ");
+			menu_line(&b, line);
+			menu_item(&ma, b.data, "", "");
+			free(line);
+		}
+	}
+	menu_add(&ma, xstrdup(""));
+	sh = menu_self(ctx, "retry", r.pane);
+	rs = menu_run_shell(sh);
+	menu_item(&ma, "Retry", "r", rs);
+	free(sh);
+	free(rs);
+	if (r.fallback != NULL) {
+		buf_reset(&b);
+		buf_adds(&b, r.pane);
+		sh = menu_self(ctx, "retry --fallback", b.data);
+		rs = menu_run_shell(sh);
+		menu_item(&ma, "Fallback retry", "f", rs);
+		free(sh);
+		free(rs);
+	}
+	menu_item(&ma, "Skip (leave it)", "s", "");
+	buf_reset(&b);
+	buf_printf(&b, "kill-pane -t '%s'", r.pane);
+	menu_item(&ma, "Abort (close the pane)", "a", b.data);
+	free(msg);
+	if (d != NULL)
+		json_free(d);
+	buf_free(&b);
+	run_free(&r);
+	free(dir);
+	return (menu_exec(ctx, ma.argv, ma.argc));
+}
+
 int
 cmd_key(struct lisa_ctx *ctx, const char *what, const char *client,
     const char *arg)
@@ -503,6 +611,8 @@ cmd_key(struct lisa_ctx *ctx, const char *what, const char *client,
 		return (cmd_key_details(ctx, client));
 	if (strcmp(what, "act") == 0)
 		return (cmd_key_act(ctx, client, arg));
+	if (strcmp(what, "escalate") == 0)
+		return (cmd_key_escalate(ctx, client, arg));
 	fprintf(stderr, "lisa: key %s: menu, next or details\n", what);
 	return (2);
 }

@@ -117,6 +117,8 @@ run_json(struct buf *b, const struct run *r)
 	buf_adds(b, r->on_fallback ? "true" : "false");
 	json_key(b, "prev");
 	json_cstr(b, r->prev);
+	run_key_ll(b, "crashes", r->crashes, 1);
+	run_key_ll(b, "failures", r->failures, 1);
 	json_key(b, "lifecycle");
 	json_cstr(b, r->lifecycle);
 	json_key(b, "pane");
@@ -230,6 +232,8 @@ run_read(const char *dir, const char *id, struct run *r, char **cause)
 	}
 	r->retries = (int)run_ll(d, "retries", 0);
 	r->attempt = (int)run_ll(d, "attempt", 1);
+	r->crashes = (int)run_ll(d, "crashes", 0);
+	r->failures = (int)run_ll(d, "failures", 0);
 	if (json_get_bool(d, 0, "on_fallback", &b) == 0)
 		r->on_fallback = b;
 	r->pid = run_ll(d, "pid", 0);
@@ -344,6 +348,10 @@ run_next(const struct run *prev, int fallback, struct run *r)
 	r->prev = xstrdup(prev->id);
 	r->on_fallback = prev->on_fallback || fallback;
 	r->attempt = switching ? 1 : prev->attempt + 1;
+	if (!switching) {
+		r->crashes = prev->crashes;
+		r->failures = prev->failures;
+	}
 	if (switching) {
 		r->argv = xcalloc(4, sizeof *r->argv);
 		r->argv[r->argc++] = xstrdup("/bin/sh");

@@ -22,6 +22,8 @@ struct run {
 	int		 attempt;	/* 1, 2, ... for this command */
 	int		 on_fallback;	/* argv is the fallback */
 	char		*prev;		/* the run this one retries */
+	int		 crashes;	/* in this chain: signals, codes >= 128 */
+	int		 failures;	/* other non-zero exits */
 	char		*lifecycle;	/* launching, running, finished */
 	char		 pane[16];
 	long long	 pid;

@@ -74,6 +74,177 @@ runs_event(struct hrun *h, const char *type)
 	buf_free(&b);
 }
 
+/* The reason in a termination record, or "". */
+static void
+runs_reason(const char *term, char *out, size_t len)
+{
+	struct json_doc	*d;
+	char		*cause = NULL, *reason;
+
+	*out = '\0';
+	if (term == NULL || (d = json_parse(term, strlen(term), &cause)) ==
+	    NULL) {
+		free(cause);
+		return;
+	}
+	if ((reason = json_get_str(d, 0, "reason")) != NULL)
+		strlcpy(out, reason, len);
+	free(reason);
+	json_free(d);
+}
+
+static void
+runs_escalate_cb(struct ctl_client *c, int ok, const char *body, size_t len,
+    void *arg)
+{
+	char	*id = arg, *copy, *rest, *line, *f[3], *best = NULL, *p;
+	long	 act, best_act = -1;
+	pid_t	 pid;
+	int	 i;
+
+	copy = rest = ok ? xstrndup(body, len) : xstrdup("");
+	while ((line = strsep(&rest, "\n")) != NULL) {
+		for (i = 0; i < 3; i++) {
+			f[i] = line;
+			if (line != NULL && (p = strstr(line,
+			    lisad.reply_sep)) != NULL) {
+				*p = '\0';
+				line = p + strlen(lisad.reply_sep);
+			} else
+				line = NULL;
+		}
+		if (f[2] == NULL || strcmp(f[1], "1") == 0)
+			continue;
+		act = strtol(f[2], NULL, 10);
+		if (act > best_act) {
+			best_act = act;
+			best = f[0];
+		}
+	}
+	if (best == NULL)
+		log_debug("run %s: nobody to ask (no client)", id);
+	else if ((pid = fork()) == 0) {
+		setsid();
+		execl(lisad.lisa_bin, "lisa", "-S", lisad.sid.socket, "key",
+		    "escalate", best, id, (char *)NULL);
+		_exit(127);
+	} else if (pid == -1)
+		log_warn("fork");
+	free(copy);
+	free(id);
+}
+
+/*
+ * Out of retries and fallbacks: ask the human, with a menu on the client
+ * they used last, in a process of its own (a menu waits for the human).
+ */
+static void
+runs_escalate(struct hrun *h)
+{
+	struct pane	*p = pane_find(h->pane);
+	struct session	*s = p != NULL ? pane_session(p) : NULL;
+	struct buf	 b;
+
+	if (s == NULL)
+		return;
+	buf_init(&b);
+	buf_adds(&b, "list-clients -F ");
+	ctl_quote_str(&b, "#{client_name}\037#{client_control_mode}\037"
+	    "#{client_activity}");
+	session_send(s, b.data, runs_escalate_cb, xstrdup(h->id));
+	buf_free(&b);
+}
+
+/* Start the next run in the same pane. */
+static int
+runs_launch(struct run *next)
+{
+	struct pane	*p;
+	struct session	*s;
+	struct buf	 b;
+	char		*cause = NULL;
+
+	if (next->pane[0] != '%' ||
+	    (p = pane_find((int)strtol(next->pane + 1, NULL, 10))) == NULL ||
+	    (s = pane_session(p)) == NULL)
+		return (-1);
+	if (run_write(runs_dirpath, next, &cause) != 0) {
+		log_warnx("run %s: %s", next->id, cause);
+		free(cause);
+		return (-1);
+	}
+	buf_init(&b);
+	buf_printf(&b, "respawn-pane -k -t '%s'", next->pane);
+	if (next->cwd != NULL) {
+		buf_adds(&b, " -c ");
+		ctl_quote_str(&b, next->cwd);
+	}
+	buf_adds(&b, " -- ");
+	ctl_quote_str(&b, lisad.lisa_bin);
+	buf_adds(&b, " -S ");
+	ctl_quote_str(&b, lisad.sid.socket);
+	buf_printf(&b, " _run %s", next->id);
+	session_send(s, b.data, NULL, NULL);
+	buf_reset(&b);
+	buf_printf(&b, "rename-window -t '%s' ", next->pane);
+	ctl_quote_str(&b, next->name);
+	session_send(s, b.data, NULL, NULL);
+	buf_free(&b);
+	return (0);
+}
+
+/*
+ * A run ended in error: the same command again while --retries allows,
+ * then the fallback (its count started again), then the human.
+ */
+static void
+runs_recover(struct hrun *h, const struct run *r)
+{
+	struct run	 next;
+	struct buf	 b;
+	char		 reason[32];
+	int		 crash, fallback;
+	const char	*step;
+
+	runs_reason(r->termination, reason, sizeof reason);
+	if (r->retries <= 0 || strcmp(reason, "error") != 0)
+		return;
+	crash = r->signal > 0 || r->exit_code >= 128;
+	if (r->attempt <= r->retries)
+		fallback = 0;
+	else if (r->fallback != NULL && !r->on_fallback)
+		fallback = 1;
+	else {
+		buf_init(&b);
+		buf_printf(&b, "\"run\":\"%s\",\"name\":", h->id);
+		json_cstr(&b, h->name);
+		events_json_add("run_escalate", h->pane, b.data);
+		buf_free(&b);
+		runs_escalate(h);
+		return;
+	}
+	run_next(r, fallback, &next);
+	/* The fallback's counts start again (run_next). */
+	if (!fallback) {
+		next.crashes += crash;
+		next.failures += !crash;
+	}
+	step = fallback ? "run_fallback" : "run_retry";
+	if (runs_launch(&next) == 0) {
+		buf_init(&b);
+		buf_printf(&b, "\"run\":\"%s\",\"next\":\"%s\",\"name\":",
+		    h->id, next.id);
+		json_cstr(&b, next.name);
+		buf_printf(&b, ",\"attempt\":%d,\"kind\":\"%s\"", next.attempt,
+		    crash ? "crash" : "failure");
+		events_json_add(step, h->pane, b.data);
+		buf_free(&b);
+		log_debug("run %s: %s as %s (%s)", h->id, step, next.id,
+		    next.name);
+	}
+	run_free(&next);
+}
+
 /* A record changed (the wrapper says so): read it, report new steps. */
 int
 runs_update(const char *id, char **cause)
@@ -127,6 +298,7 @@ runs_update(const char *id, char **cause)
 		runs_event(h, "run_finished");
 		log_debug("run %s (%s) finished: %s", h->id, h->name,
 		    h->termination != NULL ? h->termination : "?");
+		runs_recover(h, &r);
 	}
 	if ((p = pane_find(h->pane)) != NULL)
 		listener_pane_changed(p);

@@ -186,7 +186,7 @@ test_retry_and_fallback_names() {
 	start_server main
 	start_helper
 	cmd=$(script crash.sh 'echo "boom" >&2; exit 3')
-	out=$(L run --name crashy --retries 2 --fallback "echo fallback >&2; exit 4" -- "$cmd")
+	out=$(L run --name crashy --fallback "echo fallback >&2; exit 4" -- "$cmd")
 	id1=$(echo "$out" | cut -d' ' -f1)
 	pane=$(echo "$out" | cut -d' ' -f3)
 	until_ms 5000 finished_run || fail "first run never finished"
@@ -205,5 +205,51 @@ test_retry_and_fallback_names() {
 	    fail "fallback run: $r3"
 	[ "$(echo "$r3" | jget "d['termination']['stderr']['head']")" = '["fallback"]' ] ||
 	    fail "fallback stderr: $r3"
+	note "$(L runs)"
+}
+
+# An agent that always crashes: retries, then the fallback (its count
+# started again), then a menu for the human. Every step an event.
+test_crash_retry_fallback_then_menu() {
+	start_server main
+	start_helper
+	OUTER="${SOCK}o"
+	trap 'tmux -L "$OUTER" kill-server 2>/dev/null; cleanup' EXIT
+	tmux -L "$OUTER" -f /dev/null new-session -d -x 150 -y 40 "env -u TMUX tmux -L $SOCK attach -t main:0"
+	until_ms 3000 sh -c "[ -n \"\$(tmux -L $SOCK list-clients -F '#{client_control_mode}' | grep 0)\" ]" ||
+	    fail "client did not attach"
+	cmd=$(script crash.sh 'i=1; while [ $i -le 80 ]; do echo "crash trace $i" >&2; i=$((i+1)); done; sleep 0.2; kill -SEGV $$')
+	fb=$(script fallback.sh 'echo "fallback gave up" >&2; exit 2')
+	out=$(L run --name crashy --retries 2 --fallback "$fb" -- "$cmd")
+	pane=$(echo "$out" | cut -d' ' -f3)
+	until_ms 20000 sh -c "'$LISA' -L '$SOCK' events --json | grep -q '\"run_escalate\"'" ||
+	    fail "never escalated: $(L runs)"
+	names=$(L runs --json | jget "' '.join(r['name'] for r in d)")
+	[ "$names" = "crashy crashy-r2 crashy-r3 crashy-fb crashy-fb-r2 crashy-fb-r3" ] ||
+	    fail "runs: $names"
+	counts=$(L runs --json | jget "' '.join('%d/%d' % (r['crashes'], r['failures']) for r in d)")
+	[ "$counts" = "0/0 1/0 2/0 0/0 0/1 0/2" ] || fail "crash/failure counts: $counts"
+	steps=$(L events --json | python3 -c '
+import json, sys
+print(" ".join(e["event"] for e in map(json.loads, sys.stdin) if e["event"] in ("run_retry", "run_fallback", "run_escalate")))')
+	[ "$steps" = "run_retry run_retry run_fallback run_retry run_retry run_escalate" ] ||
+	    fail "steps: $steps"
+	first=$(L runs --json | jget "d[0]['termination']")
+	[ "$(echo "$first" | jget "str(d['signal']) + ' ' + str(d['stderr']['total_lines'])")" = "11 80" ] ||
+	    fail "first termination: $first"
+	# The menu, on the attached client: what failed, stderr, the choices.
+	until_ms 5000 sh -c "tmux -L $OUTER capture-pane -p | grep -q 'lisa: crashy-fb-r3 failed'" ||
+	    fail "no menu: $(tmux -L "$OUTER" capture-pane -p)"
+	screen=$(tmux -L "$OUTER" capture-pane -p)
+	for want in "exit 2" "fallback gave up" "Retry" "Fallback retry" "Skip (leave it)" "Abort (close the pane)"; do
+		echo "$screen" | grep -qF "$want" || fail "menu lacks '$want':
+$screen"
+	done
+	note "menu: $(echo "$screen" | grep -F 'exit 2')"
+	# Retry from the menu: one more run of the fallback.
+	tmux -L "$OUTER" send-keys r
+	until_ms 5000 sh -c "'$LISA' -L '$SOCK' runs --json | grep -q 'crashy-fb-r4'" ||
+	    fail "menu retry did nothing: $(L runs)"
+	L runs --json >"$TESTDIR/runs.json"
 	note "$(L runs)"
 }
