@@ -80,6 +80,7 @@ lisad_reload(void)
 	lisad.events_max_lines = 10000;
 	ui_reset();
 	notify_reset();
+	watchdog_reset_config();
 	if (tmux_run(&out, "show-options", "-g", (char *)NULL) == 0) {
 		rest = out;
 		while ((line = strsep(&rest, "\n")) != NULL) {
@@ -94,6 +95,7 @@ lisad_reload(void)
 			}
 			ui_option(line, value);
 			notify_option(line, value);
+			watchdog_option(line, value);
 			if (strcmp(line, "@lisa-debounce") == 0)
 				lisad.debounce_ms = lisad_seconds(value, 1500);
 			else if (strcmp(line, "@lisa-grace") == 0)

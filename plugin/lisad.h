@@ -152,7 +152,7 @@ void		 pane_tap_closed(struct listener_conn *);
 extern const char *pane_subscription_format;
 
 /* watch.c: per-pane signals, classification, transitions. */
-#define PUBLISH_NFIELDS 5
+#define PUBLISH_NFIELDS 6
 struct agent_profile;
 struct file_stamp {		/* a file as we last read it */
 	int64_t			 mtime;	/* ns */
@@ -232,6 +232,18 @@ struct watch {
 	int			 pub_known;	/* pub[] is tmux's truth */
 	uint64_t		 notified_at;	/* mono ms */
 	int			 notified_group;
+
+	int			 wd_level;	/* watchdog: -1, 0..3 */
+	int			 wd_pending;	/* level waiting to act */
+	int			 wd_working;
+	int			 wd_exempt;
+	uint64_t		 wd_alive;	/* last sign of life but output */
+	uint64_t		 wd_last;	/* last sign of life */
+	uint64_t		 wd_out_at;	/* last output that counts */
+	uint64_t		 wd_quiet_until;	/* our nudge's echo */
+	char			*wd_label;	/* @lisa_watchdog */
+	struct loop_timer	 wd_timer;
+	struct loop_timer	 wd_enter;
 };
 void		 watch_new(struct pane *);
 void		 watch_free(struct pane *);
@@ -244,6 +256,14 @@ int		 watch_matches(struct pane *, unsigned);
 void		 watch_reload(void);
 void		 watch_hook(struct pane *, enum hook_event, int);
 void		 watch_poke(struct pane *);
+void		 watch_rescan(struct pane *);
+
+/* watchdog.c: stalled agents, warn -> nudge -> triage -> terminate. */
+void		 watchdog_reset_config(void);
+void		 watchdog_option(const char *, const char *);
+void		 watchdog_check(struct pane *);
+void		 watchdog_output(struct pane *);
+void		 watchdog_free(struct pane *);
 
 /* agentfiles.c: files agents keep about themselves, via inotify. */
 void		 agentfiles_agent(struct pane *);
@@ -322,6 +342,7 @@ int		 runs_update(const char *, char **);
 void		 runs_pane_json(struct buf *, int);
 int		 runs_is_run_pane(int);
 void		 runs_mark_killed(int, const char *);
+int		 runs_retry_pane(struct pane *);
 
 /* terminate.c: SIGTERM to a pane's tree, SIGKILL after 2 s. */
 int		 terminate_pane(struct pane *, const char *, char **);

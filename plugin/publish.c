@@ -4,6 +4,7 @@
  *
  *   per pane	 @lisa_agent @lisa_state @lisa_detail @lisa_reason
  *		 @lisa_since (Unix seconds, as tmux's own times)
+ *		 @lisa_watchdog (the watchdog's level, when it has one)
  *   per window	 @lisa_window_state, per session @lisa_session_state
  *		 (the worst state of their agent panes)
  *   global	 @lisa_count_<group> (unset when none), @lisa_agents,
@@ -30,7 +31,7 @@
 
 static const char *publish_fields[PUBLISH_NFIELDS] = {
 	"@lisa_agent", "@lisa_state", "@lisa_detail", "@lisa_reason",
-	"@lisa_since"
+	"@lisa_since", "@lisa_watchdog"
 };
 
 /* Worst first: what a human most needs to see. */
@@ -152,6 +153,7 @@ publish_pane_fields(struct pane *p)
 	values[2] = agent && *w->res.detail != '\0' ? w->res.detail : NULL;
 	values[3] = agent ? w->res.reason : NULL;
 	values[4] = agent ? since : NULL;
+	values[5] = agent ? w->wd_label : NULL;
 	snprintf(target, sizeof target, "%%%d", p->id);
 	for (i = 0; i < PUBLISH_NFIELDS; i++) {
 		/* The first time, unset what an earlier helper may have left. */

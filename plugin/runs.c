@@ -356,3 +356,36 @@ runs_mark_killed(int pane, const char *by)
 		close(fd);
 	free(path);
 }
+
+/* The watchdog's triage said retry: the pane's run as its next attempt. */
+int
+runs_retry_pane(struct pane *p)
+{
+	struct hrun	*h;
+	struct run	 r, next;
+	char		*cause = NULL;
+	int		 rc;
+
+	if ((h = runs_find_pane(p->id)) == NULL || runs_dirpath == NULL ||
+	    run_read(runs_dirpath, h->id, &r, &cause) != 0) {
+		free(cause);
+		return (-1);
+	}
+	runs_mark_killed(p->id, "daemon");
+	run_next(&r, 0, &next);
+	rc = runs_launch(&next);
+	if (rc == 0) {
+		struct buf	b;
+
+		buf_init(&b);
+		buf_printf(&b, "\"run\":\"%s\",\"next\":\"%s\",\"name\":",
+		    h->id, next.id);
+		json_cstr(&b, next.name);
+		buf_adds(&b, ",\"kind\":\"watchdog\"");
+		events_json_add("run_retry", p->id, b.data);
+		buf_free(&b);
+	}
+	run_free(&r);
+	run_free(&next);
+	return (rc);
+}

@@ -369,6 +369,8 @@ uiformat_border(struct buf *b, const struct ui_config *cfg, const char *user)
 		buf_adds(b, "#[push-default] #{q/h:@lisa_agent} \u00b7 ");
 		uiformat_by_state(b, cfg, "@lisa_state", 1);
 		buf_adds(b, "#{?@lisa_detail, \u00b7 #{q/h:@lisa_detail},}"
+		    "#{?@lisa_watchdog, \u00b7 #[fg=red]\u26a0 "
+		    "#{@lisa_watchdog}#[fg=default],}"
 		    "#{?@lisa_since, \u00b7 "
 		    "#{?#{e|<:" UI_AGE ",60}," UI_AGE "s,"
 		    "#{?#{e|<:" UI_AGE ",3600},#{e|/:" UI_AGE ",60}m,"

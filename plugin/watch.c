@@ -38,6 +38,7 @@ watch_new(struct pane *p)
 	w->watch_since = time_mono_ms();
 	w->watch_boot = proc_boot_ms();
 	loop_timer_init(&w->timer, watch_run, p);
+	w->wd_level = w->wd_pending = -1;
 	p->watch = w;
 }
 
@@ -61,6 +62,7 @@ watch_free(struct pane *p)
 	if (w == NULL)
 		return;
 	loop_timer_del(&w->timer);
+	watchdog_free(p);
 	watch_unwatch_agent(w);
 	free(w->title);
 	free(w->session_dir);
@@ -421,6 +423,7 @@ watch_output(struct pane *p, const char *data, size_t len)
 {
 	struct watch	*w = p->watch;
 
+	watchdog_output(p);
 	osc_scan(&w->osc, data, len, watch_osc, p);
 	/*
 	 * A working agent that retries says so in its spinner line, maybe
@@ -709,6 +712,15 @@ watch_run(void *arg)
 	if (r.recheck_at != 0)
 		loop_timer_add(&w->timer, r.recheck_at > now ?
 		    r.recheck_at - now : 0);
+	watchdog_check(p);
+}
+
+/* The watchdog wants fresh children and CPU before it acts. */
+void
+watch_rescan(struct pane *p)
+{
+	if (p->watch != NULL && p->watch->agent_alive)
+		watch_scan(p);
 }
 
 /* Is the pane in one of the states of a mask (1 << enum cls_state)? */

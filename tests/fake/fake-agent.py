@@ -406,6 +406,17 @@ def main():
                 f.write('{"pid": %d, "status": "bu' % pid)
             mark("session corrupt")
             idle_screen()
+        elif cmd == "spin":
+            # Works without a word: CPU only, no output, no child.
+            turn_start(line)
+            if CLAUDE:
+                title("%s %s" % (BRAILLE_CLAUDE[0], title_text))
+            else:
+                title("%s %s" % (BRAILLE_CODEX[0], title_text))
+            end = time.time() + float(arg) / SPEED
+            while time.time() < end:
+                pass
+            turn_end()
         elif cmd == "hang":
             turn_start(line)
             if CLAUDE:
