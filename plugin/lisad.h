@@ -242,6 +242,9 @@ struct watch {
 	uint64_t		 wd_out_at;	/* last output that counts */
 	uint64_t		 wd_quiet_until;	/* our nudge's echo */
 	char			*wd_label;	/* @lisa_watchdog */
+	int			 term_reported;	/* this death's record made */
+	int			 term_asked;	/* its screen asked for */
+	char			*termination;	/* its JSON */
 	struct loop_timer	 wd_timer;
 	struct loop_timer	 wd_enter;
 };
@@ -346,6 +349,10 @@ int		 runs_retry_pane(struct pane *);
 
 /* terminate.c: SIGTERM to a pane's tree, SIGKILL after 2 s. */
 int		 terminate_pane(struct pane *, const char *, char **);
+
+/* termination.c: how a pane lisa did not start ended. */
+void		 termination_report(struct pane *, const char *, size_t);
+void		 termination_json(struct buf *, struct pane *);
 
 /* hooks.c */
 int		 hooks_install(void);

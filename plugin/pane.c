@@ -565,6 +565,7 @@ pane_json(struct buf *b, struct pane *p)
 	buf_printf(b, "%llu", (unsigned long long)p->resyncs);
 	watch_json(b, p);
 	runs_pane_json(b, p->id);
+	termination_json(b, p);
 	buf_addc(b, '}');
 }
 

@@ -203,14 +203,16 @@ runs_recover(struct hrun *h, const struct run *r)
 	struct run	 next;
 	struct buf	 b;
 	char		 reason[32];
-	int		 crash, fallback;
+	int		 crash, fallback, spawn;
 	const char	*step;
 
 	runs_reason(r->termination, reason, sizeof reason);
 	if (r->retries <= 0 || strcmp(reason, "error") != 0)
 		return;
 	crash = r->signal > 0 || r->exit_code >= 128;
-	if (r->attempt <= r->retries)
+	/* Could not start (126, 127): the same again would not either. */
+	spawn = r->signal <= 0 && (r->exit_code == 126 || r->exit_code == 127);
+	if (r->attempt <= r->retries && !spawn)
 		fallback = 0;
 	else if (r->fallback != NULL && !r->on_fallback)
 		fallback = 1;

@@ -64,6 +64,7 @@ watch_free(struct pane *p)
 	loop_timer_del(&w->timer);
 	watchdog_free(p);
 	watch_unwatch_agent(w);
+	free(w->termination);
 	free(w->title);
 	free(w->session_dir);
 	free(w->transcript_dir);
@@ -521,6 +522,8 @@ watch_screen(struct pane *p, const char *text, size_t len)
 	w->capture_failed = 0;
 	free(copy);
 	log_debug("pane %%%d: screen hints %#x", p->id, w->screen);
+	if (p->dead)
+		termination_report(p, text, len);
 	watch_touch(p);
 }
 
@@ -535,6 +538,8 @@ watch_capture_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 		log_warnx("pane %%%d: capture-pane failed: %.*s", p->id,
 		    (int)len, body);
 		p->watch->capture_failed = 1;
+		if (p->dead)
+			termination_report(p, NULL, 0);
 		watch_touch(p);
 		return;
 	}
@@ -660,6 +665,19 @@ watch_run(void *arg)
 	/* /proc on events that call for it, and when a deadline comes. */
 	if (w->scan || (!w->touched && w->agent_alive))
 		watch_scan(p);
+	/* Respawned: the last death's record is history. */
+	if (!p->dead && (w->term_reported || w->term_asked)) {
+		w->term_reported = w->term_asked = 0;
+		free(w->termination);
+		w->termination = NULL;
+	}
+	/* Dead: its last screen, for the termination record. */
+	if (p->dead && !w->term_asked && w->agent != NULL &&
+	    !runs_is_run_pane(p->id)) {
+		w->term_asked = 1;
+		if (!w->capturing)
+			watch_capture(p);
+	}
 	w->touched = 0;
 	watch_input(p, &in);
 	classify(&in, &r);
