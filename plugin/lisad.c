@@ -78,6 +78,7 @@ lisad_reload(void)
 	lisad.keep_failed = 1;
 	lisad.events_max_bytes = 1024 * 1024;
 	lisad.events_max_lines = 10000;
+	lisad.retry_delay_ms = 1000;
 	ui_reset();
 	notify_reset();
 	watchdog_reset_config();
@@ -102,6 +103,9 @@ lisad_reload(void)
 				lisad.grace_ms = lisad_seconds(value, 10000);
 			else if (strcmp(line, "@lisa-stale") == 0)
 				lisad.stale_ms = lisad_seconds(value, 240000);
+			else if (strcmp(line, "@lisa-retry-delay") == 0)
+				lisad.retry_delay_ms = lisad_seconds(value,
+				    1000);
 			else if (strcmp(line, "@lisa-keep-failed") == 0)
 				lisad.keep_failed = strcmp(value, "off") != 0;
 			else if (strcmp(line, "@lisa-events-max-bytes") == 0)

@@ -55,6 +55,7 @@ struct lisad {
 	int		 keep_failed;
 	uint64_t	 events_max_bytes;
 	uint64_t	 events_max_lines;
+	uint64_t	 retry_delay_ms;	/* times the attempt */
 	char		*agents_error;	/* agents.json problem, for doctor */
 };
 extern struct lisad lisad;

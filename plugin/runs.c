@@ -193,6 +193,23 @@ runs_launch(struct run *next)
 	return (0);
 }
 
+/* A retry waiting for its delay. */
+struct runs_pending {
+	struct run		 run;
+	struct loop_timer	 timer;
+};
+
+static void
+runs_pending_cb(void *arg)
+{
+	struct runs_pending	*pend = arg;
+
+	if (runs_launch(&pend->run) != 0)
+		log_debug("run %s: pane gone, not started", pend->run.id);
+	run_free(&pend->run);
+	free(pend);
+}
+
 /*
  * A run ended in error: the same command again while --retries allows,
  * then the fallback (its count started again), then the human.
@@ -203,6 +220,8 @@ runs_recover(struct hrun *h, const struct run *r)
 	struct run	 next;
 	struct buf	 b;
 	char		 reason[32];
+	struct runs_pending	*pend;
+	uint64_t	 delay;
 	int		 crash, fallback, spawn;
 	const char	*step;
 
@@ -232,19 +251,23 @@ runs_recover(struct hrun *h, const struct run *r)
 		next.failures += !crash;
 	}
 	step = fallback ? "run_fallback" : "run_retry";
-	if (runs_launch(&next) == 0) {
-		buf_init(&b);
-		buf_printf(&b, "\"run\":\"%s\",\"next\":\"%s\",\"name\":",
-		    h->id, next.id);
-		json_cstr(&b, next.name);
-		buf_printf(&b, ",\"attempt\":%d,\"kind\":\"%s\"", next.attempt,
-		    crash ? "crash" : "failure");
-		events_json_add(step, h->pane, b.data);
-		buf_free(&b);
-		log_debug("run %s: %s as %s (%s)", h->id, step, next.id,
-		    next.name);
-	}
-	run_free(&next);
+	/* A little longer each time: what failed at once may pass later. */
+	delay = lisad.retry_delay_ms * (uint64_t)(fallback ? 1 : r->attempt);
+	buf_init(&b);
+	buf_printf(&b, "\"run\":\"%s\",\"next\":\"%s\",\"name\":",
+	    h->id, next.id);
+	json_cstr(&b, next.name);
+	buf_printf(&b, ",\"attempt\":%d,\"kind\":\"%s\",\"delay_ms\":%llu",
+	    next.attempt, crash ? "crash" : "failure",
+	    (unsigned long long)delay);
+	events_json_add(step, h->pane, b.data);
+	buf_free(&b);
+	log_debug("run %s: %s as %s (%s) in %llu ms", h->id, step, next.id,
+	    next.name, (unsigned long long)delay);
+	pend = xcalloc(1, sizeof *pend);
+	pend->run = next;	/* the pending launch owns it now */
+	loop_timer_init(&pend->timer, runs_pending_cb, pend);
+	loop_timer_add(&pend->timer, delay);
 }
 
 /* A record changed (the wrapper says so): read it, report new steps. */

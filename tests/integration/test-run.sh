@@ -216,6 +216,7 @@ test_retry_and_fallback_names() {
 # started again), then a menu for the human. Every step an event.
 test_crash_retry_fallback_then_menu() {
 	start_server main
+	T set -g @lisa-retry-delay 0.2
 	start_helper
 	OUTER="${SOCK}o"
 	trap 'tmux -L "$OUTER" kill-server 2>/dev/null; cleanup' EXIT
@@ -238,6 +239,11 @@ import json, sys
 print(" ".join(e["event"] for e in map(json.loads, sys.stdin) if e["event"] in ("run_retry", "run_fallback", "run_escalate")))')
 	[ "$steps" = "run_retry run_retry run_fallback run_retry run_retry run_escalate" ] ||
 	    fail "steps: $steps"
+	# Each retry waits longer: 0.2 s times the attempt that failed.
+	delays=$(L events --json | python3 -c '
+import json, sys
+print(" ".join(str(e["delay_ms"]) for e in map(json.loads, sys.stdin) if e["event"] in ("run_retry", "run_fallback")))')
+	[ "$delays" = "200 400 200 200 400" ] || fail "delays: $delays"
 	first=$(L runs --json | jget "d[0]['termination']")
 	[ "$(echo "$first" | jget "str(d['signal']) + ' ' + str(d['stderr']['total_lines'])")" = "11 80" ] ||
 	    fail "first termination: $first"
