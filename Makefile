@@ -15,6 +15,7 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(BSD_CFLAGS) \
 LDLIBS = $(BSD_LIBS)
 
 BUILD ?= build
+BIN ?= bin
 CONTROL_SRCS = control/xmalloc.c control/buf.c control/log.c control/time.c \
 	control/control-parse.c control/control-unescape.c \
 	control/control-quote.c control/control-layout.c \
@@ -40,10 +41,10 @@ UNIT_TESTS = control_parse control_unescape control_client control_quote \
 UNIT_BINS = $(patsubst %,$(BUILD)/tests/%_test,$(UNIT_TESTS))
 
 .PHONY: all clean test test-unit test-integration test-agents deps bench demo \
-	screenshots
+	screenshots check-asan fuzz fuzz-bins
 # Keep intermediate objects: no "rm" after the test summary.
 .SECONDARY:
-all: bin/lisad bin/lisa
+all: $(BIN)/lisad $(BIN)/lisa
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -52,12 +53,12 @@ $(BUILD)/%.o: %.c
 $(BUILD)/libcontrol.a: $(CONTROL_OBJS)
 	$(AR) rcs $@ $^
 
-bin/lisad: $(call obj,$(LISAD_SRCS)) $(COMMON_OBJS) $(BUILD)/libcontrol.a
-	@mkdir -p bin
+$(BIN)/lisad: $(call obj,$(LISAD_SRCS)) $(COMMON_OBJS) $(BUILD)/libcontrol.a
+	@mkdir -p $(BIN)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-bin/lisa: $(call obj,$(LISA_SRCS)) $(COMMON_OBJS) $(BUILD)/libcontrol.a
-	@mkdir -p bin
+$(BIN)/lisa: $(call obj,$(LISA_SRCS)) $(COMMON_OBJS) $(BUILD)/libcontrol.a
+	@mkdir -p $(BIN)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/%_test: $(BUILD)/tests/unit/%_test.o $(COMMON_OBJS) \
@@ -71,6 +72,45 @@ $(BUILD)/bench/lisa-bench: $(BUILD)/bench/lisa-bench.o $(BUILD)/libcontrol.a
 # Everything: unit tests (cmocka), then integration tests on real tmux.
 test: all $(UNIT_BINS) $(BUILD)/tests/quote-roundtrip
 	@sh tests/run.sh $(UNIT_BINS)
+
+# The same tests on binaries built with AddressSanitizer (leaks included)
+# and UndefinedBehaviorSanitizer; any report from any lisa process (the
+# helper, the CLI, the run wrapper) fails the run.
+SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=undefined
+SAN_LOGS = $(abspath build-asan/logs)
+check-asan:
+	@rm -rf $(SAN_LOGS) && mkdir -p $(SAN_LOGS)
+	@ASAN_OPTIONS=log_path=$(SAN_LOGS)/asan:detect_leaks=1:fast_unwind_on_malloc=0 \
+	UBSAN_OPTIONS=log_path=$(SAN_LOGS)/ubsan:print_stacktrace=1 \
+	LISA_BIN_DIR=$(abspath build-asan/bin) LISA_BUILD_DIR=build-asan \
+	LISA_SANITIZE_DIR=$(SAN_LOGS) \
+	$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/bin \
+	    CC=clang CFLAGS='$(SAN_FLAGS)' test
+
+# libFuzzer targets, one per parser (tests/fuzz), under ASan and UBSan.
+# FUZZ_SECONDS per target (CI: a short smoke); findings stop the run.
+FUZZ_TARGETS = fuzz_control fuzz_json fuzz_text fuzz_quote
+FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
+	-fno-omit-frame-pointer -fno-sanitize-recover=undefined
+FUZZ_SECONDS ?= 60
+fuzz:
+	@$(MAKE) --no-print-directory BUILD=build-fuzz BIN=build-fuzz/bin \
+	    CC=clang CFLAGS='$(FUZZ_FLAGS)' fuzz-bins
+	@for t in $(FUZZ_TARGETS); do \
+		mkdir -p build-fuzz/corpus/$$t build-fuzz/crashes; \
+		echo "== $$t ($(FUZZ_SECONDS) s)"; \
+		build-fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+		    -artifact_prefix=build-fuzz/crashes/$$t- \
+		    build-fuzz/corpus/$$t tests/fuzz/corpus/$$t 2>&1 | \
+		    grep -E '^(#[0-9]+ +DONE|stat::number_of_executed_units|==.*ERROR|SUMMARY|artifact_prefix|Test unit written)'; \
+		ls build-fuzz/crashes/$$t-* >/dev/null 2>&1 && exit 1; \
+	done; echo "fuzz: $(words $(FUZZ_TARGETS)) targets, no findings"
+
+fuzz-bins: $(patsubst %,$(BUILD)/%,$(FUZZ_TARGETS))
+
+$(BUILD)/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(COMMON_OBJS) $(BUILD)/libcontrol.a
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 
 test-unit: $(UNIT_BINS)
 	@sh tests/run.sh --unit-only $(UNIT_BINS)
@@ -107,7 +147,7 @@ screenshots: all
 		    docs/screenshots/$$s.png || exit 1; done
 
 clean:
-	rm -rf $(BUILD) bin/lisad bin/lisa bin/lisa-bench
+	rm -rf $(BUILD) build-asan build-fuzz bin/lisad bin/lisa bin/lisa-bench
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 

@@ -275,7 +275,7 @@ run_usage(void)
 }
 
 static int
-run_parse(int argc, char **argv, struct run_opts *o)
+run_parse_opts(int argc, char **argv, struct run_opts *o)
 {
 	int	i;
 
@@ -376,7 +376,7 @@ cmd_run(struct lisa_ctx *ctx, int argc, char **argv)
 	char		*dir, *cause = NULL, *pane, cwd[4096];
 	int		 i;
 
-	if (run_parse(argc, argv, &o) != 0)
+	if (run_parse_opts(argc, argv, &o) != 0)
 		return (run_usage());
 	if ((dir = run_dir(ctx->rundir, &cause)) == NULL) {
 		fprintf(stderr, "lisa: %s\n", cause);

@@ -276,6 +276,7 @@ main(int argc, char **argv)
 		lisad.lisa_bin = lisad_default_lisa();
 	if (runtime_dir(&lisad.rundir, &cause) != 0) {
 		fprintf(stderr, "lisad: runtime directory: %s\n", cause);
+		free(cause);
 		return (1);
 	}
 	lisad.sockpath = runtime_path(lisad.rundir, lisad.sid.key, ".sock");
@@ -283,6 +284,7 @@ main(int argc, char **argv)
 	lockfd = runtime_lock(lisad.lockpath, &holder, &cause);
 	if (lockfd == -1) {
 		fprintf(stderr, "lisad: %s: %s\n", lisad.sid.socket, cause);
+		free(cause);
 		return (1);
 	}
 	if (lisad_probe() != 0) {

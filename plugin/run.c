@@ -179,42 +179,22 @@ run_ll(struct json_doc *d, const char *key, long long def)
 	return (json_get_int(d, 0, key, &v) == 0 ? v : def);
 }
 
-/* Read dir/ID.json (or a path, when id is NULL). */
+/* A record from its JSON text. */
 int
-run_read(const char *dir, const char *id, struct run *r, char **cause)
+run_parse(const char *text, size_t len, struct run *r, char **cause)
 {
 	struct json_doc	*d;
-	struct stat	 st;
-	char		*path, *text, *s;
-	int		 fd, tok, i, n, b;
-	ssize_t		 got;
+	char		*s;
+	int		 tok, i, n, b;
 
 	run_init(r);
-	if (id != NULL)
-		xasprintf(&path, "%s/%s.json", dir, id);
-	else
-		path = xstrdup(dir);
-	fd = open(path, O_RDONLY|O_NOFOLLOW|O_CLOEXEC);
-	if (fd == -1 || fstat(fd, &st) != 0 || st.st_size > 1024 * 1024) {
-		xasprintf(cause, "%s: %s", path, fd == -1 ? strerror(errno) :
-		    "too big");
-		if (fd != -1)
-			close(fd);
-		free(path);
+	if ((d = json_parse(text, len, cause)) == NULL)
+		return (-1);
+	if (json_type(d, 0) != JSON_T_OBJECT) {
+		json_free(d);
+		xasprintf(cause, "run record is not an object");
 		return (-1);
 	}
-	text = xmalloc((size_t)st.st_size + 1);
-	got = read(fd, text, (size_t)st.st_size);
-	close(fd);
-	if (got != st.st_size ||
-	    (d = json_parse(text, (size_t)got, cause)) == NULL) {
-		if (got != st.st_size)
-			xasprintf(cause, "%s: short read", path);
-		free(text);
-		free(path);
-		return (-1);
-	}
-	free(path);
 	if ((s = run_str(d, "id")) != NULL) {
 		strlcpy(r->id, s, sizeof r->id);
 		free(s);
@@ -243,6 +223,7 @@ run_read(const char *dir, const char *id, struct run *r, char **cause)
 	r->exit_code = (int)run_ll(d, "exit_code", -1);
 	r->signal = (int)run_ll(d, "signal", -1);
 	if ((tok = json_get(d, 0, "argv")) >= 0 &&
+	    json_type(d, tok) == JSON_T_ARRAY &&
 	    (n = json_array_size(d, tok)) > 0) {
 		r->argv = xcalloc((size_t)n + 1, sizeof *r->argv);
 		for (i = 0; i < n; i++) {
@@ -254,13 +235,49 @@ run_read(const char *dir, const char *id, struct run *r, char **cause)
 	    json_type(d, tok) == JSON_T_OBJECT)
 		r->termination = json_tok_text(d, tok);
 	json_free(d);
-	free(text);
 	if (r->id[0] == '\0' || r->argc == 0) {
 		xasprintf(cause, "run record without id or command");
 		run_free(r);
 		return (-1);
 	}
 	return (0);
+}
+
+/* Read dir/ID.json (or a path, when id is NULL). */
+int
+run_read(const char *dir, const char *id, struct run *r, char **cause)
+{
+	struct stat	 st;
+	char		*path, *text;
+	int		 fd, rc;
+	ssize_t		 got;
+
+	run_init(r);
+	if (id != NULL)
+		xasprintf(&path, "%s/%s.json", dir, id);
+	else
+		path = xstrdup(dir);
+	fd = open(path, O_RDONLY|O_NOFOLLOW|O_CLOEXEC);
+	if (fd == -1 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size > 1024 * 1024) {
+		xasprintf(cause, "%s: %s", path, fd == -1 ? strerror(errno) :
+		    "not a small regular file");
+		if (fd != -1)
+			close(fd);
+		free(path);
+		return (-1);
+	}
+	text = xmalloc((size_t)st.st_size + 1);
+	got = read(fd, text, (size_t)st.st_size);
+	close(fd);
+	if (got != st.st_size) {
+		xasprintf(cause, "%s: short read", path);
+		rc = -1;
+	} else
+		rc = run_parse(text, (size_t)got, r, cause);
+	free(text);
+	free(path);
+	return (rc);
 }
 
 /*

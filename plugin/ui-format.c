@@ -387,9 +387,14 @@ int
 ui_word_in(const char *list, size_t len, const char *word)
 {
 	size_t		 n = strlen(word);
-	const char	*p = list, *end = list + len;
+	const char	*p, *end;
 
-	while (list != NULL && p < end) {
+	/* An empty buffer has no data at all (NULL + 0 is undefined). */
+	if (list == NULL || len == 0)
+		return (0);
+	p = list;
+	end = list + len;
+	while (p < end) {
 		if ((size_t)(end - p) >= n && memcmp(p, word, n) == 0 &&
 		    (p + n == end || p[n] == ' '))
 			return (1);

@@ -66,6 +66,22 @@ if [ $integ = 1 ]; then
 	done
 fi
 
+# Under check-asan: a sanitizer report from any process is a failure.
+if [ -n "$LISA_SANITIZE_DIR" ]; then
+	reports=$(find "$LISA_SANITIZE_DIR" -type f -size +0 2>/dev/null)
+	if [ -n "$reports" ]; then
+		n=$(echo "$reports" | wc -l)
+		failed=$((failed + n))
+		failures="$failures sanitizer($n)"
+		for r in $reports; do
+			printf 'FAIL sanitizer report %s\n' "$r"
+			sed 's/^/     | /' "$r" | head -n 40
+		done
+	else
+		printf 'ok   sanitizers: no report from any process\n'
+	fi
+fi
+
 [ -n "$failures" ] && printf 'failed:%s\n' "$failures"
 echo "lisa tests: $passed passed, $failed failed"
 [ $failed -eq 0 ]

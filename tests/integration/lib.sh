@@ -5,8 +5,8 @@
 set -u
 
 ROOT=${ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
-LISA=$ROOT/bin/lisa
-LISAD=$ROOT/bin/lisad
+LISA=${LISA_BIN_DIR:-$ROOT/bin}/lisa
+LISAD=${LISA_BIN_DIR:-$ROOT/bin}/lisad
 SOCK="lt$$"
 HELPER_PID=
 unset TMUX TMUX_PANE

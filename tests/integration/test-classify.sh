@@ -101,7 +101,7 @@ test_codex_states_from_osc7501() {
 	# Under a shell with OSC 133 marks, the exit code is known.
 	T new-window -d -t main:2 "bash --norc"
 	q=$(T display -p -t main:2 '#{pane_id}')
-	T send-keys -t "$q" "eval \"\$('$ROOT/bin/lisa' shell-init bash)\"; clear" Enter
+	T send-keys -t "$q" "eval \"\$('$LISA' shell-init bash)\"; clear" Enter
 	sleep 0.3
 	T send-keys -t "$q" "$FAKE/codex" Enter
 	expect "$q" waiting_input prompt

@@ -1,5 +1,10 @@
 # lisa.tmux, run the way TPM runs it (run-shell from inside the server).
 
+# The copy builds as a user's would: not with the variables of a make that
+# runs these tests (make check-asan puts CC, CFLAGS, BUILD, BIN in the
+# environment).
+unset MAKEFLAGS MFLAGS MAKELEVEL CC CFLAGS BUILD BIN
+
 test_lisa_tmux_builds_in_background_then_starts() {
 	copy="$TESTDIR/plugin"
 	mkdir -p "$copy"

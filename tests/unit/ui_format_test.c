@@ -231,6 +231,7 @@ test_word_in(void **state)
 	assert_false(ui_word_in(l, strlen(l), "work:1"));
 	assert_false(ui_word_in(l, strlen(l), "main"));
 	assert_false(ui_word_in("", 0, "a"));
+	assert_false(ui_word_in(NULL, 0, "a"));	/* an empty struct buf */
 }
 
 int
