@@ -284,3 +284,24 @@ test_termination_of_pane_not_started_by_lisa() {
 	sleep 1
 	[ "$(L events --json | grep -c '"event":"terminated"')" = 1 ] || fail "reported twice"
 }
+
+# Run records live in a private directory: a symlink there is refused,
+# and a record that is a symlink is not followed.
+test_runs_dir_and_records_not_followed() {
+	start_server main
+	start_helper
+	mkdir -p "$TESTDIR/elsewhere"
+	ln -s "$TESTDIR/elsewhere" "$XDG_RUNTIME_DIR/lisa/runs"
+	L run -- true 2>"$TESTDIR/err" && fail "lisa run used a symlinked runs dir"
+	grep -q "not a private directory" "$TESTDIR/err" || fail "$(cat "$TESTDIR/err")"
+	[ -z "$(ls "$TESTDIR/elsewhere")" ] || fail "wrote through the symlink"
+	rm "$XDG_RUNTIME_DIR/lisa/runs"
+	mkdir -m 700 "$XDG_RUNTIME_DIR/lisa/runs"
+	printf '{"id":"rdeadbeef","argv":["x"],"server":"x"}' >"$TESTDIR/elsewhere/r.json"
+	ln -s "$TESTDIR/elsewhere/r.json" "$XDG_RUNTIME_DIR/lisa/runs/rdeadbeef.json"
+	[ "$(L runs --json)" = "[]" ] || fail "followed a symlinked record: $(L runs --json)"
+	printf '{"cmd":"run","id":"rdeadbeef"}\n' | socket_call | grep -q '"ok":false' ||
+	    fail "helper read a symlinked record"
+	printf '{"cmd":"run","id":"../../etc/passwd"}\n' | socket_call | grep -q 'bad run id' ||
+	    fail "helper took a path as a run id"
+}
