@@ -268,6 +268,8 @@ void		 watchdog_option(const char *, const char *);
 void		 watchdog_check(struct pane *);
 void		 watchdog_output(struct pane *);
 void		 watchdog_free(struct pane *);
+void		 wd_timer_cb(void *);
+void		 wd_enter_cb(void *);
 
 /* agentfiles.c: files agents keep about themselves, via inotify. */
 void		 agentfiles_agent(struct pane *);

@@ -68,9 +68,15 @@ loop_del(struct loop_fd *lf)
 		lf->removed = 1;
 }
 
+/*
+ * Only on a zeroed or disarmed timer: clearing one that is in the tree
+ * would corrupt it (the watchdog once did; valgrind's timing showed it).
+ */
 void
 loop_timer_init(struct loop_timer *t, void (*cb)(void *), void *arg)
 {
+	if (t->armed)
+		fatalx("timer %p initialised while armed", (void *)t);
 	memset(t, 0, sizeof *t);
 	t->cb = cb;
 	t->arg = arg;

@@ -39,6 +39,9 @@ watch_new(struct pane *p)
 	w->watch_boot = proc_boot_ms();
 	loop_timer_init(&w->timer, watch_run, p);
 	w->wd_level = w->wd_pending = -1;
+	/* Once: initialising an armed timer would corrupt the loop's tree. */
+	loop_timer_init(&w->wd_timer, wd_timer_cb, p);
+	loop_timer_init(&w->wd_enter, wd_enter_cb, (void *)(intptr_t)p->id);
 	p->watch = w;
 }
 

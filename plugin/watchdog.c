@@ -124,7 +124,7 @@ wd_label(struct pane *p, const char *label)
 	publish_pane(p);
 }
 
-static void
+void
 wd_enter_cb(void *arg)
 {
 	struct pane	*p = pane_find((int)(intptr_t)arg);
@@ -157,8 +157,6 @@ wd_nudge(struct pane *p)
 	buf_free(&b);
 	/* The agent echoing what we typed is not a sign of life. */
 	p->watch->wd_quiet_until = time_mono_ms() + WD_ENTER_MS + 1000;
-	loop_timer_init(&p->watch->wd_enter, wd_enter_cb,
-	    (void *)(intptr_t)p->id);
 	loop_timer_add(&p->watch->wd_enter, WD_ENTER_MS);
 	wd_event(p, 1, "nudge", NULL);
 }
@@ -368,7 +366,8 @@ wd_persistent_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 	wd_act(p, level);
 }
 
-static void
+
+void
 wd_timer_cb(void *arg)
 {
 	struct pane	*p = arg;
@@ -437,7 +436,6 @@ watchdog_check(struct pane *p)
 		}
 		next = last + wd.stale_ms + (uint64_t)(level + 1) * wd.step_ms;
 	}
-	loop_timer_init(&w->wd_timer, wd_timer_cb, p);
 	loop_timer_add(&w->wd_timer, next > now ? next - now : 0);
 }
 
