@@ -191,10 +191,9 @@ int
 cmd_retry(struct lisa_ctx *ctx, const char *target, int fallback)
 {
 	struct run	*list, r;
-	char		*pane, *dir, *cause = NULL, self[4096], *out = NULL;
+	char		*pane, *dir, *cause = NULL, *self, *out = NULL;
 	const char	*argv[16];
 	size_t		 n, i, found = (size_t)-1;
-	ssize_t		 len;
 	int		 a = 0, rc;
 
 	if ((pane = client_resolve(ctx, target)) == NULL) {
@@ -222,10 +221,7 @@ cmd_retry(struct lisa_ctx *ctx, const char *target, int fallback)
 		fprintf(stderr, "lisa: %s\n", cause);
 		return (1);
 	}
-	if ((len = readlink("/proc/self/exe", self, sizeof self - 1)) <= 0)
-		strlcpy(self, "lisa", sizeof self);
-	else
-		self[len] = '\0';
+	self = client_self();
 	argv[a++] = "respawn-pane";
 	argv[a++] = "-k";
 	argv[a++] = "-t";
@@ -260,5 +256,6 @@ cmd_retry(struct lisa_ctx *ctx, const char *target, int fallback)
 	run_free(&r);
 	free(dir);
 	free(pane);
+	free(self);
 	return (rc);
 }

@@ -190,3 +190,16 @@ client_tmux(struct lisa_ctx *ctx, char **out, const char *const *argv)
 		(*out)[strcspn(*out, "\n")] = '\0';
 	return (rc);
 }
+
+/* This lisa's own path, for commands that run it again. */
+char *
+client_self(void)
+{
+	char	buf[4096];
+	ssize_t	n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+
+	if (n <= 0)
+		return (xstrdup("lisa"));
+	buf[n] = '\0';
+	return (xstrdup(buf));
+}

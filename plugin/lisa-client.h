@@ -18,6 +18,7 @@ int	 client_call(struct lisa_ctx *, const char *, struct json_doc **,
 	    char **);
 int	 client_tmux(struct lisa_ctx *, char **, const char *const *);
 int	 client_tmux_all(struct lisa_ctx *, char **, const char *const *);
+char	*client_self(void);
 
 /* lisa-status.c */
 char	*client_resolve(struct lisa_ctx *, const char *);

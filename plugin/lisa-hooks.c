@@ -33,18 +33,6 @@ static const struct {
 };
 
 static char *
-self_path(void)
-{
-	char	buf[4096];
-	ssize_t	n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-
-	if (n <= 0)
-		return (xstrdup("lisa"));
-	buf[n] = '\0';
-	return (xstrdup(buf));
-}
-
-static char *
 read_file(const char *path, size_t *len, int *missing)
 {
 	struct buf	b;
@@ -229,7 +217,7 @@ hooks_claude(int install, int dry_run)
 		return (1);
 	}
 	free(text);
-	self = self_path();
+	self = client_self();
 	buf_init(&out);
 	ctl_shell_quote(&out, self);
 	xasprintf(&command, HOOKS_MARK "%s notify --agent claude", out.data);
@@ -298,7 +286,7 @@ hooks_codex(int install, int dry_run)
 		fprintf(stderr, "lisa: %s: %s\n", path, strerror(errno));
 		return (1);
 	}
-	self = self_path();
+	self = client_self();
 	buf_init(&line);
 	buf_adds(&line, "notify = [");
 	json_cstr(&line, self);

@@ -184,15 +184,11 @@ static char *
 menu_self(struct lisa_ctx *ctx, const char *what, const char *arg)
 {
 	struct buf	 b;
-	char		 self[4096];
-	ssize_t		 n;
+	char		*self = client_self();
 
-	if ((n = readlink("/proc/self/exe", self, sizeof self - 1)) <= 0)
-		strlcpy(self, "lisa", sizeof self);
-	else
-		self[n] = '\0';
 	buf_init(&b);
 	ctl_shell_quote(&b, self);
+	free(self);
 	buf_adds(&b, " -S ");
 	ctl_shell_quote(&b, ctx->sid.socket);
 	buf_printf(&b, " %s ", what);
@@ -243,6 +239,18 @@ menu_add(struct menu_args *ma, char *arg)
 	ma->argv[ma->argc++] = arg;
 }
 
+/* display-menu on a client, centred; "--": headings start with '-'. */
+static void
+menu_start(struct menu_args *ma, const char *client, const char *title)
+{
+	const char	*args[] = { "display-menu", "-c", client, "-T", title,
+			    "-x", "C", "-y", "C", "--" };
+	size_t		 i;
+
+	for (i = 0; i < sizeof args / sizeof args[0]; i++)
+		menu_add(ma, xstrdup(args[i]));
+}
+
 static void
 menu_item(struct menu_args *ma, const char *name, const char *key,
     const char *cmd)
@@ -287,18 +295,15 @@ menu_action(struct menu_args *ma, struct lisa_ctx *ctx, const char *client,
 static int
 cmd_key_act(struct lisa_ctx *ctx, const char *client, const char *what)
 {
-	char	*pane, self[4096], out[512], *nl;
+	char	*pane, *self, out[512], *nl;
 	int	 p[2], status;
-	ssize_t	 n, len;
+	ssize_t	 n;
 	pid_t	 pid;
 	size_t	 got = 0;
 
 	if (what == NULL || (pane = menu_client_pane(ctx, client)) == NULL)
 		return (menu_message(ctx, client, "lisa: no pane"));
-	if ((len = readlink("/proc/self/exe", self, sizeof self - 1)) <= 0)
-		strlcpy(self, "lisa", sizeof self);
-	else
-		self[len] = '\0';
+	self = client_self();
 	if (pipe(p) != 0 || (pid = fork()) == -1)
 		return (1);
 	if (pid == 0) {
@@ -326,6 +331,7 @@ cmd_key_act(struct lisa_ctx *ctx, const char *client, const char *what)
 	if ((nl = strrchr(out, '\n')) != NULL)
 		memmove(out, nl + 1, strlen(nl + 1) + 1);
 	free(pane);
+	free(self);
 	{
 		struct buf	b;
 
@@ -349,18 +355,9 @@ cmd_key_menu(struct lisa_ctx *ctx, const char *client)
 
 	if (menu_agents(ctx, &list, &n) != 0)
 		return (1);
-	menu_add(&ma, xstrdup("display-menu"));
-	menu_add(&ma, xstrdup("-c"));
-	menu_add(&ma, xstrdup(client));
 	snprintf(title, sizeof title, " lisa: %zu agent%s ", n, n == 1 ?
 	    "" : "s");
-	menu_add(&ma, xstrdup("-T"));
-	menu_add(&ma, xstrdup(title));
-	menu_add(&ma, xstrdup("-x"));
-	menu_add(&ma, xstrdup("C"));
-	menu_add(&ma, xstrdup("-y"));
-	menu_add(&ma, xstrdup("C"));
-	menu_add(&ma, xstrdup("--"));	/* headings start with '-' */
+	menu_start(&ma, client, title);
 	buf_init(&name);
 	buf_init(&cmd);
 	shown = n < MENU_MAX_AGENTS ? n : MENU_MAX_AGENTS;
@@ -524,17 +521,8 @@ cmd_key_escalate(struct lisa_ctx *ctx, const char *client, const char *id)
 		return (1);
 	}
 	buf_init(&b);
-	menu_add(&ma, xstrdup("display-menu"));
-	menu_add(&ma, xstrdup("-c"));
-	menu_add(&ma, xstrdup(client));
 	snprintf(title, sizeof title, " lisa: %s failed ", r.name);
-	menu_add(&ma, xstrdup("-T"));
-	menu_add(&ma, xstrdup(title));
-	menu_add(&ma, xstrdup("-x"));
-	menu_add(&ma, xstrdup("C"));
-	menu_add(&ma, xstrdup("-y"));
-	menu_add(&ma, xstrdup("C"));
-	menu_add(&ma, xstrdup("--"));
+	menu_start(&ma, client, title);
 	if (r.termination != NULL)
 		d = json_parse(r.termination, strlen(r.termination), &cause);
 	if (d != NULL)

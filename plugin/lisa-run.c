@@ -316,15 +316,8 @@ char *
 run_launch(struct lisa_ctx *ctx, const struct run *r, const char *session)
 {
 	const char	*argv[24];
-	char		*out = NULL, *self, target[256], exe[4096];
+	char		*out = NULL, *self = client_self(), target[256];
 	int		 n = 0, has = 0;
-	ssize_t		 len;
-
-	if ((len = readlink("/proc/self/exe", exe, sizeof exe - 1)) <= 0)
-		strlcpy(exe, "lisa", sizeof exe);
-	else
-		exe[len] = '\0';
-	self = exe;
 	if (session != NULL) {
 		const char *hs[] = { "has-session", "-t", NULL, NULL };
 		char	   *o2 = NULL;
@@ -363,8 +356,9 @@ run_launch(struct lisa_ctx *ctx, const struct run *r, const char *session)
 	if (client_tmux(ctx, &out, argv) != 0 || out == NULL ||
 	    out[0] != '%') {
 		free(out);
-		return (NULL);
+		out = NULL;
 	}
+	free(self);
 	return (out);
 }
 
