@@ -95,6 +95,7 @@ void		 session_close_all(void);
 void		 session_kick_all(void);
 int		 session_count(void);
 int		 session_ignored(const char *);
+int		 session_reply_fields(char *, char **, int);
 
 /* pane.c: what we know of every pane. */
 struct listener_conn;

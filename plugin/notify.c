@@ -258,7 +258,7 @@ notify_clients_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 	struct session	*s;
 	struct buf	 cmd, text;
 	char		*copy, *rest, *line, *f[3], pane[32];
-	int		 looking = 0, i;
+	int		 looking = 0;
 
 	if ((n = notify_find(arg)) == NULL)
 		return;
@@ -270,15 +270,8 @@ notify_clients_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 	buf_init(&text);
 	ctl_format_escape(&text, n->message);
 	while ((line = strsep(&rest, "\n")) != NULL) {
-		for (i = 0; i < 3; i++) {
-			f[i] = line;
-			if (line != NULL && (line = strstr(line,
-			    lisad.reply_sep)) != NULL) {
-				*line = '\0';
-				line += strlen(lisad.reply_sep);
-			}
-		}
-		if (f[2] == NULL || strcmp(f[1], "1") == 0)
+		if (session_reply_fields(line, f, 3) != 0 ||
+		    strcmp(f[1], "1") == 0)
 			continue;	/* control clients: ours, or scripts */
 		if (strcmp(f[2], pane) == 0) {
 			looking = 1;

@@ -211,18 +211,12 @@ pane_set_dead(struct pane *p, int dead, int status, int sig, const char *via)
 static struct pane *
 pane_update_line(struct session *s, char *line)
 {
-	char		*f[PANE_LIST_FIELDS], *p = line;
+	char		*f[PANE_LIST_FIELDS];
 	struct pane	*wp;
-	int		 i, id;
+	int		 id;
 
-	for (i = 0; i < PANE_LIST_FIELDS - 1; i++) {
-		f[i] = p;
-		if ((p = strstr(p, lisad.reply_sep)) == NULL)
-			return (NULL);
-		*p = '\0';
-		p += strlen(lisad.reply_sep);
-	}
-	f[i] = p;
+	if (session_reply_fields(line, f, PANE_LIST_FIELDS) != 0)
+		return (NULL);
 	if (f[0][0] != '%' || (id = pane_num(f[0] + 1)) == -1 ||
 	    f[1][0] != '@')
 		return (NULL);

@@ -97,23 +97,14 @@ static void
 runs_escalate_cb(struct ctl_client *c, int ok, const char *body, size_t len,
     void *arg)
 {
-	char	*id = arg, *copy, *rest, *line, *f[3], *best = NULL, *p;
+	char	*id = arg, *copy, *rest, *line, *f[3], *best = NULL;
 	long	 act, best_act = -1;
 	pid_t	 pid;
-	int	 i;
 
 	copy = rest = ok ? xstrndup(body, len) : xstrdup("");
 	while ((line = strsep(&rest, "\n")) != NULL) {
-		for (i = 0; i < 3; i++) {
-			f[i] = line;
-			if (line != NULL && (p = strstr(line,
-			    lisad.reply_sep)) != NULL) {
-				*p = '\0';
-				line = p + strlen(lisad.reply_sep);
-			} else
-				line = NULL;
-		}
-		if (f[2] == NULL || strcmp(f[1], "1") == 0)
+		if (session_reply_fields(line, f, 3) != 0 ||
+		    strcmp(f[1], "1") == 0)
 			continue;
 		act = strtol(f[2], NULL, 10);
 		if (act > best_act) {

@@ -441,3 +441,24 @@ session_close_all(void)
 		session_remove(s);
 	}
 }
+
+/*
+ * Split a reply line at our field separator (\037, as the reply carries
+ * it) into n fields, the last taking the rest; -1 if it has fewer.
+ */
+int
+session_reply_fields(char *line, char **f, int n)
+{
+	char	*p = line;
+	int	 i;
+
+	for (i = 0; i < n - 1; i++) {
+		f[i] = p;
+		if ((p = strstr(p, lisad.reply_sep)) == NULL)
+			return (-1);
+		*p = '\0';
+		p += strlen(lisad.reply_sep);
+	}
+	f[i] = p;
+	return (0);
+}
