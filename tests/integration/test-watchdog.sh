@@ -5,17 +5,12 @@
 . "$ROOT/tests/integration/agents.sh"
 
 watchdog_setup() {
-	export HOME="$TESTDIR/home"
-	mkdir -p "$HOME"
-	export FAKE_AGENT_LOG="$TESTDIR/agent.log"
-	start_server main
-	T set -g @lisa-grace 1
-	T set -g @lisa-debounce 0.5
+	setup_agents
 	T set -g @lisa-watchdog on
 	T set -g @lisa-watchdog-stale 2
 	T set -g @lisa-watchdog-step 1
 	[ -n "${1:-}" ] && T set -g @lisa-triage-command "$1"
-	start_helper
+	L reload >/dev/null
 }
 
 wd_events() {
