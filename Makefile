@@ -22,7 +22,7 @@ CONTROL_SRCS = control/xmalloc.c control/buf.c control/log.c control/time.c \
 	control/control-client.c
 COMMON_SRCS = plugin/runtime.c plugin/json.c plugin/server-find.c plugin/osc.c \
 	plugin/classify.c plugin/agent.c plugin/json-edit.c plugin/ui-format.c \
-	plugin/run-stderr.c plugin/run.c
+	plugin/run-stderr.c plugin/run.c plugin/claude-file.c
 LISAD_SRCS = plugin/lisad.c plugin/loop.c plugin/session.c plugin/pane.c \
 	plugin/hooks.c plugin/listener.c plugin/tmux-cmd.c plugin/events.c plugin/proc.c \
 	plugin/watch.c plugin/watch-json.c plugin/publish.c plugin/agentfiles.c \
@@ -37,7 +37,8 @@ CONTROL_OBJS = $(call obj,$(CONTROL_SRCS))
 COMMON_OBJS = $(call obj,$(COMMON_SRCS))
 
 UNIT_TESTS = control_parse control_unescape control_client control_quote \
-	control_layout json runtime osc classify agent ui_format run_stderr
+	control_layout json runtime osc classify agent ui_format run_stderr \
+	claude_file
 UNIT_BINS = $(patsubst %,$(BUILD)/tests/%_test,$(UNIT_TESTS))
 
 .PHONY: all clean test test-unit test-integration test-agents deps bench demo \
@@ -90,7 +91,8 @@ check-asan:
 
 # libFuzzer targets, one per parser (tests/fuzz), under ASan and UBSan.
 # FUZZ_SECONDS per target (CI: a short smoke); findings stop the run.
-FUZZ_TARGETS = fuzz_control fuzz_json fuzz_text fuzz_quote
+FUZZ_TARGETS = fuzz_control fuzz_text fuzz_quote fuzz_json fuzz_claude \
+	fuzz_config fuzz_run
 FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
 	-fno-omit-frame-pointer -fno-sanitize-recover=undefined
 FUZZ_SECONDS ?= 60

@@ -143,15 +143,78 @@ agent_hint_name(unsigned bit)
 	return ("?");
 }
 
+/*
+ * glibc's regcomp builds every repetition out: "x?++++..." or nested
+ * bounds take gigabytes (found by fuzzing agents.json). Patterns are for
+ * short screen and title texts, so refuse what they never need: long
+ * patterns, stacked repetitions and large or many bounds.
+ */
+const char *
+agent_pattern_check(const char *pattern)
+{
+	const char	*s = pattern;
+	int		 bracket = 0, bounds = 0, rep = 0;
+	long		 n;
+	char		*end;
+
+	if (strlen(pattern) > AGENT_MAX_PATTERN)
+		return ("longer than 256 bytes");
+	for (; *s != '\0'; s++) {
+		if (bracket) {
+			if (*s == ']' && s[-1] != '[' &&
+			    !(s[-1] == '^' && s[-2] == '['))
+				bracket = 0;
+			continue;
+		}
+		if (*s == '\\' && s[1] != '\0') {
+			s++;
+			rep = 0;
+			continue;
+		}
+		if (*s == '[') {
+			bracket = 1;
+			rep = 0;
+			continue;
+		}
+		if (*s == '*' || *s == '+' || *s == '?' || *s == '{') {
+			if (rep)
+				return ("stacked repetition");
+			rep = 1;
+			if (*s != '{')
+				continue;
+			if (++bounds > 2)
+				return ("more than two {bounds}");
+			do {
+				n = strtol(s + 1, &end, 10);
+				if (n > 16)
+					return ("a {bound} above 16");
+				s = end;
+			} while (*s == ',');
+			if (*s != '}')
+				return ("a bad {bound}");
+			continue;
+		}
+		rep = 0;
+	}
+	return (NULL);
+}
+
 static regex_t *
 compile(const char *pattern, const char *agent, char **cause)
 {
-	regex_t	*re;
-	char	 err[128];
-	int	 rc;
+	regex_t		*re;
+	const char	*why;
+	char		 err[128];
+	int		 rc;
 
 	if (pattern == NULL || *pattern == '\0')
 		return (NULL);
+	if ((why = agent_pattern_check(pattern)) != NULL) {
+		if (cause != NULL && *cause == NULL)
+			xasprintf(cause, "agent %s: pattern refused: %s",
+			    agent, why);
+		return (NULL);
+	}
 	re = xcalloc(1, sizeof *re);
 	rc = regcomp(re, pattern, REG_EXTENDED|REG_NEWLINE|REG_NOSUB);
 	if (rc != 0) {
@@ -264,29 +327,19 @@ user_pattern(struct json_doc *d, int obj, const char *key, const char *agent,
 	return (re);
 }
 
-/* Parse ~/.config/lisa/agents.json; -1 (and nothing added) if it is bad. */
-static int
-agent_load_user(const char *path, char **cause)
+/*
+ * Add the agents of an agents.json text (path names it in errors); -1
+ * (and nothing added) if it is bad.
+ */
+int
+agent_parse_user(const char *buf, size_t n, const char *path, char **cause)
 {
 	struct json_doc		 *d;
 	struct agent_profile	 *p, **added = NULL;
-	char			  buf[256 * 1024];
-	ssize_t			  n;
-	int			  fd, arr, i, j, count, obj, title, screen;
+	int			  arr, i, j, count, obj, title, screen;
 
-	if ((fd = open(path, O_RDONLY|O_NOFOLLOW|O_CLOEXEC)) == -1) {
-		if (errno == ENOENT)
-			return (0);
-		xasprintf(cause, "%s: %s", path, strerror(errno));
-		return (-1);
-	}
-	n = read(fd, buf, sizeof buf);
-	close(fd);
-	if (n < 0 || n == (ssize_t)sizeof buf) {
-		xasprintf(cause, "%s: unreadable or too large", path);
-		return (-1);
-	}
-	if ((d = json_parse(buf, (size_t)n, cause)) == NULL) {
+	*cause = NULL;
+	if ((d = json_parse(buf, n, cause)) == NULL) {
 		char	*c = *cause;
 
 		xasprintf(cause, "%s: %s", path, c);
@@ -355,6 +408,29 @@ agent_load_user(const char *path, char **cause)
 		profile_add(added[i]);
 	free(added);
 	return (0);
+}
+
+/* Read ~/.config/lisa/agents.json, never through a symlink. */
+static int
+agent_load_user(const char *path, char **cause)
+{
+	char	buf[256 * 1024];
+	ssize_t	n;
+	int	fd;
+
+	if ((fd = open(path, O_RDONLY|O_NOFOLLOW|O_CLOEXEC)) == -1) {
+		if (errno == ENOENT)
+			return (0);
+		xasprintf(cause, "%s: %s", path, strerror(errno));
+		return (-1);
+	}
+	n = read(fd, buf, sizeof buf);
+	close(fd);
+	if (n < 0 || n == (ssize_t)sizeof buf) {
+		xasprintf(cause, "%s: unreadable or too large", path);
+		return (-1);
+	}
+	return (agent_parse_user(buf, (size_t)n, path, cause));
 }
 
 char *

@@ -12,6 +12,8 @@
 
 #define AGENT_MAX_NAMES 6
 
+#define AGENT_MAX_PATTERN 256
+
 struct agent_profile {
 	char		*name;
 	char		*comm[AGENT_MAX_NAMES];	/* process names */
@@ -27,6 +29,8 @@ struct agent_profile {
 };
 
 int	 agent_load(const char *, char **);
+const char *agent_pattern_check(const char *);
+int	 agent_parse_user(const char *, size_t, const char *, char **);
 void	 agent_free_all(void);
 int	 agent_count(void);
 const struct agent_profile *agent_by_name(const char *);

@@ -19,6 +19,7 @@
 
 #include "lisad.h"
 #include "agent.h"
+#include "claude-file.h"
 
 #define AGENTFILES_MAX_FILE (64 * 1024)
 
@@ -119,56 +120,32 @@ agentfiles_add(const char *path, const char *child, const char *target)
 	return (1);
 }
 
-/* Parse a session file into the watch; -1 if it does not make sense. */
+/* A session file into the watch; -1 if it does not make sense. */
 static int
 agentfiles_parse(struct watch *w, const char *text, size_t len)
 {
-	struct json_doc	*d;
-	char		*cause = NULL, *status, *start;
-	long long	 pid;
-	int		 rc = 0;
+	struct claude_session	 cs;
+	char			*cause;
 
-	if ((d = json_parse(text, len, &cause)) == NULL) {
+	if (claude_session_parse(text, len, (long long)w->agent_pid,
+	    w->agent_start, &cs, &cause) != 0) {
 		log_warnx("claude session file for pid %ld: %s",
 		    (long)w->agent_pid, cause);
 		free(cause);
 		return (-1);
 	}
-	if (json_type(d, 0) != JSON_T_OBJECT ||
-	    json_get_int(d, 0, "pid", &pid) != 0 || pid != w->agent_pid) {
-		json_free(d);
-		return (-1);
-	}
-	/* procStart is a string of clock ticks, as in /proc/PID/stat. */
-	start = json_get_str(d, 0, "procStart");
-	if (start != NULL && strtoull(start, NULL, 10) != w->agent_start) {
-		log_debug("session file of an earlier pid %lld", pid);
+	if (cs.stale) {
+		log_debug("session file of an earlier pid %ld",
+		    (long)w->agent_pid);
 		w->session_stale = 1;
-		free(start);
-		json_free(d);
 		return (0);
 	}
-	free(start);
-	if ((start = json_get_str(d, 0, "sessionId")) != NULL) {
-		snprintf(w->claude_session_id, sizeof w->claude_session_id,
-		    "%s", start);
-		free(start);
-	}
-	status = json_get_str(d, 0, "status");
-	if (status == NULL)
-		w->session = SS_NONE;	/* first write, or print mode */
-	else if (strcmp(status, "idle") == 0)
-		w->session = SS_IDLE;
-	else if (strcmp(status, "busy") == 0)
-		w->session = SS_BUSY;
-	else if (strcmp(status, "waiting") == 0)
-		w->session = SS_WAITING;
-	else
-		rc = -1;
+	if (cs.id[0] != '\0')
+		strlcpy(w->claude_session_id, cs.id,
+		    sizeof w->claude_session_id);
+	w->session = cs.status;
 	w->session_at = time_mono_ms();
-	free(status);
-	json_free(d);
-	return (rc);
+	return (0);
 }
 
 /*
@@ -383,69 +360,6 @@ agentfiles_transcript_dir(struct pane *p)
 	free(slug);
 }
 
-/*
- * The last meaningful entry in the text (last lines first). A turn's end
- * (turn_duration) follows its last message, which tells how it ended: an
- * API error, an interrupt, or done.
- */
-static enum transcript_event
-agentfiles_tail_event(char *text, size_t len)
-{
-	struct json_doc		*d;
-	enum transcript_event	 ev = TX_NONE;
-	char			*end = text + len, *line, *type, *sub, *cause;
-	int			 err, msg, content, item, ended = 0;
-
-	while (end > text &&
-	    (ev == TX_NONE || (ended && ev == TX_TURN_DONE))) {
-		if (end[-1] == '\n')
-			end--;
-		for (line = end; line > text && line[-1] != '\n'; line--)
-			;
-		cause = NULL;
-		if (line > text || len < AGENTFILES_MAX_FILE)
-			d = json_parse(line, (size_t)(end - line), &cause);
-		else
-			d = NULL;	/* the first, cut line */
-		free(cause);
-		end = line;
-		if (d == NULL)
-			continue;
-		type = json_get_str(d, 0, "type");
-		sub = json_get_str(d, 0, "subtype");
-		err = 0;
-		json_get_bool(d, 0, "isApiErrorMessage", &err);
-		if (type == NULL)
-			;
-		else if (strcmp(type, "system") == 0 && sub != NULL &&
-		    (strcmp(sub, "turn_duration") == 0 ||
-		    strcmp(sub, "stop_hook_summary") == 0)) {
-			if (!ended)
-				ev = TX_TURN_DONE;
-			ended = 1;
-		} else if (strcmp(type, "assistant") == 0) {
-			ev = err ? TX_API_ERROR : ended ? TX_TURN_DONE :
-			    TX_WORKING;
-			ended = 0;
-		} else if (strcmp(type, "user") == 0) {
-			ev = ended ? TX_TURN_DONE : TX_WORKING;
-			ended = 0;
-			msg = json_get(d, 0, "message");
-			content = json_get(d, msg, "content");
-			item = json_array_item(d, content, 0);
-			free(sub);
-			sub = json_get_str(d, item, "text");
-			if (sub != NULL &&
-			    strstr(sub, "[Request interrupted by user") != NULL)
-				ev = TX_INTERRUPTED;
-		}
-		free(type);
-		free(sub);
-		json_free(d);
-	}
-	return (ev);
-}
-
 static void
 agentfiles_transcript(struct pane *p, const char *name)
 {
@@ -467,7 +381,8 @@ agentfiles_transcript(struct pane *p, const char *name)
 	if (n <= 0 ||
 	    w->transcript_stamp.mtime / 1000000 < w->agent_since_real - 1000)
 		return;
-	ev = agentfiles_tail_event(buf, (size_t)n);
+	ev = claude_transcript_tail(buf, (size_t)n,
+	    (size_t)n >= AGENTFILES_MAX_FILE);
 	log_debug("pane %%%d: transcript %s: event %d (%zd bytes read)", p->id,
 	    name, ev, n);
 	if (ev == TX_NONE)

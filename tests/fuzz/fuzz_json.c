@@ -1,7 +1,6 @@
 /*
  * The JSON readers: jsmn-based json_parse with every accessor lisa uses
- * (hook payloads, Claude's session and transcript lines, agents.json,
- * run records, socket requests), and the editing tree of json-edit.c
+ * (hook payloads, socket requests, replies), and the editing tree of json-edit.c
  * (settings files), whose dump must parse again.
  */
 #include <stddef.h>
@@ -11,7 +10,6 @@
 #include <string.h>
 
 #include "lisa.h"
-#include "run.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -49,9 +47,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct json_doc	*d;
 	struct jv	*jv, *again;
-	struct run	 r;
 	struct buf	 b;
-	char		*cause = NULL, *text;
+	char		*cause = NULL;
 
 	if ((d = json_parse((const char *)data, size, &cause)) != NULL) {
 		walk(d, 0, 0);
@@ -73,20 +70,5 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(cause);
 	cause = NULL;
 
-	/* A run record, as lisa runs and the helper read them. */
-	text = malloc(size + 1);
-	memcpy(text, data, size);
-	text[size] = '\0';
-	if (run_parse(text, size, &r, &cause) == 0) {
-		buf_init(&b);
-		run_json(&b, &r);
-		run_free(&r);
-		if (run_parse(b.data, b.len, &r, &cause) != 0)
-			abort();	/* our own JSON reads back */
-		run_free(&r);
-		buf_free(&b);
-	}
-	free(cause);
-	free(text);
 	return (0);
 }

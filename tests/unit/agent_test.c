@@ -210,6 +210,55 @@ test_user_file(void **state)
 	assert_int_equal(agent_count(), 5);
 }
 
+/* Patterns glibc would build out into gigabytes are refused (fuzzing). */
+static void
+test_pattern_limits(void **state)
+{
+	static const struct {
+		const char	*pattern;
+		int		 ok;
+	} cases[] = {
+		{ "^[*] ", 1 },
+		{ "Allow\\?", 1 },
+		{ "a+b*c?", 1 },
+		{ "x{3}", 1 },
+		{ "x{2,16}y{1,}", 1 },
+		{ "[+*?]+", 1 },
+		{ "\\++", 1 },
+		{ "[]+]+", 1 },
+		{ "l?+++", 0 },
+		{ "a*?", 0 },
+		{ "a{3}+", 0 },
+		{ "a{17}", 0 },
+		{ "a{1,99}", 0 },
+		{ "a{1}b{1}c{1}", 0 },
+		{ "a{x}", 0 },
+	};
+	char	 big[AGENT_MAX_PATTERN + 2], *path, *cause = NULL;
+	size_t	 i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		if ((agent_pattern_check(cases[i].pattern) == NULL) !=
+		    cases[i].ok)
+			fail_msg("pattern %s", cases[i].pattern);
+	}
+	memset(big, 'a', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	assert_non_null(agent_pattern_check(big));
+
+	/* The fuzzer's input: refused with a reason, not 2 GB. */
+	path = write_file("{\"agents\":[{\"name\":\"x\",\"comm\":[\"x\"],"
+	    "\"title\":{\"idle\":\"^re\\u00e9l\\\\?++++++++++++++++++++"
+	    "++++++++++++++++++++++++++++++++++++++++++++++\"}}]}");
+	assert_int_equal(agent_load(path, &cause), -1);
+	assert_non_null(strstr(cause, "stacked repetition"));
+	free(cause);
+	assert_null(agent_match("x", NULL, 0));
+	unlink(path);
+	free(path);
+	assert_int_equal(agent_count(), 5);
+}
+
 int
 main(void)
 {
@@ -218,6 +267,7 @@ main(void)
 		cmocka_unit_test(test_titles),
 		cmocka_unit_test(test_screens),
 		cmocka_unit_test(test_user_file),
+		cmocka_unit_test(test_pattern_limits),
 	};
 
 	return (cmocka_run_group_tests_name("agent", tests, setup, NULL));
