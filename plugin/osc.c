@@ -111,10 +111,21 @@ scan(struct osc_scanner *sc, const char *p, size_t len, int passthrough,
 {
 	const char	*end = p + len;
 	unsigned char	 c;
+	uint64_t	 w;
 
 	while (p < end) {
 		if (sc->state == S_GROUND) {
-			/* Fast path: plain text and UTF-8 pass untouched. */
+			/*
+			 * Fast path: plain text and UTF-8 pass untouched,
+			 * eight bytes at a time while none is below 0x20.
+			 */
+			while (end - p >= 8) {
+				memcpy(&w, p, sizeof w);
+				if (((w - 0x2020202020202020ULL) & ~w &
+				    0x8080808080808080ULL) != 0)
+					break;
+				p += 8;
+			}
 			while (p < end && (unsigned char)*p >= 0x20)
 				p++;
 			if (p == end)
@@ -125,6 +136,14 @@ scan(struct osc_scanner *sc, const char *p, size_t len, int passthrough,
 			else if (c == 0x07)
 				emit_bel(passthrough, cb, arg);
 			continue;
+		}
+		if (sc->state == S_CSI) {
+			/* Parameters and intermediates: nothing to do. */
+			while (p < end && (unsigned char)*p >= 0x20 &&
+			    (unsigned char)*p < 0x40)
+				p++;
+			if (p == end)
+				break;
 		}
 		c = (unsigned char)*p++;
 		switch (sc->state) {
