@@ -27,7 +27,7 @@ LISAD_SRCS = plugin/lisad.c plugin/loop.c plugin/session.c plugin/pane.c \
 	plugin/hooks.c plugin/listener.c plugin/tmux-cmd.c plugin/events.c plugin/proc.c \
 	plugin/watch.c plugin/watch-json.c plugin/publish.c plugin/agentfiles.c \
 	plugin/ui.c plugin/notify.c plugin/runs.c plugin/terminate.c \
-	plugin/watchdog.c plugin/termination.c
+	plugin/watchdog.c plugin/termination.c plugin/pane-mute.c
 LISA_SRCS = plugin/lisa.c plugin/lisa-client.c plugin/lisa-doctor.c \
 	plugin/lisa-status.c plugin/lisa-hooks.c plugin/lisa-menu.c \
 	plugin/lisa-run.c plugin/lisa-act.c
@@ -38,7 +38,7 @@ COMMON_OBJS = $(call obj,$(COMMON_SRCS))
 
 UNIT_TESTS = control_parse control_unescape control_client control_quote \
 	control_layout json runtime osc classify agent ui_format run_stderr \
-	claude_file
+	claude_file run
 UNIT_BINS = $(patsubst %,$(BUILD)/tests/%_test,$(UNIT_TESTS))
 
 .PHONY: all clean test test-unit test-integration test-agents deps bench demo \
@@ -67,7 +67,7 @@ $(BUILD)/tests/%_test: $(BUILD)/tests/unit/%_test.o $(COMMON_OBJS) \
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS)
 
-$(BUILD)/bench/lisa-bench: $(BUILD)/bench/lisa-bench.o $(BUILD)/libcontrol.a
+$(BUILD)/bench/lisa-bench: $(BUILD)/bench/lisa-bench.o $(COMMON_OBJS) $(BUILD)/libcontrol.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 # Everything: unit tests (cmocka), then integration tests on real tmux.

@@ -376,6 +376,16 @@ agentfiles_transcript(struct pane *p, const char *name)
 		return;
 	xasprintf(&path, "%s/%s", w->transcript_dir, name);
 	n = agentfiles_load(path, &w->transcript_stamp, buf, sizeof buf, 1);
+	if (n == -1 && errno != ENOENT) {
+		log_warnx("%s: %s: refused", path, errno == ELOOP ?
+		    "a symlink" : "not a regular file");
+		/* What it said before is no longer to be believed. */
+		if (w->transcript != TX_NONE) {
+			w->transcript = TX_NONE;
+			w->transcript_at = time_mono_ms();
+			watch_poke(p);
+		}
+	}
 	free(path);
 	/* Unchanged, or written before this agent started (not its own). */
 	if (n <= 0 ||

@@ -89,6 +89,7 @@ int		 session_cmp(struct session *, struct session *);
 struct session	*session_find(int);
 void		 session_start(void);
 void		 session_refresh(void);
+void		 session_changed(void);
 int		 session_send(struct session *, const char *, ctl_reply_cb,
 		    void *);
 void		 session_close_all(void);
@@ -130,6 +131,14 @@ struct pane {
 	struct listener_conn	*tap;
 	uint64_t		 tap_left;
 
+	int			 muted;		/* a flood: paused for us */
+	uint64_t		 mutes;
+	uint64_t		 mute_start;	/* mono ms, this rate window */
+	uint64_t		 mute_bytes;
+	int			 mute_probe;	/* a short window: flood again? */
+	struct loop_timer	 mute_timer;
+	int			 mute_timer_ready;
+
 	struct watch		*watch;		/* classification state */
 
 	RB_ENTRY(pane)		 entry;
@@ -151,6 +160,10 @@ void		 pane_died(int, int, int);
 void		 pane_subscription(struct session *, struct ctl_event *);
 void		 pane_json(struct buf *, struct pane *);
 void		 pane_tap_closed(struct listener_conn *);
+void		 pane_resync(struct pane *);
+void		 pane_mute_check(struct pane *, size_t);
+void		 pane_unmute(struct pane *, const char *);
+void		 pane_mute_free(struct pane *);
 extern const char *pane_subscription_format;
 
 /* watch.c: per-pane signals, classification, transitions. */
@@ -262,6 +275,7 @@ void		 watch_reload(void);
 void		 watch_hook(struct pane *, enum hook_event, int);
 void		 watch_poke(struct pane *);
 void		 watch_rescan(struct pane *);
+void		 watch_adopt(struct pane *, const char *);
 
 /* watchdog.c: stalled agents, warn -> nudge -> triage -> terminate. */
 void		 watchdog_reset_config(void);

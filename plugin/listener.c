@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,7 +142,7 @@ listener_hook(struct listener_conn *lc, struct json_doc *d)
 		    listener_num_arg(a[2]));
 		buf_add(&lc->out, "{\"ok\":true}\n", 12);
 	} else if (event != NULL && strcmp(event, "sessions-changed") == 0) {
-		session_refresh();
+		session_changed();
 		buf_add(&lc->out, "{\"ok\":true}\n", 12);
 	} else
 		listener_error(lc, "unknown hook event");
@@ -265,6 +266,8 @@ listener_info(struct buf *b)
 	const struct ctl_stats	*st;
 	unsigned long long	 lines = 0, malformed = 0, unknown = 0;
 	unsigned long long	 bytes = 0, stray = 0;
+	int			 attached = 0;
+	struct mallinfo2	 mi;
 	FILE			*f;
 	char			 line[256];
 	long			 rss = -1;
@@ -272,6 +275,7 @@ listener_info(struct buf *b)
 	RB_FOREACH(s, sessions, &sessions) {
 		if (s->ctl == NULL)
 			continue;
+		attached += s->attached && !s->closing;
 		st = ctl_client_stats(s->ctl);
 		lines += st->lines;
 		malformed += st->malformed;
@@ -298,6 +302,8 @@ listener_info(struct buf *b)
 	json_cstr(b, lisad.sockpath);
 	json_key(b, "sessions");
 	buf_printf(b, "%d", session_count());
+	json_key(b, "attached");
+	buf_printf(b, "%d", attached);
 	json_key(b, "publish");
 	buf_printf(b, "{\"commands\":%llu,\"batches\":%llu}",
 	    (unsigned long long)publish_stats.commands,
@@ -326,6 +332,10 @@ listener_info(struct buf *b)
 	buf_printf(b, "%llu", stray);
 	json_key(b, "wakeups");
 	buf_printf(b, "%llu", (unsigned long long)loop_wakeups());
+	/* Bytes malloc has handed out and not had back: a leak shows here. */
+	mi = mallinfo2();
+	json_key(b, "heap_bytes");
+	buf_printf(b, "%zu", mi.uordblks + mi.hblkhd);
 	json_key(b, "rss_kb");
 	buf_printf(b, "%ld", rss);
 	json_key(b, "uptime_ms");
@@ -518,6 +528,7 @@ listener_request(struct listener_conn *lc, const char *line, size_t len)
 			p->tap = lc;
 			p->tap_left = n > 0 ? (uint64_t)n : UINT64_MAX;
 			lc->tap = 1;
+			pane_unmute(p, "tapped");
 		}
 		free(arg);
 	} else

@@ -24,8 +24,9 @@ struct panes panes = RB_INITIALIZER(&panes);
 	"#{pane_id}\037#{window_id}\037#{session_id}\037#{window_index}\037" \
 	"#{pane_index}\037#{pane_pid}\037#{pane_dead}\037" \
 	"#{pane_dead_status}\037#{pane_dead_signal}\037" \
-	"#{pane_current_command}\037#{window_name}\037#{pane_title}"
-#define PANE_LIST_FIELDS 12
+	"#{pane_current_command}\037#{window_name}\037#{@lisa_agent}\037" \
+	"#{pane_title}"
+#define PANE_LIST_FIELDS 13
 
 /* Title last: whatever it holds cannot shift the other fields. */
 const char *pane_subscription_format =
@@ -119,6 +120,7 @@ pane_free(struct pane *p, const char *why)
 	}
 	if (p->tap != NULL)
 		listener_tap_end(p->tap);
+	pane_mute_free(p);
 	pane_unwatch(p);
 	watch_free(p);
 	RB_REMOVE(panes, &panes, p);
@@ -239,9 +241,11 @@ pane_update_line(struct session *s, char *line)
 	wp->pane_index = pane_num(f[4]);
 	wp->pid = pane_num(f[5]);
 	pane_set_str(&wp->command, f[9]);
-	pane_set_str(&wp->title, f[11]);
+	pane_set_str(&wp->title, f[12]);
 	pane_set_dead(wp, strcmp(f[6], "1") == 0, pane_num(f[7]),
 	    pane_num(f[8]), "list");
+	if (wp->dead && *f[11] != '\0')
+		watch_adopt(wp, f[11]);
 	pane_watch(wp);
 	watch_changed(wp);
 	return (wp);
@@ -397,6 +401,7 @@ pane_output(struct session *s, int id, const char *data, size_t len,
 		p->rate_start = p->out_last;
 		p->rate_bytes = 0;
 	}
+	pane_mute_check(p, len);
 	watch_output(p, data, len);
 	if (p->tap != NULL) {
 		n = len < p->tap_left ? len : (size_t)p->tap_left;
@@ -428,9 +433,12 @@ pane_pause(struct session *s, int id)
 	struct pane	*p;
 	char		 cmd[128];
 
+	p = pane_find(id);
+	if (p != NULL && p->muted)
+		return;		/* we paused it: a flood (pane-mute.c) */
 	snprintf(cmd, sizeof cmd, "refresh-client -A '%%%d:continue'", id);
 	session_send(s, cmd, NULL, NULL);
-	if ((p = pane_find(id)) == NULL)
+	if (p == NULL)
 		return;
 	/* Paused before any output reached us: this client has the pane. */
 	if (p->out_session == -1)
@@ -439,7 +447,22 @@ pane_pause(struct session *s, int id)
 		return;
 	p->resyncs++;
 	events_add("resync", id, "output paused by tmux, screen re-read");
-	snprintf(cmd, sizeof cmd, "capture-pane -p -J -t '%%%d'", id);
+	pane_resync(p);
+}
+
+/* Read the pane's screen again, through the client that has its output. */
+void
+pane_resync(struct pane *p)
+{
+	struct session	*s;
+	char		 cmd[128];
+
+	if (p->out_session == -1 && p->nsessions == 0)
+		return;
+	if ((s = session_find(p->out_session != -1 ? p->out_session :
+	    p->sessions[0])) == NULL || !s->attached || s->closing)
+		return;
+	snprintf(cmd, sizeof cmd, "capture-pane -p -J -t '%%%d'", p->id);
 	session_send(s, cmd, pane_capture_cb, p);
 }
 
@@ -555,6 +578,10 @@ pane_json(struct buf *b, struct pane *p)
 	json_key(b, "output_idle_ms");
 	json_int_or_null(b, p->out_last != 0,
 	    (long long)(time_mono_ms() - p->out_last));
+	json_key(b, "muted");
+	buf_adds(b, p->muted ? "true" : "false");
+	json_key(b, "mutes");
+	buf_printf(b, "%llu", (unsigned long long)p->mutes);
 	json_key(b, "resyncs");
 	buf_printf(b, "%llu", (unsigned long long)p->resyncs);
 	watch_json(b, p);

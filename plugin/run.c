@@ -195,7 +195,14 @@ run_parse(const char *text, size_t len, struct run *r, char **cause)
 		xasprintf(cause, "run record is not an object");
 		return (-1);
 	}
-	if ((s = run_str(d, "id")) != NULL) {
+	/* An id names a file: ours are short, letters, digits, '-' '_'. */
+	if ((s = run_str(d, "id")) != NULL && !run_id_valid(s)) {
+		free(s);
+		json_free(d);
+		xasprintf(cause, "run record with a bad id");
+		return (-1);
+	}
+	if (s != NULL) {
 		strlcpy(r->id, s, sizeof r->id);
 		free(s);
 	}
@@ -243,6 +250,16 @@ run_parse(const char *text, size_t len, struct run *r, char **cause)
 	return (0);
 }
 
+int
+run_id_valid(const char *id)
+{
+	size_t	len = strlen(id);
+
+	return (len != 0 && len < sizeof ((struct run *)NULL)->id &&
+	    strspn(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789-_") == len);
+}
+
 /* Read dir/ID.json (or a path, when id is NULL). */
 int
 run_read(const char *dir, const char *id, struct run *r, char **cause)
@@ -253,6 +270,10 @@ run_read(const char *dir, const char *id, struct run *r, char **cause)
 	ssize_t		 got;
 
 	run_init(r);
+	if (id != NULL && !run_id_valid(id)) {
+		xasprintf(cause, "%s: not a run id", id);
+		return (-1);
+	}
 	if (id != NULL)
 		xasprintf(&path, "%s/%s.json", dir, id);
 	else

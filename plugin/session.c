@@ -3,6 +3,13 @@
  * panes in its own session, so watching everything takes one each. Clients
  * come and go as %sessions-changed says; sessions matching
  * @lisa-ignore-sessions are left alone.
+ *
+ * A new session is attached only once sessions have stopped changing for
+ * SESSION_SETTLE_MS (or after SESSION_SETTLE_MAX_MS). tmux before 3.7
+ * crashes if a session is made or closed while a control client is
+ * half-way through identifying itself (its flags read, its state not yet
+ * made: tmux GitHub issue 4980). Scripts make and kill sessions in bursts,
+ * exactly when we would attach; waiting for quiet leaves those alone.
  */
 #include <sys/wait.h>
 
@@ -24,6 +31,22 @@ struct sessions sessions = RB_INITIALIZER(&sessions);
 
 static int	session_refreshing;	/* a list-sessions is in flight */
 static int	session_dirty;		/* and another was asked for since */
+static int	session_listed;		/* the first list has been applied */
+
+#define SESSION_SETTLE_MS 300
+#define SESSION_SETTLE_MAX_MS 10000
+static uint64_t	session_changed_at;	/* last %sessions-changed */
+
+/* Sessions seen, not yet old enough to attach. */
+struct session_young {
+	int				 id;
+	uint64_t			 seen;
+	int				 mark;
+	TAILQ_ENTRY(session_young)	 entry;
+};
+static TAILQ_HEAD(, session_young) session_young =
+    TAILQ_HEAD_INITIALIZER(session_young);
+static struct loop_timer	 session_settle_timer;
 
 static void	session_attach(int, const char *);
 static void	session_close(struct session *);
@@ -94,14 +117,58 @@ session_send(struct session *s, const char *cmd, ctl_reply_cb cb, void *arg)
 	return (0);
 }
 
+/* Attach now, or once the session has settled (see the top). */
+static void
+session_attach_settled(int id, const char *name, uint64_t now)
+{
+	struct session_young	*y;
+
+	if (!session_listed) {
+		session_attach(id, name);	/* there before us */
+		return;
+	}
+	TAILQ_FOREACH(y, &session_young, entry) {
+		if (y->id == id)
+			break;
+	}
+	if (y == NULL) {
+		y = xcalloc(1, sizeof *y);
+		y->id = id;
+		y->seen = now;
+		TAILQ_INSERT_TAIL(&session_young, y, entry);
+	}
+	y->mark = 1;
+	if (now - session_changed_at >= SESSION_SETTLE_MS ||
+	    now - y->seen >= SESSION_SETTLE_MAX_MS) {
+		TAILQ_REMOVE(&session_young, y, entry);
+		free(y);
+		session_attach(id, name);
+		return;
+	}
+	loop_timer_add(&session_settle_timer,
+	    session_changed_at + SESSION_SETTLE_MS - now);
+}
+
+/* Sessions were made, closed or renamed: list them again. */
+void
+session_changed(void)
+{
+	session_changed_at = time_mono_ms();
+	session_refresh();
+}
+
 /* Apply "id\037name" lines: attach new sessions, drop ignored ones. */
 static void
 session_apply_list(const char *body, size_t len)
 {
-	struct session	*s;
-	char		*copy, *line, *p, *sep;
-	int		 id;
+	struct session		*s;
+	struct session_young	*y, *y1;
+	char			*copy, *line, *p, *sep;
+	uint64_t		 now = time_mono_ms();
+	int			 id;
 
+	TAILQ_FOREACH(y, &session_young, entry)
+		y->mark = 0;
 	copy = p = xstrndup(body, len);
 	while ((line = strsep(&p, "\n")) != NULL) {
 		if (line[0] != '$' ||
@@ -119,13 +186,28 @@ session_apply_list(const char *body, size_t len)
 			continue;
 		}
 		if (s == NULL)
-			session_attach(id, sep + 1);
+			session_attach_settled(id, sep + 1, now);
 		else if (strcmp(s->name, sep + 1) != 0) {
 			free(s->name);
 			s->name = xstrdup(sep + 1);
 		}
 	}
 	free(copy);
+	/* Gone before it settled: never attached, nothing to undo. */
+	TAILQ_FOREACH_SAFE(y, &session_young, entry, y1) {
+		if (!y->mark) {
+			log_debug("session $%d gone before it settled", y->id);
+			TAILQ_REMOVE(&session_young, y, entry);
+			free(y);
+		}
+	}
+	session_listed = 1;
+}
+
+static void
+session_settle_cb(void *arg)
+{
+	session_refresh();
 }
 
 static void
@@ -197,6 +279,7 @@ session_refresh(void)
 void
 session_start(void)
 {
+	loop_timer_init(&session_settle_timer, session_settle_cb, NULL);
 	session_refresh();
 }
 
@@ -221,7 +304,7 @@ session_event(struct ctl_client *c, struct ctl_event *ev, void *arg)
 		}
 		break;
 	case CTL_SESSIONS_CHANGED:
-		session_refresh();
+		session_changed();
 		break;
 	case CTL_SESSION_RENAMED:
 		if ((other = session_find(ev->session)) != NULL) {
@@ -299,7 +382,7 @@ session_kick(struct session *s)
 	buf_init(&b);
 	buf_adds(&b, "refresh-client");
 	RB_FOREACH(p, panes, &panes) {
-		for (i = 0; i < p->nsessions; i++) {
+		for (i = 0; i < p->nsessions && !p->muted; i++) {
 			if (p->sessions[i] == s->id) {
 				buf_printf(&b, " -A '%%%d:continue'", p->id);
 				n++;
@@ -433,12 +516,18 @@ session_close(struct session *s)
 void
 session_close_all(void)
 {
-	struct session	*s, *s1;
+	struct session		*s, *s1;
+	struct session_young	*y;
 
 	RB_FOREACH_SAFE(s, sessions, &sessions, s1) {
 		session_close(s);
 		kill(s->pid, SIGTERM);
 		session_remove(s);
+	}
+	loop_timer_del(&session_settle_timer);
+	while ((y = TAILQ_FIRST(&session_young)) != NULL) {
+		TAILQ_REMOVE(&session_young, y, entry);
+		free(y);
 	}
 }
 

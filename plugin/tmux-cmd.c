@@ -170,6 +170,8 @@ tmux_source(const char *script)
  * keeps our client out of window sizing; pause-after bounds how long we can
  * ever hold back a pane that only control clients watch.
  */
+#define TMUX_PIPE_SIZE (1024 * 1024)
+
 int
 tmux_spawn_control(int session, pid_t *pidp, int *rfd, int *wfd)
 {
@@ -202,6 +204,15 @@ tmux_spawn_control(int session, pid_t *pidp, int *rfd, int *wfd)
 	}
 	close(in[0]);
 	close(out[1]);
+	/*
+	 * tmux writes our output into this pipe itself, and while only
+	 * control clients are attached it stops reading a pane whenever
+	 * more than 512 bytes wait for one of them: the pipe's size paces a
+	 * flooding pane. A large pipe lets tmux hand over a whole burst at
+	 * once (as much as the system lets us: pipe-max-size, 1 MiB).
+	 */
+	if (fcntl(out[0], F_SETPIPE_SZ, TMUX_PIPE_SIZE) == -1)
+		log_debug("F_SETPIPE_SZ: %s", strerror(errno));
 	fcntl(out[0], F_SETFL, fcntl(out[0], F_GETFL) | O_NONBLOCK);
 	fcntl(in[1], F_SETFL, fcntl(in[1], F_GETFL) | O_NONBLOCK);
 	*pidp = pid;

@@ -261,6 +261,9 @@ watch_scan(struct pane *p)
 	}
 	w->agent_alive = 1;
 	agentfiles_agent(p);
+	/* A flood muted while no agent was there: listen to the agent. */
+	if (p->muted && !p->mute_timer.armed)
+		pane_unmute(p, "an agent");
 
 	/*
 	 * Descendants of the agent: tools, unless the agent's own. Agents
@@ -299,6 +302,27 @@ watch_scan(struct pane *p)
 	}
 	w->cpu_ticks = ticks;
 	w->cpu_at = now;
+}
+
+/*
+ * A dead pane whose agent a helper before us knew (its @lisa_agent, left
+ * in tmux when that helper was killed): the agent ended while no helper
+ * watched, and the pane's exit status tells how.
+ */
+void
+watch_adopt(struct pane *p, const char *name)
+{
+	struct watch			*w = p->watch;
+	const struct agent_profile	*prof;
+
+	if (w->agent_seen || !p->dead || (prof = agent_by_name(name)) == NULL)
+		return;
+	log_debug("pane %%%d: dead, agent %s from before", p->id, prof->name);
+	w->agent = prof;
+	w->agent_seen = 1;
+	w->agent_alive = 0;
+	w->agent_since = w->agent_gone_at = time_mono_ms();
+	w->agent_since_real = time_real_ms();
 }
 
 static enum codex_state

@@ -109,7 +109,14 @@ def transcript(entry):
                      re.sub("[^A-Za-z0-9]", "-", os.getcwd()))
     os.makedirs(d, exist_ok=True)
     entry.setdefault("sessionId", session_id)
-    with open(os.path.join(d, session_id + ".jsonl"), "a") as f:
+    # Never through a symlink: tests plant them, and we may run as root.
+    try:
+        fd = os.open(os.path.join(d, session_id + ".jsonl"),
+                     os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW,
+                     0o600)
+    except OSError:
+        return
+    with os.fdopen(fd, "a") as f:
         f.write(json.dumps(entry) + "\n")
     mark("transcript " + entry.get("subtype", entry["type"]))
 
@@ -402,7 +409,9 @@ def main():
                 w("\r\n\u25a0 We\u2019re currently experiencing high demand\r\n")
             idle_screen()
         elif cmd == "corrupt" and CLAUDE:
-            with open(SESSION, "w") as f:
+            fd = os.open(SESSION, os.O_WRONLY | os.O_TRUNC | os.O_CREAT |
+                         os.O_NOFOLLOW, 0o600)
+            with os.fdopen(fd, "w") as f:
                 f.write('{"pid": %d, "status": "bu' % pid)
             mark("session corrupt")
             idle_screen()

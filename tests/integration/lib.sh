@@ -64,7 +64,11 @@ start_helper() {
 	# (environment such as LISAD_NO_PIDFD passes through)
 	HELPER_PID=$!
 	until_ms 5000 L list || fail "helper did not come up: $(cat "$TESTDIR/lisad.err")"
+	# and has attached to the sessions there were (tmux < 3.7 crashes if
+	# a session is made while a control client identifies itself).
+	until_ms 5000 helper_attached || fail "helper did not attach: $(info)"
 }
+helper_attached() { info | jget "d['attached'] == d['sessions'] or exit(1)"; }
 
 # Wait (at most $1 ms) for the helper to exit; its status in HELPER_RC.
 wait_helper_exit() {

@@ -1,0 +1,321 @@
+# Faults: the server killed mid-burst, the helper killed and restarted,
+# session churn, a 1 GB flood, agents' files replaced by garbage or links.
+
+. "$ROOT/tests/integration/agents.sh"
+
+# A pane that writes text as fast as it can, BYTES in all, then records
+# how long it took (seconds) in FILE.
+flood_cmd() {
+	printf '%s\n' "python3 -c 'import os,time
+b=(b\"x\"*79+b\"\\n\")*820
+n=0;t=time.time()
+while n<$1: n+=os.write(1,b)
+open(\"$2.tmp\",\"w\").write(\"%.3f\"%(time.time()-t)); os.rename(\"$2.tmp\",\"$2\")
+time.sleep(600)'"
+}
+
+helper_log() { cat "$TESTDIR/lisad.err" "$XDG_RUNTIME_DIR"/lisa/*.log 2>/dev/null; }
+fd_count() { ls "/proc/$1/fd" | wc -l; }
+rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
+
+# kill -9 of the server while four panes flood: the helper exits cleanly
+# and leaves nothing that stops the next server's helper.
+test_server_sigkilled_mid_burst() {
+	start_server main "$(flood_cmd 4000000000 "$TESTDIR/never")"
+	for i in 1 2 3; do
+		T new-window -d "$(flood_cmd 4000000000 "$TESTDIR/never")"
+	done
+	start_helper
+	p=$(T display -p -t main:0 '#{pane_id}')
+	until_ms 3000 wait_output "$p" 1000000 || fail "no burst seen"
+	kill -9 "$(T display -p '#{pid}')"
+	t0=$(now_ms)
+	wait_helper_exit 2000 || fail "helper still running 2 s after SIGKILL of server"
+	note "helper exited $HELPER_RC, $(($(now_ms) - t0)) ms after kill -9 of the server mid-burst"
+	[ $HELPER_RC -eq 0 ] || fail "exit status $HELPER_RC: $(tail -5 "$TESTDIR/lisad.err")"
+	ls "$XDG_RUNTIME_DIR/lisa/"*.sock 2>/dev/null && fail "socket left behind"
+	# tmux leaves its own socket file behind; the next server reuses it.
+	rm -f "/tmp/tmux-$(id -u)/$SOCK"
+	pkill -f "$TESTDIR/never" 2>/dev/null
+	start_server again
+	start_helper
+	[ "$(info | jget "d['sessions']")" = 1 ] || fail "new helper: $(info)"
+}
+
+# kill -9 of the helper: a new one rebuilds every verdict from tmux and the
+# agents, installs its hooks and UI once (not on top of the dead one's),
+# and on stop still gives back what the user had.
+test_helper_sigkilled_restarted() {
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME"
+	start_server main
+	T set -g @lisa-grace 1
+	T set -g @lisa-debounce 0.5
+	T set -g remain-on-exit on
+	T set -g status-right 'mine #{lisa_status}'
+	start_helper
+	a=$(agent_window 1 claude)
+	b=$(agent_window 2 codex)
+	c=$(agent_window 3 claude)
+	expect "$a" waiting_input prompt
+	expect "$c" waiting_input prompt
+	T send-keys -t "$b" 'work 60' Enter
+	expect "$b" in_progress
+	hooks1=$(T show-hooks -g; T show-hooks -gw)
+	sr1=$(T show -gv status-right)
+	[ "$(echo "$hooks1" | grep -c 5472)" -ge 2 ] || fail "hooks: $hooks1"
+
+	kill -9 "$HELPER_PID"
+	wait "$HELPER_PID" 2>/dev/null
+	HELPER_PID=
+	# While no helper runs, one agent crashes.
+	T send-keys -t "$c" 'exit 3' Enter
+	until_ms 3000 shows "$c" '#{pane_dead}' 1 || fail "agent did not exit"
+	start_helper
+	expect "$a" waiting_input prompt
+	expect "$b" in_progress
+	expect "$c" crashed
+	expect_shown "$a" '#{@lisa_state}' waiting_input
+	expect_shown "$b" '#{@lisa_state}' in_progress
+	expect_shown "$c" '#{@lisa_state}' crashed
+	L status "$c" | grep -q 'exit 3' || fail "exit code lost: $(L status "$c")"
+	hooks2=$(T show-hooks -g; T show-hooks -gw)
+	[ "$hooks1" = "$hooks2" ] || fail "hooks changed: $hooks1 // $hooks2"
+	[ "$(T show -gv status-right)" = "$sr1" ] ||
+	    fail "status-right: $(T show -gv status-right), was $sr1"
+	L stop >/dev/null
+	wait_helper_exit 3000 || fail "helper did not stop"
+	[ "$(T show -gv status-right)" = 'mine #{lisa_status}' ] ||
+	    fail "status-right not given back: $(T show -gv status-right)"
+	T show-hooks -g | grep -q 5472 && fail "hooks left: $(T show-hooks -g)"
+	return 0
+}
+
+# Sessions made and killed at once, 200 times: tmux 3.3a crashes if a
+# session closes while a control client identifies itself, so the helper
+# waits for a session to settle before it attaches (session.c).
+test_session_churn_instant_kill() {
+	start_server main
+	start_helper
+	for i in $(seq 1 200); do
+		T new-session -d -s "c$i" || fail "new-session $i: server gone"
+		T kill-session -t "c$i" || fail "kill-session $i: server gone"
+	done
+	T has-session -t main || fail "server gone"
+	until_ms 3000 one_session || fail "sessions: $(info)"
+	kill -0 "$HELPER_PID" || fail "helper died"
+}
+
+one_session() { [ "$(info | jget "d['sessions']")" = 1 ] &&
+    [ "$(pgrep -c -P "$HELPER_PID")" = 1 ]; }
+
+# 1000 sessions, 50 at a time: each attached by the helper (a control
+# client each), then killed. Afterwards the helper holds no more file
+# descriptors or memory than before.
+test_session_churn_1000() {
+	start_server main
+	# malloc's per-thread cache counts as in use: off, so heap_bytes is
+	# exactly what the helper holds.
+	export GLIBC_TUNABLES=glibc.malloc.tcache_count=0
+	start_helper
+	unset GLIBC_TUNABLES
+	churn() {
+		i=0
+		while [ $i -lt "$1" ]; do
+			args=
+			for j in $(seq 1 50); do
+				args="$args new-session -d -s $(printf c%04d-%02d $i $j) ;"
+			done
+			# shellcheck disable=SC2086
+			T $args >/dev/null
+			until_ms 10000 attached_are 51 || fail "not attached: $(info)"
+			args=
+			for j in $(seq 1 50); do
+				args="$args kill-session -t $(printf c%04d-%02d $i $j) ;"
+			done
+			# shellcheck disable=SC2086
+			T $args >/dev/null
+			until_ms 10000 one_session || fail "not let go: $(info)"
+			i=$((i + 50))
+		done
+	}
+	attached_are() { [ "$(info | jget "d['attached']")" = "$1" ]; }
+	# Pane and session ids to four digits (the events in the ring name
+	# them), never attached: made and killed in one go.
+	for i in $(seq 1 20); do
+		args=
+		for j in $(seq 1 50); do
+			args="$args new-session -d -s x ; kill-session -t x ;"
+		done
+		# shellcheck disable=SC2086
+		T $args >/dev/null
+	done
+	# Then fill the ring of the last 1024 events (two per session).
+	churn 550
+	fd0=$(fd_count "$HELPER_PID") rss0=$(rss_kb "$HELPER_PID")
+	heap0=$(info | jget "d['heap_bytes']")
+	start=$(now_ms)
+	churn 1000
+	fd1=$(fd_count "$HELPER_PID") rss1=$(rss_kb "$HELPER_PID")
+	heap1=$(info | jget "d['heap_bytes']")
+	note "1000 sessions attached and let go in $(($(now_ms) - start)) ms: fds $fd0 -> $fd1, heap in use $heap0 -> $heap1 bytes, RSS $rss0 -> $rss1 kB"
+	[ "$fd1" -eq "$fd0" ] || fail "fds grew: $fd0 -> $fd1 ($(ls -l /proc/$HELPER_PID/fd))"
+	# A leak of even 16 bytes a session would show as 16 kB here. (Under
+	# ASan heap_bytes is 0 and LeakSanitizer checks at exit instead.)
+	[ "$heap1" -le $((heap0 + 4096)) ] || fail "heap grew: $heap0 -> $heap1 bytes"
+	# RSS also counts the allocator's fragmentation: bounded, not zero.
+	[ "$rss1" -le $((rss0 + 512)) ] || fail "RSS grew: $rss0 -> $rss1 kB"
+	kill -0 "$HELPER_PID" || fail "helper died"
+}
+
+# A pane writes 1 GiB as fast as it can, nobody attached: with no helper,
+# then with it - in a plain pane, then in an agent's pane. With only
+# control clients attached, tmux 3.3a reads a pane no faster than it can
+# printf each byte to them; the helper mutes floods (pane-mute.c), so the
+# writer keeps its pace, and keeps answering while it decodes.
+test_flood_1gb_detached() {
+	gib=1073741824
+	mkdir -p "$TESTDIR/bin"
+	# (not exec: the agent stays, its flood is its tool)
+	printf '#!/bin/sh\npython3 -c "$(cat "$0.py")" "$@"\n' >"$TESTDIR/bin/claude"
+	cat >"$TESTDIR/bin/claude.py" <<'PY'
+import os, sys, time
+b = (b"x" * 79 + b"\n") * 820
+n = 0; t = time.time(); total = int(sys.argv[1]); f = sys.argv[2]
+while n < total:
+    n += os.write(1, b)
+open(f + ".tmp", "w").write("%.3f" % (time.time() - t)); os.rename(f + ".tmp", f)
+time.sleep(600)
+PY
+	chmod +x "$TESTDIR/bin/claude"
+	start_server main
+	T new-window -d -t main:1 "$(flood_cmd $gib "$TESTDIR/t0")"
+	until_ms 120000 test -s "$TESTDIR/t0" || fail "flood without lisa did not end"
+	t_without=$(cat "$TESTDIR/t0")
+	T kill-window -t main:1
+	start_helper
+	for kind in plain agent; do
+		if [ $kind = plain ]; then
+			T new-window -d -t main:1 "$(flood_cmd $gib "$TESTDIR/t-$kind")"
+		else
+			T new-window -d -t main:1 "$TESTDIR/bin/claude $gib $TESTDIR/t-$kind"
+		fi
+		p=$(T display -p -t main:1 '#{pane_id}')
+		status_latencies "$TESTDIR/t-$kind" >"$TESTDIR/lat-$kind" ||
+		    fail "status requests: $(cat "$TESTDIR/lat-$kind")"
+		test -s "$TESTDIR/t-$kind" || fail "$kind flood with lisa did not end"
+		t=$(cat "$TESTDIR/t-$kind")
+		read -r n p50 p99 max states <"$TESTDIR/lat-$kind"
+		note "1 GiB, $kind pane: $t_without s without lisa, $t s with; lisa list: $n requests, p50 $p50 p99 $p99 max $max ms; $(pane_field "$p" mutes) mutes; agent states seen: $states"
+		python3 -c "import sys; sys.exit(0 if float(sys.argv[2]) <= float(sys.argv[1]) * 1.5 + 2 else 1)" "$t_without" "$t" ||
+		    fail "$kind: the writer was slowed: $t_without s -> $t s"
+		python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) <= 10 else 1)" "$p99" ||
+		    fail "$kind: status p99 $p99 ms"
+		if [ $kind = agent ]; then
+			case "$states" in
+			in_progress|just_started,in_progress|in_progress,just_started) ;;
+			*) fail "agent while flooding: $states" ;;
+			esac
+		fi
+		T kill-window -t main:1
+	done
+}
+
+# Ask for the pane list over the socket every 20 ms until FILE appears:
+# "count p50 p99 max states-of-main:1's-agent".
+status_latencies() {
+	python3 - "$SOCK" "$1" <<'PY'
+import glob, json, os, socket, sys, time
+path = glob.glob(os.environ["XDG_RUNTIME_DIR"] + "/lisa/" + sys.argv[1] + "-*.sock")[0]
+lat, states = [], set()
+end = time.time() + 150
+while not os.path.exists(sys.argv[2]) and time.time() < end:
+    t = time.monotonic()
+    s = socket.socket(socket.AF_UNIX); s.connect(path)
+    s.sendall(b'{"cmd":"list"}\n')
+    data = b""
+    while not data.endswith(b"\n"):
+        c = s.recv(65536)
+        if not c: raise SystemExit("connection closed")
+        data += c
+    s.close()
+    lat.append((time.monotonic() - t) * 1000)
+    for p in json.loads(data).get("panes", []):
+        if p.get("window") == 1 and p.get("agent") and len(lat) > 100:
+            states.add(p.get("state"))
+    time.sleep(0.02)
+lat.sort()
+print(len(lat), "%.2f" % lat[len(lat) // 2], "%.2f" % lat[int(len(lat) * 0.99)],
+      "%.2f" % lat[-1], ",".join(sorted(states)) or "-")
+PY
+}
+
+# The agent's session file replaced by garbage, cut short, or made a
+# symlink to a secret file; its transcript too. (The secret is a stand-in
+# for /etc/shadow: tests run as root, and a fake agent that appended to a
+# planted link once wrote into the real one.) Refused, the signal marked
+# failed (degraded, as no other signal is there), nothing else hurt; the
+# agent's next good write is believed again.
+test_agent_files_garbage_truncated_symlinked() {
+	export FAKE_AGENT_NO_TITLE=1
+	setup_agents
+	printf 'root:$6$secret:19000:0:99999:7:::\n' >"$TESTDIR/secret"
+	chmod 600 "$TESTDIR/secret"
+	sum=$(cksum <"$TESTDIR/secret")
+	p=$(agent_window 1 claude)
+	q=$(agent_window 2 codex)
+	expect "$p" waiting_input prompt claude_session_idle
+	pid=$(T display -p -t "$p" '#{pane_pid}')
+	f="$HOME/.claude/sessions/$pid.json"
+	[ -f "$f" ] || fail "no session file"
+	for bad in garbage truncated symlink; do
+		case $bad in
+		garbage) head -c 3000 /dev/urandom >"$f.new" ;;
+		truncated) head -c 17 "$f" >"$f.new" ;;
+		symlink) ln -s "$TESTDIR/secret" "$f.new" ;;
+		esac
+		mv -f "$f.new" "$f"
+		expect "$p" degraded "" session_file_unreadable
+		L status "$p" --json | grep -q '"failed":true' ||
+		    fail "$bad: signal not marked failed"
+		# The agent writes a good file again: believed again.
+		T send-keys -t "$p" 'work 1' Enter
+		expect "$p" in_progress
+		expect "$p" waiting_input prompt claude_session_idle
+	done
+	helper_log | grep -q "$pid.json: a symlink: refused" ||
+	    fail "symlink not refused by name"
+
+	# A transcript (the only file signal here): a link to the secret,
+	# then 70 kB of garbage. No event is taken from either.
+	mkdir -p "$TESTDIR/proj"
+	T new-window -d -t main:3 -c "$TESTDIR/proj" -e FAKE_AGENT_NO_SESSION=1 \
+	    -e FAKE_AGENT_TRANSCRIPT=1 "$FAKE/claude"
+	r=$(T display -p -t main:3 '#{pane_id}')
+	sleep 1.5
+	T send-keys -t "$r" 'work 1' Enter
+	expect "$r" in_progress
+	expect "$r" waiting_input prompt claude_transcript_turn_done
+	tr=$(ls "$HOME/.claude/projects/"*/fake-*.jsonl)
+	ln -s "$TESTDIR/secret" "$tr.new" && mv -f "$tr.new" "$tr"
+	T send-keys -t "$r" 'work 2' Enter
+	expect "$r" in_progress
+	helper_log | grep -q "$(basename "$tr"): a symlink: refused" ||
+	    fail "transcript symlink not refused"
+	case "$(L status "$r" --json | jget "d['reason']")" in
+	claude_transcript_*) fail "an event read through the symlink" ;;
+	esac
+	rm -f "$tr"
+	head -c 70000 /dev/urandom >"$tr"
+	sleep 1
+	case "$(L status "$r" --json | jget "d['reason']")" in
+	claude_transcript_*) fail "an event read from garbage" ;;
+	esac
+	# The agent appends good lines after the garbage: those count.
+	T send-keys -t "$r" 'work 1' Enter
+	expect "$r" in_progress
+	expect "$q" waiting_input prompt
+	kill -0 "$HELPER_PID" || fail "helper died"
+	[ "$(cksum <"$TESTDIR/secret")" = "$sum" ] || fail "the secret was written"
+	note "$(L status "$r")"
+}
