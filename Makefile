@@ -42,7 +42,7 @@ UNIT_TESTS = control_parse control_unescape control_client control_quote \
 UNIT_BINS = $(patsubst %,$(BUILD)/tests/%_test,$(UNIT_TESTS))
 
 .PHONY: all clean test test-unit test-integration test-agents deps bench demo \
-	screenshots check-asan fuzz fuzz-bins
+	screenshots check-asan check-valgrind fuzz fuzz-bins
 # Keep intermediate objects: no "rm" after the test summary.
 .SECONDARY:
 all: $(BIN)/lisad $(BIN)/lisa
@@ -89,6 +89,25 @@ check-asan:
 	$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/bin \
 	    CC=clang CFLAGS='$(SAN_FLAGS)' test
 
+# The helper's integration tests with the helper under valgrind (memcheck:
+# leaks and errors; the CLI runs natively). bin/lisad is a wrapper that
+# execs valgrind on lisad.real, so every way a test starts the helper is
+# covered. VG_TESTS picks the tests (the floods and churn would take an
+# hour at valgrind's pace).
+VG_LOGS = $(abspath build-vg/logs)
+VG_TESTS ?= ^test_(server|second|stop|runtime|no_periodic|events_file|all_sessions|ignore|window_size|linked|exit_status|closed|respawned|death|output_(1mb|binary)|pause|claude_states_from_(title|session)|codex|degraded|stuck|agent_killed|status_targets|stderr|kill_9|exit_codes|nudge|kill_terminates|termination_of|runs_dir|watchdog_warn|hostile|socket|helper_sigkilled|session_churn_instant|agent_files)
+check-valgrind:
+	@rm -rf $(VG_LOGS) && mkdir -p $(VG_LOGS)
+	@$(MAKE) --no-print-directory BUILD=build-vg BIN=build-vg/bin \
+	    CFLAGS='-O1 -g -gdwarf-4' all
+	@mv -f build-vg/bin/lisad build-vg/bin/lisad.real
+	@printf '#!/bin/sh\nLISAD_NO_PIDFD=1 exec valgrind -q --leak-check=full --show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible --track-fds=no --log-file=%s/vg.%%p "$$(dirname "$$0")/lisad.real" "$$@"\n' \
+	    '$(VG_LOGS)' >build-vg/bin/lisad
+	@chmod +x build-vg/bin/lisad
+	@LISA_BIN_DIR=$(abspath build-vg/bin) LISA_BUILD_DIR=build-vg \
+	LISA_VALGRIND_DIR=$(VG_LOGS) LISA_TEST_FILTER='$(VG_TESTS)' LISA_SLOW=10 \
+	    sh tests/run.sh --integration-only
+
 # libFuzzer targets, one per parser (tests/fuzz), under ASan and UBSan.
 # FUZZ_SECONDS per target (CI: a short smoke); findings stop the run.
 FUZZ_TARGETS = fuzz_control fuzz_text fuzz_quote fuzz_json fuzz_claude \
@@ -129,8 +148,11 @@ test-agents: all
 	@python3 tests/agents/conformance.py --versions $(AGENT_VERSIONS) \
 	    $(if $(REPORT),--report $(REPORT))
 
-bench: all $(BUILD)/bench/lisa-bench
+bench: all $(BUILD)/bench/lisa-bench $(BUILD)/bench/trickle
 	@sh bench/run.sh
+
+$(BUILD)/bench/trickle: $(BUILD)/bench/trickle.o
+	$(CC) $(CFLAGS) -o $@ $^
 
 deps:
 	@sh plugin/install-deps.sh
@@ -149,7 +171,8 @@ screenshots: all
 		    docs/screenshots/$$s.png || exit 1; done
 
 clean:
-	rm -rf $(BUILD) build-asan build-fuzz bin/lisad bin/lisa bin/lisa-bench
+	rm -rf $(BUILD) build-asan build-fuzz build-vg bin/lisad bin/lisa \
+	    bin/lisa-bench
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 

@@ -5,10 +5,15 @@ measure.py SOCKET LISA HELPER_PID idle          RSS, wakeups, CPU with 50 idle p
 measure.py SOCKET LISA HELPER_PID deaths ROUTE  100 SIGKILLs, kill -> helper event
 measure.py SOCKET LISA HELPER_PID publish PANES  option writes: agents streaming,
                                                 then agents changing state
+measure.py SOCKET LISA HELPER_PID b2 OUT        20 idle agents, 60 s (JSON to OUT)
+measure.py SOCKET LISA - b2poll OUT BASELINE    the polling baseline, 60 s; table
+measure.py SOCKET LISA HELPER_PID b3 FAKE CLAUDE latencies until tmux shows them
+measure.py SOCKET LISA HELPER_PID b4 PANES      100 agents x 10 KB/s, 60 s
 """
 import glob, json, os, signal, socket, subprocess, sys, time
 
-sock, lisa, hpid, what = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+sock, lisa, what = sys.argv[1], sys.argv[2], sys.argv[4]
+hpid = int(sys.argv[3]) if sys.argv[3] != "-" else 0
 
 def lisa_json(*args):
     out = subprocess.run([lisa, "-L", sock] + list(args), capture_output=True, text=True)
@@ -154,4 +159,172 @@ if what == "publish":
         p = panes[n % len(panes)]
         tmux("send-keys", "-t", p, "work 1", "Enter")
     window("churn: every agent starts a 1 s turn every ~2 s (20 s)", 20, churn)
+    print()
+
+def schedstat(pid):
+    # third field: how many times the task was scheduled in (its wakeups)
+    with open(f"/proc/{pid}/schedstat") as f:
+        return int(f.read().split()[2])
+
+def sock_request(req):
+    path = glob.glob(os.environ["XDG_RUNTIME_DIR"] + "/lisa/" + sock + "-*.sock")[0]
+    c = socket.socket(socket.AF_UNIX)
+    c.connect(path)
+    c.sendall(req)
+    data = b""
+    while not data.endswith(b"\n"):
+        chunk = c.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    c.close()
+    return data
+
+def show(target, fmt):
+    return tmux("display", "-p", "-t", target, fmt)
+
+def until_shown(target, fmt, want, timeout=10.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if show(target, fmt) == want:
+            return time.monotonic()
+        time.sleep(0.002)
+    st = subprocess.run([lisa, "-L", sock, "status", target], capture_output=True, text=True)
+    raise SystemExit(f"{target}: {fmt} never showed {want}: {st.stdout}{st.stderr}")
+
+def row(label, xs):
+    print(f"  {label:<34} p50 {pct(xs, 50):7.1f}  p99 {pct(xs, 99):7.1f}  "
+          f"max {max(xs):7.1f} ms  (n={len(xs)})")
+
+if what == "b2":
+    # 20 agents idle at their prompt, the helper watching: 60 s.
+    out, seconds = sys.argv[5], 60
+    wait_for(lambda: (lambda d: d and len([p for p in d if p.get("state") == "waiting_input"]) >= 20 and d)(lisa_json("list", "--json")), 60)
+    time.sleep(2)
+    tpid = int(tmux("display", "-p", "#{pid}"))
+    i0, c0, w0, t0 = info(), cpu_ticks(hpid), schedstat(hpid), cpu_ticks(tpid)
+    time.sleep(seconds)
+    i1, c1, w1, t1 = info(), cpu_ticks(hpid), schedstat(hpid), cpu_ticks(tpid)
+    hz = os.sysconf("SC_CLK_TCK")
+    res = {"cpu": (c1 - c0) / hz, "wakeups": w1 - w0,
+           "forks": i1["tmux_forks"] - i0["tmux_forks"],
+           "tmux_cpu": (t1 - t0) / hz, "seconds": seconds,
+           "rss_kb": status(hpid)["VmRSS"]}
+    with open(out, "w") as f:
+        json.dump(res, f)
+
+if what == "b2poll":
+    # The same 20 idle agents, no helper: the polling baseline for 60 s.
+    lisa_res, base = sys.argv[5], sys.argv[6]
+    tpid = int(tmux("display", "-p", "#{pid}"))
+    t0 = cpu_ticks(tpid)
+    p = subprocess.run([sys.executable, base, sock, "60"], capture_output=True, text=True)
+    t1 = cpu_ticks(tpid)
+    hz = os.sysconf("SC_CLK_TCK")
+    poll = json.loads(p.stdout)
+    with open(lisa_res) as f:
+        l = json.load(f)
+    s = l["seconds"]
+    pcpu = poll["cpu_self"] + poll["cpu_children"]
+    ptmux = (t1 - t0) / hz
+    def ratio(a, b):
+        return "inf" if b == 0 else f"{a / b:,.0f}x"
+    print("B2 idle cost: 20 agents at their prompt, 60 s")
+    print(f"  {'':<26}{'lisa':>12}{'polling':>12}{'ratio':>10}")
+    print(f"  {'CPU seconds (own+children)':<26}{l['cpu']:>12.2f}{pcpu:>12.2f}{ratio(pcpu, l['cpu']):>10}")
+    print(f"  {'tmux server CPU seconds':<26}{l['tmux_cpu']:>12.2f}{ptmux:>12.2f}{ratio(ptmux, l['tmux_cpu']):>10}")
+    print(f"  {'wakeups':<26}{l['wakeups']:>12}{poll['wakeups']:>12}{ratio(poll['wakeups'], l['wakeups']):>10}")
+    print(f"  {'wakeups/s':<26}{l['wakeups'] / s:>12.2f}{poll['wakeups'] / s:>12.2f}")
+    print(f"  {'processes started':<26}{l['forks']:>12}{poll['forks']:>12}{ratio(poll['forks'], l['forks']):>10}")
+    print(f"  (helper RSS {l['rss_kb']}; polling wakeups count its own process only, "
+          f"not the {poll['forks']} it started)")
+    print()
+
+if what == "b3":
+    # Latencies a user sees: tmux shows the new @lisa_state (display -p).
+    fake, claude, bursty = sys.argv[5], sys.argv[6], sys.argv[7]
+    tmux("set", "-g", "remain-on-exit", "on")
+    deaths = []
+    for i in range(200):
+        tmux("new-window", "-d", "-t", "main:1", f"{claude} 3600")
+        pane = tmux("display", "-p", "-t", "main:1", "#{pane_id}")
+        pid = int(tmux("display", "-p", "-t", "main:1", "#{pane_pid}"))
+        until_shown(pane, "#{@lisa_agent}", "claude")
+        # Not in the same 200 ms as the batch that showed the agent:
+        # publish spaces batches (docs/ui.md), deaths are rarely that close.
+        time.sleep(0.3)
+        t0 = time.monotonic()
+        os.kill(pid, signal.SIGKILL)
+        deaths.append((until_shown(pane, "#{@lisa_state}", "crashed") - t0) * 1000)
+        tmux("kill-window", "-t", "main:1")
+    tmux("set", "-g", "remain-on-exit", "off")
+    # An agent known by its output and its prompt alone (agents.json:
+    # "bursty", 1 s of output per Enter, then "> ").
+    tmux("new-window", "-d", "-t", "main:2", bursty)
+    pane = tmux("display", "-p", "-t", "main:2", "#{pane_id}")
+    until_shown(pane, "#{@lisa_state}", "waiting_input", 30)
+    busy, quiet = [], []
+    for i in range(20):
+        t0 = time.monotonic()
+        tmux("send-keys", "-t", pane, "Enter")
+        busy.append((until_shown(pane, "#{@lisa_state}", "in_progress") - t0) * 1000)
+        until_shown(pane, "#{@lisa_state}", "waiting_input")
+        idle = [p for p in lisa_json("list", "--json") if p["pane_id"] == pane][0]["output_idle_ms"]
+        quiet.append(idle)
+        time.sleep(0.5)
+    # Claude with its own signals: the session file says idle.
+    tmux("new-window", "-d", "-t", "main:3", fake)
+    pane = tmux("display", "-p", "-t", "main:3", "#{pane_id}")
+    until_shown(pane, "#{@lisa_state}", "waiting_input", 30)
+    turn = []
+    log = os.environ["FAKE_AGENT_LOG"]
+    for i in range(20):
+        tmux("send-keys", "-t", pane, "work 0.5", "Enter")
+        until_shown(pane, "#{@lisa_state}", "in_progress")
+        t = until_shown(pane, "#{@lisa_state}", "waiting_input")
+        now_real = time.time() - (time.monotonic() - t)
+        with open(log) as f:
+            marks = [int(l.split()[0]) for l in f if l.rstrip().endswith("session idle")]
+        turn.append(now_real * 1000 - marks[-1])
+        time.sleep(0.3)
+    print("B3 latency: until tmux shows it (display -p #{@lisa_state}); "
+          "publish batches after 50 ms")
+    row("pane death (SIGKILL) -> crashed", deaths)
+    row("output after quiet -> in_progress", busy)
+    row("quiet -> waiting_input (prompt)", quiet)
+    row("Claude idle (session file) -> waiting", turn)
+    print("  (quiet: from the agent's last output; the default debounce is 1.5 s,"
+          " then the screen is read)")
+    print()
+
+if what == "b4":
+    # 100 agents streaming 10 KB/s each for 60 s.
+    panes = sys.argv[5].split(",")
+    wait_for(lambda: (lambda d: d and len([p for p in d if p.get("agent")]) >= len(panes) and d)(lisa_json("list", "--json")), 60)
+    time.sleep(3)
+    tpid = int(tmux("display", "-p", "#{pid}"))
+    hz = os.sysconf("SC_CLK_TCK")
+    i0, c0, t0c = info(), cpu_ticks(hpid), cpu_ticks(tpid)
+    b0 = sum(p.get("output_bytes", 0) for p in lisa_json("list", "--json"))
+    start = time.time()
+    lat, n = [], 0
+    while time.time() - start < 60:
+        pane = panes[n % len(panes)]
+        n += 1
+        t = time.monotonic()
+        sock_request(('{"cmd":"status","pane":"%s"}\n' % pane).encode())
+        lat.append((time.monotonic() - t) * 1000)
+        time.sleep(0.02)
+    dt = time.time() - start
+    i1, c1, t1c = info(), cpu_ticks(hpid), cpu_ticks(tpid)
+    b1 = sum(p.get("output_bytes", 0) for p in lisa_json("list", "--json"))
+    cmds = i1["publish"]["commands"] - i0["publish"]["commands"]
+    print(f"B4 scale: {len(panes)} agents x 10 KB/s for 60 s")
+    print(f"  output decoded         {(b1 - b0) / dt / 1024:9.1f} KiB/s")
+    print(f"  helper CPU             {(c1 - c0) / hz / dt * 100:9.1f} %")
+    print(f"  helper RSS             {status(hpid)['VmRSS']:>9}")
+    print(f"  set-option commands    {cmds / dt:9.1f} /s")
+    print(f"  tmux server CPU        {(t1c - t0c) / hz / dt * 100:9.1f} %")
+    print(f"  lisa status (socket)   p50 {pct(lat, 50):.2f}  p99 {pct(lat, 99):.2f}  "
+          f"max {max(lat):.2f} ms  (n={len(lat)})")
     print()

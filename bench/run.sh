@@ -1,8 +1,12 @@
 #!/bin/sh
 # make bench: the numbers, printed as tables (nothing here is asserted).
-#   B1  %output decode throughput (bench/lisa-bench.c, >= 100 MB stream)
+#   B1  %output decode (+ classification) throughput (bench/lisa-bench.c)
 #   S1  helper RSS and idle wakeups with 50 panes
+#   U1  option writes into tmux with 20 agents
 #   S2  pane death -> helper knows it (pidfd route, then hook route)
+#   B2  idle cost of 20 agents against a polling baseline
+#   B3  latencies until tmux shows a verdict
+#   B4  100 agents x 10 KB/s
 # Runs on private tmux servers; needs python3 for precise timing.
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 1
@@ -68,3 +72,48 @@ for mode in pidfd hook; do
 	while tmux -L "$S" has-session 2>/dev/null; do sleep 0.1; done
 	sleep 0.3
 done
+
+# B2: 20 agents idle at their prompt, 60 s: the helper, then the polling
+# baseline (bench/poll-baseline.py) on the same panes with no helper.
+T new-session -d -s main -x 160 -y 40
+T set -g @lisa-grace 1
+for i in $(seq 1 20); do T new-window -d -t "main:$i" "$ROOT/tests/fake/claude"; done
+"$ROOT/bin/lisad" -F -L "$S" & HP=$!
+python3 "$ROOT/bench/measure.py" "$S" "$ROOT/bin/lisa" "$HP" b2 "$XDG_RUNTIME_DIR/b2.json" || exit 1
+kill "$HP"; wait "$HP" 2>/dev/null; HP=
+python3 "$ROOT/bench/measure.py" "$S" "$ROOT/bin/lisa" - b2poll "$XDG_RUNTIME_DIR/b2.json" "$ROOT/bench/poll-baseline.py" || exit 1
+T kill-server
+while tmux -L "$S" has-session 2>/dev/null; do sleep 0.1; done
+sleep 0.3
+
+# B3: latencies until tmux shows the verdict. "claude" here is sleep (it
+# only has to die); "bursty" an agent known by output and prompt alone.
+mkdir -p "$XDG_RUNTIME_DIR/bin" "$HOME/.config/lisa"
+ln -s "$(command -v sleep)" "$XDG_RUNTIME_DIR/bin/claude"
+printf '#!/bin/sh\nprintf "> "\nwhile read x; do i=0; while [ $i -lt 20 ]; do echo "working $i"; sleep 0.05; i=$((i+1)); done; printf "> "; done\n' >"$XDG_RUNTIME_DIR/bin/bursty"
+chmod +x "$XDG_RUNTIME_DIR/bin/bursty"
+echo '{"agents":[{"name":"bursty","comm":["bursty"],"screen":{"prompt":"^> *$"}}]}' >"$HOME/.config/lisa/agents.json"
+export FAKE_AGENT_LOG="$XDG_RUNTIME_DIR/agent.log"
+T new-session -d -s main -x 160 -y 40
+T set -g @lisa-grace 1
+"$ROOT/bin/lisad" -F -L "$S" & HP=$!
+python3 "$ROOT/bench/measure.py" "$S" "$ROOT/bin/lisa" "$HP" b3 "$ROOT/tests/fake/claude" "$XDG_RUNTIME_DIR/bin/claude" "$XDG_RUNTIME_DIR/bin/bursty" || exit 1
+rm -f "$HOME/.config/lisa/agents.json"
+kill "$HP"; wait "$HP" 2>/dev/null; HP=
+T kill-server
+while tmux -L "$S" has-session 2>/dev/null; do sleep 0.1; done
+sleep 0.3
+
+# B4: 100 agents (bench/trickle as "claude") writing 10 KB/s each.
+rm -f "$XDG_RUNTIME_DIR/bin/claude"
+ln -s "$ROOT/build/bench/trickle" "$XDG_RUNTIME_DIR/bin/claude"
+T new-session -d -s main -x 160 -y 40
+panes=
+for i in $(seq 1 100); do
+	T new-window -d -t "main:$i" "$XDG_RUNTIME_DIR/bin/claude 10240"
+	panes="$panes${panes:+,}$(T display -p -t "main:$i" '#{pane_id}')"
+done
+"$ROOT/bin/lisad" -F -L "$S" & HP=$!
+python3 "$ROOT/bench/measure.py" "$S" "$ROOT/bin/lisa" "$HP" b4 "$panes" || exit 1
+kill "$HP"; wait "$HP" 2>/dev/null; HP=
+T kill-server

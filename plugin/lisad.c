@@ -333,7 +333,7 @@ main(int argc, char **argv)
 		fatal("signalfd");
 	loop_add(lisad_sigfd, POLLIN, lisad_signal_cb, NULL);
 
-	lisad.pidfd = (int)syscall(SYS_pidfd_open, lisad.server_pid, 0);
+	lisad.pidfd = proc_pidfd(lisad.server_pid);
 	if (lisad.pidfd != -1)
 		loop_add(lisad.pidfd, POLLIN, lisad_server_gone_cb, NULL);
 	else

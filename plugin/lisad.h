@@ -90,6 +90,7 @@ struct session	*session_find(int);
 void		 session_start(void);
 void		 session_refresh(void);
 void		 session_changed(void);
+extern uint64_t	 tmux_forks;
 int		 session_send(struct session *, const char *, ctl_reply_cb,
 		    void *);
 void		 session_close_all(void);
@@ -216,6 +217,8 @@ struct watch {
 	int			 pane_aged;
 	int			 pane_preexisting;	/* made before lisa */
 	uint64_t		 young_at;	/* a new child may be a tool */
+	uint64_t		 rescan_at;	/* a new pane: look again then */
+	int			 young_rescanned;
 	int			 capturing;
 	int			 capture_failed;
 

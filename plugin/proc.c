@@ -46,7 +46,8 @@ proc_pidfd(pid_t pid)
 {
 	int	fd;
 
-	if (pid <= 0)
+	/* LISAD_NO_PIDFD: tests of the other routes, and valgrind. */
+	if (pid <= 0 || !lisad.use_pidfd)
 		return (-1);
 	fd = (int)syscall(SYS_pidfd_open, pid, 0);
 	if (fd != -1)

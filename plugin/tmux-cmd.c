@@ -16,6 +16,9 @@
 
 #include "lisad.h"
 
+/* Every tmux process we start (make bench: B2 wants none when idle). */
+uint64_t	tmux_forks;
+
 #define TMUX_RUN_TIMEOUT_MS 5000
 #define TMUX_MAX_ARGS 32
 
@@ -73,6 +76,7 @@ tmux_runv(char **out, const char *input, const char **args)
 		}
 		return (-1);
 	}
+	tmux_forks++;
 	if ((pid = fork()) == -1) {
 		close(p[0]);
 		close(p[1]);
@@ -189,6 +193,7 @@ tmux_spawn_control(int session, pid_t *pidp, int *rfd, int *wfd)
 		close(in[1]);
 		return (-1);
 	}
+	tmux_forks++;
 	if ((pid = fork()) == -1) {
 		close(in[0]);
 		close(in[1]);

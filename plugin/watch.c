@@ -19,6 +19,8 @@
 #define WATCH_EXIT_SETTLE 300	/* ms for a shell to report an agent's exit */
 #define WATCH_RESCAN	1000	/* ms between tree looks while output flows */
 #define WATCH_TOOL_AGE	500	/* ms a child lives before it is a tool */
+#define WATCH_YOUNG_PANE 1000	/* ms: a pane this new may still exec */
+#define WATCH_YOUNG_RESCAN 150
 #define WATCH_SHELL_WORDS 2000	/* ms after an agent's death its shell's
 				   report ("Killed") still refines it */
 
@@ -236,6 +238,15 @@ watch_scan(struct pane *p)
 		if (w->agent_alive) {
 			log_debug("pane %%%d: agent gone from the tree", p->id);
 			watch_agent_gone(p);
+		}
+		/*
+		 * A pane a moment old may still be the shell that is about
+		 * to exec its command: look once more, shortly.
+		 */
+		if (!w->agent_seen && !w->young_rescanned &&
+		    proc_boot_ms() < proc_start_ms(&nodes[0]) + WATCH_YOUNG_PANE) {
+			w->young_rescanned = 1;
+			w->rescan_at = now + WATCH_YOUNG_RESCAN;
 		}
 		return;
 	}
@@ -690,6 +701,10 @@ watch_run(void *arg)
 	uint64_t		 now, at;
 
 	/* /proc on events that call for it, and when a deadline comes. */
+	if (w->rescan_at != 0 && time_mono_ms() >= w->rescan_at) {
+		w->rescan_at = 0;
+		w->scan = 1;
+	}
 	if (w->scan || (!w->touched && w->agent_alive))
 		watch_scan(p);
 	/* Respawned: the last death's record is history. */
@@ -753,6 +768,9 @@ watch_run(void *arg)
 	/* A young child comes of age: look at the tree again then. */
 	if (w->young_at != 0 && (r.recheck_at == 0 || w->young_at < r.recheck_at))
 		r.recheck_at = w->young_at;
+	if (w->rescan_at != 0 && (r.recheck_at == 0 ||
+	    w->rescan_at < r.recheck_at))
+		r.recheck_at = w->rescan_at;
 	loop_timer_del(&w->timer);
 	if (r.recheck_at != 0)
 		loop_timer_add(&w->timer, r.recheck_at > now ?

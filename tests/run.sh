@@ -82,6 +82,26 @@ if [ -n "$LISA_SANITIZE_DIR" ]; then
 	fi
 fi
 
+# Under check-valgrind: -q logs only errors and leaks, so any text in a
+# helper's log is a failure.
+if [ -n "$LISA_VALGRIND_DIR" ]; then
+	n=$(ls "$LISA_VALGRIND_DIR" 2>/dev/null | wc -l)
+	reports=$(find "$LISA_VALGRIND_DIR" -type f -size +0 2>/dev/null)
+	if [ -n "$reports" ]; then
+		failed=$((failed + $(echo "$reports" | wc -l)))
+		failures="$failures valgrind"
+		for r in $reports; do
+			printf 'FAIL valgrind report %s\n' "$r"
+			sed 's/^/     | /' "$r" | head -n 60
+		done
+	elif [ "$n" -eq 0 ]; then
+		failed=$((failed + 1))
+		failures="$failures valgrind(no helper ran under it)"
+	else
+		printf 'ok   valgrind: %s helper processes (forks included), no error, no leak\n' "$n"
+	fi
+fi
+
 [ -n "$failures" ] && printf 'failed:%s\n' "$failures"
 echo "lisa tests: $passed passed, $failed failed"
 [ $failed -eq 0 ]

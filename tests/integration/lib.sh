@@ -26,6 +26,10 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
+# Timing limits on the helper's own exit are multiplied by this (valgrind:
+# its leak check runs at exit).
+SLOW=${LISA_SLOW:-1}
+
 T() { tmux -L "$SOCK" -f /dev/null "$@"; }
 L() { "$LISA" -L "$SOCK" "$@"; }
 
@@ -63,16 +67,17 @@ start_helper() {
 	"$LISAD" -F -v -L "$SOCK" "$@" 2>"$TESTDIR/lisad.err" &
 	# (environment such as LISAD_NO_PIDFD passes through)
 	HELPER_PID=$!
-	until_ms 5000 L list || fail "helper did not come up: $(cat "$TESTDIR/lisad.err")"
+	until_ms 20000 L list || fail "helper did not come up: $(cat "$TESTDIR/lisad.err")"
 	# and has attached to the sessions there were (tmux < 3.7 crashes if
 	# a session is made while a control client identifies itself).
 	until_ms 5000 helper_attached || fail "helper did not attach: $(info)"
 }
 helper_attached() { info | jget "d['attached'] == d['sessions'] or exit(1)"; }
 
-# Wait (at most $1 ms) for the helper to exit; its status in HELPER_RC.
+# Wait (at most $1 ms, times SLOW) for the helper to exit; its status in
+# HELPER_RC.
 wait_helper_exit() {
-	until_ms "$1" sh -c "! kill -0 $HELPER_PID" || return 1
+	until_ms $(($1 * SLOW)) sh -c "! kill -0 $HELPER_PID" || return 1
 	wait "$HELPER_PID"
 	HELPER_RC=$?
 	HELPER_PID=

@@ -117,9 +117,8 @@ test_events_file_bounded_and_rotated() {
 	for i in $(seq 1 20); do
 		T new-window -d 'sleep 0.3'
 	done
-	sleep 1.5
 	f=$(ls "$XDG_RUNTIME_DIR"/lisa/*.events.jsonl)
-	[ -f "$f.1" ] || fail "not rotated"
+	until_ms $((5000 * SLOW)) test -f "$f.1" || fail "not rotated"
 	[ "$(wc -l <"$f")" -le 20 ] || fail "$(wc -l <"$f") lines"
 	cat "$f.1" "$f" | python3 -c '
 import json, sys
