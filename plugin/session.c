@@ -48,6 +48,11 @@ static TAILQ_HEAD(, session_young) session_young =
     TAILQ_HEAD_INITIALIZER(session_young);
 static struct loop_timer	 session_settle_timer;
 
+#define SESSION_SERVER_CHECKS 30	/* 3 s */
+static struct loop_timer	 session_server_timer;
+static int			 session_server_timer_ready;
+static int			 session_server_checks;
+
 static void	session_attach(int, const char *);
 static void	session_close(struct session *);
 static void	session_subscribe(struct session *);
@@ -412,6 +417,35 @@ static const struct ctl_callbacks session_callbacks = {
 	.output = session_output,
 };
 
+/*
+ * The last client went: is the server still there? Without pidfd this is
+ * how we learn that it exited. Our clients hear %exit before the server
+ * is gone, so look a few times; a server nobody has reaped is a zombie,
+ * which kill() still finds.
+ */
+static void
+session_check_server(void *arg)
+{
+	struct proc_node	n;
+
+	if (lisad.stopping || !RB_EMPTY(&sessions) || lisad.server_pid <= 0)
+		return;
+	if (kill(lisad.server_pid, 0) != 0 ||
+	    (proc_read(lisad.server_pid, &n) == 0 && n.state == 'Z')) {
+		log_debug("tmux server %ld is gone", (long)lisad.server_pid);
+		lisad_stop(0);
+		return;
+	}
+	if (++session_server_checks < SESSION_SERVER_CHECKS) {
+		if (!session_server_timer_ready) {
+			loop_timer_init(&session_server_timer,
+			    session_check_server, NULL);
+			session_server_timer_ready = 1;
+		}
+		loop_timer_add(&session_server_timer, 100);
+	}
+}
+
 static void
 session_remove(struct session *s)
 {
@@ -428,10 +462,10 @@ session_remove(struct session *s)
 	log_debug("session $%d (%s) detached", s->id, s->name);
 	free(s->name);
 	free(s);
-	/* The last client went: is the server still there? */
-	if (RB_EMPTY(&sessions) && !lisad.stopping &&
-	    lisad.server_pid > 0 && kill(lisad.server_pid, 0) != 0)
-		lisad_stop(0);
+	if (RB_EMPTY(&sessions) && !lisad.stopping) {
+		session_server_checks = 0;
+		session_check_server(NULL);
+	}
 }
 
 static void
@@ -525,6 +559,8 @@ session_close_all(void)
 		session_remove(s);
 	}
 	loop_timer_del(&session_settle_timer);
+	if (session_server_timer_ready)
+		loop_timer_del(&session_server_timer);
 	while ((y = TAILQ_FIRST(&session_young)) != NULL) {
 		TAILQ_REMOVE(&session_young, y, entry);
 		free(y);

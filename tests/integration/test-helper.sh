@@ -10,6 +10,16 @@ test_server_killed_helper_exits() {
 	[ $HELPER_RC -eq 0 ] || fail "exit status $HELPER_RC"
 }
 
+# Without pidfd (kernels before 5.3, valgrind) the clients' %exit is the
+# word, and it comes before the server is gone: the helper looks again.
+test_server_killed_helper_exits_without_pidfd() {
+	start_server main
+	LISAD_NO_PIDFD=1 start_helper
+	T kill-server
+	wait_helper_exit 3000 || fail "helper still running 3 s after kill-server"
+	[ $HELPER_RC -eq 0 ] || fail "exit status $HELPER_RC"
+}
+
 test_server_sigkilled_helper_exits() {
 	start_server main
 	T new-session -d -s other
