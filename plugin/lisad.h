@@ -77,6 +77,7 @@ struct session {
 	struct loop_fd		*wev;
 	int			 attached;	/* saw %session-changed */
 	int			 closing;
+	int			 broken;	/* a write failed: close next turn */
 	int			 behind;	/* saw old output: kick when drained */
 	int			 listing;	/* list-panes in flight */
 	int			 list_again;	/* and wanted again */

@@ -47,6 +47,7 @@ struct session_young {
 static TAILQ_HEAD(, session_young) session_young =
     TAILQ_HEAD_INITIALIZER(session_young);
 static struct loop_timer	 session_settle_timer;
+static struct loop_timer	 session_reap_timer;
 
 #define SESSION_SERVER_CHECKS 30	/* 3 s */
 static struct loop_timer	 session_server_timer;
@@ -96,13 +97,30 @@ session_ignored(const char *name)
 	return (hit);
 }
 
+/*
+ * A client we could not write to is closed at the next loop turn, not
+ * now: session_send is called from loops over panes (publish), and
+ * closing frees the panes only this session shows (valgrind saw it).
+ */
+static void
+session_reap_cb(void *arg)
+{
+	struct session	*s, *s1;
+
+	RB_FOREACH_SAFE(s, sessions, &sessions, s1) {
+		if (s->broken)
+			session_close(s);
+	}
+}
+
 static void
 session_flush(struct session *s)
 {
-	if (s->ctl == NULL)
+	if (s->ctl == NULL || s->broken)
 		return;
 	if (ctl_client_flush(s->ctl) != 0) {
-		session_close(s);
+		s->broken = 1;
+		loop_timer_add(&session_reap_timer, 0);
 		return;
 	}
 	if (s->wev != NULL)
@@ -114,7 +132,7 @@ session_flush(struct session *s)
 int
 session_send(struct session *s, const char *cmd, ctl_reply_cb cb, void *arg)
 {
-	if (s->ctl == NULL || s->closing)
+	if (s->ctl == NULL || s->closing || s->broken)
 		return (-1);
 	if (ctl_client_send(s->ctl, cmd, cb, arg) != 0)
 		return (-1);
@@ -285,6 +303,7 @@ void
 session_start(void)
 {
 	loop_timer_init(&session_settle_timer, session_settle_cb, NULL);
+	loop_timer_init(&session_reap_timer, session_reap_cb, NULL);
 	session_refresh();
 }
 
@@ -559,6 +578,7 @@ session_close_all(void)
 		session_remove(s);
 	}
 	loop_timer_del(&session_settle_timer);
+	loop_timer_del(&session_reap_timer);
 	if (session_server_timer_ready)
 		loop_timer_del(&session_server_timer);
 	while ((y = TAILQ_FIRST(&session_young)) != NULL) {
