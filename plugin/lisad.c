@@ -123,6 +123,7 @@ lisad_reload(void)
 		lisad.events_max_lines = 10;
 	free(lisad.agents_error);
 	lisad.agents_error = NULL;
+	/* Frees every profile: watch_reload below finds them again. */
 	if (agent_load(NULL, &cause) != 0) {
 		log_warnx("%s (built-in profiles only)", cause);
 		lisad.agents_error = cause;

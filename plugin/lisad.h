@@ -178,6 +178,7 @@ struct file_stamp {		/* a file as we last read it */
 struct watch {
 	struct osc_scanner	 osc;
 	const struct agent_profile *agent;
+	char			 agent_name[32];	/* to find it after a reload */
 	pid_t			 agent_pid;
 	uint64_t		 agent_start;	/* /proc starttime: pid reuse */
 	int			 agent_pidfd;

@@ -259,6 +259,7 @@ watch_scan(struct pane *p)
 		if (w->agent_seen)
 			watch_reset_run(w);
 		w->agent = found;
+		strlcpy(w->agent_name, found->name, sizeof w->agent_name);
 		w->agent_pid = nodes[agent_i].pid;
 		w->agent_start = nodes[agent_i].start;
 		w->agent_seen = 1;
@@ -330,6 +331,7 @@ watch_adopt(struct pane *p, const char *name)
 		return;
 	log_debug("pane %%%d: dead, agent %s from before", p->id, prof->name);
 	w->agent = prof;
+	strlcpy(w->agent_name, prof->name, sizeof w->agent_name);
 	w->agent_seen = 1;
 	w->agent_alive = 0;
 	w->agent_since = w->agent_gone_at = time_mono_ms();
@@ -800,9 +802,24 @@ void
 watch_reload(void)
 {
 	struct pane	*p;
+	struct watch	*w;
 
+	/*
+	 * agent_load freed every profile: find each watch's again by name
+	 * (a user profile may be gone: then this is no agent's pane until
+	 * the next look at its processes).
+	 */
 	RB_FOREACH(p, panes, &panes) {
-		if (p->watch != NULL)
-			watch_touch(p);
+		if ((w = p->watch) == NULL)
+			continue;
+		if (w->agent != NULL &&
+		    (w->agent = agent_by_name(w->agent_name)) == NULL) {
+			log_debug("pane %%%d: profile %s gone", p->id,
+			    w->agent_name);
+			watch_unwatch_agent(w);
+			w->agent_seen = w->agent_alive = 0;
+		}
+		w->scan = 1;
+		watch_touch(p);
 	}
 }

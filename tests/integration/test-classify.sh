@@ -296,3 +296,22 @@ test_title_of_an_agent_running_before_the_helper() {
 	L status "$p" --json | grep -q '"agent_set":true' ||
 	    fail "title not taken as the agent's: $(L status "$p" --json)"
 }
+
+# lisa reload frees every agent profile and loads them again: each pane
+# must find its agent's anew (the helper once kept the freed one, and hung
+# in regexec on its screen patterns after TPM's prefix-I).
+test_reload_keeps_agents() {
+	setup_agents
+	p=$(agent_window 1 claude)
+	q=$(agent_window 2 codex)
+	expect "$p" waiting_input prompt
+	L reload >/dev/null || fail "reload"
+	L reload >/dev/null || fail "second reload"
+	T send-keys -t "$p" 'permission' Enter
+	expect "$p" waiting_input permission
+	T send-keys -t "$p" n Enter
+	T send-keys -t "$q" 'work 1' Enter
+	expect "$q" in_progress
+	expect "$q" waiting_input prompt
+	[ "$(pane_field "$p" agent)" = claude ] || fail "agent: $(pane_field "$p" agent)"
+}
