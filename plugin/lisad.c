@@ -337,6 +337,8 @@ main(int argc, char **argv)
 	lisad.pidfd = proc_pidfd(lisad.server_pid);
 	if (lisad.pidfd != -1)
 		loop_add(lisad.pidfd, POLLIN, lisad_server_gone_cb, NULL);
+	else if (!lisad.use_pidfd)
+		log_debug("pidfd off: server exit noticed through clients");
 	else
 		log_warn("pidfd_open: server exit noticed through clients only");
 
