@@ -245,7 +245,12 @@ class Codex(Agent):
             self.install_hooks(server, CODEX_HOME=self.home)
 
     def env(self):
-        return {"CODEX_HOME": self.home, "MOCK_API_KEY": "mock-key",
+        # A HOME of its own: Codex's daemon snapshots a login shell, which
+        # would source the machine's ~/.bashrc (pyenv's rehash once kept
+        # such a shell alive for a minute, a "tool" under the agent).
+        home = os.path.join(self.home, "user-home")
+        os.makedirs(home, exist_ok=True)
+        return {"CODEX_HOME": self.home, "HOME": home, "MOCK_API_KEY": "mock-key",
                 "PATH": os.path.dirname(self.bin) + ":" + os.environ["PATH"]}
 
     def cleanup(self):
