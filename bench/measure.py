@@ -54,11 +54,11 @@ def wakeups(pid):
     s = status(pid)
     return int(s["voluntary_ctxt_switches"]) + int(s["nonvoluntary_ctxt_switches"])
 
-def info():
+def sock_request(req):
     path = glob.glob(os.environ["XDG_RUNTIME_DIR"] + "/lisa/" + sock + "-*.sock")[0]
     c = socket.socket(socket.AF_UNIX)
     c.connect(path)
-    c.sendall(b'{"cmd":"info"}\n')
+    c.sendall(req)
     data = b""
     while not data.endswith(b"\n"):
         chunk = c.recv(65536)
@@ -66,7 +66,10 @@ def info():
             break
         data += chunk
     c.close()
-    return json.loads(data)
+    return data
+
+def info():
+    return json.loads(sock_request(b'{"cmd":"info"}\n'))
 
 def pct(xs, p):
     xs = sorted(xs)
@@ -165,20 +168,6 @@ def schedstat(pid):
     # third field: how many times the task was scheduled in (its wakeups)
     with open(f"/proc/{pid}/schedstat") as f:
         return int(f.read().split()[2])
-
-def sock_request(req):
-    path = glob.glob(os.environ["XDG_RUNTIME_DIR"] + "/lisa/" + sock + "-*.sock")[0]
-    c = socket.socket(socket.AF_UNIX)
-    c.connect(path)
-    c.sendall(req)
-    data = b""
-    while not data.endswith(b"\n"):
-        chunk = c.recv(65536)
-        if not chunk:
-            break
-        data += chunk
-    c.close()
-    return data
 
 def show(target, fmt):
     return tmux("display", "-p", "-t", target, fmt)
