@@ -25,7 +25,7 @@ COMMON_SRCS = plugin/runtime.c plugin/json.c plugin/server-find.c plugin/osc.c \
 	plugin/run-stderr.c plugin/run.c plugin/claude-file.c
 LISAD_SRCS = plugin/lisad.c plugin/loop.c plugin/session.c plugin/pane.c \
 	plugin/hooks.c plugin/listener.c plugin/tmux-cmd.c plugin/events.c plugin/proc.c \
-	plugin/watch.c plugin/watch-json.c plugin/publish.c plugin/agentfiles.c \
+	plugin/watch.c plugin/watch-proc.c plugin/watch-json.c plugin/publish.c plugin/agentfiles.c \
 	plugin/ui.c plugin/notify.c plugin/runs.c plugin/terminate.c \
 	plugin/watchdog.c plugin/termination.c plugin/pane-mute.c
 LISA_SRCS = plugin/lisa.c plugin/lisa-client.c plugin/lisa-doctor.c \

@@ -1,0 +1,255 @@
+/*
+ * Which agent runs in a pane: its process tree from /proc (the agent by
+ * its profile, tools by age under it, CPU), its exit through a pidfd,
+ * adoption of dead panes a helper before us knew, and finding profiles
+ * again after a reload.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lisad.h"
+#include "agent.h"
+#include "watch-int.h"
+
+static void	watch_agent_exited(int, short, void *);
+
+void
+watch_agent_gone(struct pane *p)
+{
+	struct watch	*w = p->watch;
+
+	w->agent_alive = 0;
+	w->agent_gone_at = time_mono_ms();
+	watch_unwatch_agent(w);
+	agentfiles_agent_gone(p);
+	watch_shell_words(p, w->tail, w->tail_len);
+	w->tail_len = 0;
+}
+
+static void
+watch_agent_exited(int fd, short revents, void *arg)
+{
+	struct pane	*p = arg;
+	struct watch	*w = p->watch;
+	int		 status, sig;
+
+	if (proc_exit_status(w->agent_pid, &status, &sig) == 0) {
+		w->agent_exit_status = status;
+		w->agent_exit_signal = sig;
+	}
+	log_debug("pane %%%d: agent %s pid %ld exited (status %d signal %d)",
+	    p->id, w->agent->name, (long)w->agent_pid, w->agent_exit_status,
+	    w->agent_exit_signal);
+	watch_agent_gone(p);
+	w->scan = 1;
+	watch_touch(p);
+}
+
+/* Our own hook (`sh -c "LISA_HOOK=1 lisa notify"`) is not a tool. */
+static int
+watch_lisa_hook(char **argv, int argc)
+{
+	const char	*base;
+	int		 i;
+
+	for (i = 0; i < argc; i++) {
+		if (strncmp(argv[i], "LISA_HOOK=1 ", 12) == 0)
+			return (1);
+	}
+	if (argc >= 2 && strcmp(argv[1], "notify") == 0) {
+		base = strrchr(argv[0], '/');
+		return (strcmp(base != NULL ? base + 1 : argv[0], "lisa") == 0);
+	}
+	return (0);
+}
+
+/*
+ * Walk the pane's process tree: which agent runs (the shallowest process a
+ * profile claims), its live tool processes (descendants no profile claims
+ * as the agent itself) and the CPU its tree used since the last look.
+ */
+void
+watch_scan(struct pane *p)
+{
+	struct watch			*w = p->watch;
+	struct proc_node		 nodes[WATCH_MAX_PROCS];
+	const struct agent_profile	*prof, *found = NULL;
+	char				 argbuf[1024], *argv[8];
+	int				 n, i, j, argc, agent_i = -1;
+	int				 under[WATCH_MAX_PROCS];
+	uint64_t			 ticks = 0, now = time_mono_ms();
+	uint64_t			 boot, born;
+	long				 hz = sysconf(_SC_CLK_TCK);
+
+	w->scan = 0;
+	if (p->dead || p->pid <= 0)
+		return;
+	n = proc_tree(p->pid, nodes, WATCH_MAX_PROCS);
+	if (n < 0) {
+		w->proc_failed = 1;
+		return;
+	}
+	w->proc_failed = 0;
+	/* Was the pane there before lisa, or made while it watched? */
+	if (!w->pane_aged) {
+		w->pane_aged = 1;
+		w->pane_preexisting = proc_start_ms(&nodes[0]) + 500 <
+		    w->watch_boot;
+	}
+	for (i = 0; i < n && found == NULL; i++) {
+		if (nodes[i].state == 'Z')
+			continue;
+		argc = proc_argv(nodes[i].pid, argbuf, sizeof argbuf, argv, 8);
+		if ((prof = agent_match(nodes[i].comm, argv, argc)) != NULL) {
+			found = prof;
+			agent_i = i;
+		}
+	}
+	if (found == NULL) {
+		if (w->agent_alive) {
+			log_debug("pane %%%d: agent gone from the tree", p->id);
+			watch_agent_gone(p);
+		}
+		/*
+		 * A pane a moment old may still be the shell that is about
+		 * to exec its command: look once more, shortly.
+		 */
+		if (!w->agent_seen && !w->young_rescanned &&
+		    proc_boot_ms() < proc_start_ms(&nodes[0]) + WATCH_YOUNG_PANE) {
+			w->young_rescanned = 1;
+			w->rescan_at = now + WATCH_YOUNG_RESCAN;
+		}
+		return;
+	}
+	if (!w->agent_seen || w->agent_pid != nodes[agent_i].pid ||
+	    w->agent_start != nodes[agent_i].start) {
+		log_debug("pane %%%d: agent %s pid %ld", p->id, found->name,
+		    (long)nodes[agent_i].pid);
+		watch_unwatch_agent(w);
+		/* A new run; what came before the first sight is this one's. */
+		if (w->agent_seen)
+			watch_reset_run(w);
+		w->agent = found;
+		strlcpy(w->agent_name, found->name, sizeof w->agent_name);
+		w->agent_pid = nodes[agent_i].pid;
+		w->agent_start = nodes[agent_i].start;
+		w->agent_seen = 1;
+		w->agent_since = now;
+		w->agent_since_real = time_real_ms();
+		w->cpu_at = 0;
+		if ((w->agent_pidfd = proc_pidfd(w->agent_pid)) != -1)
+			w->agent_ev = loop_add(w->agent_pidfd, POLLIN,
+			    watch_agent_exited, p);
+		publish_keep_failed(p);
+	}
+	w->agent_alive = 1;
+	agentfiles_agent(p);
+	/* A flood muted while no agent was there: listen to the agent. */
+	if (p->muted && !p->mute_timer.armed)
+		pane_unmute(p, "an agent");
+
+	/*
+	 * Descendants of the agent: tools, unless the agent's own. Agents
+	 * run short helpers (git, their own copies) at a turn's start: a
+	 * child counts once it has lived WATCH_TOOL_AGE.
+	 */
+	memset(under, 0, sizeof under);
+	under[agent_i] = 1;
+	w->children = 0;
+	w->young_at = 0;
+	boot = proc_boot_ms();
+	for (i = agent_i; i < n; i++) {
+		for (j = agent_i; j < i && !under[i]; j++) {
+			if (under[j] && nodes[j].pid == nodes[i].ppid)
+				under[i] = 1;
+		}
+		if (!under[i])
+			continue;
+		ticks += nodes[i].ticks;
+		if (i == agent_i || nodes[i].state == 'Z')
+			continue;
+		argc = proc_argv(nodes[i].pid, argbuf, sizeof argbuf, argv, 8);
+		if (agent_match(nodes[i].comm, argv, argc) == found ||
+		    watch_lisa_hook(argv, argc))
+			continue;
+		born = proc_start_ms(&nodes[i]);
+		if (boot >= born + WATCH_TOOL_AGE)
+			w->children++;
+		else if (w->young_at == 0 || now + born + WATCH_TOOL_AGE -
+		    boot < w->young_at)
+			w->young_at = now + born + WATCH_TOOL_AGE - boot;
+	}
+	if (w->cpu_at != 0 && now > w->cpu_at && hz > 0) {
+		w->cpu_busy = (ticks - w->cpu_ticks) * 1000 * 100 /
+		    (uint64_t)hz >= WATCH_CPU_BUSY * (now - w->cpu_at);
+	}
+	w->cpu_ticks = ticks;
+	w->cpu_at = now;
+}
+
+/*
+ * A dead pane whose agent a helper before us knew (its @lisa_agent, left
+ * in tmux when that helper was killed): the agent ended while no helper
+ * watched, and the pane's exit status tells how.
+ */
+void
+watch_adopt(struct pane *p, const char *name)
+{
+	struct watch			*w = p->watch;
+	const struct agent_profile	*prof;
+
+	if (w->agent_seen || !p->dead || (prof = agent_by_name(name)) == NULL)
+		return;
+	log_debug("pane %%%d: dead, agent %s from before", p->id, prof->name);
+	w->agent = prof;
+	strlcpy(w->agent_name, prof->name, sizeof w->agent_name);
+	w->agent_seen = 1;
+	w->agent_alive = 0;
+	w->agent_since = w->agent_gone_at = time_mono_ms();
+	w->agent_since_real = time_real_ms();
+}
+
+void
+watch_rescan(struct pane *p)
+{
+	if (p->watch != NULL && p->watch->agent_alive)
+		watch_scan(p);
+}
+
+/* Is the pane in one of the states of a mask (1 << enum cls_state)? */
+int
+watch_matches(struct pane *p, unsigned mask)
+{
+	struct watch	*w = p->watch;
+
+	return (w != NULL && w->classified &&
+	    (mask & (1u << w->res.state)) != 0);
+}
+
+void
+watch_reload(void)
+{
+	struct pane	*p;
+	struct watch	*w;
+
+	/*
+	 * agent_load freed every profile: find each watch's again by name
+	 * (a user profile may be gone: then this is no agent's pane until
+	 * the next look at its processes).
+	 */
+	RB_FOREACH(p, panes, &panes) {
+		if ((w = p->watch) == NULL)
+			continue;
+		if (w->agent != NULL &&
+		    (w->agent = agent_by_name(w->agent_name)) == NULL) {
+			log_debug("pane %%%d: profile %s gone", p->id,
+			    w->agent_name);
+			watch_unwatch_agent(w);
+			w->agent_seen = w->agent_alive = 0;
+		}
+		w->scan = 1;
+		watch_touch(p);
+	}
+}
