@@ -48,12 +48,35 @@ events_rotate(void)
 	events_bytes = events_lines = 0;
 }
 
+static void	events_keep(int64_t, const char *, size_t);
+
+/* Whole lines of a file a helper before us wrote, into the ring. */
+static void
+events_load(struct buf *b)
+{
+	const char	*line, *nl, *end = b->data + b->len, *ts;
+	long long	 ms;
+
+	for (line = b->data; line < end; line = nl + 1) {
+		if ((nl = memchr(line, '\n', (size_t)(end - line))) == NULL)
+			break;	/* a torn last line is not an event */
+		events_lines++;
+		if (nl - line < 2 || *line != '{' || nl[-1] != '}')
+			continue;
+		ts = memmem(line, (size_t)(nl - line), "\"ts_ms\":", 8);
+		if (ts == NULL || sscanf(ts + 8, "%lld", &ms) != 1)
+			continue;
+		events_keep(ms, line, (size_t)(nl - line));
+	}
+}
+
 void
 events_open(void)
 {
 	struct stat	st;
-	char		buf[65536];
-	ssize_t		n, i;
+	struct buf	b;
+	char		tmp[65536];
+	ssize_t		n;
 	int		fd;
 
 	events_path = runtime_path(lisad.rundir, lisad.sid.key,
@@ -66,13 +89,17 @@ events_open(void)
 	}
 	if (fstat(events_fd, &st) == 0)
 		events_bytes = (uint64_t)st.st_size;
-	/* Count the lines a previous helper left. */
+	/*
+	 * The lines a previous helper left: counted, and the last of them
+	 * back in the ring, so `lisa events` goes on across a restart.
+	 */
 	if ((fd = open(events_path, O_RDONLY|O_NOFOLLOW|O_CLOEXEC)) != -1) {
-		while ((n = read(fd, buf, sizeof buf)) > 0) {
-			for (i = 0; i < n; i++)
-				events_lines += buf[i] == '\n';
-		}
+		buf_init(&b);
+		while ((n = read(fd, tmp, sizeof tmp)) > 0)
+			buf_add(&b, tmp, (size_t)n);
 		close(fd);
+		events_load(&b);
+		buf_free(&b);
 	}
 }
 
@@ -86,17 +113,24 @@ events_close(void)
 	events_path = NULL;
 }
 
+/* Into the ring, the oldest out. */
 static void
-events_record(struct buf *b, int64_t ts)
+events_keep(int64_t ts, const char *line, size_t len)
 {
 	struct event	*e = &events[events_next];
 
 	free(e->line);
 	e->ts = ts;
-	e->line = xstrdup(b->data);
+	e->line = xstrndup(line, len);
 	events_next = (events_next + 1) % EVENTS_MAX;
 	if (events_count < EVENTS_MAX)
 		events_count++;
+}
+
+static void
+events_record(struct buf *b, int64_t ts)
+{
+	events_keep(ts, b->data, b->len);
 
 	buf_addc(b, '\n');
 	if (events_fd != -1) {

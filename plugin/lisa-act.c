@@ -32,7 +32,7 @@ act_source(struct lisa_ctx *ctx, const char *line)
 		dup2(p[0], 0);
 		close(p[0]);
 		close(p[1]);
-		execlp("tmux", "tmux", "-u", "-S", ctx->sid.socket,
+		execlp("tmux", "tmux", "-N", "-u", "-S", ctx->sid.socket,
 		    "source-file", "-", (char *)NULL);
 		_exit(127);
 	}
@@ -66,6 +66,97 @@ act_status(struct lisa_ctx *ctx, const char *pane, int *obj)
 	buf_free(&req);
 	*obj = json_get(d, 0, "pane");
 	return (d);
+}
+
+/* Does the pane have a `lisa run` record (2: one with a fallback)? */
+static int
+act_has_run(struct lisa_ctx *ctx, const char *pane)
+{
+	struct run	*list;
+	size_t		 n, i;
+	int		 found = 0;
+
+	if (run_list(ctx, &list, &n) != 0)
+		return (0);
+	for (i = 0; i < n; i++) {
+		if (strcmp(list[i].pane, pane) == 0)
+			found = list[i].fallback != NULL ? 2 : 1;
+		run_free(&list[i]);
+	}
+	free(list);
+	return (found);
+}
+
+/* What the menu needs to know to offer only the actions that apply. */
+void
+act_facts(struct lisa_ctx *ctx, const char *pane, struct act_facts *f)
+{
+	struct json_doc	*d;
+	char		*agent, *state;
+	int		 obj, run;
+
+	memset(f, 0, sizeof *f);
+	if ((d = act_status(ctx, pane, &obj)) != NULL && obj >= 0) {
+		agent = json_get_str(d, obj, "agent");
+		state = json_get_str(d, obj, "state");
+		f->agent = agent != NULL && *agent != '\0';
+		f->ended = state != NULL && (strcmp(state, "crashed") == 0 ||
+		    strcmp(state, "completed") == 0);
+		free(agent);
+		free(state);
+	}
+	if (d != NULL)
+		json_free(d);
+	run = act_has_run(ctx, pane);
+	f->run = run != 0;
+	f->fallback = run == 2;
+}
+
+/* Does the helper see an agent in the pane (alive, or ended)? */
+int
+act_has_agent(struct lisa_ctx *ctx, const char *pane)
+{
+	struct json_doc	*d;
+	char		*agent;
+	int		 obj, has;
+
+	if ((d = act_status(ctx, pane, &obj)) == NULL || obj < 0)
+		return (0);
+	agent = json_get_str(d, obj, "agent");
+	has = agent != NULL && *agent != '\0';
+	free(agent);
+	json_free(d);
+	return (has);
+}
+
+/*
+ * The pane an action is for: given explicitly (never the current pane by
+ * default: a nudge typed into a plain shell runs there), one tmux has,
+ * and one with an agent (kill: or a run record) unless forced. NULL after
+ * saying why.
+ */
+static char *
+act_pane(struct lisa_ctx *ctx, const char *verb, const char *target,
+    int force)
+{
+	char	*pane;
+
+	if (target == NULL) {
+		fprintf(stderr, "lisa: %s needs a PANE (e.g. lisa %s %%3)\n",
+		    verb, verb);
+		return (NULL);
+	}
+	if ((pane = client_resolve(ctx, target)) == NULL) {
+		fprintf(stderr, "lisa: no such pane: %s\n", target);
+		return (NULL);
+	}
+	if (force || act_has_agent(ctx, pane) ||
+	    (strcmp(verb, "kill") == 0 && act_has_run(ctx, pane)))
+		return (pane);
+	fprintf(stderr, "lisa: %s has no agent; nothing done (--force to %s "
+	    "it anyway)\n", pane, verb);
+	free(pane);
+	return (NULL);
 }
 
 /*
@@ -117,11 +208,8 @@ cmd_nudge(struct lisa_ctx *ctx, const char *target, const char *text,
 	struct timespec	 ts = { 0, NUDGE_ENTER_MS * 1000000L };
 	char		*pane;
 
-	if ((pane = client_resolve(ctx, target)) == NULL) {
-		fprintf(stderr, "lisa: no such pane: %s\n", target != NULL ?
-		    target : "");
-		return (2);
-	}
+	if ((pane = act_pane(ctx, "nudge", target, force)) == NULL)
+		return (1);
 	if (!force && act_busy(ctx, pane)) {
 		fprintf(stderr, "lisa: %s is busy (its screen says so); "
 		    "not nudged (--force to anyway)\n", pane);
@@ -149,18 +237,15 @@ cmd_nudge(struct lisa_ctx *ctx, const char *target, const char *text,
 
 /* lisa kill PANE: the helper ends the pane's processes (TERM, then KILL). */
 int
-cmd_kill(struct lisa_ctx *ctx, const char *target)
+cmd_kill(struct lisa_ctx *ctx, const char *target, int force)
 {
 	struct json_doc	*d;
 	struct buf	 req;
 	char		*pane, *cause = NULL, *err;
 	int		 ok = 0;
 
-	if ((pane = client_resolve(ctx, target)) == NULL) {
-		fprintf(stderr, "lisa: no such pane: %s\n", target != NULL ?
-		    target : "");
-		return (2);
-	}
+	if ((pane = act_pane(ctx, "kill", target, force)) == NULL)
+		return (1);
 	buf_init(&req);
 	buf_adds(&req, "{\"cmd\":\"kill\",\"by\":\"user\",\"pane\":");
 	json_cstr(&req, pane);
@@ -184,6 +269,44 @@ cmd_kill(struct lisa_ctx *ctx, const char *target)
 }
 
 /*
+ * lisa dismiss PANE: an ended agent's verdict (crashed, completed) goes;
+ * the events and run records keep it.
+ */
+int
+cmd_dismiss(struct lisa_ctx *ctx, const char *target)
+{
+	struct json_doc	*d;
+	struct buf	 req;
+	char		*pane, *cause = NULL;
+
+	if (target == NULL) {
+		fprintf(stderr, "lisa: dismiss needs a PANE (e.g. lisa dismiss "
+		    "%%3)\n");
+		return (1);
+	}
+	if ((pane = client_resolve(ctx, target)) == NULL) {
+		fprintf(stderr, "lisa: no such pane: %s\n", target);
+		return (1);
+	}
+	buf_init(&req);
+	buf_adds(&req, "{\"cmd\":\"dismiss\",\"pane\":");
+	json_cstr(&req, pane);
+	buf_adds(&req, "}\n");
+	if (client_call(ctx, req.data, &d, &cause) != 0) {
+		fprintf(stderr, "lisa: %s: %s\n", pane, cause);
+		free(cause);
+		buf_free(&req);
+		free(pane);
+		return (1);
+	}
+	json_free(d);
+	printf("lisa: dismissed %s\n", pane);
+	buf_free(&req);
+	free(pane);
+	return (0);
+}
+
+/*
  * lisa retry PANE: the pane's last run again, in the same pane, as the
  * next attempt ("name-r2"); with --fallback, the run's fallback command.
  */
@@ -196,10 +319,14 @@ cmd_retry(struct lisa_ctx *ctx, const char *target, int fallback)
 	size_t		 n, i, found = (size_t)-1;
 	int		 a = 0, rc;
 
+	if (target == NULL) {
+		fprintf(stderr, "lisa: retry needs a PANE (e.g. lisa retry "
+		    "%%3)\n");
+		return (1);
+	}
 	if ((pane = client_resolve(ctx, target)) == NULL) {
-		fprintf(stderr, "lisa: no such pane: %s\n", target != NULL ?
-		    target : "");
-		return (2);
+		fprintf(stderr, "lisa: no such pane: %s\n", target);
+		return (1);
 	}
 	if (run_list(ctx, &list, &n) != 0)
 		return (1);
@@ -208,7 +335,8 @@ cmd_retry(struct lisa_ctx *ctx, const char *target, int fallback)
 			found = i;
 	}
 	if (found == (size_t)-1) {
-		fprintf(stderr, "lisa: %s was not started by lisa run\n", pane);
+		fprintf(stderr, "lisa: %s was not started by lisa run; nothing "
+		    "to retry\n", pane);
 		return (1);
 	}
 	if (fallback && list[found].fallback == NULL) {

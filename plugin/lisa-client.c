@@ -148,6 +148,7 @@ client_tmux_all(struct lisa_ctx *ctx, char **out, const char *const *argv)
 	if (ctx == NULL)
 		full[n++] = "-V";
 	else {
+		full[n++] = "-N";	/* never start a server */
 		full[n++] = "-u";
 		full[n++] = "-S";
 		full[n++] = ctx->sid.socket;

@@ -41,7 +41,16 @@ char	*run_launch(struct lisa_ctx *, const struct run *, const char *);
 
 /* lisa-act.c */
 int	 cmd_nudge(struct lisa_ctx *, const char *, const char *, int);
-int	 cmd_kill(struct lisa_ctx *, const char *);
+int	 cmd_kill(struct lisa_ctx *, const char *, int);
+int	 act_has_agent(struct lisa_ctx *, const char *);
+struct act_facts {
+	int	 agent;		/* the helper sees one (alive or ended) */
+	int	 ended;		/* crashed or completed */
+	int	 run;		/* a `lisa run` record */
+	int	 fallback;	/* with a fallback */
+};
+void	 act_facts(struct lisa_ctx *, const char *, struct act_facts *);
+int	 cmd_dismiss(struct lisa_ctx *, const char *);
 int	 cmd_retry(struct lisa_ctx *, const char *, int);
 
 /* lisa-hooks.c */

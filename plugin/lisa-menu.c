@@ -124,12 +124,16 @@ menu_text(struct buf *b, const char *s)
 	}
 }
 
-/* The pane a client looks at ("%N"), or NULL. */
+/*
+ * The pane a client looks at ("%N"), or NULL. The pane id comes first and
+ * a space separates: no byte that some tmux escapes in replies (3.4 and
+ * 3.5 send \037 as four characters), and a pane id has no space.
+ */
 static char *
 menu_client_pane(struct lisa_ctx *ctx, const char *client)
 {
 	const char	*argv[] = { "list-clients", "-F",
-			    "#{client_name}\037#{pane_id}", NULL };
+			    "#{pane_id} #{client_name}", NULL };
 	char		*out = NULL, *line, *rest, *sep, *pane = NULL;
 
 	if (client_tmux_all(ctx, &out, argv) != 0 || out == NULL) {
@@ -138,11 +142,11 @@ menu_client_pane(struct lisa_ctx *ctx, const char *client)
 	}
 	rest = out;
 	while ((line = strsep(&rest, "\n")) != NULL) {
-		if ((sep = strchr(line, '\037')) == NULL)
+		if (line[0] != '%' || (sep = strchr(line, ' ')) == NULL)
 			continue;
 		*sep++ = '\0';
-		if (strcmp(line, client) == 0) {
-			pane = xstrdup(sep);
+		if (strcmp(sep, client) == 0) {
+			pane = xstrdup(line);
 			break;
 		}
 	}
@@ -157,8 +161,9 @@ menu_exec(struct lisa_ctx *ctx, char **argv, int argc)
 	char	**full;
 	int	  i, n = 0;
 
-	full = xcalloc((size_t)argc + 5, sizeof *full);
+	full = xcalloc((size_t)argc + 6, sizeof *full);
 	full[n++] = (char *)"tmux";
+	full[n++] = (char *)"-N";	/* never start a server */
 	full[n++] = (char *)"-u";
 	full[n++] = (char *)"-S";
 	full[n++] = ctx->sid.socket;
@@ -344,14 +349,16 @@ cmd_key_act(struct lisa_ctx *ctx, const char *client, const char *what)
 static int
 cmd_key_menu(struct lisa_ctx *ctx, const char *client)
 {
-	static const char	 keys[] = "123456789bcefghijklmoprstuvwxyz";
+	/* Not d, f, k, n, r, u, x: the actions below use them. */
+	static const char	 keys[] = "123456789abceghijlmopqstvwyz";
 	struct menu_agent	*list;
 	struct menu_args	 ma = { NULL, 0 };
 	struct buf		 name, cmd;
 	size_t			 n, i, shown;
 	int			 group = -1;
 	char			 key[2] = { 0, 0 }, age[16], title[64], *sh;
-	char			*rs;
+	char			*rs, *pane;
+	struct act_facts	 f;
 
 	if (menu_agents(ctx, &list, &n) != 0)
 		return (1);
@@ -405,11 +412,27 @@ cmd_key_menu(struct lisa_ctx *ctx, const char *client)
 	menu_item(&ma, "Why? (this pane)", "d", rs);
 	free(sh);
 	free(rs);
-	menu_action(&ma, ctx, client, "Nudge (this pane)", "u", "nudge", 0);
-	menu_action(&ma, ctx, client, "Retry (this pane)", "r", "retry", 0);
-	menu_action(&ma, ctx, client, "Retry with fallback", "f", "fallback",
-	    0);
-	menu_action(&ma, ctx, client, "Kill (this pane)", "k", "kill", 1);
+	/* Actions on the client's pane: only those that apply to it. */
+	if ((pane = menu_client_pane(ctx, client)) != NULL)
+		act_facts(ctx, pane, &f);
+	else
+		memset(&f, 0, sizeof f);
+	free(pane);
+	if (f.agent && !f.ended)
+		menu_action(&ma, ctx, client, "Nudge (this pane)", "u",
+		    "nudge", 0);
+	if (f.ended)
+		menu_action(&ma, ctx, client, "Dismiss (this pane)", "x",
+		    "dismiss", 0);
+	if (f.run)
+		menu_action(&ma, ctx, client, "Retry (this pane)", "r",
+		    "retry", 0);
+	if (f.fallback)
+		menu_action(&ma, ctx, client, "Retry with fallback", "f",
+		    "fallback", 0);
+	if ((f.agent && !f.ended) || f.run)
+		menu_action(&ma, ctx, client, "Kill (this pane)", "k", "kill",
+		    1);
 	buf_free(&name);
 	buf_free(&cmd);
 	menu_free(list, n);

@@ -52,9 +52,10 @@ usage(int code)
 	    "  runs [--json]        the runs lisa started, and how they ended\n"
 	    "  nudge PANE [TEXT] [--force]  type TEXT (default: continue), "
 	    "then Enter\n"
-	    "  kill PANE            SIGTERM the pane's processes, SIGKILL after "
+	    "  kill PANE [--force]  SIGTERM the pane's processes, SIGKILL after "
 	    "2 s\n"
 	    "  retry PANE [--fallback]  the pane's run again (or its fallback)\n"
+	    "  dismiss PANE         forget an ended agent's crashed/done verdict\n"
 	    "  key menu|next|details CLIENT  what lisa's tmux keys run\n"
 	    "  wait [TARGET] [--until STATE,...] [--timeout SECONDS]\n"
 	    "                       block until the pane reaches a state\n"
@@ -638,7 +639,10 @@ main(int argc, char **argv)
 		return (cmd_nudge(&ctx, a.argc > 1 ? a.argv[1] : NULL,
 		    a.argc > 2 ? a.argv[2] : NULL, a.force));
 	if (strcmp(cmd, "kill") == 0)
-		return (cmd_kill(&ctx, a.argc > 1 ? a.argv[1] : NULL));
+		return (cmd_kill(&ctx, a.argc > 1 ? a.argv[1] : NULL,
+		    a.force));
+	if (strcmp(cmd, "dismiss") == 0)
+		return (cmd_dismiss(&ctx, a.argc > 1 ? a.argv[1] : NULL));
 	if (strcmp(cmd, "retry") == 0)
 		return (cmd_retry(&ctx, a.argc > 1 ? a.argv[1] : NULL,
 		    a.fallback));

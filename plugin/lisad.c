@@ -31,6 +31,25 @@ usage(void)
 	exit(2);
 }
 
+/*
+ * Is our tmux server still running? Not once it has been seen to exit, nor
+ * as a zombie, which kill() still finds.
+ */
+int
+lisad_server_alive(void)
+{
+	struct proc_node	n;
+
+	if (lisad.server_gone || lisad.server_pid <= 0)
+		return (0);
+	if (kill(lisad.server_pid, 0) != 0 ||
+	    (proc_read(lisad.server_pid, &n) == 0 && n.state == 'Z')) {
+		lisad.server_gone = 1;
+		return (0);
+	}
+	return (1);
+}
+
 /* Stop: take our hooks out of tmux, let the control clients go. */
 void
 lisad_stop(int code)
@@ -39,7 +58,13 @@ lisad_stop(int code)
 		return;
 	lisad.stopping = 1;
 	log_debug("stopping (%d)", code);
-	if (lisad.server_pid > 0 && kill(lisad.server_pid, 0) == 0) {
+	/*
+	 * A server that is gone has nothing to restore, and anything sent to
+	 * its socket now could reach a new server (tmux -N keeps us from
+	 * starting one).
+	 */
+	if (lisad_server_alive()) {
+		ended_save_now();
 		ui_restore();
 		if (lisad.hooks_installed)
 			hooks_remove();
@@ -164,6 +189,7 @@ static void
 lisad_server_gone_cb(int fd, short revents, void *arg)
 {
 	log_debug("tmux server %ld exited", (long)lisad.server_pid);
+	lisad.server_gone = 1;
 	lisad_stop(0);
 }
 
@@ -343,6 +369,7 @@ main(int argc, char **argv)
 		log_warn("pidfd_open: server exit noticed through clients only");
 
 	lisad_reload();
+	ended_load();
 	events_open();
 	if (listener_open(lisad.sockpath, &cause) != 0)
 		fatalx("%s", cause);

@@ -47,6 +47,7 @@ struct lisad {
 	int		 hooks_installed;
 	int64_t		 started;
 	int		 stopping;
+	int		 server_gone;	/* seen to exit: send it nothing */
 
 	/* @lisa-* options, read at start and on `lisa reload`. */
 	uint64_t	 debounce_ms;
@@ -60,6 +61,7 @@ struct lisad {
 };
 extern struct lisad lisad;
 void		 lisad_stop(int);
+int		 lisad_server_alive(void);
 void		 lisad_reload(void);
 
 /* tmux-cmd.c: run tmux outside the control connections. */
@@ -247,11 +249,23 @@ struct watch {
 	int			 scan;		/* re-read /proc next run */
 	int			 touched;	/* this run is for an event */
 	int			 kept;		/* remain-on-exit decided */
+	int			 kept_set;	/* and set by us: undo at stop */
 	char			*pub[PUBLISH_NFIELDS];	/* what tmux has */
 	int			 pub_dirty;	/* to be written */
 	int			 pub_known;	/* pub[] is tmux's truth */
 	uint64_t		 notified_at;	/* mono ms */
 	int			 notified_group;
+
+	int			 held;		/* a verdict from a helper before */
+	int			 held_new;	/* not shown yet */
+	struct cls_result	 held_res;
+	char			 held_reason[32];
+	int64_t			 held_since;	/* real ms */
+	int			 held_exit;
+	uint64_t		 ended_base;	/* the shell's reaped count */
+	int			 ended_base_set;
+	int			 ended_look;	/* output since the last look */
+	uint64_t		 ended_looked;	/* mono ms */
 
 	int			 wd_level;	/* watchdog: -1, 0..3 */
 	int			 wd_pending;	/* level waiting to act */
@@ -281,6 +295,19 @@ void		 watch_hook(struct pane *, enum hook_event, int);
 void		 watch_poke(struct pane *);
 void		 watch_rescan(struct pane *);
 void		 watch_adopt(struct pane *, const char *);
+int		 watch_exit_code(struct pane *);
+
+/* ended.c: ended agents' verdicts, remembered and dismissed. */
+int		 ended_is(struct pane *);
+void		 ended_changed(void);
+void		 ended_save_now(void);
+void		 ended_load(void);
+void		 ended_pane_new(struct pane *);
+int		 ended_held(struct pane *, struct cls_result *);
+int		 ended_dismiss(struct pane *, const char *);
+void		 ended_command(struct pane *);
+void		 ended_output(struct pane *);
+uint64_t	 ended_check(struct pane *, uint64_t);
 
 /* watchdog.c: stalled agents, warn -> nudge -> triage -> terminate. */
 void		 watchdog_reset_config(void);
@@ -321,6 +348,7 @@ struct proc_node {
 	uint64_t	 ticks;		/* utime + stime */
 	uint64_t	 start;		/* starttime, clock ticks since boot */
 	int		 exit_code;	/* wait status of a zombie, else -1 */
+	uint64_t	 reaped;	/* page faults of children it reaped */
 };
 ssize_t		 proc_file(pid_t, const char *, char *, size_t);
 int		 proc_cwd(pid_t, char *, size_t);
@@ -331,6 +359,7 @@ int		 proc_pidfd(pid_t);
 uint64_t	 proc_boot_ms(void);
 uint64_t	 proc_start_ms(const struct proc_node *);
 int		 proc_exit_status(pid_t, int *, int *);
+int		 proc_reaped(pid_t, uint64_t *);
 
 /* events.c: pane events, in memory, in a JSONL file, to followers. */
 void		 events_add(const char *, int, const char *, ...)

@@ -506,6 +506,17 @@ listener_request(struct listener_conn *lc, const char *line, size_t len)
 		free(by);
 		free(why);
 		listener_reply(lc, &b);
+	} else if (strcmp(cmd, "dismiss") == 0) {
+		arg = json_get_str(d, 0, "pane");
+		if ((p = pane_find(listener_pane_arg(arg))) == NULL)
+			listener_error(lc, "no such pane");
+		else if (ended_dismiss(p, "the user") != 0)
+			listener_error(lc, "no ended agent to dismiss there");
+		else {
+			buf_adds(&b, "{\"ok\":true}");
+			listener_reply(lc, &b);
+		}
+		free(arg);
 	} else if (strcmp(cmd, "hook") == 0) {
 		listener_hook(lc, d);
 	} else if (strcmp(cmd, "notify") == 0) {

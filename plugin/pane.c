@@ -215,7 +215,7 @@ pane_update_line(struct session *s, char *line)
 {
 	char		*f[PANE_LIST_FIELDS];
 	struct pane	*wp;
-	int		 id;
+	int		 id, fresh = 0;
 
 	if (session_reply_fields(line, f, PANE_LIST_FIELDS) != 0)
 		return (NULL);
@@ -230,6 +230,7 @@ pane_update_line(struct session *s, char *line)
 		wp->pidfd = -1;
 		watch_new(wp);
 		RB_INSERT(panes, &panes, wp);
+		fresh = 1;
 		log_debug("pane %%%d new in $%d", id, s->id);
 	}
 	wp->window = pane_num(f[1] + 1);
@@ -244,7 +245,9 @@ pane_update_line(struct session *s, char *line)
 	pane_set_str(&wp->title, f[12]);
 	pane_set_dead(wp, strcmp(f[6], "1") == 0, pane_num(f[7]),
 	    pane_num(f[8]), "list");
-	if (wp->dead && *f[11] != '\0')
+	if (fresh)
+		ended_pane_new(wp);
+	if (wp->dead && *f[11] != '\0' && !wp->watch->held)
 		watch_adopt(wp, f[11]);
 	pane_watch(wp);
 	watch_changed(wp);

@@ -114,6 +114,8 @@ proc_read(pid_t pid, struct proc_node *n)
 	for (field = 3; *p != '\0'; field++) {
 		if (field == 4)
 			n->ppid = (pid_t)strtol(p, NULL, 10);
+		else if (field == 11 || field == 13)
+			n->reaped += strtoull(p, NULL, 10);
 		else if (field == 14)
 			utime = strtoull(p, NULL, 10);
 		else if (field == 15)
@@ -129,6 +131,22 @@ proc_read(pid_t pid, struct proc_node *n)
 		p++;
 	}
 	n->ticks = utime + stime;
+	return (0);
+}
+
+/*
+ * A count that grows whenever the process reaps a child that ran a
+ * program: the children's page faults (cminflt + cmajflt), which every
+ * exec adds to. A shell's count moves when it has run a command.
+ */
+int
+proc_reaped(pid_t pid, uint64_t *count)
+{
+	struct proc_node	n;
+
+	if (proc_read(pid, &n) != 0)
+		return (-1);
+	*count = n.reaped;
 	return (0);
 }
 

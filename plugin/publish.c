@@ -419,6 +419,12 @@ publish_restore(struct buf *b)
 	RB_FOREACH(p, panes, &panes) {
 		if (p->watch == NULL)
 			continue;
+		/* Ours while it still says what we set (a dead pane stays). */
+		if (p->watch->kept_set)
+			buf_printf(b, "if-shell -F -t '%%%d' "
+			    "'#{==:#{remain-on-exit},failed}' "
+			    "\"set-option -pqu -t '%%%d' remain-on-exit\"\n",
+			    p->id, p->id);
 		for (i = 0; i < PUBLISH_NFIELDS; i++) {
 			if (p->watch->pub[i] != NULL)
 				buf_printf(b, "set-option -pqu -t '%%%d' %s\n",
@@ -457,6 +463,7 @@ publish_keep_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 		return;
 	snprintf(target, sizeof target, "%%%d", p->id);
 	publish_set(s, "p", target, "remain-on-exit", "failed");
+	p->watch->kept_set = 1;
 	log_debug("pane %%%d: remain-on-exit failed", p->id);
 }
 

@@ -445,12 +445,9 @@ static const struct ctl_callbacks session_callbacks = {
 static void
 session_check_server(void *arg)
 {
-	struct proc_node	n;
-
 	if (lisad.stopping || !RB_EMPTY(&sessions) || lisad.server_pid <= 0)
 		return;
-	if (kill(lisad.server_pid, 0) != 0 ||
-	    (proc_read(lisad.server_pid, &n) == 0 && n.state == 'Z')) {
+	if (!lisad_server_alive()) {
 		log_debug("tmux server %ld is gone", (long)lisad.server_pid);
 		lisad_stop(0);
 		return;

@@ -22,6 +22,12 @@ uint64_t	tmux_forks;
 #define TMUX_RUN_TIMEOUT_MS 5000
 #define TMUX_MAX_ARGS 32
 
+/*
+ * Every tmux we run gets -N (tmux 3.2+): list-keys and attach-session
+ * start a server when there is none, and a server started on the user's
+ * socket reads ~/.tmux.conf, which starts lisa again, forever.
+ */
+
 static void
 tmux_child_fds(int in, int out)
 {
@@ -59,7 +65,11 @@ tmux_runv(char **out, const char *input, const char **args)
 	ssize_t		 r;
 	char		 tmp[4096];
 
+	/* Once the server is known, never talk to a socket it has left. */
+	if (lisad.server_pid > 0 && !lisad_server_alive())
+		return (-1);
 	argv[n++] = "tmux";
+	argv[n++] = "-N";	/* never start a server (see TMUX_NOSTART) */
 	argv[n++] = "-u";	/* else tmux replaces non-ASCII in replies */
 	argv[n++] = "-S";
 	argv[n++] = lisad.sid.socket;
@@ -112,7 +122,7 @@ tmux_runv(char **out, const char *input, const char **args)
 	for (;;) {
 		left = (int)(deadline - time_mono_ms());
 		if (time_mono_ms() >= deadline) {
-			log_warnx("tmux %s: timed out", argv[4]);
+			log_warnx("tmux %s: timed out", argv[5]);
 			kill(pid, SIGKILL);
 			break;
 		}
@@ -203,7 +213,7 @@ tmux_spawn_control(int session, pid_t *pidp, int *rfd, int *wfd)
 	}
 	if (pid == 0) {
 		tmux_child_fds(in[0], out[1]);
-		execlp("tmux", "tmux", "-u", "-S", lisad.sid.socket, "-C",
+		execlp("tmux", "tmux", "-N", "-u", "-S", lisad.sid.socket, "-C",
 		    "attach-session", "-t", target, "-f", flags, (char *)NULL);
 		_exit(127);
 	}

@@ -10,6 +10,7 @@
 #define WATCH_TOOL_AGE	500	/* ms a child lives before it is a tool */
 #define WATCH_YOUNG_PANE 1000	/* ms: a pane this new may still exec */
 #define WATCH_YOUNG_RESCAN 150
+#define WATCH_EXIT_SETTLE 300	/* ms for a shell to report an agent's exit */
 
 void	watch_touch(struct pane *);
 void	watch_unwatch_agent(struct watch *);

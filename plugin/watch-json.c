@@ -129,6 +129,13 @@ watch_signals(struct buf *b, struct pane *p, uint64_t now)
 	if (w->transcript != TX_NONE)
 		watch_signal_str(b, "claude_transcript",
 		    transcript_names[w->transcript], w->transcript_at, now);
+	if (w->held && !w->agent_seen) {
+		/* Seen by a helper before this one, which said so. */
+		json_key(b, "carried_over");
+		buf_printf(b, "{\"value\":true,\"exit_code\":");
+		json_int_or_null(b, w->held_exit >= 0, w->held_exit);
+		buf_addc(b, '}');
+	}
 	if (w->bell_at != 0 || w->notify_at != 0) {
 		json_key(b, "attention");
 		buf_adds(b, "{\"bell_age_ms\":");
@@ -142,6 +149,22 @@ watch_signals(struct buf *b, struct pane *p, uint64_t now)
 	buf_addc(b, '}');
 }
 
+/* The agent's exit code, if it has ended and one is known; else -1. */
+int
+watch_exit_code(struct pane *p)
+{
+	struct watch	*w = p->watch;
+
+	if (w->held && !w->agent_seen)
+		return (w->held_exit);
+	if (p->dead)
+		return (p->dead_status);
+	if (w->agent_seen && !w->agent_alive)
+		return (w->agent_exit_status >= 0 ? w->agent_exit_status :
+		    w->osc133_exit);
+	return (-1);
+}
+
 /* The classification keys of `lisa status --json` / `lisa list --json`. */
 void
 watch_json(struct buf *b, struct pane *p)
@@ -150,7 +173,7 @@ watch_json(struct buf *b, struct pane *p)
 	uint64_t	 now = time_mono_ms();
 	char		 since[40];
 	int		 agent = w->classified && w->res.state != ST_NONE;
-	int		 code = -1;
+	int		 code;
 
 	json_key(b, "agent");
 	json_cstr(b, agent && w->agent != NULL ? w->agent->name : NULL);
@@ -171,11 +194,7 @@ watch_json(struct buf *b, struct pane *p)
 		json_key(b, "state_age_ms");
 		buf_printf(b, "%lld", (long long)(time_real_ms() - w->since));
 	}
-	if (p->dead)
-		code = p->dead_status;
-	else if (w->agent_seen && !w->agent_alive)
-		code = w->agent_exit_status >= 0 ? w->agent_exit_status :
-		    w->osc133_exit;
+	code = watch_exit_code(p);
 	json_key(b, "exit_code");
 	json_int_or_null(b, code >= 0, code);
 	json_key(b, "signals");

@@ -131,6 +131,11 @@ watch_scan(struct pane *p)
 		/* A new run; what came before the first sight is this one's. */
 		if (w->agent_seen)
 			watch_reset_run(w);
+		/* The verdict of the run before is history now. */
+		if (w->held || w->agent_seen)
+			ended_changed();
+		w->held = w->held_new = 0;
+		w->ended_base_set = 0;
 		w->agent = found;
 		strlcpy(w->agent_name, found->name, sizeof w->agent_name);
 		w->agent_pid = nodes[agent_i].pid;

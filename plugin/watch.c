@@ -15,7 +15,6 @@
 #include "agent.h"
 #include "watch-int.h"
 
-#define WATCH_EXIT_SETTLE 300	/* ms for a shell to report an agent's exit */
 #define WATCH_RESCAN	1000	/* ms between tree looks while output flows */
 #define WATCH_SHELL_WORDS 2000	/* ms after an agent's death its shell's
 				   report ("Killed") still refines it */
@@ -62,6 +61,8 @@ watch_free(struct pane *p)
 
 	if (w == NULL)
 		return;
+	if (ended_is(p))
+		ended_changed();
 	loop_timer_del(&w->timer);
 	watchdog_free(p);
 	watch_unwatch_agent(w);
@@ -206,7 +207,9 @@ watch_osc(const struct osc_event *ev, void *arg)
 		}
 		break;
 	case 133:
-		if (ev->payload[0] == 'D') {
+		if (ev->payload[0] == 'C')
+			ended_command(p);
+		else if (ev->payload[0] == 'D') {
 			w->osc133_exit = ev->payload[1] == ';' ?
 			    atoi(ev->payload + 2) : 0;
 			w->osc133_at = now;
@@ -266,6 +269,11 @@ watch_output(struct pane *p, const char *data, size_t len)
 
 	watchdog_output(p);
 	osc_scan(&w->osc, data, len, watch_osc, p);
+	/* The shell an agent ended in is in use again? */
+	if (w->classified && !w->agent_alive && ended_is(p)) {
+		ended_output(p);
+		watch_touch(p);
+	}
 	/*
 	 * A working agent that retries says so in its spinner line, maybe
 	 * before lisa has seen the turn start: look whatever the state.
@@ -526,6 +534,7 @@ watch_run(void *arg)
 	watch_input(p, &in);
 	classify(&in, &r);
 	now = in.now;
+	ended_held(p, &r);
 
 	/*
 	 * An agent on its way out (it said goodbye, or left a live shell) and
@@ -558,10 +567,19 @@ watch_run(void *arg)
 			w->retry_at = 0;
 		w->res = r;
 		w->classified = 1;
-		/* A new state, or a new detail of it, is an event. */
-		if (r.state != from || strcmp(r.detail, old_detail) != 0)
+		if (w->held_new) {
+			/* Said before: not a new transition, no notification. */
+			w->held_new = 0;
+			w->since = w->held_since;
+			events_add("restored", p->id, "%s (%s) %s",
+			    cls_state_name(r.state), r.detail, r.reason);
+		} else if (r.state != from || strcmp(r.detail, old_detail) != 0)
+			/* A new state, or a new detail of it, is an event. */
 			events_transition(p, from, &r,
 			    w->agent != NULL ? w->agent->name : NULL);
+		if (from == ST_CRASHED || from == ST_COMPLETED ||
+		    r.state == ST_CRASHED || r.state == ST_COMPLETED)
+			ended_changed();
 		publish_pane(p);
 		listener_pane_changed(p);
 	} else
@@ -573,6 +591,10 @@ watch_run(void *arg)
 	if (w->rescan_at != 0 && (r.recheck_at == 0 ||
 	    w->rescan_at < r.recheck_at))
 		r.recheck_at = w->rescan_at;
+	/* An ended agent's shell: has it run a command since? */
+	if ((at = ended_check(p, now)) != 0 && (r.recheck_at == 0 ||
+	    at < r.recheck_at))
+		r.recheck_at = at;
 	loop_timer_del(&w->timer);
 	if (r.recheck_at != 0)
 		loop_timer_add(&w->timer, r.recheck_at > now ?

@@ -137,7 +137,8 @@ open(\"$TESTDIR/got\", \"wb\").write(data)
 	sleep 0.5
 	text='it'"'"'s "quoted"; #{pane_id} $HOME ~ \; {x}
 second line'
-	L nudge "$p" "$text" >/dev/null || fail "nudge failed"
+	# Not an agent: --force, the deliberate case.
+	L nudge "$p" "$text" --force >/dev/null || fail "nudge failed"
 	until_ms 3000 test -s "$TESTDIR/got" || fail "nothing arrived"
 	want=$(printf '%s\r' "$text" | od -An -c)
 	got=$(od -An -c "$TESTDIR/got")

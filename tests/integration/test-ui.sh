@@ -234,3 +234,36 @@ test_menu_actions_nudge_and_kill() {
 	until_ms 5000 shows "$p" '#{pane_dead}' 1 || fail "pane not killed"
 	L events --json | grep -q '"event":"terminate"' || fail "no terminate event"
 }
+
+# The menu offers an action only where it applies: nothing but "Why?" on a
+# plain shell; Dismiss, not Nudge or Kill, where an agent has crashed.
+test_menu_offers_only_what_applies() {
+	setup_agents
+	T new-window -d -t main:1 -n shell "bash --norc"
+	T send-keys -t main:1 "eval \"\$($LISA shell-init bash)\"" Enter
+	p=$(T display -p -t main:1 '#{pane_id}')
+	T send-keys -t "$p" "$FAKE/claude" Enter
+	expect "$p" waiting_input
+	T send-keys -t "$p" 'exit 2' Enter
+	expect "$p" crashed "exit 2"
+	attach main:0
+	O send-keys C-b a
+	expect_screen "Why? (this pane)"
+	for item in Nudge Kill Retry Dismiss; do
+		screen_has "$item" && fail "a plain shell's menu offers $item:
+$(screen)"
+	done
+	O send-keys q
+	until_ms 3000 sh -c "! tmux -L $OUTER capture-pane -p | grep -q 'Why? (this pane)'" ||
+	    fail "the menu did not close"
+	T select-window -t main:1
+	O send-keys C-b a
+	expect_screen "Dismiss (this pane)"
+	for item in Nudge Kill Retry; do
+		screen_has "$item" && fail "a crashed agent's menu offers $item:
+$(screen)"
+	done
+	O send-keys x
+	expect_shown "$p" '#{@lisa_state}' ''
+	expect_screen "lisa: dismissed $p"
+}

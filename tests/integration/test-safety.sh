@@ -1,0 +1,247 @@
+# Never hurt the user's tmux: what lisa must not do to a real install.
+
+# A HOME whose ~/.tmux.conf loads lisa the way TPM does (tpm runs every
+# ~/.tmux/plugins/*/*.tmux). The plugin directory holds lisa.tmux and the
+# binaries under test, so lisa.tmux starts them without building.
+tpm_home() {
+	export HOME="$TESTDIR/home"
+	export XDG_CACHE_HOME="$TESTDIR/cache"
+	plugins="$HOME/.tmux/plugins"
+	mkdir -p "$plugins/lisa/bin" "$plugins/tpm"
+	cp "$ROOT/lisa.tmux" "$plugins/lisa/"
+	ln -s "$LISA" "$plugins/lisa/bin/lisa"
+	ln -s "$LISAD" "$plugins/lisa/bin/lisad"
+	cat >"$plugins/tpm/tpm" <<'TPM'
+#!/usr/bin/env bash
+for plugin in "$HOME"/.tmux/plugins/*/; do
+	for file in "$plugin"*.tmux; do
+		[ -x "$file" ] && "$file" >/dev/null 2>&1
+	done
+done
+TPM
+	chmod +x "$plugins/tpm/tpm"
+	cat >"$HOME/.tmux.conf" <<'CONF'
+set -g @plugin 'tmux-plugins/tpm'
+set -g @plugin 'lisa/lisa'
+run '~/.tmux/plugins/tpm/tpm'
+CONF
+}
+
+# Processes that name this socket (a helper is "lisad -S .../SOCKET").
+socket_procs() {
+	for p in /proc/[0-9]*; do
+		tr '\0' ' ' 2>/dev/null <"$p/cmdline" | grep -q "/$1\( \|\$\)" &&
+		    printf '%s: %s\n' "${p#/proc/}" "$(tr '\0' ' ' 2>/dev/null <"$p/cmdline")"
+	done
+}
+
+# 13.1: an ended server stays ended. Two servers loaded from the same
+# ~/.tmux.conf: one ended by kill-server, one by `exit` in its last shell.
+# For 30 s after, neither socket has a server and no process names either.
+test_ended_server_stays_ended() {
+	tpm_home
+	other="${SOCK}x"
+	trap 'tmux -L "$other" kill-server 2>/dev/null; cleanup' EXIT
+	tmux -L "$SOCK" -f "$HOME/.tmux.conf" new-session -d -s main -x 100 -y 30
+	tmux -L "$other" -f "$HOME/.tmux.conf" new-session -d -s main -x 100 -y 30
+	for s in "$SOCK" "$other"; do
+		until_ms 20000 "$LISA" -L "$s" list ||
+		    fail "$s: helper not started by the config"
+	done
+	tmux -L "$SOCK" kill-server
+	tmux -L "$other" send-keys -t main 'exit' Enter
+	t0=$(now_ms)
+	while [ $(($(now_ms) - t0)) -lt 30000 ]; do
+		for s in "$SOCK" "$other"; do
+			tmux -L "$s" -N list-sessions >/dev/null 2>&1 &&
+			    fail "a server is running on $s again after $(($(now_ms) - t0)) ms"
+			# The helper's own exit takes a moment.
+			if [ $(($(now_ms) - t0)) -gt 3000 ]; then
+				procs=$(socket_procs "$s")
+				[ -z "$procs" ] ||
+				    fail "still running for $s: $procs"
+			fi
+		done
+		sleep 0.2
+	done
+	note "30 s after kill-server and exit: no server, no lisa process"
+}
+
+. "$ROOT/tests/integration/agents.sh"
+
+# A bash that reports exit codes with OSC 133 (lisa shell-init): an agent's
+# exit code under a shell without it is whatever lisa reads before the
+# shell reaps the agent, which a busy machine can lose.
+marked_bash() {
+	T new-window -d -t "main:$1" -n "${2:-shell}" "bash --norc"
+	T send-keys -t "main:$1" "eval \"\$($LISA shell-init bash)\"" Enter
+	T display -p -t "main:$1" '#{pane_id}'
+}
+
+# 13.2: nudge, kill and retry act only on an explicit pane with an agent
+# (retry: with a run record); nothing is typed, nothing killed otherwise.
+test_actions_need_a_pane_with_an_agent() {
+	setup_agents
+	shell=$(T display -p -t main:0 '#{pane_id}')
+	T send-keys -t "$shell" 'echo ready' Enter
+	until_ms 3000 sh -c "tmux -L $SOCK capture-pane -p -t '$shell' | grep -q '^ready'" ||
+	    fail "shell not ready"
+	before=$(T capture-pane -p -t "$shell")
+	for cmd in "nudge" "kill" "retry" "nudge $shell" "kill $shell" "retry $shell"; do
+		out=$(TMUX_PANE=$shell L $cmd 2>&1)
+		rc=$?
+		[ $rc = 1 ] || fail "lisa $cmd: exit $rc ($out)"
+		case "$out" in
+		*"needs a PANE"*|*"has no agent"*|*"not started by lisa run"*) ;;
+		*) fail "lisa $cmd: unclear error: $out" ;;
+		esac
+		note "lisa $cmd -> $out"
+	done
+	sleep 0.7	# a nudge's Enter comes 0.5 s after its text
+	[ "$(T capture-pane -p -t "$shell")" = "$before" ] ||
+	    fail "something was typed into the shell: $(T capture-pane -p -t "$shell")"
+	shows "$shell" '#{pane_dead}' 0 || fail "the shell was killed"
+	# --force is the deliberate case.
+	L nudge "$shell" 'echo forced' --force >/dev/null || fail "forced nudge refused"
+	until_ms 3000 sh -c "tmux -L $SOCK capture-pane -p -t '$shell' | grep -q '^forced'" ||
+	    fail "forced nudge not typed"
+	# An agent's pane: nudged.
+	p=$(agent_window 1 claude)
+	expect "$p" waiting_input prompt
+	L nudge "$p" >/dev/null || fail "agent not nudged"
+}
+
+# The whole option set (server, global, every session, window and pane)
+# and every key table.
+option_snapshot() {
+	echo "== server"; T show -s
+	echo "== global"; T show -g
+	echo "== global window"; T show -gw
+	for s in $(T list-sessions -F '#{session_id}'); do
+		echo "== session $s"; T show -t "$s"
+	done
+	for w in $(T list-windows -a -F '#{window_id}'); do
+		echo "== window $w"; T show -w -t "$w"
+	done
+	for p in $(T list-panes -a -F '#{pane_id}'); do
+		echo "== pane $p"; T show -p -t "$p"
+	done
+	echo "== keys"; T list-keys
+}
+
+# 13.3: after stop, every option and key is as it was before start, with
+# agents that crashed (a kept dead pane, one under a shell) and one waiting.
+test_stop_restores_every_option_and_key() {
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME"
+	start_server main
+	T set -g status-right 'mine $USER #{lisa_status} \$x ~'
+	T set -g @lisa-grace 1
+	T set -g @lisa-debounce 0.5
+	T bind-key a display-message mine
+	T new-window -d -t main:1 -n dead "$ROOT/tests/fake/claude"
+	shell=$(marked_bash 2)
+	T new-window -d -t main:3 -n waits "$ROOT/tests/fake/codex"
+	dead=$(T display -p -t main:1 '#{pane_id}')
+	waits=$(T display -p -t main:3 '#{pane_id}')
+	T send-keys -t "$shell" "$ROOT/tests/fake/claude" Enter
+	before=$(option_snapshot)
+	start_helper
+	expect "$dead" waiting_input
+	expect "$shell" waiting_input
+	expect "$waits" waiting_input
+	T send-keys -t "$dead" 'exit 3' Enter
+	T send-keys -t "$shell" 'exit 1' Enter
+	expect "$dead" crashed "exit 3"
+	expect "$shell" crashed "exit 1"
+	shows "$dead" '#{pane_dead}' 1 || fail "the crashed pane was not kept"
+	L stop >/dev/null
+	wait_helper_exit 5000 || fail "helper did not exit"
+	after=$(option_snapshot)
+	[ "$before" = "$after" ] || fail "not as before:
+$(printf '%s\n' "$before" >"$TESTDIR/before"; printf '%s\n' "$after" >"$TESTDIR/after"; diff "$TESTDIR/before" "$TESTDIR/after")"
+	note "$(printf '%s\n' "$after" | wc -l) option and key lines, identical"
+}
+
+# 13.4: what lisa said about ended agents survives a helper restart: one
+# that crashed under a shell, one whose pane died.
+test_restarted_helper_remembers_ended_agents() {
+	setup_agents
+	shell=$(marked_bash 1)
+	T send-keys -t "$shell" "$FAKE/claude" Enter
+	dead=$(agent_window 2 claude)
+	expect "$shell" waiting_input
+	expect "$dead" waiting_input
+	T send-keys -t "$shell" 'exit 1' Enter
+	T send-keys -t "$dead" 'exit 3' Enter
+	expect "$shell" crashed "exit 1"
+	expect "$dead" crashed "exit 3"
+	L stop >/dev/null
+	wait_helper_exit 5000 || fail "helper did not exit"
+	[ -z "$(T show -pqv -t "$shell" @lisa_state)" ] || fail "stop left @lisa_state"
+	start_helper
+	expect "$shell" crashed "exit 1"
+	expect "$dead" crashed "exit 3"
+	expect_shown "$shell" '#{@lisa_state}' crashed
+	expect_shown "$dead" '#{@lisa_state}' crashed
+	[ "$(pane_field "$shell" exit_code)" = 1 ] || fail "exit code: $(pane_json "$shell")"
+	[ "$(pane_field "$shell" agent)" = claude ] || fail "agent: $(pane_json "$shell")"
+	# Restored, not crashed again: no new transition, no notification.
+	n=$(L events --json | grep -c "\"pane_id\":\"$shell\".*\"to\":\"crashed\"")
+	[ "$n" = 1 ] || fail "$n crashed transitions for $shell"
+	L events --json | grep -q "\"pane_id\":\"$shell\",\"event\":\"restored\"" ||
+	    fail "no restored event"
+	# A third helper still knows (the memory is rewritten, not used up).
+	L stop >/dev/null
+	wait_helper_exit 5000 || fail "helper did not exit"
+	start_helper
+	expect "$shell" crashed "exit 1"
+}
+
+# 13.5: a crash under a shell is cleared by a new command in that shell
+# (a process it runs; an OSC 133 C mark where the shell sends them) or by
+# `lisa dismiss`; the crash stays in the events.
+test_crash_dismissed_by_command_or_user() {
+	setup_agents
+	T new-window -d -t main:1 -n plain "bash --norc"
+	plain=$(T display -p -t main:1 '#{pane_id}')
+	marks=$(marked_bash 2 marks)
+	user=$(marked_bash 3 user)
+	for p in "$plain" "$marks" "$user"; do
+		T send-keys -t "$p" "$FAKE/claude" Enter
+	done
+	for p in "$plain" "$marks" "$user"; do expect "$p" waiting_input; done
+	T send-keys -t "$marks" 'exit 1' Enter
+	T send-keys -t "$user" 'exit 1' Enter
+	# The plain shell: killed, and bash says so.
+	kill -9 "$(L status "$plain" --json | jget "d['signals']['process']['agent_pid']")"
+	expect "$plain" crashed "signal 9"
+	for p in "$marks" "$user"; do expect "$p" crashed "exit 1"; done
+	# A builtin runs no process: only the OSC 133 shell can tell.
+	sleep 1.6	# past the shell's own work after the agent
+	T send-keys -t "$plain" 'echo builtin' Enter
+	T send-keys -t "$marks" 'echo builtin' Enter
+	until_ms 5000 sh -c "[ -z \"\$(tmux -L $SOCK show -pv -t '$marks' @lisa_state)\" ]" ||
+	    fail "OSC 133 command did not clear: $(L status "$marks")"
+	[ "$(pane_field "$marks" state)" = null ] || fail "state: $(pane_json "$marks")"
+	until_ms 3000 sh -c "tmux -L $SOCK capture-pane -p -t '$plain' | grep -q '^builtin'" ||
+	    fail "no echo"
+	[ "$(pane_field "$plain" state)" = crashed ] || fail "a builtin cleared: $(pane_json "$plain")"
+	T send-keys -t "$plain" 'ls /' Enter
+	until_ms 5000 sh -c "[ -z \"\$(tmux -L $SOCK show -pv -t '$plain' @lisa_state)\" ]" ||
+	    fail "ls did not clear: $(L status "$plain")"
+	# The user: lisa dismiss.
+	[ "$(pane_field "$user" state)" = crashed ] || fail "$user: $(pane_json "$user")"
+	L dismiss "$user" >/dev/null || fail "dismiss failed"
+	expect_shown "$user" '#{@lisa_state}' ''
+	out=$(L dismiss "$user" 2>&1) && fail "dismissed twice: $out"
+	note "again: $out"
+	# Crashes are not lost.
+	for p in "$plain" "$marks" "$user"; do
+		L events --json | grep -q "\"pane_id\":\"$p\".*\"to\":\"crashed\"" ||
+		    fail "$p: the crash left the events"
+		L events --json | grep -q "\"pane_id\":\"$p\",\"event\":\"dismissed\"" ||
+		    fail "$p: no dismissed event"
+	done
+	L events | grep dismissed | sed 's/^/# /'
+}
