@@ -22,7 +22,8 @@ CONTROL_SRCS = control/xmalloc.c control/buf.c control/log.c control/time.c \
 	control/control-client.c
 COMMON_SRCS = plugin/runtime.c plugin/json.c plugin/server-find.c plugin/osc.c \
 	plugin/classify.c plugin/agent.c plugin/json-edit.c plugin/ui-format.c \
-	plugin/run-stderr.c plugin/run.c plugin/claude-file.c
+	plugin/run-stderr.c plugin/run.c plugin/claude-file.c \
+	plugin/tmux-version.c
 LISAD_SRCS = plugin/lisad.c plugin/loop.c plugin/session.c plugin/pane.c \
 	plugin/hooks.c plugin/listener.c plugin/tmux-cmd.c plugin/events.c plugin/proc.c \
 	plugin/watch.c plugin/watch-proc.c plugin/watch-json.c plugin/publish.c plugin/agentfiles.c \

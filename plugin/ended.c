@@ -308,7 +308,8 @@ ended_output(struct pane *p)
  * After a classification that stands on an ended agent in a live shell:
  * has the shell run anything since? Its children's page faults (every
  * program it ran and reaped adds some) from just after the agent, and
- * any child it has now. Returns when to look again (0: on output).
+ * any child it has now. Returns when to look again (0: on output; now:
+ * dismissed, classify again).
  */
 uint64_t
 ended_check(struct pane *p, uint64_t now)
@@ -341,7 +342,9 @@ ended_check(struct pane *p, uint64_t now)
 			child = 1;
 	}
 	if (child || (proc_reaped(p->pid, &settle) == 0 &&
-	    settle != w->ended_base))
+	    settle != w->ended_base)) {
 		ended_dismiss(p, "a new command");
+		return (now);
+	}
 	return (0);
 }

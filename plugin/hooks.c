@@ -2,7 +2,10 @@
  * tmux hooks. There is no control-mode notification for a pane's death, so
  * pane-died (fired at once for panes kept by remain-on-exit) runs
  * `lisa _hook` in the background into our socket; session-created covers
- * the moment no control client is attached to tell us. Ours live at
+ * the moment no control client is attached to tell us, and holds tmux's
+ * global queue (every notification to control clients goes through it)
+ * until our client for the session has identified itself: tmux < 3.7
+ * crashes when one reaches a control client half-way through that. Ours live at
  * [LISA_HOOK_INDEX] of each hook array and leave the user's alone.
  */
 #include <stdio.h>
@@ -12,12 +15,15 @@
 #include "lisad.h"
 
 /*
- * The hook body: run-shell -b "'lisa' _hook 'socket' EVENT ARGS". Three
+ * The hook body: run-shell [-b] "'lisa' _hook 'socket' EVENT ARGS". Three
  * layers of quoting: shell (our paths), format (run-shell expands '#', so
- * paths get "##"), and tmux command syntax (ctl_quote).
+ * paths get "##"), and tmux command syntax (ctl_quote). Without -b, tmux
+ * waits for it before the queue's next item (session-created: see
+ * session.c); `lisa _hook` then answers within a second, and prints
+ * nothing (tmux would show it).
  */
 static char *
-hooks_body(const char *event, const char *args)
+hooks_body(const char *event, const char *args, int wait)
 {
 	struct buf	sh, fmt, cmd;
 
@@ -31,7 +37,7 @@ hooks_body(const char *event, const char *args)
 	if (args != NULL)
 		buf_printf(&fmt, " %s", args);	/* our own formats */
 	buf_init(&cmd);
-	buf_adds(&cmd, "run-shell -b ");
+	buf_adds(&cmd, wait ? "run-shell " : "run-shell -b ");
 	ctl_quote(&cmd, fmt.data, fmt.len);
 	buf_free(&sh);
 	buf_free(&fmt);
@@ -57,12 +63,12 @@ hooks_install(void)
 
 	if (lisad.dead_hook) {
 		body = hooks_body("pane-died", "'#{pane_id}' "
-		    "'#{pane_dead_status}' '#{pane_dead_signal}'");
+		    "'#{pane_dead_status}' '#{pane_dead_signal}'", 0);
 		if (hooks_set("pane-died", body) != 0)
 			rc = -1;
 		free(body);
 	}
-	body = hooks_body("sessions-changed", NULL);
+	body = hooks_body("session-created", "'#{session_id}'", 1);
 	if (hooks_set("session-created", body) != 0)
 		rc = -1;
 	free(body);

@@ -53,6 +53,14 @@ client_connect(const char *path, char **cause)
 int
 client_request(int fd, const char *req, char **reply, char **cause)
 {
+	return (client_request_ms(fd, req, reply, cause, CLIENT_TIMEOUT_MS));
+}
+
+/* The same, waiting at most ms for the reply. */
+int
+client_request_ms(int fd, const char *req, char **reply, char **cause,
+    int ms)
+{
 	struct buf	 b;
 	struct pollfd	 pfd;
 	size_t		 off = 0, len = strlen(req);
@@ -73,7 +81,7 @@ client_request(int fd, const char *req, char **reply, char **cause)
 	for (;;) {
 		pfd.fd = fd;
 		pfd.events = POLLIN;
-		if (poll(&pfd, 1, CLIENT_TIMEOUT_MS) == 0) {
+		if (poll(&pfd, 1, ms) == 0) {
 			xasprintf(cause, "helper did not answer");
 			buf_free(&b);
 			return (-1);

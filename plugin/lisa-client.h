@@ -14,6 +14,7 @@ struct lisa_ctx {
 int	 client_setup(struct lisa_ctx *, const char *, const char *, char **);
 int	 client_connect(const char *, char **);
 int	 client_request(int, const char *, char **, char **);
+int	 client_request_ms(int, const char *, char **, char **, int);
 int	 client_call(struct lisa_ctx *, const char *, struct json_doc **,
 	    char **);
 int	 client_tmux(struct lisa_ctx *, char **, const char *const *);

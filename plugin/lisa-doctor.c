@@ -13,6 +13,7 @@
 
 #include "lisa-client.h"
 #include "agent.h"
+#include "tmux-version.h"
 
 static int	doctor_failed;
 
@@ -41,6 +42,42 @@ doctor_tmux(struct lisa_ctx *ctx, char **out, const char *a1, const char *a2,
 	return (client_tmux(a1 == NULL ? NULL : ctx, out, argv));
 }
 
+/*
+ * The tmux version: supported or not, what lisa does differently on it,
+ * and the tmux bugs in it that matter to lisa, with what to do.
+ */
+static void
+doctor_version(const char *out)
+{
+	struct tmux_version	 v;
+	struct tmux_caps	 c;
+	const struct tmux_bug	*bugs[8];
+	size_t			 n, i;
+
+	if (tmux_version_parse(out, &v) != 0) {
+		check(-1, "tmux", "%s: a version lisa does not know; it "
+		    "assumes a recent tmux", out);
+		return;
+	}
+	tmux_caps_get(&v, &c);
+	if (!c.supported) {
+		check(0, "tmux", "%s: lisa needs tmux 3.2 or later", out);
+		return;
+	}
+	check(1, "tmux", "%s", out);
+	if (c.reply_escaped)
+		check(1, "tmux", "%s escapes command output (\\037, \\177%s); "
+		    "lisa reads it back unescaped", v.text,
+		    c.dollar_escaped ? ", \\$" : "");
+	if (!c.display_client)
+		check(-1, "tmux", "%s: display-message -c is not usable; "
+		    "lisa's key feedback shows on the current client", v.text);
+	n = tmux_bugs(&v, bugs, sizeof bugs / sizeof bugs[0]);
+	for (i = 0; i < n; i++)
+		check(-1, "tmux bug", "%s: %s. %s.", v.text, bugs[i]->what,
+		    bugs[i]->todo);
+}
+
 int
 cmd_doctor(struct lisa_ctx *ctx, int json)
 {
@@ -57,19 +94,10 @@ cmd_doctor(struct lisa_ctx *ctx, int json)
 	if (rc != 0)
 		check(0, "tmux", "tmux not found: apt-get install tmux");
 	else {
+		doctor_version(out);
 		ver = strchr(out, ' ') != NULL ? strchr(out, ' ') + 1 : out;
-		sscanf(ver, "%d.%d", &major, &minor);
-		if (major < 3 || (major == 3 && minor < 2))
-			check(0, "tmux", "%s: lisa needs tmux 3.2 or later",
-			    out);
-		else if (major == 3 && minor == 2)
-			check(-1, "tmux", "%s: pane deaths are only seen "
-			    "within 1 s; lisa installs no pane-died hook and "
-			    "never sets remain-on-exit here (tmux 3.2/3.2a can "
-			    "crash on a pane death with remain-on-exit and a "
-			    "control client, tmux #2828)", out);
-		else
-			check(1, "tmux", "%s", out);
+		if (sscanf(ver, "%d.%d", &major, &minor) != 2)
+			sscanf(ver, "next-%d.%d", &major, &minor);
 	}
 	free(out);
 	out = NULL;

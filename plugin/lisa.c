@@ -557,8 +557,12 @@ cmd_hook(struct args *a)
 		json_cstr(&req, a->argv[i]);
 	}
 	buf_adds(&req, "]}\n");
-	client_request(fd, req.data, &reply, &cause);
+	/* session-created holds tmux's notifications: never long. */
+	client_request_ms(fd, req.data, &reply, &cause,
+	    strcmp(a->argv[2], "session-created") == 0 ? 3000 : 10000);
 	close(fd);
+	free(reply);
+	free(cause);
 	return (0);
 }
 

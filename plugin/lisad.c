@@ -19,6 +19,7 @@
 
 #include "lisad.h"
 #include "agent.h"
+#include "tmux-version.h"
 
 struct lisad lisad;
 static int	lisad_sigfd = -1;
@@ -211,9 +212,9 @@ lisad_probe(void)
 	}
 	strlcpy(lisad.version, out, sizeof lisad.version);
 	free(out);
-	if (sscanf(lisad.version, "%d.%d", &lisad.vmajor, &lisad.vminor) != 2)
-		sscanf(lisad.version, "next-%d.%d", &lisad.vmajor,
-		    &lisad.vminor);
+	if (tmux_version_parse(lisad.version, &lisad.tv) != 0)
+		log_warnx("tmux version %s not understood", lisad.version);
+	tmux_caps_get(&lisad.tv, &lisad.caps);
 	return (0);
 }
 
@@ -319,21 +320,20 @@ main(int argc, char **argv)
 		    lisad.sid.socket);
 		return (1);
 	}
-	if (lisad.vmajor < 3 || (lisad.vmajor == 3 && lisad.vminor < 2)) {
+	if (!lisad.caps.supported) {
 		fprintf(stderr, "lisad: tmux %s is too old (3.2 or later "
 		    "needed)\n", lisad.version);
 		return (1);
 	}
-	/* 3.2/3.2a can crash on pane death with remain-on-exit + -C. */
-	lisad.dead_hook = !(lisad.vmajor == 3 && lisad.vminor == 2);
+	/* What differs by version: tmux-version.c. */
+	lisad.dead_hook = lisad.caps.dead_hook;
 	lisad.pause_after = 1;
 	/*
-	 * Our list formats separate fields with \037. 3.4 and later pass
-	 * plain replies through utf8_stravisx(VIS_OCTAL|VIS_CSTYLE), so there
-	 * it arrives as the four characters "\037".
+	 * Our list formats separate fields with \037. 3.4 and 3.5 pass
+	 * replies through utf8_stravisx(VIS_OCTAL|VIS_CSTYLE), so there it
+	 * arrives as the four characters "\037"; 3.6 sends it raw again.
 	 */
-	lisad.reply_sep = (lisad.vmajor > 3 ||
-	    (lisad.vmajor == 3 && lisad.vminor >= 4)) ? "\\037" : "\037";
+	lisad.reply_sep = lisad.caps.reply_escaped ? "\\037" : "\037";
 	/* Off only to test the other routes (hook, subscription) alone. */
 	lisad.use_pidfd = getenv("LISAD_NO_PIDFD") == NULL;
 

@@ -5,6 +5,7 @@
 #include "lisa.h"
 #include "classify.h"
 #include "osc.h"
+#include "tmux-version.h"
 
 /* loop.c: one poll() loop; fds and timers, nothing else wakes us. */
 typedef void (*loop_fd_cb)(int, short, void *);
@@ -35,8 +36,8 @@ struct lisad {
 	char		*lockpath;
 	char		*lisa_bin;
 	char		 version[32];
-	int		 vmajor;
-	int		 vminor;
+	struct tmux_version tv;
+	struct tmux_caps caps;
 	pid_t		 server_pid;
 	int		 pidfd;
 	char		*ignore;	/* @lisa-ignore-sessions */
@@ -78,6 +79,7 @@ struct session {
 	struct loop_fd		*rev;
 	struct loop_fd		*wev;
 	int			 attached;	/* saw %session-changed */
+	int			 identified;	/* tmux has written to it */
 	int			 closing;
 	int			 broken;	/* a write failed: close next turn */
 	int			 behind;	/* saw old output: kick when drained */
@@ -93,6 +95,7 @@ struct session	*session_find(int);
 void		 session_start(void);
 void		 session_refresh(void);
 void		 session_changed(void);
+void		 session_hooked(int);
 extern uint64_t	 tmux_forks;
 int		 session_send(struct session *, const char *, ctl_reply_cb,
 		    void *);
@@ -419,5 +422,6 @@ void		 listener_tap_end(struct listener_conn *);
 void		 listener_event(const char *, size_t);
 void		 listener_pane_changed(struct pane *);
 void		 listener_pane_gone(int);
+void		 listener_session_ready(int);
 
 #endif

@@ -32,6 +32,7 @@ struct listener_conn {
 	int				 stop_after;
 	int				 follow;	/* events pushed */
 	int				 wait_pane;	/* -1: not waiting */
+	int				 wait_session;	/* -1; a hook waits */
 	unsigned			 wait_mask;	/* 1 << state */
 	TAILQ_ENTRY(listener_conn)	 entry;
 };
@@ -144,6 +145,11 @@ listener_hook(struct listener_conn *lc, struct json_doc *d)
 	} else if (event != NULL && strcmp(event, "sessions-changed") == 0) {
 		session_changed();
 		buf_add(&lc->out, "{\"ok\":true}\n", 12);
+	} else if (event != NULL && strcmp(event, "session-created") == 0 &&
+	    a[0] != NULL && a[0][0] == '$' && listener_num_arg(a[0] + 1) != -1) {
+		/* Answered once the session is attached (or will not be). */
+		lc->wait_session = listener_num_arg(a[0] + 1);
+		session_hooked(lc->wait_session);
 	} else
 		listener_error(lc, "unknown hook event");
 	free(event);
@@ -649,6 +655,7 @@ listener_accept_cb(int fd, short revents, void *arg)
 	lc = xcalloc(1, sizeof *lc);
 	lc->fd = cfd;
 	lc->wait_pane = -1;
+	lc->wait_session = -1;
 	buf_init(&lc->in);
 	buf_init(&lc->out);
 	lc->lf = loop_add(cfd, POLLIN, listener_conn_cb, lc);
@@ -742,6 +749,25 @@ listener_pane_changed(struct pane *p)
 			continue;
 		lc->wait_pane = -1;
 		listener_pane_reply(lc, p, p->id);
+		if (listener_flush(lc) != 0)
+			listener_conn_free(lc);
+	}
+}
+
+/*
+ * A session-created hook waits (its creator is blocked) until our client
+ * for the session has attached, or will not: answer it.
+ */
+void
+listener_session_ready(int id)
+{
+	struct listener_conn	*lc, *lc1;
+
+	TAILQ_FOREACH_SAFE(lc, &listener_conns, entry, lc1) {
+		if (lc->wait_session != id)
+			continue;
+		lc->wait_session = -1;
+		buf_add(&lc->out, "{\"ok\":true}\n", 12);
 		if (listener_flush(lc) != 0)
 			listener_conn_free(lc);
 	}

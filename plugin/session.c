@@ -10,6 +10,13 @@
  * half-way through identifying itself (its flags read, its state not yet
  * made: tmux GitHub issue 4980). Scripts make and kill sessions in bursts,
  * exactly when we would attach; waiting for quiet leaves those alone.
+ *
+ * A session made while we run is announced by our session-created hook.
+ * tmux runs hooks from its global queue, the one that also delivers every
+ * notification to control clients; the hook (run-shell without -b) holds
+ * that queue until our client for the session has identified itself (at
+ * most a second), so no notification can reach it half-made. Such a
+ * session is attached at once.
  */
 #include <sys/wait.h>
 
@@ -36,6 +43,11 @@ static int	session_listed;		/* the first list has been applied */
 #define SESSION_SETTLE_MS 300
 #define SESSION_SETTLE_MAX_MS 10000
 static uint64_t	session_changed_at;	/* last %sessions-changed */
+
+/* Sessions our hook announced: attach at once (their creator waits). */
+#define SESSION_MAX_HOOKED 64
+static int	session_hooked_ids[SESSION_MAX_HOOKED];
+static int	session_nhooked;
 
 /* Sessions seen, not yet old enough to attach. */
 struct session_young {
@@ -140,14 +152,49 @@ session_send(struct session *s, const char *cmd, ctl_reply_cb cb, void *arg)
 	return (0);
 }
 
+/* Was the session announced by our hook? Forgets it. */
+static int
+session_take_hooked(int id)
+{
+	int	i;
+
+	for (i = 0; i < session_nhooked; i++) {
+		if (session_hooked_ids[i] == id) {
+			session_hooked_ids[i] =
+			    session_hooked_ids[--session_nhooked];
+			return (1);
+		}
+	}
+	return (0);
+}
+
+/* The session-created hook: its creator waits for us. */
+void
+session_hooked(int id)
+{
+	struct session	*s;
+
+	if (lisad.stopping || ((s = session_find(id)) != NULL &&
+	    s->identified)) {
+		listener_session_ready(id);
+		return;
+	}
+	if (s != NULL)
+		return;		/* answered once it has identified */
+	if (session_nhooked == SESSION_MAX_HOOKED)
+		listener_session_ready(session_hooked_ids[--session_nhooked]);
+	session_hooked_ids[session_nhooked++] = id;
+	session_changed();
+}
+
 /* Attach now, or once the session has settled (see the top). */
 static void
 session_attach_settled(int id, const char *name, uint64_t now)
 {
 	struct session_young	*y;
 
-	if (!session_listed) {
-		session_attach(id, name);	/* there before us */
+	if (!session_listed || session_take_hooked(id)) {
+		session_attach(id, name);	/* there before us, or hooked */
 		return;
 	}
 	TAILQ_FOREACH(y, &session_young, entry) {
@@ -161,6 +208,26 @@ session_attach_settled(int id, const char *name, uint64_t now)
 		TAILQ_INSERT_TAIL(&session_young, y, entry);
 	}
 	y->mark = 1;
+	/*
+	 * With our hook in place every new session is announced by it, and
+	 * attached then, safely. While a hook holds tmux's queue the session
+	 * list looks quiet; an attach now could be the one a queued
+	 * notification meets half-made. Only a session the hook somehow
+	 * missed is attached after the longest wait, once quiet.
+	 */
+	if (lisad.hooks_installed) {
+		if (now - y->seen >= SESSION_SETTLE_MAX_MS &&
+		    now - session_changed_at >= SESSION_SETTLE_MS) {
+			log_warnx("session $%d: no hook came, attaching", id);
+			TAILQ_REMOVE(&session_young, y, entry);
+			free(y);
+			session_attach(id, name);
+			return;
+		}
+		loop_timer_add(&session_settle_timer, y->seen +
+		    SESSION_SETTLE_MAX_MS - now);
+		return;
+	}
 	if (now - session_changed_at >= SESSION_SETTLE_MS ||
 	    now - y->seen >= SESSION_SETTLE_MAX_MS) {
 		TAILQ_REMOVE(&session_young, y, entry);
@@ -170,6 +237,18 @@ session_attach_settled(int id, const char *name, uint64_t now)
 	}
 	loop_timer_add(&session_settle_timer,
 	    session_changed_at + SESSION_SETTLE_MS - now);
+}
+
+static int
+session_young_has(int id)
+{
+	struct session_young	*y;
+
+	TAILQ_FOREACH(y, &session_young, entry) {
+		if (y->id == id)
+			return (1);
+	}
+	return (0);
 }
 
 /* Sessions were made, closed or renamed: list them again. */
@@ -188,7 +267,7 @@ session_apply_list(const char *body, size_t len)
 	struct session_young	*y, *y1;
 	char			*copy, *line, *p, *sep;
 	uint64_t		 now = time_mono_ms();
-	int			 id;
+	int			 id, i;
 
 	TAILQ_FOREACH(y, &session_young, entry)
 		y->mark = 0;
@@ -202,6 +281,8 @@ session_apply_list(const char *body, size_t len)
 		id = (int)strtol(line + 1, NULL, 10);
 		s = session_find(id);
 		if (session_ignored(sep + 1)) {
+			if (session_take_hooked(id))
+				listener_session_ready(id);
 			if (s != NULL) {
 				log_debug("session $%d now ignored", id);
 				session_close(s);
@@ -216,6 +297,15 @@ session_apply_list(const char *body, size_t len)
 		}
 	}
 	free(copy);
+	/* Announced but not listed: gone already, nothing to wait for. */
+	for (i = 0; i < session_nhooked; i++) {
+		id = session_hooked_ids[i];
+		if (session_find(id) == NULL && !session_young_has(id)) {
+			session_take_hooked(id);
+			listener_session_ready(id);
+			i = -1;
+		}
+	}
 	/* Gone before it settled: never attached, nothing to undo. */
 	TAILQ_FOREACH_SAFE(y, &session_young, entry, y1) {
 		if (!y->mark) {
@@ -466,6 +556,8 @@ static void
 session_remove(struct session *s)
 {
 	RB_REMOVE(sessions, &sessions, s);
+	if (!s->identified)
+		listener_session_ready(s->id);
 	pane_session_gone(s->id);
 	if (s->ctl != NULL) {
 		close(ctl_client_rfd(s->ctl));
@@ -490,6 +582,14 @@ session_read_cb(int fd, short revents, void *arg)
 	struct session	*s = arg;
 	int		 rc;
 
+	/*
+	 * tmux writes to a control client only once it has identified
+	 * itself: our session-created hook may let tmux go on (see top).
+	 */
+	if (!s->identified) {
+		s->identified = 1;
+		listener_session_ready(s->id);
+	}
 	if ((rc = ctl_client_read(s->ctl)) == -1)
 		session_remove(s);
 	else if (rc == 0 && s->behind)
@@ -535,6 +635,7 @@ session_attach(int id, const char *name)
 
 	if (tmux_spawn_control(id, &pid, &rfd, &wfd) != 0) {
 		log_warn("cannot start control client for $%d", id);
+		listener_session_ready(id);
 		return;
 	}
 	s = xcalloc(1, sizeof *s);

@@ -16,6 +16,8 @@
 
 #include "lisad.h"
 
+extern char	**environ;
+
 /* Every tmux process we start (make bench: B2 wants none when idle). */
 uint64_t	tmux_forks;
 
@@ -180,7 +182,25 @@ tmux_source(const char *script)
 }
 
 /*
- * Start "tmux -C attach -t $N -f ignore-size,pause-after=S". ignore-size
+ * A control client sends its whole environment to the server while it
+ * identifies itself, one message a variable; tmux < 3.7 crashes if a
+ * session comes or goes in that window (GitHub issue 4980). Only PATH (to
+ * find tmux) keeps it short. -E on attach: our environment is not the
+ * user's, and must not replace the session's update-environment values.
+ */
+static void
+tmux_control_environ(void)
+{
+	static char	*env[2];
+	const char	*path = getenv("PATH");
+
+	if (path != NULL)
+		xasprintf(&env[0], "PATH=%s", path);
+	environ = env;
+}
+
+/*
+ * Start "tmux -C attach -E -t $N -f ignore-size,pause-after=S". ignore-size
  * keeps our client out of window sizing; pause-after bounds how long we can
  * ever hold back a pane that only control clients watch.
  */
@@ -213,8 +233,10 @@ tmux_spawn_control(int session, pid_t *pidp, int *rfd, int *wfd)
 	}
 	if (pid == 0) {
 		tmux_child_fds(in[0], out[1]);
+		tmux_control_environ();
 		execlp("tmux", "tmux", "-N", "-u", "-S", lisad.sid.socket, "-C",
-		    "attach-session", "-t", target, "-f", flags, (char *)NULL);
+		    "attach-session", "-E", "-t", target, "-f", flags,
+		    (char *)NULL);
 		_exit(127);
 	}
 	close(in[0]);

@@ -129,6 +129,12 @@ watch_signals(struct buf *b, struct pane *p, uint64_t now)
 	if (w->transcript != TX_NONE)
 		watch_signal_str(b, "claude_transcript",
 		    transcript_names[w->transcript], w->transcript_at, now);
+	if (ended_is(p) && !p->dead) {
+		/* Watching the shell for a new command (ended.c). */
+		json_key(b, "ended_shell");
+		buf_printf(b, "{\"watching\":%s}", w->ended_base_set ?
+		    "true" : "false");
+	}
 	if (w->held && !w->agent_seen) {
 		/* Seen by a helper before this one, which said so. */
 		json_key(b, "carried_over");

@@ -86,6 +86,16 @@ test_doctor() {
 	L doctor >"$TESTDIR/out" || fail "doctor failed: $(cat "$TESTDIR/out")"
 	grep -q "ok    hooks *pane-died\[5472\] installed" "$TESTDIR/out" || fail "$(cat "$TESTDIR/out")"
 	grep -q "ok    tmux *tmux 3" "$TESTDIR/out" || fail "$(cat "$TESTDIR/out")"
+	# The identify crash (tmux GitHub issue 4980) is named below 3.7 only.
+	v=$(tmux -V | sed 's/^tmux //; s/^next-//')
+	old=$(printf '%s\n' "$v" | awk -F. '{ exit !($1 < 3 || ($1 == 3 && $2 + 0 < 7)) }' && echo 1)
+	if [ "$old" = 1 ]; then
+		grep -q "warn  tmux bug .*issue 4980" "$TESTDIR/out" ||
+		    fail "no word of the identify crash on tmux $v: $(cat "$TESTDIR/out")"
+	else
+		grep -q "4980" "$TESTDIR/out" && fail "tmux $v has no identify crash"
+	fi
+	note "$(grep 'tmux' "$TESTDIR/out" | head -n 3)"
 }
 
 test_no_periodic_work_when_idle() {

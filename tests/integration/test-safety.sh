@@ -217,8 +217,11 @@ test_crash_dismissed_by_command_or_user() {
 	kill -9 "$(L status "$plain" --json | jget "d['signals']['process']['agent_pid']")"
 	expect "$plain" crashed "signal 9"
 	for p in "$marks" "$user"; do expect "$p" crashed "exit 1"; done
-	# A builtin runs no process: only the OSC 133 shell can tell.
-	sleep 1.6	# past the shell's own work after the agent
+	# A builtin runs no process: only the OSC 133 shell can tell. (Once
+	# lisa watches the plain shell: past the shell's own work after the
+	# agent, its prompt.)
+	until_ms 5000 sh -c "$LISA -L $SOCK status $plain --json | grep -q '\"ended_shell\": *{\"watching\":true'" ||
+	    fail "the plain shell is not watched: $(L status "$plain" --json)"
 	T send-keys -t "$plain" 'echo builtin' Enter
 	T send-keys -t "$marks" 'echo builtin' Enter
 	until_ms 5000 sh -c "[ -z \"\$(tmux -L $SOCK show -pv -t '$marks' @lisa_state)\" ]" ||
@@ -244,4 +247,97 @@ test_crash_dismissed_by_command_or_user() {
 		    fail "$p: no dismissed event"
 	done
 	L events | grep dismissed | sed 's/^/# /'
+}
+
+# 13.7: tmux < 3.7 crashes if a notification reaches a control client
+# half-way through identifying itself (a session made or closed, a window
+# linked...). lisa's session-created hook holds tmux's notification queue
+# until lisa's client for the new session has identified. Four scripts
+# make and kill sessions as fast as they can for 10 s while lisa attaches
+# to what they make: the server stays up, and lisa keeps up.
+test_session_churn_parallel_keeps_server() {
+	start_server main
+	start_helper
+	pid=$(T display -p '#{pid}')
+	for k in 1 2 3 4; do
+		(
+			t0=$(now_ms); i=0
+			while [ $(($(now_ms) - t0)) -lt 10000 ]; do
+				tmux -L "$SOCK" new-session -d -s "p$k-$i" 2>/dev/null
+				tmux -L "$SOCK" new-window -d -t "p$k-$i" 2>/dev/null
+				tmux -L "$SOCK" kill-session -t "p$k-$i" 2>/dev/null
+				i=$((i + 1))
+			done
+			echo "$i" >"$TESTDIR/churn$k"
+		) &
+		pids="${pids:-} $!"
+	done
+	# (not a bare wait: the helper is our child too)
+	for p in $pids; do wait "$p"; done
+	kill -0 "$pid" 2>/dev/null || fail "the tmux server died (pid $pid)"
+	T has-session -t main || fail "server gone"
+	until_ms 5000 one_session || fail "sessions: $(info)"
+	kill -0 "$HELPER_PID" || fail "helper died"
+	note "$(cat "$TESTDIR"/churn* | paste -sd+ | bc) sessions made and killed by 4 scripts in 10 s; server $pid alive"
+}
+one_session() { [ "$(info | jget "d['sessions']")" = 1 ]; }
+
+# 13.7, made certain: every control client lisa starts is slowed down
+# half-way through identifying (strace holds its first sendmsg 400 ms, as
+# a busy machine might), while windows come and go in another session
+# every 20 ms. Each notification sent in such a window crashes tmux < 3.7;
+# with lisa's hook holding them for a new session, none is.
+test_identify_window_held_against_notifications() {
+	command -v strace >/dev/null || fail "strace is needed (apt-get install strace)"
+	mkdir -p "$TESTDIR/wrap"
+	real=$(command -v tmux)
+	cat >"$TESTDIR/wrap/tmux" <<WRAP
+#!/bin/sh
+case " \$* " in
+*" -C "*) exec strace -f -o /dev/null -e trace=sendmsg \\
+    -e inject=sendmsg:delay_exit=400000:when=1 "$real" "\$@" ;;
+esac
+exec "$real" "\$@"
+WRAP
+	chmod +x "$TESTDIR/wrap/tmux"
+	start_server main
+	PATH="$TESTDIR/wrap:$PATH" start_helper
+	pid=$(T display -p '#{pid}')
+	(
+		t0=$(now_ms)
+		while [ $(($(now_ms) - t0)) -lt 4000 ]; do
+			tmux -L "$SOCK" new-window -d -t main -n churn 2>/dev/null
+			tmux -L "$SOCK" kill-window -t main:churn 2>/dev/null
+			sleep 0.02
+		done
+	) &
+	churn=$!
+	for s in a b c; do
+		tmux -L "$SOCK" new-session -d -s "$s" || fail "new-session $s: server gone"
+		sleep 0.5
+	done
+	wait "$churn"
+	kill -0 "$pid" 2>/dev/null || fail "the tmux server died (pid $pid)"
+	until_ms 5000 helper_attached || fail "not attached: $(info)"
+	[ "$(info | jget "d['attached']")" = 4 ] || fail "attached: $(info)"
+}
+
+# Our control clients send no environment the session would take in:
+# the user's SSH_AUTH_SOCK and DISPLAY stay what they were.
+test_attach_leaves_session_environment_alone() {
+	start_server main
+	T set-environment -t main SSH_AUTH_SOCK /user/agent.sock
+	T set-environment -t main -r DISPLAY
+	SSH_AUTH_SOCK=/lisa/stale.sock DISPLAY=:99 start_helper
+	T new-session -d -s later
+	T set-environment -t later SSH_AUTH_SOCK /user/later.sock
+	L stop >/dev/null
+	wait_helper_exit 5000 || fail "helper did not exit"
+	SSH_AUTH_SOCK=/lisa/stale.sock DISPLAY=:99 start_helper
+	[ "$(T show-environment -t main SSH_AUTH_SOCK)" = "SSH_AUTH_SOCK=/user/agent.sock" ] ||
+	    fail "main: $(T show-environment -t main SSH_AUTH_SOCK)"
+	[ "$(T show-environment -t main DISPLAY)" = "-DISPLAY" ] ||
+	    fail "main: $(T show-environment -t main DISPLAY)"
+	[ "$(T show-environment -t later SSH_AUTH_SOCK)" = "SSH_AUTH_SOCK=/user/later.sock" ] ||
+	    fail "later: $(T show-environment -t later SSH_AUTH_SOCK)"
 }
