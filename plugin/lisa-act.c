@@ -268,6 +268,25 @@ cmd_kill(struct lisa_ctx *ctx, const char *target, int force)
 	return (ok ? 0 : 1);
 }
 
+/* Tell the helper a pane lives again (tmux < 3.7 would not say). */
+static void
+act_respawned(struct lisa_ctx *ctx, const char *pane)
+{
+	struct json_doc	*d;
+	struct buf	 req;
+	char		*cause = NULL;
+
+	buf_init(&req);
+	buf_adds(&req, "{\"cmd\":\"hook\",\"event\":\"respawned\","
+	    "\"args\":[");
+	json_cstr(&req, pane);
+	buf_adds(&req, "]}\n");
+	if (client_call(ctx, req.data, &d, &cause) == 0)
+		json_free(d);
+	free(cause);
+	buf_free(&req);
+}
+
 /*
  * lisa dismiss PANE: an ended agent's verdict (crashed, completed) goes;
  * the events and run records keep it.
@@ -370,6 +389,7 @@ cmd_retry(struct lisa_ctx *ctx, const char *target, int fallback)
 		return (1);
 	}
 	free(out);
+	act_respawned(ctx, pane);
 	out = NULL;
 	{
 		const char *rn[] = { "rename-window", "-t", pane, r.name, NULL };

@@ -557,9 +557,12 @@ cmd_hook(struct args *a)
 		json_cstr(&req, a->argv[i]);
 	}
 	buf_adds(&req, "]}\n");
-	/* session-created holds tmux's notifications: never long. */
+	/*
+	 * session-created holds tmux's notifications: the helper answers
+	 * within 8 s whatever happens (session.c).
+	 */
 	client_request_ms(fd, req.data, &reply, &cause,
-	    strcmp(a->argv[2], "session-created") == 0 ? 3000 : 10000);
+	    10000);
 	close(fd);
 	free(reply);
 	free(cause);

@@ -164,6 +164,7 @@ void		 pane_output(struct session *, int, const char *, size_t,
 		    uint64_t);
 void		 pane_pause(struct session *, int);
 void		 pane_died(int, int, int);
+void		 pane_respawned(int);
 void		 pane_subscription(struct session *, struct ctl_event *);
 void		 pane_json(struct buf *, struct pane *);
 void		 pane_tap_closed(struct listener_conn *);
@@ -422,6 +423,7 @@ void		 listener_tap_end(struct listener_conn *);
 void		 listener_event(const char *, size_t);
 void		 listener_pane_changed(struct pane *);
 void		 listener_pane_gone(int);
-void		 listener_session_ready(int);
+void		 listener_hooks_ready(void);
+int64_t		 listener_hold_age(void);
 
 #endif

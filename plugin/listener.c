@@ -33,6 +33,7 @@ struct listener_conn {
 	int				 follow;	/* events pushed */
 	int				 wait_pane;	/* -1: not waiting */
 	int				 wait_session;	/* -1; a hook waits */
+	uint64_t			 wait_since;	/* mono ms */
 	unsigned			 wait_mask;	/* 1 << state */
 	TAILQ_ENTRY(listener_conn)	 entry;
 };
@@ -142,13 +143,18 @@ listener_hook(struct listener_conn *lc, struct json_doc *d)
 		pane_died(listener_pane_arg(a[0]), listener_num_arg(a[1]),
 		    listener_num_arg(a[2]));
 		buf_add(&lc->out, "{\"ok\":true}\n", 12);
+	} else if (event != NULL && strcmp(event, "respawned") == 0 &&
+	    listener_pane_arg(a[0]) != -1) {
+		pane_respawned(listener_pane_arg(a[0]));
+		buf_add(&lc->out, "{\"ok\":true}\n", 12);
 	} else if (event != NULL && strcmp(event, "sessions-changed") == 0) {
 		session_changed();
 		buf_add(&lc->out, "{\"ok\":true}\n", 12);
 	} else if (event != NULL && strcmp(event, "session-created") == 0 &&
 	    a[0] != NULL && a[0][0] == '$' && listener_num_arg(a[0] + 1) != -1) {
-		/* Answered once the session is attached (or will not be). */
+		/* Answered once our clients have all identified. */
 		lc->wait_session = listener_num_arg(a[0] + 1);
+		lc->wait_since = time_mono_ms();
 		session_hooked(lc->wait_session);
 	} else
 		listener_error(lc, "unknown hook event");
@@ -755,21 +761,44 @@ listener_pane_changed(struct pane *p)
 }
 
 /*
- * A session-created hook waits (its creator is blocked) until our client
- * for the session has attached, or will not: answer it.
+ * Session-created hooks hold tmux's queue until our clients have all
+ * identified themselves: answer them.
  */
+/*
+ * How long the session-created hook that holds tmux's queue has held it
+ * (ms), or -1 if none does: `lisa _hook` gives up after a while, and tmux
+ * goes on then, hold or not.
+ */
+int64_t
+listener_hold_age(void)
+{
+	struct listener_conn	*lc;
+	uint64_t		 now = time_mono_ms();
+	int64_t			 age = -1;
+
+	TAILQ_FOREACH(lc, &listener_conns, entry) {
+		if (lc->wait_session != -1 && !lc->closing &&
+		    (int64_t)(now - lc->wait_since) > age)
+			age = (int64_t)(now - lc->wait_since);
+	}
+	return (age);
+}
+
 void
-listener_session_ready(int id)
+listener_hooks_ready(void)
 {
 	struct listener_conn	*lc, *lc1;
 
+	/*
+	 * Written by the loop, not now: this may run inside the request of
+	 * the very connection it answers, which a failed write would free.
+	 */
 	TAILQ_FOREACH_SAFE(lc, &listener_conns, entry, lc1) {
-		if (lc->wait_session != id)
+		if (lc->wait_session == -1)
 			continue;
 		lc->wait_session = -1;
 		buf_add(&lc->out, "{\"ok\":true}\n", 12);
-		if (listener_flush(lc) != 0)
-			listener_conn_free(lc);
+		listener_update(lc);
 	}
 }
 

@@ -392,6 +392,12 @@ pane_output(struct session *s, int id, const char *data, size_t len,
 			return;	/* linked window: another session counts it */
 		p->out_session = s->id;
 	}
+	/*
+	 * A dead pane that writes was respawned: without subscriptions
+	 * (tmux < 3.7) this is how we hear of it. Listed again, once.
+	 */
+	if (p->dead && !s->listing)
+		pane_list_session(s);
 	p->out_bytes += len;
 	p->out_last = time_mono_ms();
 	/* Output rate over windows of a second or more. */
@@ -480,6 +486,17 @@ pane_died(int id, int status, int sig)
 		return;
 	}
 	pane_set_dead(p, 1, status, sig, "hook");
+}
+
+/* A pane respawned (lisa retry says so): list it again. */
+void
+pane_respawned(int id)
+{
+	struct pane	*p;
+	struct session	*s;
+
+	if ((p = pane_find(id)) != NULL && (s = pane_session(p)) != NULL)
+		pane_list_session(s);
 }
 
 /*

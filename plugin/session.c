@@ -37,6 +37,7 @@ RB_GENERATE(sessions, session, entry, session_cmp);
 struct sessions sessions = RB_INITIALIZER(&sessions);
 
 static int	session_refreshing;	/* a list-sessions is in flight */
+static struct session *session_list_on;	/* on this client */
 static int	session_dirty;		/* and another was asked for since */
 static int	session_listed;		/* the first list has been applied */
 
@@ -44,16 +45,29 @@ static int	session_listed;		/* the first list has been applied */
 #define SESSION_SETTLE_MAX_MS 10000
 static uint64_t	session_changed_at;	/* last %sessions-changed */
 
-/* Sessions our hook announced: attach at once (their creator waits). */
-#define SESSION_MAX_HOOKED 64
-static int	session_hooked_ids[SESSION_MAX_HOOKED];
-static int	session_nhooked;
+/*
+ * Hooks that hold tmux's queue: session_hold_gen is the generation of the
+ * last, session_list_gen that of the last session list applied (a list
+ * asked for after the hook shows its session); session_holding while a
+ * list is applied under a hold.
+ */
+#define SESSION_HOLD_ATTACH_MS 2000	/* `lisa _hook` waits 10 s */
+#define SESSION_HOLD_MAX_MS 8000	/* then we answer whatever */
+static struct loop_timer session_hold_timer;
+static uint64_t	session_gen;
+static uint64_t	session_hold_gen;
+static uint64_t	session_list_gen;
+static uint64_t	session_list_asked;
+static int	session_holding;	/* attaches left under this hold */
+static int	session_hold_id;	/* the session its hook named */
+#define SESSION_HOLD_ATTACHES 3
 
 /* Sessions seen, not yet old enough to attach. */
 struct session_young {
 	int				 id;
 	uint64_t			 seen;
 	int				 mark;
+	int				 warned;
 	TAILQ_ENTRY(session_young)	 entry;
 };
 static TAILQ_HEAD(, session_young) session_young =
@@ -152,39 +166,47 @@ session_send(struct session *s, const char *cmd, ctl_reply_cb cb, void *arg)
 	return (0);
 }
 
-/* Was the session announced by our hook? Forgets it. */
-static int
-session_take_hooked(int id)
-{
-	int	i;
-
-	for (i = 0; i < session_nhooked; i++) {
-		if (session_hooked_ids[i] == id) {
-			session_hooked_ids[i] =
-			    session_hooked_ids[--session_nhooked];
-			return (1);
-		}
-	}
-	return (0);
-}
-
-/* The session-created hook: its creator waits for us. */
-void
-session_hooked(int id)
+/*
+ * A hook holds tmux's queue: every session not yet attached can be, and
+ * the hook is answered once every client of ours has identified.
+ */
+static void
+session_hold_check(void)
 {
 	struct session	*s;
 
-	if (lisad.stopping || ((s = session_find(id)) != NULL &&
-	    s->identified)) {
-		listener_session_ready(id);
+	if (session_hold_gen > session_list_gen)
+		return;		/* the list that shows the new session */
+	RB_FOREACH(s, sessions, &sessions) {
+		if (!s->identified)
+			return;
+	}
+	loop_timer_del(&session_hold_timer);
+	listener_hooks_ready();
+}
+
+/* The session-created hook: it holds tmux's queue until we answer. */
+void
+session_hooked(int id)
+{
+	log_debug("session $%d: hook holds tmux's queue", id);
+	if (lisad.stopping) {
+		listener_hooks_ready();
 		return;
 	}
-	if (s != NULL)
-		return;		/* answered once it has identified */
-	if (session_nhooked == SESSION_MAX_HOOKED)
-		listener_session_ready(session_hooked_ids[--session_nhooked]);
-	session_hooked_ids[session_nhooked++] = id;
+	session_hold_gen = ++session_gen;
+	session_hold_id = id;
+	/* A client that never identifies must not hold tmux for long. */
+	loop_timer_del(&session_hold_timer);
+	loop_timer_add(&session_hold_timer, SESSION_HOLD_MAX_MS);
 	session_changed();
+}
+
+static void
+session_hold_timer_cb(void *arg)
+{
+	log_warnx("a hook held tmux for %d ms: let go", SESSION_HOLD_MAX_MS);
+	listener_hooks_ready();
 }
 
 /* Attach now, or once the session has settled (see the top). */
@@ -193,8 +215,16 @@ session_attach_settled(int id, const char *name, uint64_t now)
 {
 	struct session_young	*y;
 
-	if (!session_listed || session_take_hooked(id)) {
-		session_attach(id, name);	/* there before us, or hooked */
+	/*
+	 * Under a hold: the hooked session first, a few others whose hooks
+	 * were lost or are queued behind; each client must identify before
+	 * the hold ends, and many at once can take seconds on a busy box.
+	 */
+	if (!session_listed || (session_holding > 0 &&
+	    (id == session_hold_id || session_holding > 1))) {
+		if (session_listed)
+			session_holding--;
+		session_attach(id, name);	/* there before us, or held */
 		return;
 	}
 	TAILQ_FOREACH(y, &session_young, entry) {
@@ -209,23 +239,16 @@ session_attach_settled(int id, const char *name, uint64_t now)
 	}
 	y->mark = 1;
 	/*
-	 * With our hook in place every new session is announced by it, and
-	 * attached then, safely. While a hook holds tmux's queue the session
-	 * list looks quiet; an attach now could be the one a queued
-	 * notification meets half-made. Only a session the hook somehow
-	 * missed is attached after the longest wait, once quiet.
+	 * With our hook in place a new session is attached only while a
+	 * hook holds tmux's queue (its own, or the next session's, if its
+	 * hook was lost). Queued notifications make the list look quiet:
+	 * no attach outside a hold is safe.
 	 */
 	if (lisad.hooks_installed) {
-		if (now - y->seen >= SESSION_SETTLE_MAX_MS &&
-		    now - session_changed_at >= SESSION_SETTLE_MS) {
-			log_warnx("session $%d: no hook came, attaching", id);
-			TAILQ_REMOVE(&session_young, y, entry);
-			free(y);
-			session_attach(id, name);
-			return;
+		if (!y->warned && now - y->seen >= SESSION_SETTLE_MAX_MS) {
+			log_warnx("session $%d: no hook yet, not attached", id);
+			y->warned = 1;
 		}
-		loop_timer_add(&session_settle_timer, y->seen +
-		    SESSION_SETTLE_MAX_MS - now);
 		return;
 	}
 	if (now - session_changed_at >= SESSION_SETTLE_MS ||
@@ -237,18 +260,6 @@ session_attach_settled(int id, const char *name, uint64_t now)
 	}
 	loop_timer_add(&session_settle_timer,
 	    session_changed_at + SESSION_SETTLE_MS - now);
-}
-
-static int
-session_young_has(int id)
-{
-	struct session_young	*y;
-
-	TAILQ_FOREACH(y, &session_young, entry) {
-		if (y->id == id)
-			return (1);
-	}
-	return (0);
 }
 
 /* Sessions were made, closed or renamed: list them again. */
@@ -267,10 +278,27 @@ session_apply_list(const char *body, size_t len)
 	struct session_young	*y, *y1;
 	char			*copy, *line, *p, *sep;
 	uint64_t		 now = time_mono_ms();
-	int			 id, i;
+	int64_t			 hold;
+	int			 id;
 
 	TAILQ_FOREACH(y, &session_young, entry)
 		y->mark = 0;
+	/*
+	 * Asked for after the last hook, whose hold is young enough that our
+	 * clients can identify before `lisa _hook` gives up on us: every new
+	 * session in it can be attached now. (A busy server can take seconds
+	 * to answer a list; then they wait for the next hold.)
+	 */
+	hold = listener_hold_age();
+	session_holding = (session_hold_gen != 0 &&
+	    session_list_asked >= session_hold_gen &&
+	    session_list_gen < session_hold_gen &&
+	    hold >= 0 && hold < SESSION_HOLD_ATTACH_MS) ?
+	    SESSION_HOLD_ATTACHES : 0;
+	if (session_hold_gen > session_list_gen &&
+	    session_list_asked >= session_hold_gen && !session_holding)
+		log_debug("hold %lld ms old: nothing attached under it",
+		    (long long)hold);
 	copy = p = xstrndup(body, len);
 	while ((line = strsep(&p, "\n")) != NULL) {
 		if (line[0] != '$' ||
@@ -281,8 +309,6 @@ session_apply_list(const char *body, size_t len)
 		id = (int)strtol(line + 1, NULL, 10);
 		s = session_find(id);
 		if (session_ignored(sep + 1)) {
-			if (session_take_hooked(id))
-				listener_session_ready(id);
 			if (s != NULL) {
 				log_debug("session $%d now ignored", id);
 				session_close(s);
@@ -297,15 +323,9 @@ session_apply_list(const char *body, size_t len)
 		}
 	}
 	free(copy);
-	/* Announced but not listed: gone already, nothing to wait for. */
-	for (i = 0; i < session_nhooked; i++) {
-		id = session_hooked_ids[i];
-		if (session_find(id) == NULL && !session_young_has(id)) {
-			session_take_hooked(id);
-			listener_session_ready(id);
-			i = -1;
-		}
-	}
+	session_holding = 0;
+	session_list_gen = session_list_asked;
+	session_hold_check();
 	/* Gone before it settled: never attached, nothing to undo. */
 	TAILQ_FOREACH_SAFE(y, &session_young, entry, y1) {
 		if (!y->mark) {
@@ -328,6 +348,7 @@ session_list_cb(struct ctl_client *c, int ok, const char *body, size_t len,
     void *arg)
 {
 	session_refreshing = 0;
+	session_list_on = NULL;
 	if (ok)
 		session_apply_list(body, len);
 	if (session_dirty) {
@@ -368,8 +389,10 @@ session_refresh(void)
 		ctl_quote_str(&b, SESSION_LIST_FORMAT);
 		session_send(s, "show-options -gqv @lisa-ignore-sessions",
 		    session_ignore_cb, NULL);
+		session_list_asked = session_gen;
 		session_refreshing =
 		    session_send(s, b.data, session_list_cb, NULL) == 0;
+		session_list_on = session_refreshing ? s : NULL;
 		buf_free(&b);
 		return;
 	}
@@ -383,6 +406,7 @@ session_refresh(void)
 	} else
 		free(out);
 	out = NULL;
+	session_list_asked = session_gen;
 	if (tmux_run(&out, "list-sessions", "-F", SESSION_LIST_FORMAT,
 	    (char *)NULL) == 0)
 		session_apply_list(out, strlen(out));
@@ -393,6 +417,7 @@ void
 session_start(void)
 {
 	loop_timer_init(&session_settle_timer, session_settle_cb, NULL);
+	loop_timer_init(&session_hold_timer, session_hold_timer_cb, NULL);
 	loop_timer_init(&session_reap_timer, session_reap_cb, NULL);
 	session_refresh();
 }
@@ -556,8 +581,19 @@ static void
 session_remove(struct session *s)
 {
 	RB_REMOVE(sessions, &sessions, s);
+	/*
+	 * The client we asked for the session list is gone, and its answer
+	 * with it: ask again (next turn), or no list would ever be asked
+	 * for again.
+	 */
+	if (session_list_on == s) {
+		session_list_on = NULL;
+		session_refreshing = 0;
+		session_dirty = 1;
+		loop_timer_add(&session_settle_timer, 0);
+	}
 	if (!s->identified)
-		listener_session_ready(s->id);
+		session_hold_check();
 	pane_session_gone(s->id);
 	if (s->ctl != NULL) {
 		close(ctl_client_rfd(s->ctl));
@@ -588,7 +624,7 @@ session_read_cb(int fd, short revents, void *arg)
 	 */
 	if (!s->identified) {
 		s->identified = 1;
-		listener_session_ready(s->id);
+		session_hold_check();
 	}
 	if ((rc = ctl_client_read(s->ctl)) == -1)
 		session_remove(s);
@@ -618,11 +654,13 @@ session_subscribe(struct session *s)
 {
 	struct buf	b;
 
-	buf_init(&b);
-	buf_adds(&b, "refresh-client -B ");
-	ctl_quote_str(&b, pane_subscription_format);
-	session_send(s, b.data, NULL, NULL);
-	buf_free(&b);
+	if (lisad.caps.subscriptions) {
+		buf_init(&b);
+		buf_adds(&b, "refresh-client -B ");
+		ctl_quote_str(&b, pane_subscription_format);
+		session_send(s, b.data, NULL, NULL);
+		buf_free(&b);
+	}
 	pane_list_session(s);
 }
 
@@ -635,7 +673,6 @@ session_attach(int id, const char *name)
 
 	if (tmux_spawn_control(id, &pid, &rfd, &wfd) != 0) {
 		log_warn("cannot start control client for $%d", id);
-		listener_session_ready(id);
 		return;
 	}
 	s = xcalloc(1, sizeof *s);

@@ -70,6 +70,13 @@ tmux_caps_get(const struct tmux_version *v, struct tmux_caps *c)
 	c->display_client = tmux_version_ge(v, 3, 3);
 	/* Notifications to a half-identified control client: fixed in 3.7. */
 	c->identify_crash = !tmux_version_ge(v, 3, 7);
+	/*
+	 * Before 3.7 the subscription timer of a control client whose
+	 * session was just killed reads the session it no longer has
+	 * (control_check_subs_timer, "if (s == NULL)" came in 3.7): every
+	 * kill-session could crash the server while our client exits.
+	 */
+	c->subscriptions = tmux_version_ge(v, 3, 7);
 }
 
 /* The known tmux bugs of a version that matter to lisa, and what to do. */
@@ -84,6 +91,11 @@ static const struct tmux_bug tmux_bug_list[] = {
 	  "and the pane alive (3.3a)", "lisa sees the exit through the "
 	  "process itself (pidfd) and shows the agent as ended; kill the "
 	  "pane by hand if tmux keeps it" },
+	{ "subscriptions", "a control client's subscription timer reads "
+	  "the session it was attached to after that session is killed "
+	  "(fixed in 3.7)", "lisa subscribes to nothing here: deaths come "
+	  "from the processes (pidfd) and the pane-died hook, a respawned "
+	  "pane is seen when it writes (or lisa retry says so)" },
 	{ "remain-on-exit", "a pane dying with remain-on-exit while a "
 	  "control client is attached can crash the server (tmux #2828)",
 	  "lisa sets no remain-on-exit and installs no pane-died hook here; "
@@ -100,7 +112,9 @@ tmux_bugs(const struct tmux_version *v, const struct tmux_bug **out,
 		out[n++] = &tmux_bug_list[0];
 	if (v->major == 3 && v->minor == 3 && n < max)
 		out[n++] = &tmux_bug_list[1];
-	if (v->major == 3 && v->minor == 2 && n < max)
+	if (!tmux_version_ge(v, 3, 7) && n < max)
 		out[n++] = &tmux_bug_list[2];
+	if (v->major == 3 && v->minor == 2 && n < max)
+		out[n++] = &tmux_bug_list[3];
 	return (n);
 }

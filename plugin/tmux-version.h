@@ -23,6 +23,7 @@ struct tmux_caps {
 	int	 dead_hook;	/* pane-died + remain-on-exit are safe */
 	int	 display_client; /* display-message -c CLIENT */
 	int	 identify_crash; /* tmux GitHub issue 4980 (< 3.7) */
+	int	 subscriptions;	/* refresh-client -B is safe (3.7+) */
 };
 
 struct tmux_bug {

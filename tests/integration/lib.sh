@@ -21,7 +21,8 @@ cleanup() {
 	[ -n "$HELPER_PID" ] && kill "$HELPER_PID" 2>/dev/null
 	tmux -L "$SOCK" kill-server 2>/dev/null
 	[ -n "$HELPER_PID" ] && wait "$HELPER_PID" 2>/dev/null
-	rm -rf "$TESTDIR"
+	# (a pane's process may still write into it as it exits)
+	rm -rf "$TESTDIR" 2>/dev/null || { sleep 0.3; rm -rf "$TESTDIR"; }
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
@@ -58,6 +59,12 @@ until_ms() {
 		sleep 0.01
 	done
 	return 0
+}
+
+# Is the tmux on PATH at least MAJOR.MINOR? (next-3.8 counts as 3.8)
+tmux_at_least() {
+	tmux -V | sed 's/^tmux //; s/^next-//' |
+	    awk -F. -v M="$1" -v m="$2" '{ exit !($1 > M || ($1 == M && $2 + 0 >= m)) }'
 }
 
 start_server() { T new-session -d -s "${1:-main}" -x 200 -y 50 "${2:-sh}"; }

@@ -74,7 +74,9 @@ test_respawned_pane_alive_again() {
 	until_ms 2000 pane_known "$p" || fail "pane unknown"
 	T send-keys -t "$p" Enter
 	until_ms 2000 dead_with "$p" exit_status 3 || fail "not dead"
-	T respawn-pane -t "$p" 'sleep 600'
+	# (tmux < 3.7: no subscriptions, a respawned pane is seen when it
+	# writes, as any program does at its start)
+	T respawn-pane -t "$p" 'echo back; sleep 600'
 	until_ms 2500 sh -c "[ \"\$('$LISA' -L '$SOCK' list --json | python3 -c 'import json,sys; print([p for p in json.load(sys.stdin) if p[\"pane_id\"]==\"$p\"][0][\"dead\"])')\" = False ]" ||
 	    fail "respawned pane still dead"
 }
@@ -105,6 +107,13 @@ test_death_via_hook_alone() {
 }
 
 test_death_via_subscription_alone() {
+	# tmux < 3.7 crashes when a subscribed control client's session is
+	# killed (its subscription timer reads the session it lost): lisa
+	# subscribes to nothing there (tmux-version.c).
+	if ! tmux_at_least 3 7; then
+		note "SKIPPED on tmux $(tmux -V): lisa makes no subscription below 3.7"
+		return 0
+	fi
 	kill_kept_pane_without_pidfd nohook
 	note "pidfd and hook off: signal 9 known after ${ms} ms via $route"
 	case $route in subscription|proc) ;; *) fail "route $route" ;; esac

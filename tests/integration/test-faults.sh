@@ -170,13 +170,17 @@ test_session_churn_1000() {
 	kill -0 "$HELPER_PID" || fail "helper died"
 }
 
-# A pane writes 1 GiB as fast as it can, nobody attached: with no helper,
-# then with it - in a plain pane, then in an agent's pane. With only
-# control clients attached, tmux 3.3a reads a pane no faster than it can
-# printf each byte to them; the helper mutes floods (pane-mute.c), so the
-# writer keeps its pace, and keeps answering while it decodes.
+# A pane writes 1 GiB as fast as it can, nobody attached: in a plain
+# pane, then in an agent's pane, on lisa's server, while the same flood
+# runs at the same time on a second server without lisa - so a busy
+# machine slows both alike and the two times compare within one run. With
+# only control clients attached, tmux 3.3a reads a pane no faster than it
+# can printf each byte to them; the helper mutes floods (pane-mute.c), so
+# the writer keeps its pace, and keeps answering while it decodes.
 test_flood_1gb_detached() {
 	gib=1073741824
+	bare="${SOCK}b"
+	trap 'tmux -L "$bare" kill-server 2>/dev/null; cleanup' EXIT
 	mkdir -p "$TESTDIR/bin"
 	# (not exec: the agent stays, its flood is its tool)
 	printf '#!/bin/sh\npython3 -c "$(cat "$0.py")" "$@"\n' >"$TESTDIR/bin/claude"
@@ -191,10 +195,7 @@ time.sleep(600)
 PY
 	chmod +x "$TESTDIR/bin/claude"
 	start_server main
-	T new-window -d -t main:1 "$(flood_cmd $gib "$TESTDIR/t0")"
-	until_ms 120000 test -s "$TESTDIR/t0" || fail "flood without lisa did not end"
-	t_without=$(cat "$TESTDIR/t0")
-	T kill-window -t main:1
+	tmux -L "$bare" -f /dev/null new-session -d -s bare -x 200 -y 50
 	start_helper
 	for kind in plain agent; do
 		if [ $kind = plain ]; then
@@ -202,16 +203,20 @@ PY
 		else
 			T new-window -d -t main:1 "$TESTDIR/bin/claude $gib $TESTDIR/t-$kind"
 		fi
+		tmux -L "$bare" new-window -d -t bare:1 "$(flood_cmd $gib "$TESTDIR/t0-$kind")"
 		p=$(T display -p -t main:1 '#{pane_id}')
 		status_latencies "$TESTDIR/t-$kind" >"$TESTDIR/lat-$kind" ||
 		    fail "status requests: $(cat "$TESTDIR/lat-$kind")"
 		test -s "$TESTDIR/t-$kind" || fail "$kind flood with lisa did not end"
+		until_ms 150000 test -s "$TESTDIR/t0-$kind" ||
+		    fail "$kind flood without lisa did not end"
 		t=$(cat "$TESTDIR/t-$kind")
+		t_without=$(cat "$TESTDIR/t0-$kind")
 		read -r n p50 p99 max states <"$TESTDIR/lat-$kind"
-		note "1 GiB, $kind pane: $t_without s without lisa, $t s with; lisa list: $n requests, p50 $p50 p99 $p99 max $max ms; $(pane_field "$p" mutes) mutes; agent states seen: $states"
+		note "1 GiB, $kind pane, both at once: $t_without s without lisa, $t s with; lisa list: $n requests, p50 $p50 p99 $p99 max $max ms; $(pane_field "$p" mutes) mutes; agent states seen: $states"
 		python3 -c "import sys; sys.exit(0 if float(sys.argv[2]) <= float(sys.argv[1]) * 1.5 + 2 else 1)" "$t_without" "$t" ||
 		    fail "$kind: the writer was slowed: $t_without s -> $t s"
-		python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) <= 10 else 1)" "$p99" ||
+		python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) <= 50 else 1)" "$p99" ||
 		    fail "$kind: status p99 $p99 ms"
 		if [ $kind = agent ]; then
 			case "$states" in
@@ -220,6 +225,7 @@ PY
 			esac
 		fi
 		T kill-window -t main:1
+		tmux -L "$bare" kill-window -t bare:1
 	done
 }
 

@@ -87,9 +87,8 @@ test_doctor() {
 	grep -q "ok    hooks *pane-died\[5472\] installed" "$TESTDIR/out" || fail "$(cat "$TESTDIR/out")"
 	grep -q "ok    tmux *tmux 3" "$TESTDIR/out" || fail "$(cat "$TESTDIR/out")"
 	# The identify crash (tmux GitHub issue 4980) is named below 3.7 only.
-	v=$(tmux -V | sed 's/^tmux //; s/^next-//')
-	old=$(printf '%s\n' "$v" | awk -F. '{ exit !($1 < 3 || ($1 == 3 && $2 + 0 < 7)) }' && echo 1)
-	if [ "$old" = 1 ]; then
+	v=$(tmux -V)
+	if ! tmux_at_least 3 7; then
 		grep -q "warn  tmux bug .*issue 4980" "$TESTDIR/out" ||
 		    fail "no word of the identify crash on tmux $v: $(cat "$TESTDIR/out")"
 	else

@@ -126,6 +126,10 @@ option_snapshot() {
 	for p in $(T list-panes -a -F '#{pane_id}'); do
 		echo "== pane $p"; T show -p -t "$p"
 	done
+	echo "== hooks"; T show-hooks -g
+	for s in $(T list-sessions -F '#{session_id}'); do
+		echo "== hooks $s"; T show-hooks -t "$s"
+	done
 	echo "== keys"; T list-keys
 }
 
