@@ -86,9 +86,18 @@ pane_pidfd_cb(int fd, short revents, void *arg)
 
 	if (proc_exit_status(p->pidfd_pid, &status, &sig) == 0)
 		pane_set_dead(p, 1, status, sig, "pidfd");
-	else
+	else {
+		/*
+		 * Reaped already: tmux knows whether the pane died or was
+		 * respawned (-k kills the old process); without
+		 * subscriptions (< 3.7) nobody else would tell us.
+		 */
 		log_debug("pane %%%d: pid %ld exited, already reaped", p->id,
 		    (long)p->pidfd_pid);
+		pane_unwatch(p);
+		pane_respawned(p->id);
+		return;
+	}
 	pane_unwatch(p);
 }
 
