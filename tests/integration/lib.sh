@@ -61,6 +61,20 @@ until_ms() {
 	return 0
 }
 
+# tpm itself, in short: its source_plugins runs every PLUGINS/*/*.tmux.
+tpm_stub() {
+	mkdir -p "$1/tpm"
+	cat >"$1/tpm/tpm" <<'TPM'
+#!/usr/bin/env bash
+for plugin in "$HOME"/.tmux/plugins/*/; do
+	for file in "$plugin"*.tmux; do
+		[ -x "$file" ] && "$file" >/dev/null 2>&1
+	done
+done
+TPM
+	chmod +x "$1/tpm/tpm"
+}
+
 # Is the tmux on PATH at least MAJOR.MINOR? (next-3.8 counts as 3.8)
 tmux_at_least() {
 	tmux -V | sed 's/^tmux //; s/^next-//' |

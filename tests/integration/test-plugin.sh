@@ -52,16 +52,7 @@ test_tpm_install_from_clean_tmux_conf() {
 		cp -r "$ROOT/Makefile" "$ROOT/control" "$ROOT/plugin" "$ROOT/lisa.tmux" "$plugins/lisa/"
 	fi
 	[ -e "$plugins/lisa/bin/lisad" ] && fail "the clone has build outputs"
-	# tpm's source_plugins, in short.
-	cat >"$plugins/tpm/tpm" <<'TPM'
-#!/usr/bin/env bash
-for plugin in "$HOME"/.tmux/plugins/*/; do
-	for file in "$plugin"*.tmux; do
-		[ -x "$file" ] && "$file" >/dev/null 2>&1
-	done
-done
-TPM
-	chmod +x "$plugins/tpm/tpm"
+	tpm_stub "$plugins"
 	cat >"$HOME/.tmux.conf" <<'CONF'
 set -g @plugin 'tmux-plugins/tpm'
 set -g @plugin 'lisa/lisa'

@@ -11,15 +11,7 @@ tpm_home() {
 	cp "$ROOT/lisa.tmux" "$plugins/lisa/"
 	ln -s "$LISA" "$plugins/lisa/bin/lisa"
 	ln -s "$LISAD" "$plugins/lisa/bin/lisad"
-	cat >"$plugins/tpm/tpm" <<'TPM'
-#!/usr/bin/env bash
-for plugin in "$HOME"/.tmux/plugins/*/; do
-	for file in "$plugin"*.tmux; do
-		[ -x "$file" ] && "$file" >/dev/null 2>&1
-	done
-done
-TPM
-	chmod +x "$plugins/tpm/tpm"
+	tpm_stub "$plugins"
 	cat >"$HOME/.tmux.conf" <<'CONF'
 set -g @plugin 'tmux-plugins/tpm'
 set -g @plugin 'lisa/lisa'
