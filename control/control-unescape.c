@@ -75,3 +75,48 @@ ctl_escape(const void *data, size_t len, struct buf *b)
 	}
 	return (b->len - start);
 }
+
+/*
+ * A command's output as tmux 3.4 and 3.5 print it (utf8_stravisx with
+ * VIS_OCTAL|VIS_CSTYLE|VIS_NOSLASH; 3.4 also writes '$' as "\$"), back to
+ * its bytes, into a new string. The backslash itself is not escaped, so a
+ * user's "\037" and an escaped 0x1f look alike: returns 0 when the text
+ * held no backslash but those before '$' (the result is exact), -1 when
+ * it may not be.
+ */
+int
+ctl_unvis(const char *in, int dollar, char **out)
+{
+	static const char	 cstyle[] = "n\nr\rt\ta\ab\bf\fv\v";
+	const char		*c;
+	char			*o;
+	int			 exact = 1;
+
+	o = *out = xmalloc(strlen(in) + 1);
+	while (*in != '\0') {
+		if (*in != '\\') {
+			*o++ = *in++;
+			continue;
+		}
+		if (dollar && in[1] == '$') {
+			*o++ = '$';
+			in += 2;
+			continue;
+		}
+		exact = 0;
+		if (in[1] >= '0' && in[1] <= '3' && in[2] >= '0' &&
+		    in[2] <= '7' && in[3] >= '0' && in[3] <= '7') {
+			*o++ = (char)(((in[1] - '0') << 6) |
+			    ((in[2] - '0') << 3) | (in[3] - '0'));
+			in += 4;
+		} else if (in[1] != '\0' &&
+		    (c = strchr(cstyle, in[1])) != NULL &&
+		    (c - cstyle) % 2 == 0) {
+			*o++ = c[1];
+			in += 2;
+		} else
+			*o++ = *in++;
+	}
+	*o = '\0';
+	return (exact ? 0 : -1);
+}

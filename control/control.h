@@ -83,6 +83,7 @@ const char	*ctl_type_name(enum ctl_type);
 
 /* control-unescape.c */
 size_t		 ctl_unescape(const char *, size_t, char *);
+int		 ctl_unvis(const char *, int, char **);
 size_t		 ctl_escape(const void *, size_t, struct buf *);
 void		 ctl_put_octal(struct buf *, unsigned char);
 

@@ -96,6 +96,7 @@ void
 lisad_reload(void)
 {
 	char	*out = NULL, *line, *rest, *value, *cause = NULL;
+	char	*plain = NULL;
 	size_t	 n;
 
 	lisad.debounce_ms = 1500;
@@ -120,6 +121,14 @@ lisad_reload(void)
 				value[n - 1] = '\0';
 				value++;
 			}
+			/* 3.4/3.5 print it escaped (best effort). */
+			free(plain);
+			plain = NULL;
+			if (lisad.caps.reply_escaped) {
+				ctl_unvis(value, lisad.caps.dollar_escaped,
+				    &plain);
+				value = plain;
+			}
 			ui_option(line, value);
 			notify_option(line, value);
 			watchdog_option(line, value);
@@ -142,6 +151,7 @@ lisad_reload(void)
 				    10);
 		}
 	}
+	free(plain);
 	free(out);
 	if (lisad.events_max_bytes < 4096)
 		lisad.events_max_bytes = 4096;

@@ -112,11 +112,16 @@ ui_option(const char *name, const char *value)
 		ui_warn("%s: bad value \"%s\", default kept", name, value);
 }
 
-/* One option's value as tmux has it, without the trailing newline. */
+/*
+ * One option's value as tmux has it, without the trailing newline; NULL
+ * if it cannot be read exactly. tmux 3.4 and 3.5 print it escaped, and a
+ * backslash of the user's cannot be told from one of tmux's: such an
+ * option is left alone rather than written back changed.
+ */
 static char *
 ui_get(const char *scope, const char *name)
 {
-	char	*out = NULL, flags[8];
+	char	*out = NULL, *value, flags[8];
 
 	snprintf(flags, sizeof flags, "%sqv", scope);
 	if (tmux_run(&out, "show-options", flags, name, (char *)NULL) != 0) {
@@ -124,7 +129,18 @@ ui_get(const char *scope, const char *name)
 		return (NULL);
 	}
 	out[strcspn(out, "\n")] = '\0';
-	return (out);
+	if (!lisad.caps.reply_escaped)
+		return (out);
+	if (ctl_unvis(out, lisad.caps.dollar_escaped, &value) != 0) {
+		if (*name != '@')
+			ui_warn("%s has a backslash tmux %s does not print "
+			    "exactly: left alone", name, lisad.tv.text);
+		free(value);
+		free(out);
+		return (NULL);
+	}
+	free(out);
+	return (value);
 }
 
 static void

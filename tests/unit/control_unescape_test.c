@@ -100,6 +100,30 @@ test_property_roundtrip(void **state)
 	}
 }
 
+/* tmux 3.4/3.5 command output back to bytes, and when that is exact. */
+static void
+test_unvis(void **state)
+{
+	char	*out;
+
+	/* 3.4: every '$' as "\$"; nothing else escaped: exact. */
+	assert_int_equal(ctl_unvis("#(echo \\$USER) \\$x #[fg=red]", 1,
+	    &out), 0);
+	assert_string_equal(out, "#(echo $USER) $x #[fg=red]");
+	free(out);
+	/* 3.5: '$' raw; \177, \r, \037 decoded, but not exact. */
+	assert_int_equal(ctl_unvis("a$b\\177c\\rd\\037e", 0, &out), -1);
+	assert_string_equal(out, "a$b\177c\rd\037e");
+	free(out);
+	/* A user's backslash: kept, and said to be ambiguous. */
+	assert_int_equal(ctl_unvis("x\\y\\", 0, &out), -1);
+	assert_string_equal(out, "x\\y\\");
+	free(out);
+	assert_int_equal(ctl_unvis("plain", 1, &out), 0);
+	assert_string_equal(out, "plain");
+	free(out);
+}
+
 int
 main(void)
 {
@@ -107,6 +131,7 @@ main(void)
 		cmocka_unit_test(test_vectors),
 		cmocka_unit_test(test_malformed_kept),
 		cmocka_unit_test(test_property_roundtrip),
+		cmocka_unit_test(test_unvis),
 	};
 
 	return (cmocka_run_group_tests_name("control_unescape", tests, NULL,
