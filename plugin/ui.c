@@ -256,18 +256,44 @@ ui_key_ours(const char *binding, size_t i)
 	return (strstr(binding, marker) != NULL);
 }
 
-/* The prefix binding of a key: 0 free, 1 ours, 2 someone else's. */
+/* The key a "bind-key [-r] [-N note] -T prefix KEY command" line binds. */
+static char *
+ui_key_of(char *line)
+{
+	char	*p, *key;
+
+	if ((p = strstr(line, "-T prefix ")) == NULL)
+		return (NULL);
+	key = p + 10;
+	while (*key == ' ')
+		key++;
+	key[strcspn(key, " ")] = '\0';
+	return (key);
+}
+
+/*
+ * The prefix binding of a key: 0 free, 1 ours, 2 someone else's. From the
+ * whole table: `list-keys -T prefix KEY` prints nothing for a bound key
+ * on tmux 3.7 (its list-keys rework), which looked like a free key.
+ */
 static int
 ui_key_state(const char *key, size_t i)
 {
-	char	*out = NULL;
-	int	 state;
+	char	*out = NULL, *line, *rest, *k, *copy;
+	int	 state = 0;
 
-	if (tmux_run(&out, "list-keys", "-T", "prefix", key,
-	    (char *)NULL) != 0 || out == NULL || *out == '\0')
-		state = 0;
-	else
-		state = ui_key_ours(out, i) ? 1 : 2;
+	if (tmux_run(&out, "list-keys", "-T", "prefix", (char *)NULL) != 0 ||
+	    out == NULL) {
+		free(out);
+		return (0);
+	}
+	rest = out;
+	while (state == 0 && (line = strsep(&rest, "\n")) != NULL) {
+		copy = xstrdup(line);
+		if ((k = ui_key_of(copy)) != NULL && strcmp(k, key) == 0)
+			state = ui_key_ours(line, i) ? 1 : 2;
+		free(copy);
+	}
 	free(out);
 	return (state);
 }
@@ -326,7 +352,7 @@ ui_apply_keys(struct buf *script)
 static void
 ui_remove_keys(struct buf *script)
 {
-	char	*out = NULL, *line, *rest, *key, *p;
+	char	*out = NULL, *line, *rest, *key;
 	size_t	 i;
 
 	if (tmux_run(&out, "list-keys", "-T", "prefix", (char *)NULL) != 0) {
@@ -339,13 +365,8 @@ ui_remove_keys(struct buf *script)
 			if (ui_key_ours(line, i))
 				break;
 		}
-		/* "bind-key [-r] -T prefix KEY command..." */
-		if (i == UI_NKEYS || (p = strstr(line, "-T prefix ")) == NULL)
+		if (i == UI_NKEYS || (key = ui_key_of(line)) == NULL)
 			continue;
-		key = p + 10;
-		while (*key == ' ')
-			key++;
-		key[strcspn(key, " ")] = '\0';
 		buf_printf(script, "unbind-key -T prefix %s\n", key);
 	}
 	free(out);
