@@ -78,6 +78,33 @@ doctor_version(const char *out)
 		    bugs[i]->todo);
 }
 
+/*
+ * Blindness is never silent: sessions tmux has (less those ignored, which
+ * the helper does not count) but none attached is a failure.
+ */
+static void
+doctor_sessions(struct lisa_ctx *ctx, long long pid, long long sessions,
+    long long attached)
+{
+	const char	*argv[] = { "list-sessions", "-F", "#{session_id}",
+			    NULL };
+	char		*out = NULL, *p;
+	long long	 n = 0;
+
+	if (client_tmux_all(ctx, &out, argv) == 0 && out != NULL) {
+		for (p = out; *p != '\0'; p++)
+			n += *p == '\n';
+	}
+	free(out);
+	if (n > 0 && attached == 0)
+		check(0, "helper", "pid %lld attached to none of tmux's %lld "
+		    "session(s): lisa sees nothing (its log: lisa start -v)",
+		    pid, n);
+	else
+		check(1, "helper", "pid %lld, %lld of %lld session(s) "
+		    "attached", pid, attached, sessions);
+}
+
 int
 cmd_doctor(struct lisa_ctx *ctx, int json)
 {
@@ -86,7 +113,8 @@ cmd_doctor(struct lisa_ctx *ctx, int json)
 	char		*out = NULL, *cause = NULL, *hooks = NULL, *ver;
 	char		*warning;
 	char		 hookname[64];
-	long long	 pid = 0, sessions = 0, malformed = 0;
+	long long	 pid = 0, sessions = 0, malformed = 0, attached = 0;
+	long long	 unparsed = 0;
 	int		 major = 0, minor = 0, installed = 0, rc;
 
 	printf("lisa %s\n", LISA_VERSION);
@@ -123,8 +151,13 @@ cmd_doctor(struct lisa_ctx *ctx, int json)
 		json_get_int(d, 0, "pid", &pid);
 		json_get_int(d, 0, "sessions", &sessions);
 		json_get_int(d, 0, "malformed_lines", &malformed);
-		check(1, "helper", "pid %lld, %lld session(s) attached", pid,
-		    sessions);
+		json_get_int(d, 0, "attached", &attached);
+		json_get_int(d, 0, "unparsed_replies", &unparsed);
+		doctor_sessions(ctx, pid, sessions, attached);
+		if (unparsed != 0)
+			check(0, "replies", "%lld reply line(s) from tmux not "
+			    "understood: lisa may see nothing (a tmux version "
+			    "lisa does not know?)", unparsed);
 		check(1, "socket", "%s", ctx->sockpath);
 		check(malformed == 0 ? 1 : -1, "protocol",
 		    "%lld malformed control line(s) skipped", malformed);

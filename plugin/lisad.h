@@ -49,6 +49,7 @@ struct lisad {
 	int64_t		 started;
 	int		 stopping;
 	int		 server_gone;	/* seen to exit: send it nothing */
+	uint64_t	 reply_unparsed;	/* reply lines not understood */
 
 	/* @lisa-* options, read at start and on `lisa reload`. */
 	uint64_t	 debounce_ms;
@@ -104,6 +105,7 @@ void		 session_kick_all(void);
 int		 session_count(void);
 int		 session_ignored(const char *);
 int		 session_reply_fields(char *, char **, int);
+void		 session_unparsed(const char *);
 
 /* pane.c: what we know of every pane. */
 struct listener_conn;

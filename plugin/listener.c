@@ -316,6 +316,8 @@ listener_info(struct buf *b)
 	buf_printf(b, "%d", session_count());
 	json_key(b, "attached");
 	buf_printf(b, "%d", attached);
+	json_key(b, "unparsed_replies");
+	buf_printf(b, "%llu", (unsigned long long)lisad.reply_unparsed);
 	json_key(b, "publish");
 	buf_printf(b, "{\"commands\":%llu,\"batches\":%llu}",
 	    (unsigned long long)publish_stats.commands,

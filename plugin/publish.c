@@ -445,7 +445,8 @@ publish_restore(struct buf *b)
 		buf_printf(b, "set-option -gqu @lisa_count_%s\n",
 		    ui_group_name(i));
 	buf_adds(b, "set-option -gqu @lisa_agents\n"
-	    "set-option -gqu @lisa_waiting\n");
+	    "set-option -gqu @lisa_waiting\n"
+	    "set-option -gqu @lisa_error\n");
 }
 
 static void

@@ -262,6 +262,27 @@ session_attach_settled(int id, const char *name, uint64_t now)
 	    session_changed_at + SESSION_SETTLE_MS - now);
 }
 
+/*
+ * A reply line in none of the shapes we asked for: a tmux that quotes or
+ * separates differently. Never silent: counted for lisa doctor, said once
+ * in tmux.
+ */
+void
+session_unparsed(const char *line)
+{
+	char	msg[160];
+
+	if (lisad.reply_unparsed++ != 0)
+		return;
+	log_warnx("reply not understood (tmux %s): %.60s", lisad.version,
+	    line);
+	snprintf(msg, sizeof msg, "lisa: cannot read tmux %.20s's replies, "
+	    "it sees nothing; run lisa doctor", lisad.version);
+	/* In the status line (#{lisa_status}), and to whoever is there. */
+	tmux_run(NULL, "set-option", "-gq", "@lisa_error", msg, (char *)NULL);
+	tmux_run(NULL, "display-message", msg, (char *)NULL);
+}
+
 /* Sessions were made, closed or renamed: list them again. */
 void
 session_changed(void)
@@ -302,8 +323,11 @@ session_apply_list(const char *body, size_t len)
 	copy = p = xstrndup(body, len);
 	while ((line = strsep(&p, "\n")) != NULL) {
 		if (line[0] != '$' ||
-		    (sep = strstr(line, lisad.reply_sep)) == NULL)
+		    (sep = strstr(line, lisad.reply_sep)) == NULL) {
+			if (*line != '\0')
+				session_unparsed(line);
 			continue;
+		}
 		*sep = '\0';
 		sep += strlen(lisad.reply_sep) - 1;
 		id = (int)strtol(line + 1, NULL, 10);
@@ -734,8 +758,11 @@ session_reply_fields(char *line, char **f, int n)
 
 	for (i = 0; i < n - 1; i++) {
 		f[i] = p;
-		if ((p = strstr(p, lisad.reply_sep)) == NULL)
+		if ((p = strstr(p, lisad.reply_sep)) == NULL) {
+			if (*line != '\0')
+				session_unparsed(line);
 			return (-1);
+		}
 		*p = '\0';
 		p += strlen(lisad.reply_sep);
 	}

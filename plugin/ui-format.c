@@ -282,6 +282,8 @@ uiformat_status(struct buf *b, const struct ui_config *cfg)
 	int		 i, j, g;
 
 	buf_adds(b, "#[push-default]");
+	/* A helper that sees nothing says so where the counts would be. */
+	buf_adds(b, "#{?@lisa_error,#[reverse] #{q/h:@lisa_error} #[noreverse] ,}");
 	for (i = 0; i < cfg->norder; i++) {
 		g = cfg->order[i];
 		buf_printf(b, "#{?@lisa_count_%s,", ui_group_name(g));

@@ -145,3 +145,40 @@ for line in sys.stdin:
     json.loads(line)' || fail "a torn line"
 	[ "$(stat -c %a "$f")" = 600 ] || fail "mode"
 }
+
+# A helper that cannot read tmux's replies is not silent about it: a tmux
+# that claims to be 3.4 (escaped replies) but sends them raw, as 3.6+
+# does, made the helper attach nothing while doctor said all was well.
+test_blind_helper_is_never_silent() {
+	start_server main
+	mkdir -p "$TESTDIR/wrap"
+	real=$(command -v tmux)
+	cat >"$TESTDIR/wrap/tmux" <<WRAP
+#!/bin/sh
+case "\$*" in
+*"#{version} #{pid}"*) "$real" "\$@" | sed 's/^[^ ]* /3.4 /' ;;
+*) exec "$real" "\$@" ;;
+esac
+WRAP
+	chmod +x "$TESTDIR/wrap/tmux"
+	PATH="$TESTDIR/wrap:$PATH" "$LISAD" -F -v -L "$SOCK" 2>"$TESTDIR/lisad.err" &
+	HELPER_PID=$!
+	until_ms 20000 L list || fail "helper did not come up"
+	until_ms 5000 sh -c "[ \"\$(printf '{\"cmd\":\"info\"}\n' | python3 -c '
+import socket,sys,glob,os
+p=glob.glob(os.environ[\"XDG_RUNTIME_DIR\"]+\"/lisa/$SOCK-*.sock\")[0]
+s=socket.socket(socket.AF_UNIX); s.connect(p); s.sendall(sys.stdin.buffer.read())
+import json; print(json.loads(s.recv(65536))[\"unparsed_replies\"] > 0)')\" = True ]" ||
+	    fail "no unparsed reply counted: $(info)"
+	L doctor >"$TESTDIR/out" && fail "doctor ok while blind: $(cat "$TESTDIR/out")"
+	grep -q "FAIL  helper .*attached to none" "$TESTDIR/out" ||
+	    fail "doctor: $(cat "$TESTDIR/out")"
+	grep -q "FAIL  replies" "$TESTDIR/out" || fail "doctor: $(cat "$TESTDIR/out")"
+	# Said in tmux: in #{lisa_status} (no client is there to be told).
+	T show -gv @lisa_error | grep -q "lisa: cannot read tmux" ||
+	    fail "nothing said in tmux: $(T show -g | grep lisa_error)"
+	T set -g status-right '#{E:@lisa_status_format}'
+	T display -p '#{E:status-right}' | grep -q "cannot read tmux 3.4" ||
+	    fail "status line: $(T display -p '#{E:status-right}')"
+	note "$(grep 'FAIL' "$TESTDIR/out" | head -2)"
+}
