@@ -222,6 +222,7 @@ struct watch {
 	size_t			 tail_len;
 	int			 shell_signal;	/* reported after the agent */
 	int			 output_scanned;
+	uint64_t		 output_scan_at;	/* mono ms */
 	uint64_t		 watch_since;	/* lisa began to watch the pane */
 	uint64_t		 watch_boot;	/* the same, on the boot clock */
 	int			 pane_aged;

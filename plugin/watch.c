@@ -286,9 +286,16 @@ watch_output(struct pane *p, const char *data, size_t len)
 	 * while a working state stands on output (the debounce timer does).
 	 */
 	if (!w->agent_seen) {
-		/* Something new writes: if it is an agent, see it now. */
-		if (!w->output_scanned) {
+		/*
+		 * Something new writes: if it is an agent, see it now. And
+		 * again at most once a second while output flows: a program
+		 * that execs an agent in the same process says nothing else
+		 * (and tmux < 3.7 sends lisa no subscriptions to tell).
+		 */
+		if (!w->output_scanned ||
+		    time_mono_ms() - w->output_scan_at >= WATCH_RESCAN) {
 			w->output_scanned = w->scan = 1;
+			w->output_scan_at = time_mono_ms();
 			watch_touch(p);
 		}
 		return;
