@@ -135,9 +135,9 @@ act_has_agent(struct lisa_ctx *ctx, const char *pane)
  * and one with an agent (kill: or a run record) unless forced. NULL after
  * saying why.
  */
+/* The pane an action names ("%N"); NULL after saying why. */
 static char *
-act_pane(struct lisa_ctx *ctx, const char *verb, const char *target,
-    int force)
+act_target(struct lisa_ctx *ctx, const char *verb, const char *target)
 {
 	char	*pane;
 
@@ -146,10 +146,19 @@ act_pane(struct lisa_ctx *ctx, const char *verb, const char *target,
 		    verb, verb);
 		return (NULL);
 	}
-	if ((pane = client_resolve(ctx, target)) == NULL) {
+	if ((pane = client_resolve(ctx, target)) == NULL)
 		fprintf(stderr, "lisa: no such pane: %s\n", target);
+	return (pane);
+}
+
+static char *
+act_pane(struct lisa_ctx *ctx, const char *verb, const char *target,
+    int force)
+{
+	char	*pane;
+
+	if ((pane = act_target(ctx, verb, target)) == NULL)
 		return (NULL);
-	}
 	if (force || act_has_agent(ctx, pane) ||
 	    (strcmp(verb, "kill") == 0 && act_has_run(ctx, pane)))
 		return (pane);
@@ -298,15 +307,8 @@ cmd_dismiss(struct lisa_ctx *ctx, const char *target)
 	struct buf	 req;
 	char		*pane, *cause = NULL;
 
-	if (target == NULL) {
-		fprintf(stderr, "lisa: dismiss needs a PANE (e.g. lisa dismiss "
-		    "%%3)\n");
+	if ((pane = act_target(ctx, "dismiss", target)) == NULL)
 		return (1);
-	}
-	if ((pane = client_resolve(ctx, target)) == NULL) {
-		fprintf(stderr, "lisa: no such pane: %s\n", target);
-		return (1);
-	}
 	buf_init(&req);
 	buf_adds(&req, "{\"cmd\":\"dismiss\",\"pane\":");
 	json_cstr(&req, pane);
@@ -338,15 +340,8 @@ cmd_retry(struct lisa_ctx *ctx, const char *target, int fallback)
 	size_t		 n, i, found = (size_t)-1;
 	int		 a = 0, rc;
 
-	if (target == NULL) {
-		fprintf(stderr, "lisa: retry needs a PANE (e.g. lisa retry "
-		    "%%3)\n");
+	if ((pane = act_target(ctx, "retry", target)) == NULL)
 		return (1);
-	}
-	if ((pane = client_resolve(ctx, target)) == NULL) {
-		fprintf(stderr, "lisa: no such pane: %s\n", target);
-		return (1);
-	}
 	if (run_list(ctx, &list, &n) != 0)
 		return (1);
 	for (i = 0; i < n; i++) {
