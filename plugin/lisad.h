@@ -426,6 +426,11 @@ void		 listener_tap_end(struct listener_conn *);
 void		 listener_event(const char *, size_t);
 void		 listener_pane_changed(struct pane *);
 void		 listener_pane_gone(int);
+int		 listener_pane_arg(const char *);
+
+/* agenthook.c: agent hook events (lisa notify) to their panes. */
+struct json_doc;
+void		 agenthook_notify(struct json_doc *);
 void		 listener_hooks_ready(void);
 int64_t		 listener_hold_age(void);
 
