@@ -200,6 +200,28 @@ client_tmux(struct lisa_ctx *ctx, char **out, const char *const *argv)
 	return (rc);
 }
 
+/*
+ * What the server's tmux can do, asked of the server itself (its binary
+ * may not be the tmux in PATH). Unknown versions count as recent.
+ */
+void
+client_tmux_caps(struct lisa_ctx *ctx, struct tmux_caps *caps)
+{
+	const char		*argv[] = { "display-message", "-p",
+				    "#{version}", NULL };
+	struct tmux_version	 v;
+	char			*out = NULL;
+
+	if (client_tmux(ctx, &out, argv) != 0 || out == NULL ||
+	    tmux_version_parse(out, &v) != 0) {
+		memset(&v, 0, sizeof v);
+		v.major = TMUX_NEWEST_MAJOR;
+		v.minor = TMUX_NEWEST_MINOR;
+	}
+	free(out);
+	tmux_caps_get(&v, caps);
+}
+
 /* This lisa's own path, for commands that run it again. */
 char *
 client_self(void)

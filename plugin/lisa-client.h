@@ -3,6 +3,7 @@
 #define LISA_CLIENT_H
 
 #include "lisa.h"
+#include "tmux-version.h"
 
 struct lisa_ctx {
 	struct server_id	 sid;
@@ -20,6 +21,7 @@ int	 client_call(struct lisa_ctx *, const char *, struct json_doc **,
 int	 client_tmux(struct lisa_ctx *, char **, const char *const *);
 int	 client_tmux_all(struct lisa_ctx *, char **, const char *const *);
 char	*client_self(void);
+void	 client_tmux_caps(struct lisa_ctx *, struct tmux_caps *);
 
 /* lisa-status.c */
 char	*client_resolve(struct lisa_ctx *, const char *);

@@ -70,8 +70,10 @@ doctor_version(const char *out)
 		    "lisa reads it back unescaped", v.text,
 		    c.dollar_escaped ? ", \\$" : "");
 	if (!c.display_client)
-		check(-1, "tmux", "%s: display-message -c is not usable; "
-		    "lisa's key feedback shows on the current client", v.text);
+		check(-1, "tmux", "%s: display-message -c takes no client; "
+		    "lisa's key feedback shows on the most recently active "
+		    "client, and notifications ring the bell and show in the "
+		    "status line, without a message", v.text);
 	n = tmux_bugs(&v, bugs, sizeof bugs / sizeof bugs[0]);
 	for (i = 0; i < n; i++)
 		check(-1, "tmux bug", "%s: %s. %s.", v.text, bugs[i]->what,

@@ -175,12 +175,23 @@ menu_exec(struct lisa_ctx *ctx, char **argv, int argc)
 	return (1);
 }
 
+/*
+ * Feedback on CLIENT. 3.2a's display-message takes no argument to -c: the
+ * message goes to the most recently active client, the one that pressed
+ * the key.
+ */
 static int
 menu_message(struct lisa_ctx *ctx, const char *client, const char *msg)
 {
-	char	*argv[] = { (char *)"display-message", (char *)"-c",
-		    (char *)client, (char *)msg };
+	struct tmux_caps	 caps;
+	char			*argv[] = { (char *)"display-message",
+				    (char *)"-c", (char *)client, (char *)msg };
 
+	client_tmux_caps(ctx, &caps);
+	if (!caps.display_client) {
+		argv[1] = (char *)msg;
+		return (menu_exec(ctx, argv, 2));
+	}
 	return (menu_exec(ctx, argv, 4));
 }
 

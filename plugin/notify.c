@@ -277,7 +277,9 @@ notify_clients_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 			looking = 1;
 			continue;
 		}
-		if (!notify_cfg.message || s == NULL)
+		/* 3.2a cannot address a client (display-message -c). */
+		if (!notify_cfg.message || s == NULL ||
+		    !lisad.caps.display_client)
 			continue;
 		buf_reset(&cmd);
 		buf_adds(&cmd, "display-message -c ");
