@@ -23,7 +23,22 @@ missing_tools() {
 
 start() { "$DIR/bin/lisa" start >/dev/null 2>&1 || say "helper did not start; run: $DIR/bin/lisa doctor"; }
 
+# lisa needs tmux 3.2 (control-mode flags, formats and hooks it relies on).
+# On an older one it says so once, at load, and starts and binds nothing.
+too_old() {
+	v=$(tmux -V 2>/dev/null) || return 1
+	v=${v#tmux }
+	case "$v" in
+	[0-2].*|3.[01]|3.[01][a-z]) return 0 ;;
+	esac
+	return 1
+}
+
 main() {
+	if too_old; then
+		say "tmux $v is too old: lisa needs tmux 3.2 or later, and does nothing"
+		return
+	fi
 	if ! stale; then
 		start
 		return

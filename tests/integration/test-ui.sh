@@ -270,3 +270,28 @@ $(screen)"
 	expect_shown "$p" '#{@lisa_state}' ''
 	expect_screen "lisa: dismissed $p"
 }
+
+# Below tmux 3.2 lisa.tmux says so once, in tmux, and does nothing else:
+# no build, no helper, no option, no key. A shim answers `tmux -V` with
+# 3.1c; every other command reaches the real server.
+test_too_old_tmux_says_so_and_does_nothing() {
+	start_server main
+	attach main:0
+	shim="$TESTDIR/shim"
+	mkdir -p "$shim" "$TESTDIR/plugin"
+	printf '#!/bin/sh\n[ "$1" = -V ] && { echo "tmux 3.1c"; exit 0; }\nexec %s "$@"\n' \
+	    "$(command -v tmux)" >"$shim/tmux"
+	chmod +x "$shim/tmux"
+	# A copy with nothing to build: if the check let it through, it
+	# would say "cannot build" or "build failed" instead.
+	cp "$ROOT/lisa.tmux" "$TESTDIR/plugin/"
+	keys=$(T list-keys | wc -l)
+	opts=$(T show -g | wc -l)
+	T run-shell "PATH='$shim':\$PATH '$TESTDIR/plugin/lisa.tmux'"
+	expect_screen "tmux 3.1c is too old: lisa needs tmux 3.2 or later"
+	[ "$(T list-keys | wc -l)" = "$keys" ] || fail "keys bound"
+	[ "$(T show -g | wc -l)" = "$opts" ] || fail "options set: $(T show -g | grep lisa)"
+	L list >/dev/null 2>&1 && fail "a helper answers"
+	[ ! -e "$TESTDIR/plugin/bin" ] || fail "something was built"
+	return 0
+}
