@@ -179,6 +179,7 @@ clean:
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 $(BUILD)/tests/quote-roundtrip: $(BUILD)/tests/integration/quote-roundtrip.o \
+		$(BUILD)/plugin/tmux-version.o \
 		$(BUILD)/libcontrol.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "control.h"
+#include "tmux-version.h"
 
 static const char *hostile[] = {
 	"plain", "", " ", "\"", "'", "\\", "\\\\", "$HOME", "${HOME}", "~",
@@ -47,6 +48,11 @@ reply(struct ctl_client *c, int ok, const char *body, size_t len, void *arg)
 
 static const struct ctl_callbacks cbs = { NULL, NULL };
 
+static int	 escaped;	/* replies escaped: tmux 3.4, 3.5 */
+static int	 dollar;	/* and '$' too: 3.4 */
+static char	 bufpath[256];
+static int	 bufcases;
+
 static int
 wait_reply(struct ctl_client *c, struct state *st)
 {
@@ -61,6 +67,55 @@ wait_reply(struct ctl_client *c, struct state *st)
 		if (ctl_client_read(c) == -1)
 			return (-1);
 	}
+	return (0);
+}
+
+/*
+ * tmux 3.4 and 3.5 escape command output without escaping the backslash,
+ * so show -gv is read back as lisa does (ctl_unvis). Where that cannot be
+ * exact (a backslash in the value), the same quoted bytes go through
+ * set-buffer and save-buffer instead, which write them raw to a file.
+ */
+static int
+readback(struct ctl_client *c, struct state *st, const char *s, size_t len,
+    struct buf *cmd)
+{
+	char	*value, data[1024];
+	int	 fd;
+	ssize_t	 n;
+
+	if (ctl_unvis(st->body, dollar, &value) == 0) {
+		free(st->body);
+		st->body = value;
+		st->len = strlen(value);
+		return (0);
+	}
+	free(value);
+	buf_reset(cmd);
+	buf_adds(cmd, "set-buffer -b lisa-q -- ");
+	ctl_quote(cmd, s, len);
+	if (ctl_client_send(c, cmd->data, reply, st) != 0 ||
+	    wait_reply(c, st) != 0 || !st->ok)
+		return (-1);
+	buf_reset(cmd);
+	buf_adds(cmd, "save-buffer -b lisa-q ");
+	ctl_quote_str(cmd, bufpath);
+	if (ctl_client_send(c, cmd->data, reply, st) != 0 ||
+	    wait_reply(c, st) != 0 || !st->ok)
+		return (-1);
+	if ((fd = open(bufpath, O_RDONLY|O_NOFOLLOW)) == -1)
+		return (-1);
+	n = read(fd, data, sizeof data);
+	close(fd);
+	unlink(bufpath);
+	if (n < 0)
+		return (-1);
+	free(st->body);
+	st->body = malloc((size_t)n + 1);
+	memcpy(st->body, data, (size_t)n);
+	st->body[n] = '\0';
+	st->len = (size_t)n;
+	bufcases++;
 	return (0);
 }
 
@@ -86,6 +141,10 @@ roundtrip(struct ctl_client *c, const char *s, size_t len)
 		rc = -1;
 		goto out;
 	}
+	if (escaped && readback(c, &st, s, len, &cmd) != 0) {
+		rc = -1;
+		goto out;
+	}
 	if (st.len != len || memcmp(st.body, s, len) != 0) {
 		fprintf(stderr, "mismatch: sent %zu bytes, got %zu\n", len,
 		    st.len);
@@ -107,12 +166,34 @@ out:
 	return (rc);
 }
 
+static struct tmux_version tv;
+
+/* Which tmux this is, and so how it prints replies. */
+static int
+version(struct ctl_client *c)
+{
+	struct state		st = { 0, 0, NULL, 0 };
+	struct tmux_caps	caps;
+	int			rc = -1;
+
+	if (ctl_client_send(c, "display -p '#{version}'", reply, &st) == 0 &&
+	    wait_reply(c, &st) == 0 && st.ok &&
+	    tmux_version_parse(st.body, &tv) == 0) {
+		tmux_caps_get(&tv, &caps);
+		escaped = caps.reply_escaped;
+		dollar = caps.dollar_escaped;
+		rc = 0;
+	}
+	free(st.body);
+	return (rc);
+}
+
 int
 main(int argc, char **argv)
 {
 	struct ctl_client	*c;
 	int			 in[2], out[2], i, n, bad = 0, total = 0;
-	char			 s[200];
+	char			 s[200], dir[200];
 	size_t			 len, j;
 	unsigned int		 seed = 42;
 	pid_t			 pid;
@@ -135,6 +216,15 @@ main(int argc, char **argv)
 	close(out[1]);
 	fcntl(out[0], F_SETFL, O_NONBLOCK);
 	c = ctl_client_new(out[0], in[1], &cbs, NULL);
+	if (version(c) != 0) {
+		fprintf(stderr, "no version from tmux\n");
+		return (1);
+	}
+	snprintf(dir, sizeof dir, "%s/lisa-q.XXXXXX",
+	    getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp");
+	if (mkdtemp(dir) == NULL)
+		return (2);
+	snprintf(bufpath, sizeof bufpath, "%s/buffer", dir);
 	for (i = 0; i < (int)(sizeof hostile / sizeof hostile[0]); i++) {
 		total++;
 		if (roundtrip(c, hostile[i], strlen(hostile[i])) != 0) {
@@ -156,8 +246,14 @@ main(int argc, char **argv)
 			bad++;
 		}
 	}
-	printf("%d/%d strings round-tripped byte-exact\n", total - bad,
-	    total);
+	printf("%d/%d strings round-tripped byte-exact on tmux %s",
+	    total - bad, total, tv.text);
+	if (escaped)
+		printf(" (escaped replies: %d read back by save-buffer, the "
+		    "rest by show -gv and ctl_unvis)\n", bufcases);
+	else
+		printf(" (show -gv)\n");
+	rmdir(dir);
 	close(in[1]);
 	waitpid(pid, NULL, 0);
 	ctl_client_free(c);
