@@ -346,6 +346,7 @@ main(int argc, char **argv)
 	lisad.reply_sep = lisad.caps.reply_escaped ? "\\037" : "\037";
 	/* Off only to test the other routes (hook, subscription) alone. */
 	lisad.use_pidfd = getenv("LISAD_NO_PIDFD") == NULL;
+	lisad.use_subscriptions = getenv("LISAD_NO_SUBSCRIPTIONS") == NULL;
 
 	if (!foreground)
 		lisad_daemonize(lockfd);

@@ -44,6 +44,7 @@ struct lisad {
 	int		 pause_after;	/* seconds, for attach -f pause-after */
 	int		 dead_hook;	/* pane-died hook usable on this tmux */
 	int		 use_pidfd;	/* watch pane processes (LISAD_NO_PIDFD) */
+	int		 use_subscriptions; /* %* backstop (LISAD_NO_SUBSCRIPTIONS) */
 	const char	*reply_sep;	/* \037 as it comes back in replies */
 	int		 hooks_installed;
 	int64_t		 started;

@@ -678,7 +678,7 @@ session_subscribe(struct session *s)
 {
 	struct buf	b;
 
-	if (lisad.caps.subscriptions) {
+	if (lisad.caps.subscriptions && lisad.use_subscriptions) {
 		buf_init(&b);
 		buf_adds(&b, "refresh-client -B ");
 		ctl_quote_str(&b, pane_subscription_format);

@@ -86,24 +86,41 @@ test_respawned_pane_alive_again() {
 # Start a kept pane with the pidfd route off, SIGKILL it; sets p, ms, route.
 kill_kept_pane_without_pidfd() {
 	start_server main
-	T new-window -d -t main:1 'sleep 600'
-	T set -p -t main:1 remain-on-exit on
-	LISAD_NO_PIDFD=1 start_helper
-	[ "$1" = nohook ] && T set-hook -gu 'pane-died[5472]'
-	p=$(T display -p -t main:1 '#{pane_id}')
-	until_ms 2000 pane_known "$p" || fail "pane unknown"
-	t0=$(now_ms)
-	kill -9 "$(T display -p -t main:1 '#{pane_pid}')"
-	ms=$(latency_of "$p" exit_signal 9 "$t0") || exit 1
-	route=$(L events | grep "$p *died" | sed 's/.*via //')
+	# The route under test alone: on 3.7+ the subscription backstop is
+	# there too, and would win the race half the time.
+	if [ "$1" = nohook ]; then
+		LISAD_NO_PIDFD=1 start_helper
+		T set-hook -gu 'pane-died[5472]'
+	else
+		LISAD_NO_PIDFD=1 LISAD_NO_SUBSCRIPTIONS=1 start_helper
+	fi
+	# tmux 3.3a loses a SIGCHLD now and then (docs/architecture.md): then
+	# tmux itself never learns the status and no hook can fire. That is
+	# tmux's failure, not lisa's; such a kill is tried again, up to 3 times.
+	for try in 1 2 3; do
+		T new-window -d -t main:$try 'sleep 600'
+		T set -p -t main:$try remain-on-exit on
+		p=$(T display -p -t main:$try '#{pane_id}')
+		until_ms 10000 pane_known "$p" || fail "pane unknown"
+		t0=$(now_ms)
+		kill -9 "$(T display -p -t main:$try '#{pane_pid}')"
+		if until_ms 10000 dead_with "$p" exit_signal 9; then
+			ts=$(event_ts "$p" died) || fail "no died event for $p"
+			ms=$((ts - t0))
+			route=$(L events | grep "$p *died" | sed 's/.*via //')
+			return 0
+		fi
+		[ -n "$(T display -p -t "$p" '#{pane_dead_status}#{pane_dead_signal}')" ] &&
+		    fail "$p: tmux has its status, lisa does not: $(pane_json "$p")"
+		note "try $try: tmux lost the SIGCHLD of $p (no status in tmux either)"
+	done
+	fail "tmux lost the SIGCHLD 3 times running"
 }
 
 test_death_via_hook_alone() {
 	kill_kept_pane_without_pidfd hook
 	note "pidfd off: signal 9 known after ${ms} ms via $route"
-	# tmux 3.3a may lose the SIGCHLD; then the subscription and /proc
-	# step in (route "proc"), else the hook is first.
-	case $route in hook|proc) ;; *) fail "route $route" ;; esac
+	case $route in hook) ;; *) fail "route $route" ;; esac
 }
 
 test_death_via_subscription_alone() {
@@ -117,5 +134,7 @@ test_death_via_subscription_alone() {
 	kill_kept_pane_without_pidfd nohook
 	note "pidfd and hook off: signal 9 known after ${ms} ms via $route"
 	case $route in subscription|proc) ;; *) fail "route $route" ;; esac
-	[ "$ms" -le 1500 ] || fail "backstop took ${ms} ms"
+	# The subscription ticks once a second; 5 s leaves room for a busy
+	# machine and still catches a route that did not work.
+	[ "$ms" -le 5000 ] || fail "backstop took ${ms} ms"
 }
