@@ -1,0 +1,33 @@
+#!/bin/sh
+# Build Debian's tmux source package for SUITE (e.g. trixie) into PREFIX,
+# without touching the system's apt configuration: a private sources file
+# and private list/cache directories. Usage: tmux-debian.sh SUITE PREFIX
+# Needs dpkg-dev, libevent-dev, libncurses-dev, bison (installed by .ci/run).
+set -eu
+suite=$1
+prefix=$2
+[ -x "$prefix/bin/tmux" ] && exit 0
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+uri=$(sed -n 's/^URIs:[[:space:]]*//p' /etc/apt/sources.list.d/debian.sources \
+    2>/dev/null | grep -v security | head -n 1)
+[ -n "$uri" ] || uri=http://deb.debian.org/debian
+mkdir -p "$work/lists/partial" "$work/cache/archives/partial"
+cat >"$work/src.sources" <<SRC
+Types: deb-src
+URIs: $uri
+Suites: $suite
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+apt_private() {
+	apt-get -qq -o Dir::Etc::sourcelist="$work/src.sources" \
+	    -o Dir::Etc::sourceparts=/dev/null \
+	    -o Dir::State::Lists="$work/lists" -o Dir::Cache="$work/cache" "$@"
+}
+apt_private update
+(cd "$work" && apt_private source --download-only "tmux/$suite" >/dev/null)
+(cd "$work" && dpkg-source -x tmux_*.dsc src >/dev/null)
+(cd "$work/src" && ./configure --prefix="$prefix" >/dev/null &&
+    make -j2 >/dev/null && make install >/dev/null)
+"$prefix/bin/tmux" -V
