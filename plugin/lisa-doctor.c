@@ -2,7 +2,9 @@
  * lisa doctor: is everything lisa needs in place, and if not, what to do.
  * Each check prints one line; the exit code is 1 if any failed.
  */
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 
 #include <fcntl.h>
@@ -69,6 +71,10 @@ doctor_version(const char *out)
 		check(1, "tmux", "%s escapes command output (\\037, \\177%s); "
 		    "lisa reads it back unescaped", v.text,
 		    c.dollar_escaped ? ", \\$" : "");
+	if (c.list_keys_quiet)
+		check(1, "tmux", "%s: list-keys -T prefix KEY prints nothing; "
+		    "lisa reads the whole prefix table to leave your keys "
+		    "alone", v.text);
 	if (!c.display_client)
 		check(-1, "tmux", "%s: display-message -c takes no client; "
 		    "lisa's key feedback shows on the most recently active "
@@ -107,12 +113,32 @@ doctor_sessions(struct lisa_ctx *ctx, long long pid, long long sessions,
 		    "attached", pid, attached, sessions);
 }
 
+/* Something accepts connections on PATH (a server tmux cannot talk to). */
+static int
+doctor_listening(const char *path)
+{
+	struct sockaddr_un	sun;
+	int			fd, ok;
+
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	if (strlcpy(sun.sun_path, path, sizeof sun.sun_path) >=
+	    sizeof sun.sun_path)
+		return (0);
+	if ((fd = socket(AF_UNIX, SOCK_STREAM|SOCK_CLOEXEC, 0)) == -1)
+		return (0);
+	ok = connect(fd, (struct sockaddr *)&sun, sizeof sun) == 0;
+	close(fd);
+	return (ok);
+}
+
 int
 cmd_doctor(struct lisa_ctx *ctx, int json)
 {
 	struct json_doc	*d = NULL;
 	struct stat	 st;
-	char		*out = NULL, *cause = NULL, *hooks = NULL, *ver;
+	char		*out = NULL, *cause = NULL, *hooks = NULL, *ver = NULL;
+	struct tmux_version tv;
 	char		*warning;
 	char		 hookname[64];
 	long long	 pid = 0, sessions = 0, malformed = 0, attached = 0;
@@ -120,21 +146,41 @@ cmd_doctor(struct lisa_ctx *ctx, int json)
 	int		 major = 0, minor = 0, installed = 0, rc;
 
 	printf("lisa %s\n", LISA_VERSION);
+	/* The running server's version; the tmux in PATH if none runs. */
 	rc = doctor_tmux(ctx, &out, NULL, NULL, NULL);
 	if (rc != 0)
 		check(0, "tmux", "tmux not found: apt-get install tmux");
-	else {
+	else if (doctor_tmux(ctx, &ver, "display-message", "-p",
+	    "#{version}") == 0 && ver != NULL && *ver != '\0') {
+		if (strcmp(out + (strncmp(out, "tmux ", 5) == 0 ? 5 : 0),
+		    ver) != 0)
+			check(-1, "tmux", "the server runs tmux %s, the tmux in "
+			    "PATH is %s: lisa talks to the server as %s", ver,
+			    out, ver);
+		free(out);
+		xasprintf(&out, "tmux %s", ver);
+	}
+	free(ver);
+	if (rc == 0) {
 		doctor_version(out);
-		ver = strchr(out, ' ') != NULL ? strchr(out, ' ') + 1 : out;
-		if (sscanf(ver, "%d.%d", &major, &minor) != 2)
-			sscanf(ver, "next-%d.%d", &major, &minor);
+		if (tmux_version_parse(out, &tv) == 0) {
+			major = tv.major;
+			minor = tv.minor;
+		}
 	}
 	free(out);
 	out = NULL;
 
-	if (doctor_tmux(ctx, &out, "display-message", "-p", "#{pid}") != 0)
-		check(0, "server", "no tmux server at %s", ctx->sid.socket);
-	else
+	if (doctor_tmux(ctx, &out, "display-message", "-p", "#{pid}") != 0) {
+		if (doctor_listening(ctx->sid.socket))
+			check(0, "server", "%s does not answer the tmux in "
+			    "PATH: a server started by another tmux version? "
+			    "Run lisa with that tmux first in PATH",
+			    ctx->sid.socket);
+		else
+			check(0, "server", "no tmux server at %s",
+			    ctx->sid.socket);
+	} else
 		check(1, "server", "%s (pid %s)", ctx->sid.socket, out);
 	free(out);
 	out = NULL;

@@ -77,6 +77,8 @@ tmux_caps_get(const struct tmux_version *v, struct tmux_caps *c)
 	 * kill-session could crash the server while our client exits.
 	 */
 	c->subscriptions = tmux_version_ge(v, 3, 7);
+	/* The list-keys rework in 3.7 (09bd68632); ui.c reads the table. */
+	c->list_keys_quiet = tmux_version_ge(v, 3, 7);
 }
 
 /* The known tmux bugs of a version that matter to lisa, and what to do. */
@@ -94,12 +96,14 @@ static const struct tmux_bug tmux_bug_list[] = {
 	{ "subscriptions", "a control client's subscription timer reads "
 	  "the session it was attached to after that session is killed "
 	  "(fixed in 3.7)", "lisa subscribes to nothing here: deaths come "
-	  "from the processes (pidfd) and the pane-died hook, a respawned "
-	  "pane is seen when it writes (or lisa retry says so)" },
+	  "from the processes (pidfd) and, from 3.3, the pane-died hook; "
+	  "a respawned pane is seen when it writes (or lisa retry says "
+	  "so)" },
 	{ "remain-on-exit", "a pane dying with remain-on-exit while a "
 	  "control client is attached can crash the server (tmux #2828)",
 	  "lisa sets no remain-on-exit and installs no pane-died hook here; "
-	  "deaths are seen within 1 s (subscriptions)" },
+	  "deaths come from the processes (pidfd). Upgrade to 3.3 or later "
+	  "for exit statuses of panes tmux keeps" },
 };
 
 size_t
