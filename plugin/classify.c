@@ -44,6 +44,48 @@ cls_state_from_name(const char *name)
 	return (ST_NSTATES);
 }
 
+/*
+ * What a human may type for states: a state name (the JSON's), or the
+ * word the status line, borders and menu use for its group.
+ */
+static const struct {
+	const char	*word;
+	unsigned int	 mask;
+} state_words[] = {
+	{ "starting", 1u << ST_JUST_STARTED },
+	{ "working", (1u << ST_JUST_STARTED)|(1u << ST_IN_PROGRESS) },
+	{ "waiting", 1u << ST_WAITING_INPUT },
+	{ "done", 1u << ST_COMPLETED },
+	{ "gone", 1u << ST_NOT_FOUND },
+};
+
+int
+cls_state_mask(const char *name, unsigned int *mask)
+{
+	size_t	i;
+	int	st;
+
+	for (i = 0; i < sizeof state_words / sizeof state_words[0]; i++) {
+		if (strcmp(state_words[i].word, name) == 0) {
+			*mask |= state_words[i].mask;
+			return (0);
+		}
+	}
+	st = cls_state_from_name(name);
+	if (st == ST_NSTATES || st == ST_NONE)
+		return (-1);
+	*mask |= 1u << st;
+	return (0);
+}
+
+/* For errors: every name cls_state_mask takes. */
+const char *
+cls_state_names_help(void)
+{
+	return ("just_started in_progress waiting_input completed crashed "
+	    "stuck degraded not_found, or starting working waiting done gone");
+}
+
 const char *
 cls_lifecycle_name(enum cls_lifecycle l)
 {

@@ -140,5 +140,7 @@ const char	*cls_state_name(enum cls_state);
 const char	*cls_lifecycle_name(enum cls_lifecycle);
 const char	*cls_activity_name(enum cls_activity);
 enum cls_state	 cls_state_from_name(const char *);
+int		 cls_state_mask(const char *, unsigned int *);
+const char	*cls_state_names_help(void);
 
 #endif

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "lisa-client.h"
+#include "classify.h"
 
 /* TARGET (or $TMUX_PANE) to "%N"; NULL if tmux knows no such pane. */
 char *
@@ -278,6 +279,28 @@ until_json(struct buf *b, const char *until)
 	buf_addc(b, ']');
 }
 
+/* Every name in --until is a state or a group word; else say which not. */
+static int
+until_check(const char *until, unsigned int *mask)
+{
+	char	*copy, *p, *s;
+	int	 rc = 0;
+
+	if (until == NULL)
+		return (0);
+	copy = p = xstrdup(until);
+	while ((s = strsep(&p, ", ")) != NULL) {
+		if (*s == '\0' || cls_state_mask(s, mask) == 0)
+			continue;
+		fprintf(stderr, "lisa: wait: unknown state '%s'; use %s\n", s,
+		    cls_state_names_help());
+		rc = -1;
+		break;
+	}
+	free(copy);
+	return (rc);
+}
+
 /*
  * Block until the helper pushes the pane into one of the states. Exit 0
  * when reached, 1 on timeout, 2 on error (including a pane that is gone
@@ -292,10 +315,13 @@ cmd_wait(struct lisa_ctx *ctx, const char *target, const char *until,
 	struct json_doc	*d;
 	char		*pane, *reply = NULL, *cause = NULL, *state;
 	int		 fd, obj, ms, rc;
+	unsigned int	 mask = 0;
 
+	if (until_check(until, &mask) != 0)
+		return (2);
 	if ((pane = client_resolve(ctx, target)) == NULL) {
 		print_not_found(target != NULL ? target : "", 1);
-		return (until != NULL && strstr(until, "not_found") ? 0 : 2);
+		return ((mask & (1u << ST_NOT_FOUND)) ? 0 : 2);
 	}
 	if ((fd = client_connect(ctx->sockpath, &cause)) == -1) {
 		fprintf(stderr, "lisa: %s\n", cause);

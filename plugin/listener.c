@@ -284,10 +284,9 @@ static void
 listener_status(struct listener_conn *lc, struct json_doc *d, int wait)
 {
 	struct pane	*p;
-	char		*arg, *name;
+	char		*arg, *name, *msg;
 	unsigned	 mask = 0;
 	int		 id, arr, i, n, exists;
-	enum cls_state	 st;
 
 	arg = json_get_str(d, 0, "pane");
 	id = listener_pane_arg(arg);
@@ -306,13 +305,15 @@ listener_status(struct listener_conn *lc, struct json_doc *d, int wait)
 	for (i = 0; i < n; i++) {
 		if (json_tok_str(d, json_array_item(d, arr, i), &name) != 0)
 			continue;
-		st = cls_state_from_name(name);
-		free(name);
-		if (st == ST_NSTATES) {
-			listener_error(lc, "unknown state in until");
+		if (cls_state_mask(name, &mask) != 0) {
+			xasprintf(&msg, "unknown state '%.40s' in until; use "
+			    "%s", name, cls_state_names_help());
+			free(name);
+			listener_error(lc, msg);
+			free(msg);
 			return;
 		}
-		mask |= 1u << st;
+		free(name);
 	}
 	if (mask == 0)
 		mask = WAIT_DEFAULT;

@@ -212,8 +212,16 @@ test_status_targets_not_found_and_wait_timeout() {
 	L wait %9999 --until in_progress --timeout 1 >/dev/null
 	[ $? -eq 2 ] || fail "wait on a missing pane"
 	L wait %9999 --until not_found >/dev/null || fail "until not_found"
-	L wait "$p" --until bogus >/dev/null 2>&1
+	L wait "$p" --until bogus >/dev/null 2>"$TESTDIR/err"
 	[ $? -eq 2 ] || fail "unknown state accepted"
+	# The error names the bad value and the good ones.
+	grep -q "unknown state 'bogus'; use .*waiting_input.*working" "$TESTDIR/err" ||
+	    fail "error: $(cat "$TESTDIR/err")"
+	# The status line's words work as well as the JSON's state names.
+	L wait "$p" --until waiting --timeout 5 >/dev/null || fail "until waiting"
+	L wait "$p" --until done,working --timeout 0.3 >/dev/null
+	[ $? -eq 1 ] || fail "until done,working did not time out"
+	L wait %9999 --until gone >/dev/null || fail "until gone"
 	# A pane that goes away while waited for.
 	L wait "$p" --until in_progress --timeout 5 >"$TESTDIR/out" &
 	w=$!

@@ -427,6 +427,36 @@ test_recheck(void **state)
 	assert_int_equal(cls_state_from_name("bogus"), ST_NSTATES);
 }
 
+/* wait --until takes the JSON's state names and the status line's words. */
+static void
+test_state_words(void **state)
+{
+	unsigned int	m;
+
+	(void)state;
+	m = 0;
+	assert_int_equal(cls_state_mask("waiting", &m), 0);
+	assert_int_equal(m, 1u << ST_WAITING_INPUT);
+	m = 0;
+	assert_int_equal(cls_state_mask("waiting_input", &m), 0);
+	assert_int_equal(m, 1u << ST_WAITING_INPUT);
+	m = 0;
+	assert_int_equal(cls_state_mask("working", &m), 0);
+	assert_int_equal(m, (1u << ST_JUST_STARTED)|(1u << ST_IN_PROGRESS));
+	assert_int_equal(cls_state_mask("done", &m), 0);
+	assert_true(m & (1u << ST_COMPLETED));
+	m = 0;
+	assert_int_equal(cls_state_mask("gone", &m), 0);
+	assert_int_equal(m, 1u << ST_NOT_FOUND);
+	m = 0;
+	assert_int_equal(cls_state_mask("none", &m), -1);
+	assert_int_equal(cls_state_mask("waiting2", &m), -1);
+	assert_int_equal(cls_state_mask("", &m), -1);
+	assert_int_equal(m, 0);
+	assert_non_null(strstr(cls_state_names_help(), "waiting_input"));
+	assert_non_null(strstr(cls_state_names_help(), "working"));
+}
+
 int
 main(void)
 {
@@ -435,6 +465,7 @@ main(void)
 		cmocka_unit_test(test_coverage),
 		cmocka_unit_test(test_fields),
 		cmocka_unit_test(test_recheck),
+		cmocka_unit_test(test_state_words),
 	};
 
 	return (cmocka_run_group_tests_name("classify", tests, NULL, NULL));
