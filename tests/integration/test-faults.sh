@@ -96,6 +96,7 @@ test_helper_sigkilled_restarted() {
 # waits for a session to settle before it attaches (session.c).
 test_session_churn_instant_kill() {
 	start_server main
+	cheap_sessions
 	start_helper
 	for i in $(seq 1 200); do
 		T new-session -d -s "c$i" || fail "new-session $i: server gone"
@@ -114,6 +115,7 @@ one_session() { [ "$(info | jget "d['sessions']")" = 1 ] &&
 # descriptors or memory than before.
 test_session_churn_1000() {
 	start_server main
+	cheap_sessions
 	# Pane and session ids to four digits (the events in the ring name
 	# them), before the helper: never attached, and no hook to run.
 	for i in $(seq 1 20); do

@@ -253,6 +253,7 @@ test_crash_dismissed_by_command_or_user() {
 # to what they make: the server stays up, and lisa keeps up.
 test_session_churn_parallel_keeps_server() {
 	start_server main
+	cheap_sessions
 	start_helper
 	pid=$(T display -p '#{pid}')
 	for k in 1 2 3 4; do
