@@ -469,11 +469,13 @@ agent_load(const char *path, char **cause)
 
 			/*
 			 * bash: "Killed" alone, or "[1]+  Killed  cmd"; at
-			 * the cursor, which may sit after the agent's own
-			 * prompt (Claude's is a glyph and a no-break space).
+			 * the cursor, which may sit anywhere after the
+			 * agent's last output: its prompt (Claude's is a
+			 * glyph and a no-break space), or under load the end
+			 * of a spinner line ("tokens)Killed"). Not inside a
+			 * word.
 			 */
-			xasprintf(&pat,
-			    "(^|[[:space:]]|\xc2\xa0)%s([[:space:]]|$)",
+			xasprintf(&pat, "(^|[^[:alpha:]])%s([[:space:]]|$)",
 			    shell_deaths[i].text);
 			regcomp(&shell_death_re[i], pat,
 			    REG_EXTENDED|REG_NEWLINE|REG_NOSUB);

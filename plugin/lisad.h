@@ -222,6 +222,7 @@ struct watch {
 	char			 tail[64];	/* last output bytes */
 	size_t			 tail_len;
 	int			 shell_signal;	/* reported after the agent */
+	size_t			 shell_words_left; /* bytes to look at for it */
 	int			 output_scanned;
 	uint64_t		 output_scan_at;	/* mono ms */
 	uint64_t		 watch_since;	/* lisa began to watch the pane */

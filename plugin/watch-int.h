@@ -11,6 +11,14 @@
 #define WATCH_YOUNG_PANE 1000	/* ms: a pane this new may still exec */
 #define WATCH_YOUNG_RESCAN 150
 #define WATCH_EXIT_SETTLE 300	/* ms for a shell to report an agent's exit */
+/*
+ * After an agent's death, its shell's report ("Killed") refines the
+ * verdict: looked for in the first WATCH_SHELL_BYTES the pane writes, by
+ * bytes rather than time, since a loaded machine may take seconds to run
+ * the shell (seen: two CPU hogs and a test suite); and not after 30 s.
+ */
+#define WATCH_SHELL_BYTES 256
+#define WATCH_SHELL_WORDS 30000
 
 void	watch_touch(struct pane *);
 void	watch_unwatch_agent(struct watch *);

@@ -26,6 +26,7 @@ watch_agent_gone(struct pane *p)
 	agentfiles_agent_gone(p);
 	watch_shell_words(p, w->tail, w->tail_len);
 	w->tail_len = 0;
+	w->shell_words_left = WATCH_SHELL_BYTES;
 }
 
 static void

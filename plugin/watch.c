@@ -16,8 +16,6 @@
 #include "watch-int.h"
 
 #define WATCH_RESCAN	1000	/* ms between tree looks while output flows */
-#define WATCH_SHELL_WORDS 2000	/* ms after an agent's death its shell's
-				   report ("Killed") still refines it */
 
 static void	watch_run(void *);
 
@@ -302,8 +300,14 @@ watch_output(struct pane *p, const char *data, size_t len)
 	}
 	if (w->agent_alive)
 		watch_tail(w, data, len);
-	else if (time_mono_ms() - w->agent_gone_at < WATCH_SHELL_WORDS)
-		watch_shell_words(p, data, len);
+	else if (w->shell_words_left > 0 &&
+	    time_mono_ms() - w->agent_gone_at < WATCH_SHELL_WORDS) {
+		/* In the tail: the report may come in two chunks. */
+		watch_tail(w, data, len);
+		w->shell_words_left -= len < w->shell_words_left ? len :
+		    w->shell_words_left;
+		watch_shell_words(p, w->tail, w->tail_len);
+	}
 	if (!w->classified || w->res.state != ST_IN_PROGRESS ||
 	    strcmp(w->res.reason, "output_quiet") == 0)
 		watch_touch(p);

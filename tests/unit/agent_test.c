@@ -116,6 +116,10 @@ static const struct screen_case screens[] = {
 	{ "claude", "\xe2\x9d\xaf\xc2\xa0Killed\n$ \xe2\x94\x80\n"
 	  "  esc to interrupt\n", SCREEN_BUSY|SCREEN_KILLED },
 	{ "claude", "\xe2\x97\x8f Unkilled\n", 0 },
+	/* Under load: bash's word right after the last spinner frame. */
+	{ "claude", "\xe2\x9c\xbb Percolating\xe2\x80\xa6 (1s \xc2\xb7 40 "
+	  "tokens)Killed\nbash-5.2# ", SCREEN_KILLED },
+	{ "claude", "the process was notKilled here\n", 0 },
 	{ "codex", "Would you like to run the following command?\n"
 	  "$ touch x\n\xe2\x80\xba 1. Yes, proceed (y)\n"
 	  "Press enter to confirm or esc to cancel\n", SCREEN_PERMISSION },
@@ -155,6 +159,9 @@ test_screens(void **state)
 	agent_screen(agent_by_name("codex"), "[1]+  Terminated   codex\n",
 	    &sig);
 	assert_int_equal(sig, 15);
+	assert_int_equal(agent_shell_death("tokens)Killed\r\nbash-5.2# "), 9);
+	assert_int_equal(agent_shell_death("Killed"), 9);
+	assert_int_equal(agent_shell_death("overKilled "), -1);
 	assert_string_equal(agent_hint_name(SCREEN_TRUST), "trust");
 }
 
