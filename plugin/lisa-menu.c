@@ -534,6 +534,33 @@ menu_line(struct buf *b, const char *s)
 	menu_text(b, cut);
 }
 
+/* The last 6 lines of an agent's stderr, as menu headings. */
+static void
+menu_stderr(struct menu_args *ma, struct buf *b, const char *text)
+{
+	const char	*p, *nl;
+	char		*one;
+	size_t		 n = 0, i = 0;
+
+	for (p = text; *p != '\0'; p = *nl != '\0' ? nl + 1 : nl) {
+		nl = p + strcspn(p, "\n");
+		n++;
+	}
+	if (n > 0)
+		menu_item(ma, "-#[bold]stderr (last lines)", "", "");
+	for (p = text; *p != '\0'; p = *nl != '\0' ? nl + 1 : nl, i++) {
+		nl = p + strcspn(p, "\n");
+		if (i + 6 < n)
+			continue;
+		one = xstrndup(p, (size_t)(nl - p));
+		buf_reset(b);
+		buf_adds(b, "-  ");
+		menu_line(b, one);
+		menu_item(ma, b->data, "", "");
+		free(one);
+	}
+}
+
 /*
  * A run is out of retries: its exit, how far it got, the end of its
  * stderr, and what to do - retry, the fallback, skip, or abort (close it).
@@ -545,9 +572,9 @@ cmd_key_escalate(struct lisa_ctx *ctx, const char *client, const char *id)
 	struct json_doc		*d = NULL;
 	struct run		 r;
 	struct buf		 b;
-	char			*dir, *cause = NULL, *msg = NULL, *line, *sh, *rs;
+	char			*dir, *cause = NULL, *msg = NULL, *text, *sh, *rs;
 	char			 title[96];
-	int			 se, arr, n, i, from;
+	int			 se;
 
 	if (id == NULL || (dir = run_dir(ctx->rundir, &cause)) == NULL ||
 	    run_read(dir, id, &r, &cause) != 0) {
@@ -572,22 +599,11 @@ cmd_key_escalate(struct lisa_ctx *ctx, const char *client, const char *id)
 	    r.failures);
 	menu_item(&ma, b.data, "", "");
 	if (d != NULL && (se = json_get(d, 0, "stderr")) >= 0) {
-		arr = json_get(d, se, "tail");
-		if (arr < 0 || json_array_size(d, arr) == 0)
-			arr = json_get(d, se, "head");
-		n = arr >= 0 ? json_array_size(d, arr) : 0;
-		if (n > 0)
-			menu_item(&ma, "-#[bold]stderr (last lines)", "", "");
-		for (i = (from = n > 6 ? n - 6 : 0); i < n; i++) {
-			if (json_tok_str(d, json_array_item(d, arr, i),
-			    &line) != 0)
-				continue;
-			buf_reset(&b);
-			buf_adds(&b, "-  ");
-			menu_line(&b, line);
-			menu_item(&ma, b.data, "", "");
-			free(line);
-		}
+		/* The tail when stderr was cut, else all of it: last lines. */
+		if ((text = json_get_str(d, se, "tail")) == NULL)
+			text = json_get_str(d, se, "head");
+		menu_stderr(&ma, &b, text != NULL ? text : "");
+		free(text);
 	}
 	menu_add(&ma, xstrdup(""));
 	sh = menu_self(ctx, "retry", r.pane);

@@ -480,8 +480,9 @@ run_summary(const char *term, char *out, size_t len)
 	msg = json_get_str(d, 0, "message");
 	if ((se = json_get(d, 0, "stderr")) >= 0)
 		json_get_int(d, se, "total_lines", &lines);
-	snprintf(out, len, "%s by %s: %s", reason != NULL ? reason : "?",
-	    by != NULL ? by : "?", msg != NULL ? msg : "");
+	snprintf(out, len, "%s by %s%s%s", reason != NULL ? reason : "?",
+	    by != NULL ? by : "?", msg != NULL ? ": " : "",
+	    msg != NULL ? msg : "");
 	if (lines > 0)
 		snprintf(out + strlen(out), len - strlen(out),
 		    " (%lld stderr lines)", lines);

@@ -91,38 +91,43 @@ run_stderr_finish(struct run_stderr *rs)
 		run_stderr_line(rs);
 }
 
+/* Lines joined with '\n', as one JSON string. */
 static void
-run_stderr_array(struct buf *b, char *const *lines, size_t from, size_t n,
+run_stderr_join(struct buf *b, char *const *lines, size_t from, size_t n,
     size_t ring)
 {
-	size_t	i;
+	struct buf	j;
+	size_t		i;
 
-	buf_addc(b, '[');
+	buf_init(&j);
 	for (i = 0; i < n; i++) {
 		if (i != 0)
-			buf_addc(b, ',');
-		json_cstr(b, lines[ring != 0 ? (from + i) % ring : from + i]);
+			buf_addc(&j, '\n');
+		buf_adds(&j, lines[ring != 0 ? (from + i) % ring : from + i]);
 	}
-	buf_addc(b, ']');
+	buf_addc(&j, '\0');
+	json_cstr(b, j.data);
+	buf_free(&j);
 }
 
-/* {"head":[...],"tail":[...],"truncated":bool,"total_lines":N} */
+/*
+ * The termination metadata's shape: "head" is the whole stderr when it
+ * was not cut, else its first lines; "tail", its last lines, only when
+ * cut. {"head":"...","tail":"...","truncated":bool,"total_lines":N}
+ */
 void
 run_stderr_json(struct buf *b, const struct run_stderr *rs)
 {
 	int	cut = rs->total > RUN_HEAD_LINES + RUN_TAIL_LINES;
 
 	buf_adds(b, "{\"head\":");
-	if (!cut)
-		run_stderr_array(b, rs->first, 0, rs->nfirst, 0);
-	else
-		run_stderr_array(b, rs->first, 0, RUN_HEAD_LINES, 0);
-	buf_adds(b, ",\"tail\":");
-	if (!cut)
-		buf_adds(b, "[]");
-	else	/* the ring is full: its oldest line is at lastpos */
-		run_stderr_array(b, rs->last, rs->lastpos, RUN_TAIL_LINES,
+	run_stderr_join(b, rs->first, 0, cut ? RUN_HEAD_LINES : rs->nfirst,
+	    0);
+	if (cut) {	/* the ring is full: its oldest line is at lastpos */
+		buf_adds(b, ",\"tail\":");
+		run_stderr_join(b, rs->last, rs->lastpos, RUN_TAIL_LINES,
 		    RUN_TAIL_LINES);
+	}
 	buf_printf(b, ",\"truncated\":%s,\"total_lines\":%llu}",
 	    cut ? "true" : "false", (unsigned long long)rs->total);
 }

@@ -320,7 +320,7 @@ run_outcome(int code, int sig, const char *killed_by)
 	return ("error");
 }
 
-/* {reason, terminated_by, message[, exit_code, signal, stderr]} */
+/* {reason, terminated_by[, message, exit_code, signal, stderr]} */
 void
 run_termination(struct buf *b, int code, int sig, const char *killed_by,
     const char *stderr_json)
@@ -352,9 +352,10 @@ run_termination(struct buf *b, int code, int sig, const char *killed_by,
 	json_cstr(b, reason);
 	json_key(b, "terminated_by");
 	json_cstr(b, by);
-	json_key(b, "message");
-	json_cstr(b, msg);
+	/* message, exit code and stderr: only for errors (the metadata). */
 	if (strcmp(reason, "error") == 0) {
+		json_key(b, "message");
+		json_cstr(b, msg);
 		json_key(b, "exit_code");
 		json_int_or_null(b, sig <= 0, code);
 		json_key(b, "signal");

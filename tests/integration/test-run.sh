@@ -28,13 +28,15 @@ exit 3')
 	case "$pane" in %*) ;; *) fail "lisa run printed: $out" ;; esac
 	until_ms 5000 finished_run || fail "never finished: $(L runs --json)"
 	t=$(run_field "d['termination']")
-	[ "$(echo "$t" | jget "d['reason'] + '/' + d['terminated_by'] + '/' + str(d['exit_code']) + '/' + str(d['signal'])")" = "error/agent/3/None" ] ||
+	[ "$(printf "%s\n" "$t" | jget "d['reason'] + '/' + d['terminated_by'] + '/' + str(d['exit_code']) + '/' + str(d['signal'])")" = "error/agent/3/None" ] ||
 	    fail "termination: $t"
-	[ "$(echo "$t" | jget "d['stderr']['total_lines']")" = 200 ] || fail "total: $t"
-	[ "$(echo "$t" | jget "d['stderr']['truncated']")" = true ] || fail "truncated: $t"
-	[ "$(echo "$t" | jget "d['stderr']['head']")" = "$(python3 -c 'import json; print(json.dumps(["stderr line %d" % i for i in range(1, 21)]))')" ] ||
+	[ "$(printf "%s\n" "$t" | jget "d['stderr']['total_lines']")" = 200 ] || fail "total: $t"
+	[ "$(printf "%s\n" "$t" | jget "d['stderr']['truncated']")" = true ] || fail "truncated: $t"
+	# The termination metadata's shape: head and tail are strings, the
+	# lines joined with newlines.
+	[ "$(printf "%s\n" "$t" | jget "d['stderr']['head']")" = "$(seq 1 20 | sed 's/^/stderr line /')" ] ||
 	    fail "head: $t"
-	[ "$(echo "$t" | jget "d['stderr']['tail']")" = "$(python3 -c 'import json; print(json.dumps(["stderr line %d" % i for i in range(151, 201)]))')" ] ||
+	[ "$(printf "%s\n" "$t" | jget "d['stderr']['tail']")" = "$(seq 151 200 | sed 's/^/stderr line /')" ] ||
 	    fail "tail: $t"
 	[ "$(run_field "d['cwd']")" = "$TESTDIR" ] || fail "cwd"
 	[ "$(run_field "d['name']")" = errs ] || fail "name"
@@ -68,7 +70,7 @@ test_stderr_line_cut_on_utf8_boundary() {
 	cmd=$(script utf8.sh "python3 -c 'import sys; sys.stderr.write(\"x\" + \"\\u00e9\" * 300 + \"\\n\")'; exit 1")
 	L run -- "$cmd" >/dev/null || fail "lisa run"
 	until_ms 5000 finished_run || fail "never finished"
-	line=$(run_field "d['termination']['stderr']['head'][0]")
+	line=$(run_field "d['termination']['stderr']['head']")
 	[ "$(printf %s "$line" | wc -c)" = 499 ] || fail "cut at $(printf %s "$line" | wc -c) bytes: $line"
 	[ "$line" = "x$(python3 -c 'print("\u00e9" * 249, end="")')" ] || fail "not x + 249 é"
 }
@@ -85,10 +87,11 @@ test_kill_9_is_signal_9_error() {
 	kill -9 "$pid"
 	until_ms 5000 finished_run || fail "never finished"
 	t=$(run_field "d['termination']")
-	[ "$(echo "$t" | jget "d['reason'] + '/' + str(d['signal']) + '/' + str(d['exit_code'])")" = "error/9/None" ] ||
+	[ "$(printf "%s\n" "$t" | jget "d['reason'] + '/' + str(d['signal']) + '/' + str(d['exit_code'])")" = "error/9/None" ] ||
 	    fail "termination: $t"
-	echo "$t" | jget "d['message']" | grep -q "SIGKILL" || fail "message: $t"
-	[ "$(echo "$t" | jget "d['stderr']['head']")" = '["started"]' ] || fail "stderr: $t"
+	printf "%s\n" "$t" | jget "d['message']" | grep -q "SIGKILL" || fail "message: $t"
+	[ "$(printf "%s\n" "$t" | jget "d['stderr']['head']")" = started ] || fail "stderr: $t"
+	printf "%s\n" "$t" | jget "'tail' in d['stderr'] and exit(1)" || fail "a tail when not cut: $t"
 	# The pane dies the way the agent did.
 	until_ms 3000 shows "$pane" '#{pane_dead}' 1 || fail "pane alive"
 	until_ms 3000 field_is "$pane" exit_signal 9 ||
@@ -117,7 +120,7 @@ test_exit_codes_map_to_reasons() {
 	until_ms 5000 finished_run || fail "never finished"
 	run_field "d['termination']['message']" | grep -q "could not start" ||
 	    fail "$(run_field "d['termination']")"
-	run_field "d['termination']['stderr']['head'][0]" | grep -q "cannot run" ||
+	run_field "d['termination']['stderr']['head']" | grep -q "cannot run" ||
 	    fail "no stderr: $(run_field "d['termination']")"
 }
 
@@ -178,7 +181,7 @@ test_kill_terminates_tree_then_sigkill() {
 	until_ms 6000 finished_run || fail "never finished"
 	ms=$(($(now_ms) - t0))
 	t=$(run_field "d['termination']")
-	[ "$(echo "$t" | jget "d['reason'] + '/' + d['terminated_by']")" = "terminated/user" ] ||
+	[ "$(printf "%s\n" "$t" | jget "d['reason'] + '/' + d['terminated_by']")" = "terminated/user" ] ||
 	    fail "termination: $t"
 	[ "$(run_field "d['signal']")" = 9 ] || fail "not SIGKILLed: $(finished_run)"
 	[ "$ms" -ge 1900 ] || fail "SIGKILL after ${ms} ms, before the 2 s grace"
@@ -199,16 +202,16 @@ test_retry_and_fallback_names() {
 	until_ms 5000 sh -c "[ \$('$LISA' -L '$SOCK' runs --json | python3 -c 'import json,sys; print(len([r for r in json.load(sys.stdin) if r[\"lifecycle\"] == \"finished\"]))') = 2 ]" ||
 	    fail "retry never finished: $(L runs)"
 	r2=$(L runs --json | jget "d[1]")
-	[ "$(echo "$r2" | jget "'%s %s %s %s' % (d['name'], d['attempt'], d['prev'], d['pane'])")" = "crashy-r2 2 $id1 $pane" ] ||
+	[ "$(printf "%s\n" "$r2" | jget "'%s %s %s %s' % (d['name'], d['attempt'], d['prev'], d['pane'])")" = "crashy-r2 2 $id1 $pane" ] ||
 	    fail "second run: $r2"
 	[ "$(T display -p -t "$pane" '#{window_name}')" = crashy-r2 ] || fail "window not renamed"
 	L retry "$pane" --fallback >/dev/null || fail "fallback retry failed"
 	until_ms 5000 sh -c "'$LISA' -L '$SOCK' runs --json | grep -q '\"name\":\"crashy-fb\",.*\"lifecycle\":\"finished\"'" ||
 	    fail "fallback never finished: $(L runs)"
 	r3=$(L runs --json | jget "d[2]")
-	[ "$(echo "$r3" | jget "'%s %s %s' % (d['name'], d['attempt'], d['on_fallback'])")" = "crashy-fb 1 True" ] ||
+	[ "$(printf "%s\n" "$r3" | jget "'%s %s %s' % (d['name'], d['attempt'], d['on_fallback'])")" = "crashy-fb 1 True" ] ||
 	    fail "fallback run: $r3"
-	[ "$(echo "$r3" | jget "d['termination']['stderr']['head']")" = '["fallback"]' ] ||
+	[ "$(printf "%s\n" "$r3" | jget "d['termination']['stderr']['head']")" = fallback ] ||
 	    fail "fallback stderr: $r3"
 	note "$(L runs)"
 }
@@ -246,7 +249,7 @@ import json, sys
 print(" ".join(str(e["delay_ms"]) for e in map(json.loads, sys.stdin) if e["event"] in ("run_retry", "run_fallback")))')
 	[ "$delays" = "200 400 200 200 400" ] || fail "delays: $delays"
 	first=$(L runs --json | jget "d[0]['termination']")
-	[ "$(echo "$first" | jget "str(d['signal']) + ' ' + str(d['stderr']['total_lines'])")" = "11 80" ] ||
+	[ "$(printf "%s\n" "$first" | jget "str(d['signal']) + ' ' + str(d['stderr']['total_lines'])")" = "11 80" ] ||
 	    fail "first termination: $first"
 	# The menu, on the attached client: what failed, stderr, the choices.
 	until_ms 5000 sh -c "tmux -L $OUTER capture-pane -p | grep -q 'lisa: crashy-fb-r3 failed'" ||
@@ -276,9 +279,9 @@ test_termination_of_pane_not_started_by_lisa() {
 	until_ms 3000 sh -c "'$LISA' -L '$SOCK' events --json | grep -q '\"event\":\"terminated\"'" ||
 	    fail "no terminated event: $(L events --json | tail -3)"
 	t=$(L events --json | grep '"event":"terminated"' | jget "d['termination']")
-	[ "$(echo "$t" | jget "d['reason'] + '/' + d['terminated_by'] + '/' + str(d['exit_code'])")" = "error/agent/3" ] ||
+	[ "$(printf "%s\n" "$t" | jget "d['reason'] + '/' + d['terminated_by'] + '/' + str(d['exit_code'])")" = "error/agent/3" ] ||
 	    fail "termination: $t"
-	echo "$t" | jget "d['screen_tail']" | grep -q "exit 3" || fail "screen tail: $t"
+	printf "%s\n" "$t" | jget "d['screen_tail']" | grep -q "exit 3" || fail "screen tail: $t"
 	[ "$(pane_field "$p" termination | jget "d['exit_code']")" = 3 ] ||
 	    fail "lisa list: $(pane_json "$p")"
 	# Once per death.

@@ -40,7 +40,7 @@ test_watchdog_warn_nudge_triage_terminate() {
 	esac
 	grep -q "Claude Code" "$TESTDIR/triage.in" || fail "triage got no screen: $(head -3 "$TESTDIR/triage.in")"
 	t=$(L runs --json | jget "d[0]['termination']")
-	[ "$(echo "$t" | jget "d['reason'] + '/' + d['terminated_by']")" = "terminated/daemon" ] ||
+	[ "$(printf "%s\n" "$t" | jget "d['reason'] + '/' + d['terminated_by']")" = "terminated/daemon" ] ||
 	    fail "termination: $t"
 	note "watchdog: $ev"
 }
