@@ -44,6 +44,7 @@ UNIT_TESTS = control_parse control_unescape control_client control_quote \
 UNIT_BINS = $(patsubst %,$(BUILD)/tests/%_test,$(UNIT_TESTS))
 
 .PHONY: all clean test test-unit test-integration test-agents deps bench demo \
+	install uninstall man-lint \
 	screenshots check-asan check-valgrind fuzz fuzz-bins
 # Keep intermediate objects: no "rm" after the test summary.
 .SECONDARY:
@@ -72,9 +73,28 @@ $(BUILD)/tests/%_test: $(BUILD)/tests/unit/%_test.o $(COMMON_OBJS) \
 $(BUILD)/bench/lisa-bench: $(BUILD)/bench/lisa-bench.o $(COMMON_OBJS) $(BUILD)/libcontrol.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-# Everything: unit tests (cmocka), then integration tests on real tmux.
-test: all $(UNIT_BINS) $(BUILD)/tests/quote-roundtrip
+# Everything: the man page's lint, unit tests (cmocka), then integration
+# tests on real tmux.
+test: all man-lint $(UNIT_BINS) $(BUILD)/tests/quote-roundtrip
 	@sh tests/run.sh $(UNIT_BINS)
+
+# lisa(1), checked by Debian's mandoc (plugin/install-deps.sh installs it).
+man-lint:
+	@mandoc -T lint -W warning docs/lisa.1
+
+# make install [PREFIX=/usr/local] [DESTDIR=]: lisa and lisad side by side
+# (lisa starts the lisad next to it), and the man page.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 755 $(BIN)/lisa $(BIN)/lisad $(DESTDIR)$(BINDIR)/
+	install -m 644 docs/lisa.1 $(DESTDIR)$(MANDIR)/man1/lisa.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/lisa $(DESTDIR)$(BINDIR)/lisad \
+	    $(DESTDIR)$(MANDIR)/man1/lisa.1
 
 # The same tests on binaries built with AddressSanitizer (leaks included)
 # and UndefinedBehaviorSanitizer; any report from any lisa process (the

@@ -1,9 +1,10 @@
 #!/bin/sh
-# make demo: lisa on a private tmux server (tmux -L lisa-demo), loaded the
-# way TPM loads it (run-shell lisa.tmux from the config), watching stand-in
-# agents (tests/fake: they behave like Claude Code and Codex, offline) that
-# a driver keeps cycling through states: working, waiting for permission,
-# asking, done, crashed and respawned, stuck.
+# make demo: lisa on a private tmux server of its own (tmux -L
+# lisa-demo-XXXXXX), loaded the way TPM loads it (run-shell lisa.tmux from
+# the config), watching stand-in agents (tests/fake: they behave like
+# Claude Code and Codex, offline) that a driver keeps cycling through
+# states: working, waiting for permission, asking, done, crashed and
+# respawned, stuck.
 #
 # In a terminal it attaches (prefix a: menu, prefix A: next, prefix d:
 # leave). Otherwise (CI, or DEMO_SECONDS=N) it lets the agents run, then
@@ -11,20 +12,44 @@
 # DEMO_CAPTURE=DIR also saves that screen with its colours (capture-pane
 # -e) for docs/render-screenshot.py: screen.ansi, menu.ansi, details.ansi.
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-S=lisa-demo
-V=lisa-demo-view
-T() { tmux -L "$S" "$@"; }
-L() { "$ROOT/bin/lisa" -L "$S" "$@"; }
 unset TMUX TMUX_PANE
 export LANG=${LANG:-C.UTF-8}
 
-T kill-server 2>/dev/null
-tmux -L "$V" kill-server 2>/dev/null
-# The fake agents write ~/.claude and ~/.codex: not into the user's.
-DEMO_HOME=$(mktemp -d "${TMPDIR:-/tmp}/lisa-demo.XXXXXX")
+# Everything the demo makes is its own and goes when it ends: a private
+# directory (the fake agents write ~/.claude and ~/.codex; lisa's runtime
+# files), and tmux servers with names no one else uses. It never touches
+# a server it did not start.
+DEMO_HOME=$(mktemp -d "${TMPDIR:-/tmp}/lisa-demo.XXXXXX") || exit 1
+S=lisa-demo-${DEMO_HOME##*.}
+V=$S-view
+T() { tmux -L "$S" "$@"; }
+L() { "$ROOT/bin/lisa" -L "$S" "$@"; }
+export XDG_RUNTIME_DIR="$DEMO_HOME/run"
+mkdir -m 700 "$XDG_RUNTIME_DIR"
 DRIVERS=
-trap 'kill $DRIVERS 2>/dev/null; T kill-server 2>/dev/null; tmux -L "$V" kill-server 2>/dev/null; rm -rf "$DEMO_HOME"' EXIT
-trap 'exit 1' INT TERM
+STARTED=
+cleanup() {
+	# The drivers first (they would respawn panes), then lisa, then the
+	# servers; what their processes still write is gone once they are.
+	[ -n "$DRIVERS" ] && kill $DRIVERS 2>/dev/null
+	for d in $DRIVERS; do wait "$d" 2>/dev/null; done
+	if [ -n "$STARTED" ]; then
+		L stop >/dev/null 2>&1
+		T kill-server 2>/dev/null
+		tmux -L "$V" kill-server 2>/dev/null
+		for i in $(seq 1 50); do
+			T has-session 2>/dev/null || break
+			sleep 0.1
+		done
+	fi
+	for i in $(seq 1 50); do
+		rm -rf "$DEMO_HOME" 2>/dev/null && break
+		sleep 0.1
+	done
+	[ -e "$DEMO_HOME" ] && echo "lisa demo: could not remove $DEMO_HOME" >&2
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
 FAKE="$ROOT/tests/fake"
 
 # A user's tmux.conf: their status line with lisa's placeholders, then
@@ -51,7 +76,8 @@ set -g @lisa-notify-bell off
 run-shell '$ROOT/lisa.tmux'
 EOF
 HOME=$DEMO_HOME tmux -L "$S" -f "$DEMO_HOME/tmux.conf" \
-    new-session -d -s demo -n shell -x 160 -y 40
+    new-session -d -s demo -n shell -x 160 -y 40 || exit 1
+STARTED=1
 T set-environment -g HOME "$DEMO_HOME"
 for i in $(seq 1 100); do L list >/dev/null 2>&1 && break; sleep 0.05; done
 L list >/dev/null 2>&1 || { echo "lisa: the helper did not start" >&2; exit 1; }
@@ -135,4 +161,3 @@ shot
 echo
 echo "== lisa list =="
 L list
-L stop >/dev/null

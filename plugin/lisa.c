@@ -72,7 +72,10 @@ usage(int code)
 	    "  notify [--agent A]   what agent hooks run (reads the event)\n"
 	    "  doctor               check tmux, helper, socket and hooks\n"
 	    "  tap PANE [--bytes N] copy a pane's output as the helper "
-	    "decodes it\n");
+	    "decodes it\n"
+	    "  version              lisa's version\n"
+	    "Everything, with every option and exit status: man lisa "
+	    "(docs/lisa.1)\n");
 	exit(code);
 }
 

@@ -80,3 +80,55 @@ CONF
 	    fail "not applied after a reload: $(tmux -L "$SOCK" show -gv status-right)"
 	"$plugins/lisa/bin/lisa" -L "$SOCK" stop >/dev/null
 }
+
+# make demo, run without a terminal: it shows lisa working, then leaves
+# nothing behind (no directory, no server, no helper, no runtime file),
+# and never touches a server it did not start, even one named lisa-demo.
+test_demo_leaves_nothing_behind() {
+	tmux -L lisa-demo -f /dev/null new-session -d -s users 'sleep 600'
+	# (the user's server must go when this test ends, whatever happens)
+	trap 'tmux -L lisa-demo kill-server 2>/dev/null; cleanup' EXIT
+	mkdir -p "$TESTDIR/tmp"
+	out=$(cd "$ROOT" && TMPDIR="$TESTDIR/tmp" DEMO_SECONDS=6 sh plugin/demo.sh 2>&1) ||
+	    fail "demo failed: $out"
+	printf '%s\n' "$out" | grep -q "== lisa list ==" || fail "demo output: $out"
+	printf "%s\n" "$out" | grep -Eq "(in_progress|waiting_input|completed|crashed)" ||
+	    fail "the demo's agents were not seen: $out"
+	left=$(ls -A "$TESTDIR/tmp")
+	[ -z "$left" ] || fail "left behind: $left"
+	printf '%s\n' "$out" | grep -q "cannot remove" && fail "demo: $out"
+	tmux -L lisa-demo has-session -t users 2>/dev/null || fail "the user's lisa-demo server was touched"
+	for sock in "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)"/lisa-demo-*; do
+		[ -e "$sock" ] || continue
+		tmux -S "$sock" has-session 2>/dev/null && fail "demo server left: $sock"
+	done
+	for e in /proc/[0-9]*/cmdline; do
+		tr '\0' ' ' <"$e" 2>/dev/null | grep -q "lisad.*lisa-demo-" &&
+		    fail "demo helper left: $(tr '\0' ' ' <"$e")"
+	done
+	return 0
+}
+
+# make install DESTDIR=... PREFIX=/usr: lisa, lisad and lisa(1) where a
+# package would put them, and the installed lisa starts the installed
+# lisad next to it.
+test_make_install_destdir() {
+	root="$TESTDIR/root"
+	make --no-print-directory -C "$ROOT" BUILD="${LISA_BUILD_DIR:-build}" \
+	    BIN="$(dirname "$LISA")" install DESTDIR="$root" PREFIX=/usr \
+	    >"$TESTDIR/make.log" 2>&1 || fail "make install: $(cat "$TESTDIR/make.log")"
+	for f in usr/bin/lisa usr/bin/lisad usr/share/man/man1/lisa.1; do
+		[ -f "$root/$f" ] || fail "not installed: $f ($(find "$root" -type f))"
+	done
+	[ -x "$root/usr/bin/lisa" ] && [ -x "$root/usr/bin/lisad" ] || fail "not executable"
+	mandoc -T ascii -O width=200 "$root/usr/share/man/man1/lisa.1" |
+	    sed 's/.\x08//g' | grep -q "wait \[target\] \[--until" ||
+	    fail "man page does not render"
+	start_server main
+	"$root/usr/bin/lisa" -L "$SOCK" start >/dev/null || fail "installed lisa did not start"
+	until_ms 20000 L list || fail "no helper"
+	pid=$(info | jget "d['pid']")
+	[ "$(readlink "/proc/$pid/exe")" = "$root/usr/bin/lisad" ] ||
+	    fail "helper is $(readlink "/proc/$pid/exe"), not the installed lisad"
+	"$root/usr/bin/lisa" -L "$SOCK" stop >/dev/null
+}
