@@ -222,6 +222,25 @@ client_tmux_caps(struct lisa_ctx *ctx, struct tmux_caps *caps)
 	tmux_caps_get(&v, caps);
 }
 
+/* Does a tmux server accept connections on our socket? */
+int
+client_server_up(struct lisa_ctx *ctx)
+{
+	struct sockaddr_un	sun;
+	int			fd, ok;
+
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	if (strlcpy(sun.sun_path, ctx->sid.socket, sizeof sun.sun_path) >=
+	    sizeof sun.sun_path)
+		return (0);
+	if ((fd = socket(AF_UNIX, SOCK_STREAM|SOCK_CLOEXEC, 0)) == -1)
+		return (0);
+	ok = connect(fd, (struct sockaddr *)&sun, sizeof sun) == 0;
+	close(fd);
+	return (ok);
+}
+
 /* This lisa's own path, for commands that run it again. */
 char *
 client_self(void)

@@ -12,7 +12,23 @@ struct lisa_ctx {
 	char			*lockpath;
 };
 
+/* lisa-cmd.c: the command table. */
+struct lisa_cmd {
+	const char	*name;
+	const char	*alias;
+	const char	*args;		/* usage, after the name */
+	const char	*what;		/* one line of help */
+	int		 min_args;
+	int		 max_args;	/* -1: any */
+	int		 server;	/* needs a running tmux server */
+};
+const struct lisa_cmd *lisa_cmd_find(const char *);
+void	 lisa_cmd_usage(FILE *, const struct lisa_cmd *);
+void	 lisa_cmd_usage_all(FILE *);
+int	 lisa_cmd_check(const struct lisa_cmd *, int);
+
 int	 client_setup(struct lisa_ctx *, const char *, const char *, char **);
+int	 client_server_up(struct lisa_ctx *);
 int	 client_connect(const char *, char **);
 int	 client_request(int, const char *, char **, char **);
 int	 client_request_ms(int, const char *, char **, char **, int);

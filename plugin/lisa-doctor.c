@@ -2,9 +2,7 @@
  * lisa doctor: is everything lisa needs in place, and if not, what to do.
  * Each check prints one line; the exit code is 1 if any failed.
  */
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <sys/wait.h>
 
 #include <fcntl.h>
@@ -113,24 +111,6 @@ doctor_sessions(struct lisa_ctx *ctx, long long pid, long long sessions,
 		    "attached", pid, attached, sessions);
 }
 
-/* Something accepts connections on PATH (a server tmux cannot talk to). */
-static int
-doctor_listening(const char *path)
-{
-	struct sockaddr_un	sun;
-	int			fd, ok;
-
-	memset(&sun, 0, sizeof sun);
-	sun.sun_family = AF_UNIX;
-	if (strlcpy(sun.sun_path, path, sizeof sun.sun_path) >=
-	    sizeof sun.sun_path)
-		return (0);
-	if ((fd = socket(AF_UNIX, SOCK_STREAM|SOCK_CLOEXEC, 0)) == -1)
-		return (0);
-	ok = connect(fd, (struct sockaddr *)&sun, sizeof sun) == 0;
-	close(fd);
-	return (ok);
-}
 
 int
 cmd_doctor(struct lisa_ctx *ctx, int json)
@@ -172,7 +152,7 @@ cmd_doctor(struct lisa_ctx *ctx, int json)
 	out = NULL;
 
 	if (doctor_tmux(ctx, &out, "display-message", "-p", "#{pid}") != 0) {
-		if (doctor_listening(ctx->sid.socket))
+		if (client_server_up(ctx))
 			check(0, "server", "%s does not answer the tmux in "
 			    "PATH: a server started by another tmux version? "
 			    "Run lisa with that tmux first in PATH",

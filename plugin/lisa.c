@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <libgen.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,8 @@ struct args {
 	int		 wait;
 	int		 force;
 	int		 fallback;
+	int		 help;
+	int		 version;
 	int		 argc;
 	char		**argv;
 };
@@ -38,45 +41,27 @@ struct args {
 static __attribute__((noreturn)) void
 usage(int code)
 {
-	fprintf(code == 0 ? stdout : stderr,
-	    "usage: lisa [-L socket-name | -S socket-path] COMMAND\n"
-	    "  start [-v]           start the helper for this tmux server\n"
-	    "  stop                 stop it (its hooks are removed)\n"
-	    "  list [--json]        panes the helper knows, with their state\n"
-	    "  status [TARGET] [--json]  an agent pane's state, reason, signals\n"
-	    "  explain [TARGET]     why: every signal and its age\n"
-	    "  details [TARGET] [--wait]  explain, and the pane's last events\n"
-	    "  run [--name N] [--session S] [--retries N] [--fallback CMD]\n"
-	    "      [--cwd D] -- COMMAND...  start an agent in a new window, "
-	    "recorded\n"
-	    "  runs [--json]        the runs lisa started, and how they ended\n"
-	    "  nudge PANE [TEXT] [--force]  type TEXT (default: continue), "
-	    "then Enter\n"
-	    "  kill PANE [--force]  SIGTERM the pane's processes, SIGKILL after "
-	    "2 s\n"
-	    "  retry PANE [--fallback]  the pane's run again (or its fallback)\n"
-	    "  dismiss PANE         forget an ended agent's crashed/done verdict\n"
-	    "  key menu|next|details CLIENT  what lisa's tmux keys run\n"
-	    "  wait [TARGET] [--until STATE,...] [--timeout SECONDS]\n"
-	    "                       block until the pane reaches a state "
-	    "(working,\n"
-	    "                       waiting, done, crashed, stuck, or a JSON "
-	    "state name)\n"
-	    "  events [--json] [--follow] [--since TIME]\n"
-	    "                       transitions and pane events (TIME: RFC 3339,\n"
-	    "                       or 30s / 10m / 2h ago)\n"
-	    "  reload               re-read @lisa-* options and agents.json\n"
-	    "  shell-init SHELL     OSC 133 prompt marks for bash, zsh or fish\n"
-	    "  hooks install|uninstall [claude|codex] [--dry-run]\n"
-	    "                       add or remove lisa's agent hooks\n"
-	    "  notify [--agent A]   what agent hooks run (reads the event)\n"
-	    "  doctor               check tmux, helper, socket and hooks\n"
-	    "  tap PANE [--bytes N] copy a pane's output as the helper "
-	    "decodes it\n"
-	    "  version              lisa's version\n"
-	    "Everything, with every option and exit status: man lisa "
-	    "(docs/lisa.1)\n");
+	lisa_cmd_usage_all(code == 0 ? stdout : stderr);
 	exit(code);
+}
+
+/* A usage error: what was wrong, the usage line, exit 2. */
+static __attribute__((noreturn)) void
+usage_error(const struct lisa_cmd *c, const char *fmt, ...)
+{
+	va_list	ap;
+
+	fprintf(stderr, "lisa: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	if (c != NULL)
+		lisa_cmd_usage(stderr, c);
+	else
+		fprintf(stderr, "usage: lisa [-L socket-name | -S socket-path] "
+		    "COMMAND [ARGUMENTS] (lisa help)\n");
+	exit(2);
 }
 
 static void
@@ -103,13 +88,21 @@ parse_args(int argc, char **argv, struct args *a)
 		/* lisa run's options and command are its own. */
 		if (a->argc > 0 && (strcmp(a->argv[0], "run") == 0 ||
 		    strcmp(a->argv[0], "_run") == 0)) {
+			if (a->argc == 1 && (strcmp(argv[i], "-h") == 0 ||
+			    strcmp(argv[i], "--help") == 0))
+				a->help = 1;
 			a->argv[a->argc++] = argv[i];
 			continue;
 		}
-		if (strcmp(argv[i], "-L") == 0 && i + 1 < argc)
-			a->label = argv[++i];
-		else if (strcmp(argv[i], "-S") == 0 && i + 1 < argc)
-			a->path = argv[++i];
+		if (strcmp(argv[i], "-L") == 0 || strcmp(argv[i], "-S") == 0) {
+			if (i + 1 >= argc || *argv[i + 1] == '\0')
+				usage_error(NULL, "%s needs a socket %s", argv[i],
+				    argv[i][1] == 'L' ? "name" : "path");
+			if (argv[i][1] == 'L')
+				a->label = argv[++i];
+			else
+				a->path = argv[++i];
+		}
 		else if (strcmp(argv[i], "--json") == 0)
 			a->json = 1;
 		else if (strcmp(argv[i], "-v") == 0)
@@ -137,10 +130,15 @@ parse_args(int argc, char **argv, struct args *a)
 			a->timeout = strtod(argv[++i], NULL);
 		else if (strcmp(argv[i], "-h") == 0 ||
 		    strcmp(argv[i], "--help") == 0)
-			usage(0);
+			a->help = 1;
+		else if (strcmp(argv[i], "-V") == 0 ||
+		    strcmp(argv[i], "--version") == 0)
+			a->version = 1;
 		else if (argv[i][0] == '-' && argv[i][1] != '\0' &&
-		    a->argc > 0 && strcmp(a->argv[0], "_hook") != 0)
-			die("unknown option %s", argv[i]);
+		    strcmp(argv[i], "-") != 0 &&
+		    (a->argc == 0 || strcmp(a->argv[0], "_hook") != 0))
+			usage_error(a->argc > 0 ? lisa_cmd_find(a->argv[0]) :
+			    NULL, "unknown option %s", argv[i]);
 		else
 			a->argv[a->argc++] = argv[i];
 	}
@@ -592,6 +590,7 @@ main(int argc, char **argv)
 	struct args	 a;
 	char		*cause = NULL;
 	const char	*cmd;
+	const struct lisa_cmd *c = NULL;
 
 	/*
 	 * The CLI lives for one command and leaves its memory to exit; the
@@ -601,11 +600,40 @@ main(int argc, char **argv)
 
 	signal(SIGPIPE, SIG_IGN);
 	parse_args(argc, argv, &a);
+	if (a.version) {
+		printf("lisa %s\n", LISA_VERSION);
+		return (0);
+	}
 	if (a.argc == 0)
-		usage(2);
+		usage(a.help ? 0 : 2);
 	cmd = a.argv[0];
 	if (strcmp(cmd, "_hook") == 0)
 		return (cmd_hook(&a));
+	if (strcmp(cmd, "_run") != 0) {
+		if ((c = lisa_cmd_find(cmd)) == NULL)
+			usage_error(NULL, "unknown command: %s", cmd);
+		if (a.help) {
+			lisa_cmd_usage(stdout, c);
+			printf("  %s\n", c->what);
+			return (0);
+		}
+		if (lisa_cmd_check(c, a.argc - 1) != 0)
+			return (2);
+		cmd = c->name;	/* an alias, as its command */
+	}
+	if (strcmp(cmd, "help") == 0) {
+		if (a.argc < 2)
+			usage(0);
+		if ((c = lisa_cmd_find(a.argv[1])) == NULL)
+			usage_error(NULL, "unknown command: %s", a.argv[1]);
+		lisa_cmd_usage(stdout, c);
+		printf("  %s\n", c->what);
+		return (0);
+	}
+	if (strcmp(cmd, "version") == 0) {
+		printf("lisa %s\n", LISA_VERSION);
+		return (0);
+	}
 	if (strcmp(cmd, "shell-init") == 0)
 		return (cmd_shell_init(a.argc > 1 ? a.argv[1] : NULL));
 	if (strcmp(cmd, "hooks") == 0)
@@ -620,6 +648,8 @@ main(int argc, char **argv)
 	}
 	if (client_setup(&ctx, a.label, a.path, &cause) != 0)
 		die("%s", cause);
+	if (c != NULL && c->server && !client_server_up(&ctx))
+		die("no tmux server at %s", ctx.sid.socket);
 	if (strcmp(cmd, "start") == 0)
 		return (cmd_start(&ctx, &a));
 	if (strcmp(cmd, "stop") == 0)
@@ -666,10 +696,5 @@ main(int argc, char **argv)
 		return (cmd_key(&ctx, a.argc > 1 ? a.argv[1] : NULL,
 		    a.argc > 2 ? a.argv[2] : NULL,
 		    a.argc > 3 ? a.argv[3] : NULL));
-	if (strcmp(cmd, "version") == 0) {
-		printf("lisa %s\n", LISA_VERSION);
-		return (0);
-	}
-	die("unknown command: %s (try lisa --help)", cmd);
-	return (1);
+	usage_error(NULL, "unknown command: %s", cmd);
 }

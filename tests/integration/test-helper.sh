@@ -182,3 +182,34 @@ import json; print(json.loads(s.recv(65536))[\"unparsed_replies\"] > 0)')\" = Tr
 	    fail "status line: $(T display -p '#{E:status-right}')"
 	note "$(grep 'FAIL' "$TESTDIR/out" | head -2)"
 }
+
+# The command line behaves like tmux's: help, -h on every command,
+# --version, a usage error is exit 2 with that command's usage line, and
+# no server is said as such.
+test_cli_help_usage_and_exit_codes() {
+	L help >"$TESTDIR/out" || fail "help: $?"
+	grep -q "^  wait \[TARGET\]" "$TESTDIR/out" || fail "help: $(cat "$TESTDIR/out")"
+	grep -q "man lisa" "$TESTDIR/out" || fail "help does not name the man page"
+	[ "$(L help tap)" = "usage: lisa tap PANE [--bytes N]
+  copy a pane's output as the helper decodes it" ] || fail "help tap: $(L help tap)"
+	for c in start stop list status explain details run runs nudge kill retry \
+	    dismiss key wait events reload shell-init hooks notify doctor tap version; do
+		out=$(L "$c" -h) || fail "$c -h: exit $?"
+		case "$out" in "usage: lisa $c"*) ;; *) fail "$c -h: $out" ;; esac
+	done
+	case "$(L --version)" in "lisa "[0-9]*) ;; *) fail "--version: $(L --version)" ;; esac
+	"$LISA" -L 2>"$TESTDIR/err"; [ $? = 2 ] || fail "-L alone: not exit 2"
+	grep -q -- "-L needs a socket name" "$TESTDIR/err" || fail "-L: $(cat "$TESTDIR/err")"
+	L tap 2>"$TESTDIR/err"; [ $? = 2 ] || fail "tap alone: not exit 2"
+	[ "$(tail -n 1 "$TESTDIR/err")" = "usage: lisa tap PANE [--bytes N]" ] ||
+	    fail "tap alone: $(cat "$TESTDIR/err")"
+	L list --bogus 2>"$TESTDIR/err"; [ $? = 2 ] || fail "unknown option: not exit 2"
+	grep -q "unknown option --bogus" "$TESTDIR/err" || fail "$(cat "$TESTDIR/err")"
+	L frobnicate 2>"$TESTDIR/err"; [ $? = 2 ] || fail "unknown command: not exit 2"
+	L dismiss %1 %2 2>/dev/null; [ $? = 2 ] || fail "too many arguments: not exit 2"
+	# No server: said as such, exit 1, and none started (-N).
+	L status %0 2>"$TESTDIR/err" >/dev/null; [ $? = 1 ] || fail "no server: not exit 1"
+	grep -q "no tmux server at" "$TESTDIR/err" || fail "no server: $(cat "$TESTDIR/err")"
+	T has-session 2>/dev/null && fail "a server was started"
+	return 0
+}
