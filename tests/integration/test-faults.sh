@@ -317,12 +317,19 @@ test_agent_files_garbage_truncated_symlinked() {
 	case "$(L status "$r" --json | jget "d['reason']")" in
 	claude_transcript_*) fail "an event read through the symlink" ;;
 	esac
+	# The agent is stopped while the garbage is there: on a busy machine
+	# its 2 s turn could end meanwhile and append a good line, which lisa
+	# rightly reads.
+	apid=$(T display -p -t "$r" '#{pane_pid}')
+	kill -STOP "$apid"
 	rm -f "$tr"
 	head -c 70000 /dev/urandom >"$tr"
-	sleep 1
+	garbage_read() { helper_log | grep -q "$(basename "$tr"): event 0 (65536 bytes read)"; }
+	until_ms 10000 garbage_read || fail "the garbage was not read"
 	case "$(L status "$r" --json | jget "d['reason']")" in
 	claude_transcript_*) fail "an event read from garbage" ;;
 	esac
+	kill -CONT "$apid"
 	# The agent appends good lines after the garbage: those count.
 	T send-keys -t "$r" 'work 1' Enter
 	expect "$r" in_progress
