@@ -147,10 +147,16 @@ screen_fresh(const struct cls_input *in, uint64_t since)
 	return (in->screen_at != 0 && in->screen_at >= since);
 }
 
-/* Waiting, and for what: the screen and hooks tell the kind. */
+/*
+ * Waiting, and for what: hooks or the screen tell the kind. SINCE is when
+ * the evidence of waiting came, 0 if it tells the kind itself. A screen
+ * read before it cannot tell (the dialog may not be drawn yet; after a
+ * restart, it is not read yet): the detail stays empty until a settled
+ * screen is read, rather than a guess that changes a moment later.
+ */
 static void
 set_waiting(const struct cls_input *in, struct cls_result *r,
-    const char *reason)
+    const char *reason, uint64_t since)
 {
 	const char	*detail = "permission";
 
@@ -158,6 +164,8 @@ set_waiting(const struct cls_input *in, struct cls_result *r,
 		detail = "question";
 	else if (in->screen & SCREEN_TRUST)
 		detail = "trust";
+	else if (since != 0 && !screen_fresh(in, since))
+		detail = "";
 	set(r, ST_WAITING_INPUT, detail, reason);
 }
 
@@ -253,7 +261,7 @@ explicit_state(const struct cls_input *in, struct cls_result *r,
 			set_working(in, r, "codex_osc_working", codex_at);
 			break;
 		case CX_BLOCKED:
-			set_waiting(in, r, "codex_osc_blocked");
+			set_waiting(in, r, "codex_osc_blocked", codex_at);
 			break;
 		case CX_DONE:
 			set(r, ST_WAITING_INPUT, "prompt", "codex_osc_done");
@@ -279,7 +287,7 @@ explicit_state(const struct cls_input *in, struct cls_result *r,
 			set_working(in, r, "claude_session_busy", sess_at);
 			break;
 		case SS_WAITING:
-			set_waiting(in, r, "claude_session_waiting");
+			set_waiting(in, r, "claude_session_waiting", sess_at);
 			break;
 		case SS_IDLE:
 		case SS_NONE:
@@ -304,7 +312,7 @@ explicit_state(const struct cls_input *in, struct cls_result *r,
 		break;
 	case HK_PERMISSION:
 	case HK_NOTIFY_PERMISSION:
-		set_waiting(in, r, "hook_permission");
+		set_waiting(in, r, "hook_permission", 0);
 		break;
 	case HK_STOP:
 	case HK_TURN_COMPLETE:
@@ -341,7 +349,7 @@ observed_state(const struct cls_input *in, struct cls_result *r,
 
 	switch (in->title) {
 	case TITLE_WAITING:
-		set_waiting(in, r, "title_action_required");
+		set_waiting(in, r, "title_action_required", in->title_at);
 		return;
 	case TITLE_BUSY:
 		set_working(in, r, "title_busy", in->title_at);
@@ -350,7 +358,7 @@ observed_state(const struct cls_input *in, struct cls_result *r,
 		/* Idle or waiting: only the screen can tell. */
 		if (fresh && (in->screen &
 		    (SCREEN_PERMISSION|SCREEN_QUESTION|SCREEN_TRUST)))
-			set_waiting(in, r, "title_idle_screen_dialog");
+			set_waiting(in, r, "title_idle_screen_dialog", 0);
 		else {
 			set(r, ST_WAITING_INPUT, "prompt", "title_idle");
 			if (!fresh && settled)
@@ -370,7 +378,7 @@ observed_state(const struct cls_input *in, struct cls_result *r,
 		return;
 	}
 	if (in->screen & (SCREEN_PERMISSION|SCREEN_QUESTION|SCREEN_TRUST))
-		set_waiting(in, r, "screen_dialog");
+		set_waiting(in, r, "screen_dialog", 0);
 	else if (in->screen & (SCREEN_BUSY|SCREEN_RETRYING))
 		set_working(in, r, "screen_busy", quiet_since);
 	else if (in->screen & (SCREEN_PROMPT|SCREEN_INTERRUPTED|SCREEN_ERROR))
@@ -494,8 +502,8 @@ classify(const struct cls_input *in, struct cls_result *r)
 		r->recheck_at = earliest(r->recheck_at,
 		    quiet_since + in->debounce);
 	/* Waiting for what: a settled screen tells question from permission. */
-	if (r->state == ST_WAITING_INPUT && strcmp(r->detail, "permission") ==
-	    0 && !screen_fresh(in, quiet_since) &&
+	if (r->state == ST_WAITING_INPUT && (strcmp(r->detail, "permission") ==
+	    0 || *r->detail == '\0') && !screen_fresh(in, quiet_since) &&
 	    in->now - quiet_since >= in->debounce)
 		r->want_capture = 1;
 

@@ -323,3 +323,30 @@ test_reload_keeps_agents() {
 	expect "$q" waiting_input prompt
 	[ "$(pane_field "$p" agent)" = claude ] || fail "agent: $(pane_field "$p" agent)"
 }
+
+# A helper started while an agent shows a question: lisa says question
+# once it has read the screen, and never a guessed "permission" on the way
+# (the detail stays empty until the screen is read).
+test_restart_on_a_question_no_detail_flip() {
+	setup_agents
+	p=$(agent_window 1 claude)
+	expect "$p" waiting_input prompt
+	T send-keys -t "$p" question Enter
+	expect "$p" waiting_input question
+	L stop >/dev/null
+	wait_helper_exit 10000 || fail "helper did not stop"
+	restart=$(now_ms)	# (until_ms sets t0)
+	start_helper
+	until_ms 10000 state_is "$p" waiting_input question "" ||
+	    fail "after the restart: $(L status "$p")"
+	details=$(L events --json | python3 -c "
+import json, sys
+print(' '.join('%s/%s' % (e.get('to'), e.get('detail')) for e in map(json.loads, sys.stdin)
+      if e.get('event') == 'transition' and e.get('pane_id') == '$p'
+      and e.get('ts_ms', 0) >= $restart))")
+	[ -n "$details" ] || fail "no transition after the restart: $(L events)"
+	case "$details" in
+	*permission*) fail "a guessed detail on the way: $details" ;;
+	esac
+	note "after the restart: $details"
+}
