@@ -31,7 +31,7 @@ LISAD_SRCS = plugin/lisad.c plugin/loop.c plugin/session.c plugin/pane.c \
 	plugin/watchdog.c plugin/termination.c plugin/pane-mute.c \
 	plugin/ended.c plugin/agenthook.c
 LISA_SRCS = plugin/lisa.c plugin/lisa-cmd.c plugin/lisa-client.c plugin/lisa-doctor.c \
-	plugin/lisa-status.c plugin/lisa-hooks.c plugin/lisa-menu.c \
+	plugin/lisa-status.c plugin/lisa-hooks.c plugin/lisa-menu.c plugin/lisa-details.c \
 	plugin/lisa-run.c plugin/lisa-act.c
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))

@@ -5,7 +5,16 @@
 DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 LOGDIR="${XDG_CACHE_HOME:-$HOME/.cache}/lisa"
 
-say() { tmux display-message "lisa: $*"; }
+# To every client a human uses. Without -c tmux picks the most recently
+# active client, which once the helper runs can be one of its control
+# clients; 3.2a's display-message takes no client (then: tmux's pick).
+say() {
+	said=
+	for c in $(tmux list-clients -F '#{?client_control_mode,,#{client_name}}' 2>/dev/null); do
+		tmux display-message -c "$c" -d 4000 "lisa: $*" 2>/dev/null && said=1
+	done
+	[ -n "$said" ] || tmux display-message "lisa: $*"
+}
 
 stale() {
 	[ -x "$DIR/bin/lisad" ] && [ -x "$DIR/bin/lisa" ] || return 0
@@ -21,7 +30,7 @@ missing_tools() {
 	echo "$m"
 }
 
-start() { "$DIR/bin/lisa" start >/dev/null 2>&1 || say "helper did not start; run: $DIR/bin/lisa doctor"; }
+start() { "$DIR/bin/lisa" start >/dev/null 2>&1 || { say "helper did not start; run: $DIR/bin/lisa doctor"; return 1; }; }
 
 # lisa needs tmux 3.2 (control-mode flags, formats and hooks it relies on).
 # On an older one it says so once, at load, and starts and binds nothing.
@@ -34,9 +43,18 @@ too_old() {
 	return 1
 }
 
+ready_hint() {
+	k=$(tmux show -gqv @lisa-menu-key 2>/dev/null)
+	case "${k:-a}" in
+	none) echo "lisa list shows the agents; man lisa for more" ;;
+	*) echo "prefix + ${k:-a} for the agents menu; man lisa for more" ;;
+	esac
+}
+
 main() {
 	if too_old; then
-		say "tmux $v is too old: lisa needs tmux 3.2 or later, and does nothing"
+		# (no -d: display-message takes it from 3.2)
+		tmux display-message "lisa: tmux $v is too old: lisa needs tmux 3.2 or later, and does nothing"
 		return
 	fi
 	if ! stale; then
@@ -49,9 +67,11 @@ main() {
 		return
 	fi
 	mkdir -p "$LOGDIR" && chmod 700 "$LOGDIR"
+	# The first build takes a while: say so, and say when it is done.
+	say "building in the background (a few seconds; log: $LOGDIR/build.log)"
 	(
 		if make -C "$DIR" >"$LOGDIR/build.log" 2>&1; then
-			start
+			start && say "ready: $(ready_hint)"
 		else
 			say "build failed, see $LOGDIR/build.log"
 		fi

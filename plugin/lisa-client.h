@@ -46,9 +46,16 @@ int	 cmd_explain(struct lisa_ctx *, const char *);
 int	 cmd_wait(struct lisa_ctx *, const char *, const char *, double);
 
 /* lisa-menu.c */
+char	*menu_str(struct json_doc *, int, const char *);
+char	*menu_client_pane(struct lisa_ctx *, const char *);
+int	 menu_exec(struct lisa_ctx *, char **, int);
+int	 menu_message(struct lisa_ctx *, const char *, const char *);
+char	*menu_self(struct lisa_ctx *, const char *, const char *);
 int	 cmd_key(struct lisa_ctx *, const char *, const char *,
 	    const char *);
+/* lisa-details.c */
 int	 cmd_details(struct lisa_ctx *, const char *, int);
+int	 cmd_key_details(struct lisa_ctx *, const char *);
 
 /* lisa-run.c */
 struct run;

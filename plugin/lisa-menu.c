@@ -30,6 +30,11 @@
 struct menu_agent {
 	char	*pane;
 	char	*target;	/* session:window.pane */
+	char	*session;
+	char	*window;	/* its name */
+	long long window_index;
+	long long pane_index;
+	char	*where;		/* what the menu says: [session:]window */
 	char	*agent;
 	char	*detail;
 	int	 group;
@@ -37,7 +42,7 @@ struct menu_agent {
 	long long age_ms;
 };
 
-static char *
+char *
 menu_str(struct json_doc *d, int obj, const char *key)
 {
 	char	*s = json_get_str(d, obj, key);
@@ -85,6 +90,13 @@ menu_agents(struct lisa_ctx *ctx, struct menu_agent **out, size_t *n)
 		m = &list[(*n)++];
 		m->pane = menu_str(d, item, "pane_id");
 		m->target = menu_str(d, item, "target");
+		m->session = menu_str(d, item, "session");
+		m->window = menu_str(d, item, "window_name");
+		if (json_get_int(d, item, "window", &m->window_index) != 0)
+			m->window_index = -1;
+		if (json_get_int(d, item, "pane_index", &m->pane_index) != 0)
+			m->pane_index = -1;
+		m->where = NULL;
 		m->agent = menu_str(d, item, "agent");
 		m->detail = menu_str(d, item, "detail");
 		m->state = (int)st;
@@ -107,6 +119,9 @@ menu_free(struct menu_agent *list, size_t n)
 	for (i = 0; i < n; i++) {
 		free(list[i].pane);
 		free(list[i].target);
+		free(list[i].session);
+		free(list[i].window);
+		free(list[i].where);
 		free(list[i].agent);
 		free(list[i].detail);
 	}
@@ -129,7 +144,7 @@ menu_text(struct buf *b, const char *s)
  * a space separates: no byte that some tmux escapes in replies (3.4 and
  * 3.5 send \037 as four characters), and a pane id has no space.
  */
-static char *
+char *
 menu_client_pane(struct lisa_ctx *ctx, const char *client)
 {
 	const char	*argv[] = { "list-clients", "-F",
@@ -155,7 +170,7 @@ menu_client_pane(struct lisa_ctx *ctx, const char *client)
 }
 
 /* Replace this process with tmux ARGV (lisa's work is done). */
-static int
+int
 menu_exec(struct lisa_ctx *ctx, char **argv, int argc)
 {
 	char	**full;
@@ -180,7 +195,7 @@ menu_exec(struct lisa_ctx *ctx, char **argv, int argc)
  * message goes to the most recently active client, the one that pressed
  * the key.
  */
-static int
+int
 menu_message(struct lisa_ctx *ctx, const char *client, const char *msg)
 {
 	struct tmux_caps	 caps;
@@ -196,7 +211,7 @@ menu_message(struct lisa_ctx *ctx, const char *client, const char *msg)
 }
 
 /* A shell command line that runs this lisa against this server. */
-static char *
+char *
 menu_self(struct lisa_ctx *ctx, const char *what, const char *arg)
 {
 	struct buf	 b;
@@ -357,6 +372,68 @@ cmd_key_act(struct lisa_ctx *ctx, const char *client, const char *what)
 	}
 }
 
+/* Columns on screen: UTF-8 characters, not bytes. */
+static size_t
+menu_width(const char *s)
+{
+	size_t	n = 0;
+
+	for (; *s != '\0'; s++) {
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			n++;
+	}
+	return (n);
+}
+
+static void
+menu_pad(struct buf *b, const char *s, size_t width)
+{
+	size_t	w = menu_width(s);
+
+	menu_text(b, s);
+	for (; w < width; w++)
+		buf_addc(b, ' ');
+}
+
+/*
+ * Where each agent is, as a human names it: the window's name, with its
+ * session when agents are in more than one, and its index.pane when two
+ * agents would read the same.
+ */
+static void
+menu_where(struct menu_agent *list, size_t n)
+{
+	size_t	i, j;
+	int	sessions = 0, dup;
+
+	for (i = 1; i < n; i++) {
+		if (strcmp(list[i].session, list[0].session) != 0)
+			sessions = 1;
+	}
+	for (i = 0; i < n; i++) {
+		free(list[i].where);
+		if (sessions)
+			xasprintf(&list[i].where, "%s:%s", list[i].session,
+			    list[i].window);
+		else
+			list[i].where = xstrdup(list[i].window);
+	}
+	for (i = 0; i < n; i++) {
+		dup = 0;
+		for (j = 0; j < n && !dup; j++)
+			dup = j != i && strcmp(list[i].session,
+			    list[j].session) == 0 && strcmp(list[i].window,
+			    list[j].window) == 0;
+		if (dup) {
+			char	*w = list[i].where;
+
+			xasprintf(&list[i].where, "%s (%lld.%lld)", w,
+			    list[i].window_index, list[i].pane_index);
+			free(w);
+		}
+	}
+}
+
 static int
 cmd_key_menu(struct lisa_ctx *ctx, const char *client)
 {
@@ -366,6 +443,7 @@ cmd_key_menu(struct lisa_ctx *ctx, const char *client)
 	struct menu_args	 ma = { NULL, 0 };
 	struct buf		 name, cmd;
 	size_t			 n, i, shown;
+	size_t			 wagent = 0, wwhere = 0, wdetail = 0;
 	int			 group = -1;
 	char			 key[2] = { 0, 0 }, age[16], title[64], *sh;
 	char			*rs, *pane;
@@ -379,6 +457,16 @@ cmd_key_menu(struct lisa_ctx *ctx, const char *client)
 	buf_init(&name);
 	buf_init(&cmd);
 	shown = n < MENU_MAX_AGENTS ? n : MENU_MAX_AGENTS;
+	/* A table: agent, where, detail, age, each column aligned. */
+	menu_where(list, n);
+	for (i = 0; i < shown; i++) {
+		if (menu_width(list[i].agent) > wagent)
+			wagent = menu_width(list[i].agent);
+		if (menu_width(list[i].where) > wwhere)
+			wwhere = menu_width(list[i].where);
+		if (menu_width(list[i].detail) > wdetail)
+			wdetail = menu_width(list[i].detail);
+	}
 	for (i = 0; i < shown; i++) {
 		if (list[i].group != group) {
 			group = list[i].group;
@@ -389,16 +477,14 @@ cmd_key_menu(struct lisa_ctx *ctx, const char *client)
 		}
 		buf_reset(&name);
 		buf_adds(&name, "  ");
-		menu_text(&name, list[i].agent);
+		menu_pad(&name, list[i].agent, wagent);
 		buf_adds(&name, "  ");
-		menu_text(&name, list[i].target);
-		if (*list[i].detail != '\0') {
-			buf_adds(&name, " \u00b7 ");
-			menu_text(&name, list[i].detail);
-		}
+		menu_pad(&name, list[i].where, wwhere);
+		buf_adds(&name, "  ");
+		menu_pad(&name, list[i].detail, wdetail);
 		menu_age(list[i].age_ms, age, sizeof age);
 		if (*age != '\0')
-			buf_printf(&name, " \u00b7 %s", age);
+			buf_printf(&name, "  %4s", age);
 		key[0] = i < sizeof keys - 1 ? keys[i] : '\0';
 		buf_reset(&cmd);
 		/* Pane ids come from tmux: "%N", nothing to quote. */
@@ -495,30 +581,6 @@ cmd_key_next(struct lisa_ctx *ctx, const char *client)
 	return (menu_exec(ctx, argv, 5));
 }
 
-static int
-cmd_key_details(struct lisa_ctx *ctx, const char *client)
-{
-	char	*pane, *sh, title[64];
-	char	*argv[12];
-	int	 n = 0;
-
-	if ((pane = menu_client_pane(ctx, client)) == NULL)
-		return (menu_message(ctx, client, "lisa: no pane"));
-	sh = menu_self(ctx, "details --wait", pane);
-	snprintf(title, sizeof title, " lisa: %s ", pane);
-	argv[n++] = (char *)"display-popup";
-	argv[n++] = (char *)"-c";
-	argv[n++] = (char *)client;
-	argv[n++] = (char *)"-E";
-	argv[n++] = (char *)"-w";
-	argv[n++] = (char *)"90%";
-	argv[n++] = (char *)"-h";
-	argv[n++] = (char *)"80%";
-	argv[n++] = (char *)"-T";
-	argv[n++] = title;
-	argv[n++] = sh;
-	return (menu_exec(ctx, argv, n));
-}
 
 /* A line for a menu heading: '#' doubled, at most 70 bytes. */
 static void
@@ -653,80 +715,4 @@ cmd_key(struct lisa_ctx *ctx, const char *what, const char *client,
 		return (cmd_key_escalate(ctx, client, arg));
 	fprintf(stderr, "lisa: key %s: menu, next or details\n", what);
 	return (2);
-}
-
-/* In a popup: keep the text up until a key is pressed. */
-static void
-details_wait(void)
-{
-	struct termios	 old, raw;
-	char		 c;
-
-	if (!isatty(0) || tcgetattr(0, &old) != 0)
-		return;
-	printf("\n  (any key closes)");
-	fflush(stdout);
-	raw = old;
-	raw.c_lflag &= ~(ICANON|ECHO);
-	raw.c_cc[VMIN] = 1;
-	raw.c_cc[VTIME] = 0;
-	tcsetattr(0, TCSANOW, &raw);
-	while (read(0, &c, 1) == -1 && errno == EINTR)
-		;
-	tcsetattr(0, TCSANOW, &old);
-}
-
-/* The why behind a pane's state, and what happened to it lately. */
-int
-cmd_details(struct lisa_ctx *ctx, const char *target, int wait)
-{
-	struct json_doc	*d;
-	char		*cause = NULL, *pane = NULL, *ev, *ts, *type, *from, *to;
-	char		*detail;
-	int		 events, i, n, item, shown = 0, rc;
-
-	if ((pane = client_resolve(ctx, target)) == NULL) {
-		printf("%s: not_found\n", target != NULL ? target : "");
-		rc = 1;
-	} else
-		rc = cmd_explain(ctx, pane);
-	if (rc == 0 && client_call(ctx, "{\"cmd\":\"events\"}\n", &d,
-	    &cause) == 0) {
-		events = json_get(d, 0, "events");
-		n = json_array_size(d, events);
-		printf("\n  last events:\n");
-		for (i = n - 1; i >= 0 && shown < 12; i--) {
-			item = json_array_item(d, events, i);
-			ev = json_get_str(d, item, "pane_id");
-			if (ev == NULL || strcmp(ev, pane) != 0) {
-				free(ev);
-				continue;
-			}
-			free(ev);
-			ts = menu_str(d, item, "ts");
-			type = menu_str(d, item, "event");
-			from = menu_str(d, item, "from");
-			to = menu_str(d, item, "to");
-			detail = menu_str(d, item, "detail");
-			if (strcmp(type, "transition") == 0)
-				printf("    %s  %s -> %s %s\n", ts, from, to,
-				    detail);
-			else
-				printf("    %s  %s %s\n", ts, type, detail);
-			free(ts);
-			free(type);
-			free(from);
-			free(to);
-			free(detail);
-			shown++;
-		}
-		if (shown == 0)
-			printf("    (none)\n");
-		json_free(d);
-	}
-	free(cause);
-	free(pane);
-	if (wait)
-		details_wait();
-	return (rc);
 }

@@ -24,6 +24,11 @@ prefix_key() { T list-keys -T prefix | grep -E -- "-T prefix +$1 "; }
 client_pane() { T list-clients -F '#{client_name} #{pane_id}' | sed -n "s|^$CLIENT ||p"; }
 client_at() { [ "$(client_pane)" = "$1" ]; }
 screen_has() { screen | grep -F -q -- "$1"; }
+expect_screen_re() {
+	until_ms "${2:-10000}" sh -c "tmux -L $OUTER capture-pane -p | grep -E -q -- '$1'" ||
+	    fail "screen never matched '$1'; it shows:
+$(screen)"
+}
 expect_screen() {
 	until_ms "${2:-10000}" screen_has "$1" ||
 	    fail "screen never showed '$1'; it shows:
@@ -86,10 +91,16 @@ test_menu_next_and_details_from_keys() {
 	attach main:0
 	O send-keys C-b a
 	expect_screen "lisa: 3 agents"
-	expect_screen "codex  main:3.0 · exit 3"
-	expect_screen "claude  main:2.0 · permission"
+	# A table: agent, window by name (index.pane where two share a
+	# name), detail, age; the columns line up.
+	expect_screen_re "codex +codex +exit 3 +[0-9]+s"
+	expect_screen_re "claude +claude \(2\.0\) +permission +[0-9]+s"
 	expect_screen "Next agent that needs you"
-	note "menu: $(screen | grep -F 'main:2.0')"
+	c1=$(screen | grep -E "codex +codex +exit 3" | sed 's/exit 3.*//' | wc -m)
+	c2=$(screen | grep -E "claude \(2\.0\) +permission" | sed 's/permission.*//' | wc -m)
+	[ "$c1" = "$c2" ] || fail "detail column not aligned ($c1, $c2):
+$(screen)"
+	note "menu: $(screen | grep -F '(2.0)')"
 	# Items are worst first: crashed (1), waiting (2), working (3).
 	O send-keys 2
 	until_ms 2000 client_at "$a2" || fail "menu item 2 went to $(client_pane)"
@@ -133,7 +144,9 @@ test_hostile_names_shown_as_text() {
 	expect_screen "$name:1"
 	[ -e "$pw" ] && { rm -f "$pw"; fail "a session name ran a command"; }
 	O send-keys C-b a
-	expect_screen "claude  $name:1.0"
+	# The menu names the window (one session has agents): as text too.
+	wname=$(T display -p -t "$name:1" '#{window_name}')
+	expect_screen "claude  $wname"
 	O send-keys Escape
 	[ -e "$pw" ] && { rm -f "$pw"; fail "the menu ran a command"; }
 	return 0
@@ -281,6 +294,19 @@ $(screen)"
 	O send-keys q
 	until_ms 3000 sh -c "! tmux -L $OUTER capture-pane -p | grep -q 'Why? (this pane)'" ||
 	    fail "the menu did not close"
+	# Its details popup is as big as what it says, not most of the
+	# screen (the client is 150 columns wide).
+	O send-keys C-b a
+	expect_screen "Why? (this pane)"
+	O send-keys d
+	expect_screen ": no agent"
+	top=$(screen | grep -F " lisa: %" | head -n 1)
+	w=$(printf '%s' "$top" | sed 's/^ *//; s/ *$//' | wc -m)
+	[ "$w" -le 60 ] || fail "popup $w columns wide for one line:
+$(screen)"
+	O send-keys q
+	until_ms 3000 sh -c "! tmux -L $OUTER capture-pane -p | grep -q ': no agent'" ||
+	    fail "the popup did not close"
 	T select-window -t main:1
 	O send-keys C-b a
 	expect_screen "Dismiss (this pane)"
@@ -316,4 +342,21 @@ test_too_old_tmux_says_so_and_does_nothing() {
 	L list >/dev/null 2>&1 && fail "a helper answers"
 	[ ! -e "$TESTDIR/plugin/bin" ] || fail "something was built"
 	return 0
+}
+
+# A first install: lisa.tmux says it is building, then that it is ready
+# (the build takes seconds; the status line has nothing to show before).
+test_first_build_says_building_then_ready() {
+	copy="$TESTDIR/plugin"
+	mkdir -p "$copy/bin"
+	cp -r "$ROOT/Makefile" "$ROOT/control" "$ROOT/plugin" "$ROOT/lisa.tmux" "$copy/"
+	export XDG_CACHE_HOME="$TESTDIR/cache"
+	start_server main
+	attach main:0
+	T set -g @lisa-menu-key m
+	T run-shell "$copy/lisa.tmux"
+	expect_screen "lisa: building in the background"
+	expect_screen "lisa: ready: prefix + m for the agents menu" 180000
+	"$copy/bin/lisa" -L "$SOCK" list >/dev/null || fail "helper not running"
+	"$copy/bin/lisa" -L "$SOCK" stop >/dev/null
 }

@@ -1,0 +1,203 @@
+/*
+ * The details popup: why a pane is in its state, and its last events
+ * (lisa details), in a popup sized to what it says.
+ */
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "lisa-client.h"
+
+/* What "lisa details PANE" prints, run as a child of this lisa. */
+static char *
+details_text(struct lisa_ctx *ctx, const char *pane)
+{
+	struct buf	 b;
+	char		 tmp[4096], *self = client_self();
+	int		 p[2], null, status;
+	ssize_t		 r;
+	pid_t		 pid;
+
+	buf_init(&b);
+	if (pipe(p) != 0) {
+		free(self);
+		return (buf_detach(&b));
+	}
+	if ((pid = fork()) == 0) {
+		null = open("/dev/null", O_RDWR);
+		dup2(null, 0);
+		dup2(p[1], 1);
+		dup2(null, 2);
+		close(p[0]);
+		execl(self, "lisa", "-S", ctx->sid.socket, "details", pane,
+		    (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	while ((r = read(p[0], tmp, sizeof tmp)) > 0 && b.len < 65536)
+		buf_add(&b, tmp, (size_t)r);
+	close(p[0]);
+	if (pid != -1)
+		waitpid(pid, &status, 0);
+	free(self);
+	return (buf_detach(&b));
+}
+
+/* The client's size, from tmux; 0 when it cannot be read. */
+static void
+details_client_size(struct lisa_ctx *ctx, const char *client, int *sx,
+    int *sy)
+{
+	const char	*argv[] = { "list-clients", "-F",
+			    "#{client_width} #{client_height} #{client_name}",
+			    NULL };
+	char		*out = NULL, *line, *rest, name[256];
+	int		 w, h;
+
+	*sx = *sy = 0;
+	if (client_tmux_all(ctx, &out, argv) != 0 || out == NULL) {
+		free(out);
+		return;
+	}
+	for (rest = out; (line = strsep(&rest, "\n")) != NULL;) {
+		if (sscanf(line, "%d %d %255[^\n]", &w, &h, name) == 3 &&
+		    strcmp(name, client) == 0) {
+			*sx = w;
+			*sy = h;
+		}
+	}
+	free(out);
+}
+
+/*
+ * The popup, as big as its text (plus a border, a margin and the closing
+ * line) and no bigger than the client: a pane with no agent gets a small
+ * box, not most of the screen.
+ */
+int
+cmd_key_details(struct lisa_ctx *ctx, const char *client)
+{
+	char	*pane, *sh, *text, *line, *rest, title[64], ws[16], hs[16];
+	char	*argv[12];
+	int	 n = 0, sx, sy, w = 0, h = 0, cols;
+
+	if ((pane = menu_client_pane(ctx, client)) == NULL)
+		return (menu_message(ctx, client, "lisa: no pane"));
+	text = details_text(ctx, pane);
+	for (rest = text; (line = strsep(&rest, "\n")) != NULL; h++) {
+		for (cols = 0; *line != '\0'; line++) {
+			if (((unsigned char)*line & 0xc0) != 0x80)
+				cols++;
+		}
+		if (cols > w)
+			w = cols;
+	}
+	free(text);
+	w += 4;		/* border and a space each side */
+	h += 3;		/* border and "(any key closes)" */
+	if (w < 40)
+		w = 40;
+	details_client_size(ctx, client, &sx, &sy);
+	if (sx > 0 && w > sx)
+		w = sx;
+	if (sy > 0 && h > sy)
+		h = sy;
+	snprintf(ws, sizeof ws, "%d", w);
+	snprintf(hs, sizeof hs, "%d", h);
+	sh = menu_self(ctx, "details --wait", pane);
+	snprintf(title, sizeof title, " lisa: %s ", pane);
+	argv[n++] = (char *)"display-popup";
+	argv[n++] = (char *)"-c";
+	argv[n++] = (char *)client;
+	argv[n++] = (char *)"-E";
+	argv[n++] = (char *)"-w";
+	argv[n++] = ws;
+	argv[n++] = (char *)"-h";
+	argv[n++] = hs;
+	argv[n++] = (char *)"-T";
+	argv[n++] = title;
+	argv[n++] = sh;
+	return (menu_exec(ctx, argv, n));
+}
+
+/* In a popup: keep the text up until a key is pressed. */
+static void
+details_wait(void)
+{
+	struct termios	 old, raw;
+	char		 c;
+
+	if (!isatty(0) || tcgetattr(0, &old) != 0)
+		return;
+	printf("\n  (any key closes)");
+	fflush(stdout);
+	raw = old;
+	raw.c_lflag &= ~(ICANON|ECHO);
+	raw.c_cc[VMIN] = 1;
+	raw.c_cc[VTIME] = 0;
+	tcsetattr(0, TCSANOW, &raw);
+	while (read(0, &c, 1) == -1 && errno == EINTR)
+		;
+	tcsetattr(0, TCSANOW, &old);
+}
+
+/* The why behind a pane's state, and what happened to it lately. */
+int
+cmd_details(struct lisa_ctx *ctx, const char *target, int wait)
+{
+	struct json_doc	*d;
+	char		*cause = NULL, *pane = NULL, *ev, *ts, *type, *from, *to;
+	char		*detail;
+	int		 events, i, n, item, shown = 0, rc;
+
+	if ((pane = client_resolve(ctx, target)) == NULL) {
+		printf("%s: not_found\n", target != NULL ? target : "");
+		rc = 1;
+	} else
+		rc = cmd_explain(ctx, pane);
+	if (rc == 0 && client_call(ctx, "{\"cmd\":\"events\"}\n", &d,
+	    &cause) == 0) {
+		events = json_get(d, 0, "events");
+		n = json_array_size(d, events);
+		printf("\n  last events:\n");
+		for (i = n - 1; i >= 0 && shown < 12; i--) {
+			item = json_array_item(d, events, i);
+			ev = json_get_str(d, item, "pane_id");
+			if (ev == NULL || strcmp(ev, pane) != 0) {
+				free(ev);
+				continue;
+			}
+			free(ev);
+			ts = menu_str(d, item, "ts");
+			type = menu_str(d, item, "event");
+			from = menu_str(d, item, "from");
+			to = menu_str(d, item, "to");
+			detail = menu_str(d, item, "detail");
+			if (strcmp(type, "transition") == 0)
+				printf("    %s  %s -> %s %s\n", ts, from, to,
+				    detail);
+			else
+				printf("    %s  %s %s\n", ts, type, detail);
+			free(ts);
+			free(type);
+			free(from);
+			free(to);
+			free(detail);
+			shown++;
+		}
+		if (shown == 0)
+			printf("    (none)\n");
+		json_free(d);
+	}
+	free(cause);
+	free(pane);
+	if (wait)
+		details_wait();
+	return (rc);
+}
