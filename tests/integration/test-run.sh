@@ -131,13 +131,15 @@ test_nudge_arrives_literally_then_enter() {
 	T new-window -d -t main:1 "python3 -c '
 import os, sys, tty
 tty.setraw(0)
+open(\"$TESTDIR/ready\", \"w\").close()
 data = b\"\"
 while not data.endswith(b\"\\r\"):
     data += os.read(0, 1)
 open(\"$TESTDIR/got\", \"wb\").write(data)
 '"
 	p=$(T display -p -t main:1 '#{pane_id}')
-	sleep 0.5
+	# Raw before the keys come (python starts slowly on a busy machine).
+	until_ms 20000 test -e "$TESTDIR/ready" || fail "reader not ready"
 	text='it'"'"'s "quoted"; #{pane_id} $HOME ~ \; {x}
 second line'
 	# Not an agent: --force, the deliberate case.

@@ -82,9 +82,15 @@ test_actions_need_a_pane_with_an_agent() {
 	for cmd in "nudge" "kill" "retry" "nudge $shell" "kill $shell" "retry $shell"; do
 		out=$(TMUX_PANE=$shell L $cmd 2>&1)
 		rc=$?
-		[ $rc = 1 ] || fail "lisa $cmd: exit $rc ($out)"
+		# No pane at all is a usage error (exit 2, with the usage line);
+		# a pane it does not apply to, a refusal (exit 1).
+		case "$cmd" in
+		*" "*) want=1 ;;
+		*) want=2 ;;
+		esac
+		[ $rc = $want ] || fail "lisa $cmd: exit $rc, not $want ($out)"
 		case "$out" in
-		*"needs a PANE"*|*"has no agent"*|*"not started by lisa run"*) ;;
+		*"missing argument"*"usage: lisa $cmd PANE"*|*"has no agent"*|*"not started by lisa run"*) ;;
 		*) fail "lisa $cmd: unclear error: $out" ;;
 		esac
 		note "lisa $cmd -> $out"
