@@ -44,7 +44,7 @@ UNIT_TESTS = control_parse control_unescape control_client control_quote \
 UNIT_BINS = $(patsubst %,$(BUILD)/tests/%_test,$(UNIT_TESTS))
 
 .PHONY: all clean test test-unit test-integration test-agents deps bench demo \
-	install uninstall man-lint \
+	install uninstall man-lint test-bins \
 	screenshots check-asan check-valgrind fuzz fuzz-bins
 # Keep intermediate objects: no "rm" after the test summary.
 .SECONDARY:
@@ -75,8 +75,11 @@ $(BUILD)/bench/lisa-bench: $(BUILD)/bench/lisa-bench.o $(COMMON_OBJS) $(BUILD)/l
 
 # Everything: the man page's lint, unit tests (cmocka), then integration
 # tests on real tmux.
-test: all man-lint $(UNIT_BINS) $(BUILD)/tests/quote-roundtrip
+test: test-bins man-lint
 	@sh tests/run.sh $(UNIT_BINS)
+
+# What the tests run, built (CI builds it once, then runs two suites).
+test-bins: all $(UNIT_BINS) $(BUILD)/tests/quote-roundtrip
 
 # lisa(1), checked by Debian's mandoc (plugin/install-deps.sh installs it).
 man-lint:
@@ -191,6 +194,12 @@ screenshots: all
 	for s in screen menu details; do \
 		/usr/bin/python3 docs/render-screenshot.py $(SHOTS)/$$s.ansi \
 		    docs/screenshots/$$s.png || exit 1; done
+	# The same on tmux's default green status bar.
+	mkdir -p $(SHOTS)/default
+	DEMO_THEME=default DEMO_SECONDS=32 DEMO_CAPTURE=$(SHOTS)/default \
+	    sh plugin/demo.sh > $(SHOTS)/default/demo.txt
+	/usr/bin/python3 docs/render-screenshot.py $(SHOTS)/default/screen.ansi \
+	    docs/screenshots/screen-default.png
 
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz build-vg bin/lisad bin/lisa \

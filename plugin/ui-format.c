@@ -7,8 +7,10 @@
  * lands: inside #{?...} a bare ',' or '}' would end the branch, and '#'
  * starts a format or a style.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "util.h"
 #include "ui-format.h"
@@ -22,8 +24,17 @@ static const char *ui_icons[UI_NGROUPS] = {
 static const char *ui_icons_ascii[UI_NGROUPS] = {
 	"!", "?", "~", ".", ">", "+"
 };
+/* On a dark status bar (a dark theme, or the terminal's background). */
 static const char *ui_colors[UI_NGROUPS] = {
 	"red", "yellow", "magenta", "colour244", "cyan", "green"
+};
+/*
+ * On a light one, tmux's default green among them: yellow, cyan and
+ * green vanish there, so dark shades that keep their hue.
+ */
+static const char *ui_colors_light[UI_NGROUPS] = {
+	"colour88", "colour18", "colour90", "colour238", "colour16",
+	"colour22"
 };
 /* The example order: working, waiting, done, crashed, stuck. */
 static const int ui_default_order[] = {
@@ -244,7 +255,87 @@ ui_icon(const struct ui_config *cfg, int g)
 static const char *
 ui_color(const struct ui_config *cfg, int g)
 {
-	return (cfg->color[g] != NULL ? cfg->color[g] : ui_colors[g]);
+	if (cfg->color[g] != NULL)
+		return (cfg->color[g]);
+	return (cfg->light ? ui_colors_light[g] : ui_colors[g]);
+}
+
+/* Perceived brightness, 0-255, of an RGB colour. */
+static int
+ui_luma(int r, int g, int b)
+{
+	return ((299 * r + 587 * g + 114 * b) / 1000);
+}
+
+/* The brightness of a tmux colour, or -1 if it says nothing (default). */
+static int
+ui_colour_luma(const char *c)
+{
+	static const struct {
+		const char	*name;
+		int		 luma;
+	} names[] = {
+		{ "black", 0 }, { "red", 60 }, { "green", 120 },
+		{ "yellow", 180 }, { "blue", 40 }, { "magenta", 90 },
+		{ "cyan", 150 }, { "white", 200 }, { "brightblack", 100 },
+		{ "brightred", 140 }, { "brightgreen", 190 },
+		{ "brightyellow", 230 }, { "brightblue", 120 },
+		{ "brightmagenta", 160 }, { "brightcyan", 210 },
+		{ "brightwhite", 255 },
+	};
+	static const int	 cube[] = { 0, 95, 135, 175, 215, 255 };
+	unsigned int		 r, g, b;
+	int			 n;
+	size_t			 i;
+
+	if (strncmp(c, "colour", 6) == 0 || strncmp(c, "color", 5) == 0) {
+		n = atoi(c + (c[5] == 'r' ? 6 : 5));
+		if (n < 0 || n > 255)
+			return (-1);
+		if (n < 16)
+			return (ui_colour_luma(names[n].name));
+		if (n >= 232)
+			return (8 + 10 * (n - 232));
+		n -= 16;
+		return (ui_luma(cube[n / 36], cube[(n / 6) % 6], cube[n % 6]));
+	}
+	if (*c == '#' && sscanf(c + 1, "%2x%2x%2x", &r, &g, &b) == 3)
+		return (ui_luma((int)r, (int)g, (int)b));
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		if (strcasecmp(c, names[i].name) == 0)
+			return (names[i].luma);
+	}
+	return (-1);
+}
+
+/*
+ * Is a status-style's background light ("bg=green", tmux's default)? The
+ * last bg= wins, as in tmux; none, or default/terminal: the terminal's
+ * background, taken as dark.
+ */
+int
+uiformat_style_light(const char *style)
+{
+	const char	*p, *bg = NULL;
+	char		 c[32];
+	size_t		 n;
+	int		 luma;
+
+	if (style == NULL)
+		return (0);
+	for (p = style; (p = strstr(p, "bg=")) != NULL; p += 3) {
+		if (p == style || p[-1] == ',' || p[-1] == ' ')
+			bg = p + 3;
+	}
+	if (bg == NULL)
+		return (0);
+	n = strcspn(bg, ", ");
+	if (n >= sizeof c)
+		return (0);
+	memcpy(c, bg, n);
+	c[n] = '\0';
+	luma = ui_colour_luma(c);
+	return (luma >= 110);
 }
 
 /* Text shown as is, even inside a conditional's branch. */
@@ -364,12 +455,16 @@ uiformat_badge(struct buf *b, const struct ui_config *cfg, const char *user)
 void
 uiformat_border(struct buf *b, const struct ui_config *cfg, const char *user)
 {
+	struct ui_config	 dark = *cfg;
+
+	/* Borders are drawn on the terminal's background, not the bar's. */
+	dark.light = 0;
 	buf_adds(b, "#{?@lisa_state,");
 	if (cfg->border != NULL)
 		buf_adds(b, cfg->border);	/* the user's, as written */
 	else {
 		buf_adds(b, "#[push-default] #{q/h:@lisa_agent} \u00b7 ");
-		uiformat_by_state(b, cfg, "@lisa_state", 1);
+		uiformat_by_state(b, &dark, "@lisa_state", 1);
 		buf_adds(b, "#{?@lisa_detail, \u00b7 #{q/h:@lisa_detail},}"
 		    "#{?@lisa_watchdog, \u00b7 #[fg=red]\u26a0 "
 		    "#{@lisa_watchdog}#[fg=default],}"

@@ -30,6 +30,7 @@ struct ui_config {
 	char	*border;		/* agent panes' border, or NULL */
 	int	 window_badge;
 	int	 pane_border;
+	int	 light;			/* the status bar is light (green...) */
 };
 
 const char	*ui_group_name(int);
@@ -40,6 +41,7 @@ const char	*ui_state_word(enum cls_state);
 void		 ui_config_defaults(struct ui_config *);
 int		 ui_config_set(struct ui_config *, const char *, const char *);
 void		 ui_config_free(struct ui_config *);
+int		 uiformat_style_light(const char *);
 
 void		 uiformat_escape(struct buf *, const char *);
 void		 uiformat_status(struct buf *, const struct ui_config *);

@@ -401,6 +401,10 @@ ui_apply(void)
 	ui_border_is_auto = ui_cfg.pane_border && status != NULL &&
 	    strcmp(status, "off") == 0;
 	free(status);
+	/* Colours that read on the user's status bar, light or dark. */
+	status = ui_get("-g", "status-style");
+	ui_cfg.light = uiformat_style_light(status);
+	free(status);
 
 	buf_init(&script);
 	for (i = 0; i < UI_NOPTIONS; i++)

@@ -234,6 +234,47 @@ test_word_in(void **state)
 	assert_false(ui_word_in(NULL, 0, "a"));	/* an empty struct buf */
 }
 
+/* Colours that read on the status bar: tmux's default green is light. */
+static void
+test_light_status_bar(void **state)
+{
+	struct ui_config	cfg;
+	struct buf		b;
+
+	(void)state;
+	assert_true(uiformat_style_light("bg=green,fg=black"));
+	assert_true(uiformat_style_light("fg=black,bg=colour231"));
+	assert_true(uiformat_style_light("bg=#d0d0d0"));
+	assert_true(uiformat_style_light("bg=colour2"));
+	assert_false(uiformat_style_light("bg=colour236,fg=colour250"));
+	assert_false(uiformat_style_light("bg=default"));
+	assert_false(uiformat_style_light("fg=white"));
+	assert_false(uiformat_style_light(""));
+	assert_false(uiformat_style_light(NULL));
+	assert_false(uiformat_style_light("bg=#1e1e2e"));
+	assert_false(uiformat_style_light("bg=green,bg=black"));
+
+	ui_config_defaults(&cfg);
+	cfg.light = 1;
+	buf_init(&b);
+	uiformat_status(&b, &cfg);
+	assert_null(strstr(b.data, "fg=cyan"));
+	assert_null(strstr(b.data, "fg=yellow"));
+	assert_non_null(strstr(b.data, "#[fg=colour18]"));
+	/* Borders are on the terminal's background: the dark palette. */
+	buf_reset(&b);
+	uiformat_border(&b, &cfg, "");
+	assert_non_null(strstr(b.data, "fg=yellow"));
+	assert_null(strstr(b.data, "fg=colour18"));
+	/* The user's own colour wins over either palette. */
+	assert_int_equal(ui_config_set(&cfg, "@lisa-color-waiting", "yellow"), 0);
+	buf_reset(&b);
+	uiformat_status(&b, &cfg);
+	assert_non_null(strstr(b.data, "#[fg=yellow]"));
+	buf_free(&b);
+	ui_config_free(&cfg);
+}
+
 int
 main(void)
 {
@@ -245,6 +286,7 @@ main(void)
 		cmocka_unit_test(test_status_format),
 		cmocka_unit_test(test_badge_and_border),
 		cmocka_unit_test(test_word_in),
+		cmocka_unit_test(test_light_status_bar),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
