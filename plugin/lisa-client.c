@@ -146,11 +146,7 @@ int
 client_tmux_all(struct lisa_ctx *ctx, char **out, const char *const *argv)
 {
 	const char	*full[40];
-	struct buf	 b;
-	char		 tmp[4096];
-	int		 p[2], status, n = 0, null;
-	ssize_t		 r;
-	pid_t		 pid;
+	int		 n = 0;
 
 	full[n++] = "tmux";
 	if (ctx == NULL)
@@ -164,6 +160,23 @@ client_tmux_all(struct lisa_ctx *ctx, char **out, const char *const *argv)
 			full[n++] = *argv;
 	}
 	full[n] = NULL;
+	return (client_capture("tmux", full, out));
+}
+
+/*
+ * Run FILE (searched in PATH) with ARGV, stdin and stderr on /dev/null,
+ * and collect its standard output. Its exit status, or -1.
+ */
+int
+client_capture(const char *file, const char *const *argv, char **out)
+{
+	struct buf	 b;
+	char		 tmp[4096];
+	int		 p[2], status, null;
+	ssize_t		 r;
+	pid_t		 pid;
+
+	*out = NULL;
 	if (pipe(p) != 0)
 		return (-1);
 	if ((pid = fork()) == 0) {
@@ -172,7 +185,7 @@ client_tmux_all(struct lisa_ctx *ctx, char **out, const char *const *argv)
 		dup2(p[1], 1);
 		dup2(null, 2);
 		close(p[0]);
-		execvp("tmux", (char **)full);
+		execvp(file, (char **)argv);
 		_exit(127);
 	}
 	close(p[1]);

@@ -2,10 +2,8 @@
  * The details popup: why a pane is in its state, and its last events
  * (lisa details), in a popup sized to what it says.
  */
-#include <sys/wait.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,35 +16,13 @@
 static char *
 details_text(struct lisa_ctx *ctx, const char *pane)
 {
-	struct buf	 b;
-	char		 tmp[4096], *self = client_self();
-	int		 p[2], null, status;
-	ssize_t		 r;
-	pid_t		 pid;
+	char		*self = client_self(), *out = NULL;
+	const char	*argv[] = { "lisa", "-S", ctx->sid.socket, "details",
+			    pane, NULL };
 
-	buf_init(&b);
-	if (pipe(p) != 0) {
-		free(self);
-		return (buf_detach(&b));
-	}
-	if ((pid = fork()) == 0) {
-		null = open("/dev/null", O_RDWR);
-		dup2(null, 0);
-		dup2(p[1], 1);
-		dup2(null, 2);
-		close(p[0]);
-		execl(self, "lisa", "-S", ctx->sid.socket, "details", pane,
-		    (char *)NULL);
-		_exit(127);
-	}
-	close(p[1]);
-	while ((r = read(p[0], tmp, sizeof tmp)) > 0 && b.len < 65536)
-		buf_add(&b, tmp, (size_t)r);
-	close(p[0]);
-	if (pid != -1)
-		waitpid(pid, &status, 0);
+	client_capture(self, argv, &out);
 	free(self);
-	return (buf_detach(&b));
+	return (out != NULL ? out : xstrdup(""));
 }
 
 /* The client's size, from tmux; 0 when it cannot be read. */

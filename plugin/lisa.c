@@ -45,17 +45,24 @@ usage(int code)
 	exit(code);
 }
 
+/* "lisa: " and the message, on stderr. */
+static void
+say(const char *fmt, va_list ap)
+{
+	fprintf(stderr, "lisa: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+}
+
 /* A usage error: what was wrong, the usage line, exit 2. */
 static __attribute__((noreturn)) void
 usage_error(const struct lisa_cmd *c, const char *fmt, ...)
 {
 	va_list	ap;
 
-	fprintf(stderr, "lisa: ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n");
 	if (c != NULL)
 		lisa_cmd_usage(stderr, c);
 	else
@@ -69,11 +76,9 @@ die(const char *fmt, ...)
 {
 	va_list	ap;
 
-	fprintf(stderr, "lisa: ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n");
 	exit(1);
 }
 
