@@ -54,9 +54,12 @@ static void	events_keep(int64_t, const char *, size_t);
 static void
 events_load(struct buf *b)
 {
-	const char	*line, *nl, *end = b->data + b->len, *ts;
+	const char	*line, *nl, *end, *ts;
 	long long	 ms;
 
+	if (b->len == 0)
+		return;	/* no file yet: data is NULL */
+	end = b->data + b->len;
 	for (line = b->data; line < end; line = nl + 1) {
 		if ((nl = memchr(line, '\n', (size_t)(end - line))) == NULL)
 			break;	/* a torn last line is not an event */
