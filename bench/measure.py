@@ -9,6 +9,9 @@ measure.py SOCKET LISA HELPER_PID b2 OUT        20 idle agents, 60 s (JSON to OU
 measure.py SOCKET LISA - b2poll OUT BASELINE    the polling baseline, 60 s; table
 measure.py SOCKET LISA HELPER_PID b3 FAKE CLAUDE latencies until tmux shows them
 measure.py SOCKET LISA HELPER_PID b4 PANES      100 agents x 10 KB/s, 60 s
+measure.py SOCKET LISA - b5 PANES BASELINE SECS lisa's tax on tmux: the same
+                                                panes alone, with the helper
+                                                (started here), polled
 """
 import glob, json, os, signal, socket, subprocess, sys, time
 
@@ -150,7 +153,7 @@ if what == "publish":
         print(f"    batches (redraws)    {bat / dt:8.1f} /s")
         print(f"    helper CPU           {(c1 - c0) / hz / dt * 100:8.1f} %")
         print(f"    tmux server CPU      {(t1cpu - t0cpu) / hz / dt * 100:8.1f} %")
-    print(f"U1 option writes with {len(panes)} agents (publish: 50 ms settle, 200 ms gap)")
+    print(f"U1 option writes with {len(panes)} agents (publish: first change at once, then 200 ms gap)")
     for p in panes:
         tmux("send-keys", "-t", p, "work 25", "Enter")
     wait_for(lambda: all(states().get(p) == "in_progress" for p in panes), 30)
@@ -277,7 +280,7 @@ if what == "b3":
         turn.append(now_real * 1000 - marks[-1])
         time.sleep(0.3)
     print("B3 latency: until tmux shows it (display -p #{@lisa_state}); "
-          "publish batches after 50 ms")
+          "first change after quiet published at once")
     row("pane death (SIGKILL) -> crashed", deaths)
     row("output after quiet -> in_progress", busy)
     row("quiet -> waiting_input (prompt)", quiet)
@@ -316,4 +319,55 @@ if what == "b4":
     print(f"  tmux server CPU        {(t1c - t0c) / hz / dt * 100:9.1f} %")
     print(f"  lisa status (socket)   p50 {pct(lat, 50):.2f}  p99 {pct(lat, 99):.2f}  "
           f"max {max(lat):.2f} ms  (n={len(lat)})")
+    print()
+
+if what == "b5":
+    # lisa's tax at scale: the same streaming panes, SECS seconds each, with
+    # nothing watching them (before and after, averaged), with the helper,
+    # and with the polling baseline. Tax = what the watcher spends plus
+    # what it makes the tmux server spend beyond its own work.
+    panes, base, secs = sys.argv[5].split(","), sys.argv[6], float(sys.argv[7])
+    hz = os.sysconf("SC_CLK_TCK")
+    tpid = int(tmux("display", "-p", "#{pid}"))
+    def tmux_pct(seconds):
+        c0, t0 = cpu_ticks(tpid), time.time()
+        time.sleep(seconds)
+        return (cpu_ticks(tpid) - c0) / hz / (time.time() - t0) * 100
+    time.sleep(2)
+    alone1 = tmux_pct(secs)
+    lisad = os.path.join(os.path.dirname(lisa), "lisad")
+    h = subprocess.Popen([lisad, "-F", "-L", sock])
+    wait_for(lambda: (lambda d: d and len([p for p in d if p.get("state") == "in_progress"]) >= len(panes) and d)(lisa_json("list", "--json")), 60)
+    time.sleep(2)
+    c0, tc0, i0, t0 = cpu_ticks(h.pid), cpu_ticks(tpid), info(), time.time()
+    time.sleep(secs)
+    c1, tc1, i1, dt = cpu_ticks(h.pid), cpu_ticks(tpid), info(), time.time() - t0
+    helper = (c1 - c0) / hz / dt * 100
+    with_lisa = (tc1 - tc0) / hz / dt * 100
+    h.terminate()
+    h.wait()
+    time.sleep(2)
+    tc0, t0 = cpu_ticks(tpid), time.time()
+    p = subprocess.run([sys.executable, base, sock, str(secs)], capture_output=True, text=True)
+    dt = time.time() - t0
+    with_poll = (cpu_ticks(tpid) - tc0) / hz / dt * 100
+    poll = json.loads(p.stdout)
+    poller = (poll["cpu_self"] + poll["cpu_children"]) / dt * 100
+    time.sleep(2)
+    alone2 = tmux_pct(secs)
+    alone = (alone1 + alone2) / 2
+    tax = helper + max(0.0, with_lisa - alone)
+    ptax = poller + max(0.0, with_poll - alone)
+    print(f"B5 tax: {len(panes)} agents x 10 KB/s, {secs:.0f} s each "
+          f"(CPU in % of one core)")
+    print(f"  tmux server, nothing watching        {alone:7.1f} %"
+          f"   ({alone1:.1f} before, {alone2:.1f} after)")
+    print(f"  tmux server, lisa attached           {with_lisa:7.1f} %")
+    print(f"  lisa helper                          {helper:7.1f} %")
+    print(f"  lisa's tax (helper + tmux's extra)   {tax:7.1f} %"
+          f"   = {tax / alone * 100 if alone else 0:.0f} % of what tmux spends alone")
+    print(f"  tmux server, polled                  {with_poll:7.1f} %")
+    print(f"  polling baseline (1 s, own+children) {poller:7.1f} %")
+    print(f"  polling's tax                        {ptax:7.1f} %")
+    print(f"  polling tax / lisa tax               {ptax / tax if tax else float('inf'):7.1f} x")
     print()

@@ -7,7 +7,9 @@
 #   B2  idle cost of 20 agents against a polling baseline
 #   B3  latencies until tmux shows a verdict
 #   B4  100 agents x 10 KB/s
+#   B5  lisa's tax on tmux at B4's load, against the polling baseline
 # Runs on private tmux servers; needs python3 for precise timing.
+# BENCH="B3 B5" runs only those (make bench BENCH="B3 B5").
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 1
 unset TMUX TMUX_PANE
@@ -21,99 +23,118 @@ cleanup() {
 }
 trap cleanup EXIT
 T() { tmux -L "$S" -f /dev/null "$@"; }
-
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); $(tmux -V); kernel $(uname -r)"
-echo
-"$ROOT/build/bench/lisa-bench" -m 128 -r 5 || exit 1
-echo
-
-# S1: 50 panes in 5 sessions of 10 windows.
-for s in 0 1 2 3 4; do
-	T new-session -d -s "s$s" -x 120 -y 40 'sleep 3600'
-	for w in 1 2 3 4 5 6 7 8 9; do T new-window -d -t "s$s" 'sleep 3600'; done
-done
-"$ROOT/bin/lisad" -F -L "$S" & HP=$!
-python3 "$ROOT/bench/measure.py" "$S" "$ROOT/bin/lisa" "$HP" idle
-kill "$HP"; wait "$HP" 2>/dev/null; HP=
-T kill-server
-while tmux -L "$S" has-session 2>/dev/null; do sleep 0.1; done
-sleep 0.3
-
-# U1: 20 fake agents (tests/fake/claude): what lisa writes into tmux.
-export HOME=$XDG_RUNTIME_DIR/home
-mkdir -p "$HOME"
-T new-session -d -s main -x 160 -y 40
-T set -g @lisa-grace 1
-T set -g @lisa-debounce 0.5
-panes=
-for i in $(seq 1 20); do
-	T new-window -d -t "main:$i" "$ROOT/tests/fake/claude"
-	panes="$panes${panes:+,}$(T display -p -t "main:$i" '#{pane_id}')"
-done
-"$ROOT/bin/lisad" -F -L "$S" & HP=$!
-python3 "$ROOT/bench/measure.py" "$S" "$ROOT/bin/lisa" "$HP" publish "$panes"
-kill "$HP"; wait "$HP" 2>/dev/null; HP=
-T kill-server
-while tmux -L "$S" has-session 2>/dev/null; do sleep 0.1; done
-sleep 0.3
-
-# S2: deaths, pidfd route, then with pidfd off (pane-died hook).
-for mode in pidfd hook; do
-	T new-session -d -s main -x 120 -y 40
-	T set -g remain-on-exit on
-	if [ $mode = hook ]; then
-		LISAD_NO_PIDFD=1 "$ROOT/bin/lisad" -F -L "$S" & HP=$!
-	else
-		"$ROOT/bin/lisad" -F -L "$S" & HP=$!
-	fi
-	python3 "$ROOT/bench/measure.py" "$S" "$ROOT/bin/lisa" "$HP" deaths $mode
-	kill "$HP"; wait "$HP" 2>/dev/null; HP=
+want() { case " ${BENCH:-B1 S1 U1 S2 B2 B3 B4 B5} " in *" $1 "*) return 0 ;; esac; return 1; }
+gone() {
 	T kill-server
 	while tmux -L "$S" has-session 2>/dev/null; do sleep 0.1; done
 	sleep 0.3
-done
+}
+
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); $(tmux -V); kernel $(uname -r)"
+echo
+if want B1; then
+	"$ROOT/build/bench/lisa-bench" -m 128 -r 5 || exit 1
+	echo
+fi
+
+
+export HOME=$XDG_RUNTIME_DIR/home
+mkdir -p "$HOME/.config/lisa" "$XDG_RUNTIME_DIR/bin"
+helper() { "$ROOT/bin/lisad" -F -L "$S" & HP=$!; }
+unhelper() { kill "$HP"; wait "$HP" 2>/dev/null; HP=; }
+
+# S1: 50 panes in 5 sessions of 10 windows.
+if want S1; then
+	for s in 0 1 2 3 4; do
+		T new-session -d -s "s$s" -x 120 -y 40 'sleep 3600'
+		for w in 1 2 3 4 5 6 7 8 9; do T new-window -d -t "s$s" 'sleep 3600'; done
+	done
+	helper
+	python3 "$ROOT/bench/measure.py" "$S" "$ROOT/bin/lisa" "$HP" idle
+	unhelper
+	gone
+fi
+
+# U1: 20 fake agents (tests/fake/claude): what lisa writes into tmux.
+if want U1; then
+	T new-session -d -s main -x 160 -y 40
+	T set -g @lisa-grace 1
+	T set -g @lisa-debounce 0.5
+	panes=
+	for i in $(seq 1 20); do
+		T new-window -d -t "main:$i" "$ROOT/tests/fake/claude"
+		panes="$panes${panes:+,}$(T display -p -t "main:$i" '#{pane_id}')"
+	done
+	helper
+	python3 "$ROOT/bench/measure.py" "$S" "$ROOT/bin/lisa" "$HP" publish "$panes"
+	unhelper
+	gone
+fi
+
+# S2: deaths, pidfd route, then with pidfd off (pane-died hook).
+if want S2; then
+	for mode in pidfd hook; do
+		T new-session -d -s main -x 120 -y 40
+		T set -g remain-on-exit on
+		if [ $mode = hook ]; then
+			LISAD_NO_PIDFD=1 "$ROOT/bin/lisad" -F -L "$S" & HP=$!
+		else
+			helper
+		fi
+		python3 "$ROOT/bench/measure.py" "$S" "$ROOT/bin/lisa" "$HP" deaths $mode
+		unhelper
+		gone
+	done
+fi
 
 # B2: 20 agents idle at their prompt, 60 s: the helper, then the polling
 # baseline (bench/poll-baseline.py) on the same panes with no helper.
-T new-session -d -s main -x 160 -y 40
-T set -g @lisa-grace 1
-for i in $(seq 1 20); do T new-window -d -t "main:$i" "$ROOT/tests/fake/claude"; done
-"$ROOT/bin/lisad" -F -L "$S" & HP=$!
-python3 "$ROOT/bench/measure.py" "$S" "$ROOT/bin/lisa" "$HP" b2 "$XDG_RUNTIME_DIR/b2.json" || exit 1
-kill "$HP"; wait "$HP" 2>/dev/null; HP=
-python3 "$ROOT/bench/measure.py" "$S" "$ROOT/bin/lisa" - b2poll "$XDG_RUNTIME_DIR/b2.json" "$ROOT/bench/poll-baseline.py" || exit 1
-T kill-server
-while tmux -L "$S" has-session 2>/dev/null; do sleep 0.1; done
-sleep 0.3
+if want B2; then
+	T new-session -d -s main -x 160 -y 40
+	T set -g @lisa-grace 1
+	for i in $(seq 1 20); do T new-window -d -t "main:$i" "$ROOT/tests/fake/claude"; done
+	helper
+	python3 "$ROOT/bench/measure.py" "$S" "$ROOT/bin/lisa" "$HP" b2 "$XDG_RUNTIME_DIR/b2.json" || exit 1
+	unhelper
+	python3 "$ROOT/bench/measure.py" "$S" "$ROOT/bin/lisa" - b2poll "$XDG_RUNTIME_DIR/b2.json" "$ROOT/bench/poll-baseline.py" || exit 1
+	gone
+fi
 
 # B3: latencies until tmux shows the verdict. "claude" here is sleep (it
 # only has to die); "bursty" an agent known by output and prompt alone.
-mkdir -p "$XDG_RUNTIME_DIR/bin" "$HOME/.config/lisa"
-ln -s "$(command -v sleep)" "$XDG_RUNTIME_DIR/bin/claude"
-printf '#!/bin/sh\nprintf "> "\nwhile read x; do i=0; while [ $i -lt 20 ]; do echo "working $i"; sleep 0.05; i=$((i+1)); done; printf "> "; done\n' >"$XDG_RUNTIME_DIR/bin/bursty"
-chmod +x "$XDG_RUNTIME_DIR/bin/bursty"
-echo '{"agents":[{"name":"bursty","comm":["bursty"],"screen":{"prompt":"^> *$"}}]}' >"$HOME/.config/lisa/agents.json"
-export FAKE_AGENT_LOG="$XDG_RUNTIME_DIR/agent.log"
-T new-session -d -s main -x 160 -y 40
-T set -g @lisa-grace 1
-"$ROOT/bin/lisad" -F -L "$S" & HP=$!
-python3 "$ROOT/bench/measure.py" "$S" "$ROOT/bin/lisa" "$HP" b3 "$ROOT/tests/fake/claude" "$XDG_RUNTIME_DIR/bin/claude" "$XDG_RUNTIME_DIR/bin/bursty" || exit 1
-rm -f "$HOME/.config/lisa/agents.json"
-kill "$HP"; wait "$HP" 2>/dev/null; HP=
-T kill-server
-while tmux -L "$S" has-session 2>/dev/null; do sleep 0.1; done
-sleep 0.3
+if want B3; then
+	ln -sf "$(command -v sleep)" "$XDG_RUNTIME_DIR/bin/claude"
+	printf '#!/bin/sh\nprintf "> "\nwhile read x; do i=0; while [ $i -lt 20 ]; do echo "working $i"; sleep 0.05; i=$((i+1)); done; printf "> "; done\n' >"$XDG_RUNTIME_DIR/bin/bursty"
+	chmod +x "$XDG_RUNTIME_DIR/bin/bursty"
+	echo '{"agents":[{"name":"bursty","comm":["bursty"],"screen":{"prompt":"^> *$"}}]}' >"$HOME/.config/lisa/agents.json"
+	export FAKE_AGENT_LOG="$XDG_RUNTIME_DIR/agent.log"
+	T new-session -d -s main -x 160 -y 40
+	T set -g @lisa-grace 1
+	helper
+	python3 "$ROOT/bench/measure.py" "$S" "$ROOT/bin/lisa" "$HP" b3 "$ROOT/tests/fake/claude" "$XDG_RUNTIME_DIR/bin/claude" "$XDG_RUNTIME_DIR/bin/bursty" || exit 1
+	rm -f "$HOME/.config/lisa/agents.json"
+	unhelper
+	gone
+fi
 
-# B4: 100 agents (bench/trickle as "claude") writing 10 KB/s each.
-rm -f "$XDG_RUNTIME_DIR/bin/claude"
-ln -s "$ROOT/build/bench/trickle" "$XDG_RUNTIME_DIR/bin/claude"
-T new-session -d -s main -x 160 -y 40
-panes=
-for i in $(seq 1 100); do
-	T new-window -d -t "main:$i" "$XDG_RUNTIME_DIR/bin/claude 10240"
-	panes="$panes${panes:+,}$(T display -p -t "main:$i" '#{pane_id}')"
-done
-"$ROOT/bin/lisad" -F -L "$S" & HP=$!
-python3 "$ROOT/bench/measure.py" "$S" "$ROOT/bin/lisa" "$HP" b4 "$panes" || exit 1
-kill "$HP"; wait "$HP" 2>/dev/null; HP=
-T kill-server
+# B4: 100 agents (bench/trickle as "claude") writing 10 KB/s each; B5:
+# lisa's tax on the same panes: tmux alone (before and after), with the
+# helper, and polled (bench/poll-baseline.py), B5_SECONDS (30) each.
+if want B4 || want B5; then
+	ln -sf "$ROOT/build/bench/trickle" "$XDG_RUNTIME_DIR/bin/claude"
+	T new-session -d -s main -x 160 -y 40
+	panes=
+	for i in $(seq 1 100); do
+		T new-window -d -t "main:$i" "$XDG_RUNTIME_DIR/bin/claude 10240"
+		panes="$panes${panes:+,}$(T display -p -t "main:$i" '#{pane_id}')"
+	done
+	if want B4; then
+		helper
+		python3 "$ROOT/bench/measure.py" "$S" "$ROOT/bin/lisa" "$HP" b4 "$panes" || exit 1
+		unhelper
+	fi
+	if want B5; then
+		python3 "$ROOT/bench/measure.py" "$S" "$ROOT/bin/lisa" - b5 "$panes" "$ROOT/bench/poll-baseline.py" "${B5_SECONDS:-30}" || exit 1
+	fi
+	gone
+fi

@@ -10,11 +10,13 @@
  *   global	 @lisa_count_<group> (unset when none), @lisa_agents,
  *		 @lisa_waiting ("session:window ...")
  *
- * Every set-option redraws every client, so changes are coalesced: a burst
- * of verdicts is written as one batch once it settles (PUBLISH_SETTLE), at
- * most one batch per PUBLISH_GAP, and only values that differ from what
- * tmux has are sent. The batch goes out in one write; tmux runs it in one
- * pass and redraws once.
+ * Every set-option redraws every client, so changes are coalesced: at most
+ * one batch per PUBLISH_GAP, and only values that differ from what tmux
+ * has are sent. The first change after a quiet PUBLISH_GAP goes out at the
+ * end of the loop turn that made it (with whatever else that turn
+ * changed): a death is shown in milliseconds. What follows within the gap
+ * waits for the gap's end and goes out as one batch. A batch is one write;
+ * tmux runs it in one pass and redraws once.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -26,7 +28,6 @@
 #include "agent.h"
 #include "ui-format.h"
 
-#define PUBLISH_SETTLE	50	/* ms for a burst to settle */
 #define PUBLISH_GAP	200	/* ms at least between batches */
 
 static const char *publish_fields[PUBLISH_NFIELDS] = {
@@ -379,11 +380,12 @@ publish_flush(void *arg)
 void
 publish_schedule(void)
 {
-	uint64_t	now = time_mono_ms(), delay = PUBLISH_SETTLE;
+	uint64_t	now = time_mono_ms(), delay = 0;
 
 	if (publish_armed || lisad.stopping)
 		return;
-	if (publish_last != 0 && publish_last + PUBLISH_GAP > now + delay)
+	/* A zero timer fires after this turn's other events (loop.c). */
+	if (publish_last != 0 && publish_last + PUBLISH_GAP > now)
 		delay = publish_last + PUBLISH_GAP - now;
 	loop_timer_init(&publish_timer, publish_flush, NULL);
 	loop_timer_add(&publish_timer, delay);
