@@ -347,6 +347,7 @@ main(int argc, char **argv)
 	/* Off only to test the other routes (hook, subscription) alone. */
 	lisad.use_pidfd = getenv("LISAD_NO_PIDFD") == NULL;
 	lisad.use_subscriptions = getenv("LISAD_NO_SUBSCRIPTIONS") == NULL;
+	lisad.stream_mute = getenv("LISAD_NO_STREAM_MUTE") == NULL;
 
 	if (!foreground)
 		lisad_daemonize(lockfd);

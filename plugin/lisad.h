@@ -45,6 +45,7 @@ struct lisad {
 	int		 dead_hook;	/* pane-died hook usable on this tmux */
 	int		 use_pidfd;	/* watch pane processes (LISAD_NO_PIDFD) */
 	int		 use_subscriptions; /* %* backstop (LISAD_NO_SUBSCRIPTIONS) */
+	int		 stream_mute;	/* pane-mute.c (LISAD_NO_STREAM_MUTE) */
 	const char	*reply_sep;	/* \037 as it comes back in replies */
 	int		 hooks_installed;
 	int64_t		 started;
@@ -141,8 +142,13 @@ struct pane {
 	struct listener_conn	*tap;
 	uint64_t		 tap_left;
 
-	int			 muted;		/* a flood: paused for us */
+	int			 muted;		/* MUTE_*: paused for us */
+#define MUTE_NONE	0
+#define MUTE_FLOOD	1
+#define MUTE_STREAM	2
 	uint64_t		 mutes;
+	uint64_t		 stream_mutes;
+	int			 stream_probe;	/* continued: pause at next chunk */
 	uint64_t		 mute_start;	/* mono ms, this rate window */
 	uint64_t		 mute_bytes;
 	int			 mute_probe;	/* a short window: flood again? */
@@ -174,6 +180,10 @@ void		 pane_tap_closed(struct listener_conn *);
 void		 pane_resync(struct pane *);
 void		 pane_mute_check(struct pane *, size_t);
 void		 pane_unmute(struct pane *, const char *);
+void		 pane_mute_stream(struct pane *, uint64_t);
+void		 pane_mute_verdict(struct pane *);
+void		 pane_mute_title(struct pane *);
+extern uint64_t	 pane_mute_pauses;
 void		 pane_mute_free(struct pane *);
 extern const char *pane_subscription_format;
 
@@ -294,6 +304,7 @@ struct watch {
 void		 watch_new(struct pane *);
 void		 watch_free(struct pane *);
 void		 watch_output(struct pane *, const char *, size_t);
+void		 watch_title(struct pane *, const char *);
 void		 watch_changed(struct pane *);
 void		 watch_screen(struct pane *, const char *, size_t);
 void		 watch_json(struct buf *, struct pane *);

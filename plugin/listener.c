@@ -245,6 +245,8 @@ listener_info(struct buf *b)
 	buf_printf(b, "%llu", stray);
 	json_key(b, "tmux_forks");
 	buf_printf(b, "%llu", (unsigned long long)tmux_forks);
+	json_key(b, "pauses");
+	buf_printf(b, "%llu", (unsigned long long)pane_mute_pauses);
 	json_key(b, "wakeups");
 	buf_printf(b, "%llu", (unsigned long long)loop_wakeups());
 	/* Bytes malloc has handed out and not had back: a leak shows here. */

@@ -1,31 +1,50 @@
 /*
- * Floods. tmux 3.3a builds every byte it sends a control client with a
- * printf of its own: a pane writing as fast as it can costs tmux about four
- * times the CPU with our client attached, and while only control clients
- * are attached tmux reads the pane no faster than it can send to them (a
- * writer measured 2.6 times slower). So lisa stops listening to a flood:
+ * Output lisa does not need, not sent to it. tmux builds every byte it
+ * sends a control client with a printf of its own (control.c, every version
+ * to 3.7 and master): an agent streaming 10 KB/s costs the tmux server more
+ * for lisa's client than for drawing it, and a flood is paced to what our
+ * client takes while only control clients are attached. Two kinds:
  *
- * - a pane with no agent, once it writes more than PANE_MUTE_RATE, until
- *   an agent is found in it or someone taps it (agents are found through
- *   tmux's word that its command changed, which still comes);
- * - an agent's pane, PANE_MUTE_MS at a time: less than half the debounce,
- *   so its verdict (working, output flowing) stands; then it listens for
- *   PANE_MUTE_PROBE_MS to see whether the flood goes on.
+ * - MUTE_FLOOD: a pane with no agent, once it writes more than
+ *   PANE_MUTE_RATE, until an agent is found in it or someone taps it
+ *   (agents are found through tmux's word that its command changed, which
+ *   still comes); an agent's pane that is not stream-muted, PANE_MUTE_MS at
+ *   a time, then PANE_MUTE_PROBE_MS to see whether the flood goes on.
+ * - MUTE_STREAM: an agent that is working and streaming. Its verdict stands
+ *   on "output flows" and on signals that do not come through its output
+ *   (hooks, its session file, the process tree, death by pidfd). It is
+ *   paused for up to half the debounce, then continued: the first chunk
+ *   that comes (scanned like any: titles, retries, bells) shows the stream
+ *   goes on and pauses it again at once. If none comes, the quiet is judged
+ *   from the last chunk seen, by the debounce and a screen read as always.
+ *   A pane whose verdict rides on its output (Codex's OSC 7501 without
+ *   hooks) is never stream-muted. Any change of verdict, a death, a tap
+ *   lets it go for good.
  *
  * Muting is refresh-client -A %N:pause. Never :off: with it, tmux 3.4 and
- * later stop reading a pane that only control clients watch.
+ * later stop reading a pane that only control clients watch. Continues due
+ * together are lined up on a PANE_STREAM_GRID so they leave in one write.
  */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lisad.h"
+#include "agent.h"
 
 #define PANE_MUTE_RATE		(1024.0 * 1024.0)	/* bytes/s */
 #define PANE_MUTE_WINDOW_MS	1000
 #define PANE_MUTE_PROBE_MS	200
 #define PANE_MUTE_MS		1000
+#define PANE_STREAM_MS		1000	/* at most; half the debounce if less */
+#define PANE_STREAM_GAP		500	/* chunks closer than this: a stream */
+#define PANE_STREAM_GRID	50
+
+uint64_t	pane_mute_pauses;	/* pause commands sent, all panes */
 
 static void	pane_mute_timer_cb(void *);
+static void	pane_mute_stream_cb(void *);
 
 static void
 pane_mute_send(struct pane *p, const char *action)
@@ -36,6 +55,8 @@ pane_mute_send(struct pane *p, const char *action)
 
 	snprintf(cmd, sizeof cmd, "refresh-client -A '%%%d:%s'", p->id,
 	    action);
+	if (*action == 'p')
+		pane_mute_pauses++;
 	for (i = 0; i < p->nsessions; i++) {
 		s = session_find(p->sessions[i]);
 		if (s != NULL && s->attached && !s->closing)
@@ -65,7 +86,7 @@ pane_mute_check(struct pane *p, size_t len)
 		p->mute_probe = 0;
 		return;
 	}
-	p->muted = 1;
+	p->muted = MUTE_FLOOD;
 	p->mutes++;
 	pane_mute_send(p, "pause");
 	if (p->watch->agent_seen) {
@@ -81,22 +102,30 @@ pane_mute_check(struct pane *p, size_t len)
 	    p->watch->agent_seen ? " for a while" : "");
 }
 
-/* Listen again, from the present: the screen tells what was missed. */
+/* Listen again, from the present. */
 void
 pane_unmute(struct pane *p, const char *why)
 {
-	if (!p->muted)
+	int	kind = p->muted;
+
+	if (kind == MUTE_NONE)
 		return;
-	p->muted = 0;
+	p->muted = MUTE_NONE;
 	if (p->mute_timer_ready)
 		loop_timer_del(&p->mute_timer);
 	p->mute_start = 0;
 	p->mute_bytes = 0;
 	p->mute_probe = strcmp(why, "sample again") == 0;
+	p->stream_probe = 0;
 	pane_mute_send(p, "continue");
 	log_debug("pane %%%d: unmuted (%s)", p->id, why);
-	if (p->watch->agent_seen)
+	if (p->watch == NULL || !p->watch->agent_seen)
+		return;
+	/* A flood's screen moved on; a stream's title may have. */
+	if (kind == MUTE_FLOOD)
 		pane_resync(p);
+	else
+		pane_mute_title(p);
 }
 
 static void
@@ -115,4 +144,107 @@ pane_mute_free(struct pane *p)
 {
 	if (p->mute_timer_ready)
 		loop_timer_del(&p->mute_timer);
+}
+
+/* An agent's title, asked for: what it set while we did not listen. */
+static void
+pane_mute_title_cb(struct ctl_client *c, int ok, const char *body,
+    size_t len, void *arg)
+{
+	struct pane	*p;
+	char		*title;
+
+	if (!ok || (p = pane_find((int)(intptr_t)arg)) == NULL ||
+	    p->watch == NULL)
+		return;
+	if (len > 0 && body[len - 1] == '\n')
+		len--;
+	title = xstrndup(body, len);
+	watch_title(p, title);
+	free(title);
+}
+
+void
+pane_mute_title(struct pane *p)
+{
+	struct session	*s;
+	char		 cmd[96];
+
+	/* Only agents that set titles, and whose titles mean something. */
+	if (p->watch->title_at == 0 ||
+	    p->watch->agent == NULL || (p->watch->agent->title_busy == NULL &&
+	    p->watch->agent->title_idle == NULL &&
+	    p->watch->agent->title_waiting == NULL))
+		return;
+	if ((s = pane_session(p)) == NULL || !s->attached || s->closing)
+		return;
+	snprintf(cmd, sizeof cmd, "display-message -p -t '%%%d' "
+	    "'#{pane_title}'", p->id);
+	session_send(s, cmd, pane_mute_title_cb, (void *)(intptr_t)p->id);
+}
+
+/* Would this pane's output tell lisa nothing it does not know? */
+static int
+pane_mute_stream_ok(struct pane *p)
+{
+	struct watch	*w = p->watch;
+
+	if (!lisad.stream_mute || p->tap != NULL || p->dead || w == NULL ||
+	    !w->agent_seen || !w->agent_alive || !w->classified ||
+	    w->res.state != ST_IN_PROGRESS)
+		return (0);
+	/* Codex says its state in its output, unless its hooks say it. */
+	if (w->codex != CX_NONE && w->hook == HK_NONE)
+		return (0);
+	return (1);
+}
+
+/*
+ * After a chunk of a pane's output was taken in: pause a stream. prev is
+ * when the chunk before it came.
+ */
+void
+pane_mute_stream(struct pane *p, uint64_t prev)
+{
+	uint64_t	ms, now = p->out_last;
+
+	if (p->muted != MUTE_NONE)
+		return;
+	if (!p->stream_probe && (prev == 0 || now - prev >= PANE_STREAM_GAP))
+		return;		/* the first chunk after a quiet */
+	if (!pane_mute_stream_ok(p)) {
+		p->stream_probe = 0;
+		return;
+	}
+	p->stream_probe = 0;
+	p->muted = MUTE_STREAM;
+	p->stream_mutes++;
+	pane_mute_send(p, "pause");
+	ms = lisad.debounce_ms / 2 < PANE_STREAM_MS ?
+	    lisad.debounce_ms / 2 : PANE_STREAM_MS;
+	/* On the grid: the continues due together leave in one write. */
+	ms = ((now + ms) / PANE_STREAM_GRID) * PANE_STREAM_GRID - now;
+	if (p->mute_timer_ready)
+		loop_timer_del(&p->mute_timer);
+	loop_timer_init(&p->mute_timer, pane_mute_stream_cb, p);
+	p->mute_timer_ready = 1;
+	loop_timer_add(&p->mute_timer, ms);
+}
+
+/* Half a debounce later: does it still stream? The next chunk will say. */
+static void
+pane_mute_stream_cb(void *arg)
+{
+	struct pane	*p = arg;
+
+	pane_unmute(p, "still streaming?");
+	p->stream_probe = 1;
+}
+
+/* The verdict changed, or the agent is gone: listen to all of it again. */
+void
+pane_mute_verdict(struct pane *p)
+{
+	if (p->muted == MUTE_STREAM && !pane_mute_stream_ok(p))
+		pane_unmute(p, "verdict changed");
 }

@@ -183,18 +183,8 @@ watch_osc(const struct osc_event *ev, void *arg)
 	switch (ev->number) {
 	case 0:
 	case 2:
-		if (ev->passthrough)
-			return;
-		if (w->title == NULL || strcmp(w->title, ev->payload) != 0) {
-			/* Agents set a title soon after they start. */
-			if (!w->agent_seen)
-				w->scan = 1;
-			free(w->title);
-			w->title = xstrdup(ev->payload);
-			w->title_cleared = (*ev->payload == '\0');
-			w->title_at = now;
-			watch_touch(p);
-		}
+		if (!ev->passthrough)
+			watch_title(p, ev->payload);
 		break;
 	case 7501:
 		if ((cx = watch_codex_state(ev->payload)) != CX_NONE) {
@@ -320,6 +310,24 @@ watch_output(struct pane *p, const char *data, size_t len)
 		w->scan = 1;
 		watch_touch(p);
 	}
+}
+
+/* The pane's title, as its program set it. */
+void
+watch_title(struct pane *p, const char *title)
+{
+	struct watch	*w = p->watch;
+
+	if (w->title != NULL && strcmp(w->title, title) == 0)
+		return;
+	/* Agents set a title soon after they start. */
+	if (!w->agent_seen)
+		w->scan = 1;
+	free(w->title);
+	w->title = xstrdup(title);
+	w->title_cleared = (*title == '\0');
+	w->title_at = time_mono_ms();
+	watch_touch(p);
 }
 
 /* tmux told us something (command, title, death, new pane). */
@@ -610,6 +618,7 @@ watch_run(void *arg)
 	if (r.recheck_at != 0)
 		loop_timer_add(&w->timer, r.recheck_at > now ?
 		    r.recheck_at - now : 0);
+	pane_mute_verdict(p);
 	watchdog_check(p);
 }
 

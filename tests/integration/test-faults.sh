@@ -217,7 +217,7 @@ PY
 		t=$(cat "$TESTDIR/t-$kind")
 		t_without=$(cat "$TESTDIR/t0-$kind")
 		read -r n p50 p99 max states <"$TESTDIR/lat-$kind"
-		note "1 GiB, $kind pane, both at once: $t_without s without lisa, $t s with; lisa list: $n requests, p50 $p50 p99 $p99 max $max ms; $(pane_field "$p" mutes) mutes; agent states seen: $states"
+		note "1 GiB, $kind pane, both at once: $t_without s without lisa, $t s with; lisa list: $n requests, p50 $p50 p99 $p99 max $max ms; $(pane_field "$p" mutes) flood mutes, $(pane_field "$p" stream_mutes) stream mutes; agent states seen: $states"
 		python3 -c "import sys; sys.exit(0 if float(sys.argv[2]) <= float(sys.argv[1]) * 1.5 + 2 else 1)" "$t_without" "$t" ||
 		    fail "$kind: the writer was slowed: $t_without s -> $t s"
 		python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) <= 50 else 1)" "$p99" ||

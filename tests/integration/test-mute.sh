@@ -1,0 +1,137 @@
+# Streams lisa does not listen to (pane-mute.c): a working agent's output is
+# paused for lisa's client between samples. Whatever the agent does while
+# muted must still be seen: its title, its screen, its death.
+
+. "$ROOT/tests/integration/agents.sh"
+
+# An agent ("claude", so the built-in profile applies) that streams a
+# spinner line every 50 ms after an Enter, until $TESTDIR/stop exists; then
+# it ends its turn in ONE write: $1 (printf format). Titles unless $2=notitle.
+stream_agent() {
+	mkdir -p "$TESTDIR/bin"
+	cat >"$TESTDIR/bin/claude" <<EOF
+#!/usr/bin/python3
+import os, sys, time
+notitle = "${2:-}" == "notitle"
+def w(s):
+    sys.stdout.write(s)
+    sys.stdout.flush()
+def title(t):
+    return "" if notitle else "\033]0;%s\007" % t
+w(title("\u2733 Claude Code") + "> ")
+sys.stdin.readline()
+i = 0
+while not os.path.exists("$TESTDIR/stop"):
+    w(title("\u2802 Claude Code") + "\r\u2802 Working %d (esc to interrupt)\n" % i)
+    i += 1
+    time.sleep(0.05)
+w(title("\u2733 Claude Code") + "$1")
+time.sleep(3600)
+EOF
+	chmod +x "$TESTDIR/bin/claude"
+}
+
+# A debounce of 2 s: a stream is muted 1 s at a time.
+setup_stream() {
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME"
+	start_server main
+	T set -g @lisa-grace 1
+	T set -g @lisa-debounce 2
+	start_helper
+}
+
+is_muted() { [ "$(pane_field "$1" muted)" = true ]; }
+muted_often() { [ "$(pane_field "$1" stream_mutes)" -ge "$2" ]; }
+
+# Start the stream, see it muted, then let the agent end its turn.
+stream_then_stop() {
+	T send-keys -t "$1" Enter
+	expect "$1" in_progress
+	until_ms 10000 muted_often "$1" 3 ||
+	    fail "never stream-muted: $(pane_json "$1")"
+	until_ms 5000 is_muted "$1" || fail "not muted now: $(pane_json "$1")"
+	[ "$(L status "$1" --json | jget "d['state']")" = in_progress ] ||
+	    fail "muted, not working: $(L status "$1")"
+	touch "$TESTDIR/stop"
+}
+
+test_stream_muted_agent_title_read_again() {
+	stream_agent '\n> '
+	setup_stream
+	p=$(T new-window -d -P -F '#{pane_id}' -t main:1 "$TESTDIR/bin/claude")
+	expect "$p" waiting_input prompt title_idle
+	stream_then_stop "$p"
+	t0=$(now_ms)
+	# The idle title came while lisa did not listen: it asks tmux for it
+	# when it listens again (without, the stale busy title holds "working").
+	L wait "$p" --until waiting --timeout 10 >/dev/null ||
+	    fail "the turn's end was missed: $(L status "$p")"
+	state_is "$p" waiting_input prompt title_idle ||
+	    fail "want waiting_input/prompt/title_idle: $(L status "$p")"
+	note "turn end while muted -> waiting_input in $(($(now_ms) - t0)) ms (mute 1 s, then the title); $(pane_field "$p" stream_mutes) stream mutes"
+	[ "$(pane_field "$p" muted)" = false ] || fail "still muted while waiting"
+}
+
+test_stream_muted_agent_screen_read_again() {
+	# No titles: only the screen tells a permission dialog.
+	stream_agent '\n Do you want to proceed?\n > 1. Yes\n   2. No\n Esc to cancel \302\267 Tab to amend\n' notitle
+	setup_stream
+	p=$(T new-window -d -P -F '#{pane_id}' -t main:1 "$TESTDIR/bin/claude")
+	expect "$p" just_started
+	stream_then_stop "$p"
+	L wait "$p" --until waiting --timeout 10 >/dev/null ||
+	    fail "the dialog was missed: $(L status "$p")"
+	until_ms 3000 state_is "$p" waiting_input permission "" ||
+	    fail "want waiting_input/permission: $(L status "$p")"
+}
+
+test_stream_muted_agent_killed_under_shell() {
+	stream_agent '\n> '
+	setup_stream
+	T new-window -d -t main:1
+	p=$(T display -p -t main:1 '#{pane_id}')
+	T send-keys -t "$p" "$TESTDIR/bin/claude" Enter
+	expect "$p" waiting_input
+	T send-keys -t "$p" Enter
+	expect "$p" in_progress
+	until_ms 10000 muted_often "$p" 3 || fail "never stream-muted"
+	until_ms 5000 is_muted "$p" || fail "not muted now"
+	pkill -9 -f "$TESTDIR/bin/claude"
+	# The shell's "Killed" was written while lisa did not listen: the
+	# screen read after the death finds it.
+	expect "$p" crashed "signal 9"
+}
+
+test_codex_state_in_its_output_never_stream_muted() {
+	setup_agents
+	p=$(agent_window 1 codex)
+	expect "$p" waiting_input prompt
+	T send-keys -t "$p" 'work 4' Enter
+	expect "$p" in_progress
+	sleep 2
+	[ "$(pane_field "$p" stream_mutes)" = 0 ] ||
+	    fail "codex (OSC 7501, no hooks) was stream-muted: $(pane_json "$p")"
+	expect "$p" waiting_input prompt
+	note "codex turn end (OSC 7501) -> waiting_input: $(latency "$p" waiting_input "osc7501 state=done") ms"
+}
+
+test_no_stream_mute_when_disabled_by_env() {
+	# LISAD_NO_STREAM_MUTE=1: the comparison make bench and users can run.
+	stream_agent '\n> '
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME"
+	start_server main
+	T set -g @lisa-grace 1
+	LISAD_NO_STREAM_MUTE=1 start_helper
+	p=$(T new-window -d -P -F '#{pane_id}' -t main:1 "$TESTDIR/bin/claude")
+	expect "$p" waiting_input
+	T send-keys -t "$p" Enter
+	expect "$p" in_progress
+	b0=$(pane_field "$p" output_bytes)
+	sleep 2
+	[ "$(pane_field "$p" stream_mutes)" = 0 ] || fail "muted though disabled"
+	[ "$(pane_field "$p" output_bytes)" -gt "$b0" ] || fail "no output seen"
+	touch "$TESTDIR/stop"
+	expect "$p" waiting_input prompt
+}
