@@ -149,6 +149,7 @@ struct pane {
 	uint64_t		 mutes;
 	uint64_t		 stream_mutes;
 	int			 stream_probe;	/* continued: pause at next chunk */
+	int			 mute_title;	/* ask for its title after continue */
 	uint64_t		 mute_start;	/* mono ms, this rate window */
 	uint64_t		 mute_bytes;
 	int			 mute_probe;	/* a short window: flood again? */
@@ -182,7 +183,6 @@ void		 pane_mute_check(struct pane *, size_t);
 void		 pane_unmute(struct pane *, const char *);
 void		 pane_mute_stream(struct pane *, uint64_t);
 void		 pane_mute_verdict(struct pane *);
-void		 pane_mute_title(struct pane *);
 extern uint64_t	 pane_mute_pauses;
 void		 pane_mute_free(struct pane *);
 extern const char *pane_subscription_format;

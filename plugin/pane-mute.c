@@ -45,22 +45,99 @@ uint64_t	pane_mute_pauses;	/* pause commands sent, all panes */
 
 static void	pane_mute_timer_cb(void *);
 static void	pane_mute_stream_cb(void *);
+static void	pane_mute_title(struct session *, struct pane *);
+
+/*
+ * Pauses and continues asked for in one loop turn leave at its end as one
+ * refresh-client per session (-A may be given many times, tmux 3.2 on):
+ * one command for tmux to parse instead of one per pane.
+ */
+struct pane_mute_req {
+	int	id;
+	int	pause;
+};
+static struct pane_mute_req	*pane_mute_reqs;
+static size_t			 pane_mute_nreqs, pane_mute_reqs_cap;
+static struct loop_timer	 pane_mute_flush_timer;
+
+static void
+pane_mute_flush(void *arg)
+{
+	struct session	*s;
+	struct pane	*p;
+	struct buf	 b;
+	size_t		 i;
+	int		 j, n;
+
+	buf_init(&b);
+	RB_FOREACH(s, sessions, &sessions) {
+		if (!s->attached || s->closing)
+			continue;
+		buf_adds(&b, "refresh-client");
+		n = 0;
+		for (i = 0; i < pane_mute_nreqs; i++) {
+			if ((p = pane_find(pane_mute_reqs[i].id)) == NULL)
+				continue;
+			for (j = 0; j < p->nsessions; j++) {
+				if (p->sessions[j] == s->id)
+					break;
+			}
+			if (j == p->nsessions)
+				continue;
+			buf_printf(&b, " -A '%%%d:%s'", p->id,
+			    pane_mute_reqs[i].pause ? "pause" : "continue");
+			n++;
+		}
+		buf_add(&b, "", 1);
+		if (n != 0)
+			session_send(s, b.data, NULL, NULL);
+		b.len = 0;
+		/* After the continue: nothing falls between the two. */
+		for (i = 0; i < pane_mute_nreqs; i++) {
+			p = pane_find(pane_mute_reqs[i].id);
+			if (p != NULL && p->mute_title) {
+				for (j = 0; j < p->nsessions; j++) {
+					if (p->sessions[j] == s->id)
+						break;
+				}
+				if (j == p->nsessions)
+					continue;
+				p->mute_title = 0;
+				pane_mute_title(s, p);
+			}
+		}
+	}
+	buf_free(&b);
+	pane_mute_nreqs = 0;
+}
 
 static void
 pane_mute_send(struct pane *p, const char *action)
 {
-	struct session	*s;
-	char		 cmd[64];
-	int		 i;
+	size_t	i;
+	int	pause = *action == 'p';
 
-	snprintf(cmd, sizeof cmd, "refresh-client -A '%%%d:%s'", p->id,
-	    action);
-	if (*action == 'p')
+	if (pause)
 		pane_mute_pauses++;
-	for (i = 0; i < p->nsessions; i++) {
-		s = session_find(p->sessions[i]);
-		if (s != NULL && s->attached && !s->closing)
-			session_send(s, cmd, NULL, NULL);
+	/* A later word for the same pane replaces the earlier one. */
+	for (i = 0; i < pane_mute_nreqs; i++) {
+		if (pane_mute_reqs[i].id == p->id) {
+			pane_mute_reqs[i].pause = pause;
+			return;
+		}
+	}
+	if (pane_mute_nreqs == pane_mute_reqs_cap) {
+		pane_mute_reqs_cap = pane_mute_reqs_cap == 0 ? 16 :
+		    pane_mute_reqs_cap * 2;
+		pane_mute_reqs = xreallocarray(pane_mute_reqs,
+		    pane_mute_reqs_cap, sizeof *pane_mute_reqs);
+	}
+	pane_mute_reqs[pane_mute_nreqs].id = p->id;
+	pane_mute_reqs[pane_mute_nreqs++].pause = pause;
+	if (pane_mute_nreqs == 1) {
+		/* A zero timer fires after this turn's other events. */
+		loop_timer_init(&pane_mute_flush_timer, pane_mute_flush, NULL);
+		loop_timer_add(&pane_mute_flush_timer, 0);
 	}
 }
 
@@ -125,7 +202,7 @@ pane_unmute(struct pane *p, const char *why)
 	if (kind == MUTE_FLOOD)
 		pane_resync(p);
 	else
-		pane_mute_title(p);
+		p->mute_title = 1;
 }
 
 static void
@@ -164,19 +241,16 @@ pane_mute_title_cb(struct ctl_client *c, int ok, const char *body,
 	free(title);
 }
 
-void
-pane_mute_title(struct pane *p)
+static void
+pane_mute_title(struct session *s, struct pane *p)
 {
-	struct session	*s;
-	char		 cmd[96];
+	char	cmd[96];
 
 	/* Only agents that set titles, and whose titles mean something. */
 	if (p->watch->title_at == 0 ||
 	    p->watch->agent == NULL || (p->watch->agent->title_busy == NULL &&
 	    p->watch->agent->title_idle == NULL &&
 	    p->watch->agent->title_waiting == NULL))
-		return;
-	if ((s = pane_session(p)) == NULL || !s->attached || s->closing)
 		return;
 	snprintf(cmd, sizeof cmd, "display-message -p -t '%%%d' "
 	    "'#{pane_title}'", p->id);

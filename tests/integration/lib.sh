@@ -10,6 +10,9 @@ LISAD=${LISA_BIN_DIR:-$ROOT/bin}/lisad
 SOCK="lt$$"
 HELPER_PID=
 unset TMUX TMUX_PANE
+# Not a make's child, as a user's tmux is not: make check-asan's CC and
+# CFLAGS would reach the builds tests run (lisa.tmux, make install).
+unset MAKEFLAGS MFLAGS MAKELEVEL
 export LANG=C.UTF-8
 
 TESTDIR=$(mktemp -d "${TMPDIR:-/tmp}/lisa-test.XXXXXX")
