@@ -104,7 +104,9 @@ fi
 # only has to die); "bursty" an agent known by output and prompt alone.
 if want B3; then
 	ln -sf "$(command -v sleep)" "$XDG_RUNTIME_DIR/bin/claude"
-	printf '#!/bin/sh\nprintf "> "\nwhile read x; do i=0; while [ $i -lt 20 ]; do echo "working $i"; sleep 0.05; i=$((i+1)); done; printf "> "; done\n' >"$XDG_RUNTIME_DIR/bin/bursty"
+	# (it notes when it wrote its prompt: the quiet starts there)
+	export BURSTY_LAST="$XDG_RUNTIME_DIR/bursty.last"
+	printf '#!/bin/sh\nprintf "> "\nwhile read x; do i=0; while [ $i -lt 20 ]; do echo "working $i"; sleep 0.05; i=$((i+1)); done; printf "> "; date +%%s%%3N >"$BURSTY_LAST"; done\n' >"$XDG_RUNTIME_DIR/bin/bursty"
 	chmod +x "$XDG_RUNTIME_DIR/bin/bursty"
 	echo '{"agents":[{"name":"bursty","comm":["bursty"],"screen":{"prompt":"^> *$"}}]}' >"$HOME/.config/lisa/agents.json"
 	export FAKE_AGENT_LOG="$XDG_RUNTIME_DIR/agent.log"
