@@ -70,7 +70,9 @@ main() {
 	# The first build takes a while: say so, and say when it is done.
 	say "building in the background (a few seconds; log: $LOGDIR/build.log)"
 	(
-		if make -C "$DIR" >"$LOGDIR/build.log" 2>&1; then
+		# bin/ whatever BUILD or BIN the environment has (make takes
+		# both from it).
+		if make -C "$DIR" BUILD=build BIN=bin >"$LOGDIR/build.log" 2>&1; then
 			start && say "ready: $(ready_hint)"
 		else
 			say "build failed, see $LOGDIR/build.log"

@@ -10,9 +10,10 @@ LISAD=${LISA_BIN_DIR:-$ROOT/bin}/lisad
 SOCK="lt$$"
 HELPER_PID=
 unset TMUX TMUX_PANE
-# Not a make's child, as a user's tmux is not: make check-asan's CC and
-# CFLAGS would reach the builds tests run (lisa.tmux, make install).
-unset MAKEFLAGS MFLAGS MAKELEVEL
+# Not a make's child, as a user's tmux is not: make exports the variables
+# given on its command line (make check-asan's BUILD, BIN) to the builds
+# tests run (lisa.tmux, make install).
+unset MAKEFLAGS MFLAGS MAKELEVEL BUILD BIN
 export LANG=C.UTF-8
 
 TESTDIR=$(mktemp -d "${TMPDIR:-/tmp}/lisa-test.XXXXXX")
