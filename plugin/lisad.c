@@ -347,7 +347,8 @@ main(int argc, char **argv)
 	/* Off only to test the other routes (hook, subscription) alone. */
 	lisad.use_pidfd = getenv("LISAD_NO_PIDFD") == NULL;
 	lisad.use_subscriptions = getenv("LISAD_NO_SUBSCRIPTIONS") == NULL;
-	lisad.stream_mute = getenv("LISAD_NO_STREAM_MUTE") == NULL;
+	/* Off until it passes the real agents (docs/protocol.md). */
+	lisad.stream_mute = getenv("LISAD_STREAM_MUTE") != NULL;
 
 	if (!foreground)
 		lisad_daemonize(lockfd);

@@ -45,7 +45,7 @@ struct lisad {
 	int		 dead_hook;	/* pane-died hook usable on this tmux */
 	int		 use_pidfd;	/* watch pane processes (LISAD_NO_PIDFD) */
 	int		 use_subscriptions; /* %* backstop (LISAD_NO_SUBSCRIPTIONS) */
-	int		 stream_mute;	/* pane-mute.c (LISAD_NO_STREAM_MUTE) */
+	int		 stream_mute;	/* pane-mute.c (LISAD_STREAM_MUTE=1) */
 	const char	*reply_sep;	/* \037 as it comes back in replies */
 	int		 hooks_installed;
 	int64_t		 started;

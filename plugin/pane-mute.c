@@ -17,9 +17,10 @@
  *   that comes (scanned like any: titles, retries, bells) shows the stream
  *   goes on and pauses it again at once. If none comes, the quiet is judged
  *   from the last chunk seen, by the debounce and a screen read as always.
- *   A pane whose verdict rides on its output (Codex's OSC 7501 without
- *   hooks) is never stream-muted. Any change of verdict, a death, a tap
- *   lets it go for good.
+ *   A pane whose verdict rides on its output (Codex's OSC 7501) is never
+ *   stream-muted. Any change of verdict, a death, a tap lets it go for
+ *   good. Off unless LISAD_STREAM_MUTE=1: against the real agents
+ *   (make test-agents) it missed Claude's retries with hooks on.
  *
  * Muting is refresh-client -A %N:pause. Never :off: with it, tmux 3.4 and
  * later stop reading a pane that only control clients watch. Continues due
@@ -267,8 +268,8 @@ pane_mute_stream_ok(struct pane *p)
 	    !w->agent_seen || !w->agent_alive || !w->classified ||
 	    w->res.state != ST_IN_PROGRESS)
 		return (0);
-	/* Codex says its state in its output, unless its hooks say it. */
-	if (w->codex != CX_NONE && w->hook == HK_NONE)
+	/* Codex says its state in its output (hooks or not). */
+	if (w->codex != CX_NONE)
 		return (0);
 	return (1);
 }

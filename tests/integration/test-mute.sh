@@ -1,6 +1,7 @@
-# Streams lisa does not listen to (pane-mute.c): a working agent's output is
-# paused for lisa's client between samples. Whatever the agent does while
-# muted must still be seen: its title, its screen, its death.
+# Streams lisa does not listen to (pane-mute.c, LISAD_STREAM_MUTE=1): a
+# working agent's output is paused for lisa's client between samples.
+# Whatever the agent does while muted must still be seen: its title, its
+# screen, its death.
 
 . "$ROOT/tests/integration/agents.sh"
 
@@ -38,7 +39,7 @@ setup_stream() {
 	start_server main
 	T set -g @lisa-grace 1
 	T set -g @lisa-debounce 2
-	start_helper
+	LISAD_STREAM_MUTE=1 start_helper
 }
 
 is_muted() { [ "$(pane_field "$1" muted)" = true ]; }
@@ -104,33 +105,37 @@ test_stream_muted_agent_killed_under_shell() {
 }
 
 test_codex_state_in_its_output_never_stream_muted() {
-	setup_agents
+	export HOME="$TESTDIR/home" FAKE_AGENT_LOG="$TESTDIR/agent.log"
+	mkdir -p "$HOME"
+	start_server main
+	T set -g @lisa-grace 1
+	T set -g @lisa-debounce 0.5
+	LISAD_STREAM_MUTE=1 start_helper
 	p=$(agent_window 1 codex)
 	expect "$p" waiting_input prompt
 	T send-keys -t "$p" 'work 4' Enter
 	expect "$p" in_progress
 	sleep 2
 	[ "$(pane_field "$p" stream_mutes)" = 0 ] ||
-	    fail "codex (OSC 7501, no hooks) was stream-muted: $(pane_json "$p")"
+	    fail "codex (OSC 7501) was stream-muted: $(pane_json "$p")"
 	expect "$p" waiting_input prompt
 	note "codex turn end (OSC 7501) -> waiting_input: $(latency "$p" waiting_input "osc7501 state=done") ms"
 }
 
-test_no_stream_mute_when_disabled_by_env() {
-	# LISAD_NO_STREAM_MUTE=1: the comparison make bench and users can run.
+test_no_stream_mute_by_default() {
 	stream_agent '\n> '
 	export HOME="$TESTDIR/home"
 	mkdir -p "$HOME"
 	start_server main
 	T set -g @lisa-grace 1
-	LISAD_NO_STREAM_MUTE=1 start_helper
+	start_helper
 	p=$(T new-window -d -P -F '#{pane_id}' -t main:1 "$TESTDIR/bin/claude")
 	expect "$p" waiting_input
 	T send-keys -t "$p" Enter
 	expect "$p" in_progress
 	b0=$(pane_field "$p" output_bytes)
 	sleep 2
-	[ "$(pane_field "$p" stream_mutes)" = 0 ] || fail "muted though disabled"
+	[ "$(pane_field "$p" stream_mutes)" = 0 ] || fail "muted though off"
 	[ "$(pane_field "$p" output_bytes)" -gt "$b0" ] || fail "no output seen"
 	touch "$TESTDIR/stop"
 	expect "$p" waiting_input prompt
