@@ -165,6 +165,7 @@ RB_PROTOTYPE(panes, pane, entry, pane_cmp);
 extern struct panes panes;
 int		 pane_cmp(struct pane *, struct pane *);
 struct pane	*pane_find(int);
+int		 pane_has_session(struct pane *, int);
 void		 pane_list_session(struct session *);
 void		 pane_layout(struct session *, int, const char *);
 void		 pane_window_unlinked(struct session *, int);

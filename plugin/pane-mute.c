@@ -68,7 +68,7 @@ pane_mute_flush(void *arg)
 	struct pane	*p;
 	struct buf	 b;
 	size_t		 i;
-	int		 j, n;
+	int		 n;
 
 	buf_init(&b);
 	RB_FOREACH(s, sessions, &sessions) {
@@ -77,13 +77,8 @@ pane_mute_flush(void *arg)
 		buf_adds(&b, "refresh-client");
 		n = 0;
 		for (i = 0; i < pane_mute_nreqs; i++) {
-			if ((p = pane_find(pane_mute_reqs[i].id)) == NULL)
-				continue;
-			for (j = 0; j < p->nsessions; j++) {
-				if (p->sessions[j] == s->id)
-					break;
-			}
-			if (j == p->nsessions)
+			p = pane_find(pane_mute_reqs[i].id);
+			if (p == NULL || !pane_has_session(p, s->id))
 				continue;
 			buf_printf(&b, " -A '%%%d:%s'", p->id,
 			    pane_mute_reqs[i].pause ? "pause" : "continue");
@@ -96,13 +91,8 @@ pane_mute_flush(void *arg)
 		/* After the continue: nothing falls between the two. */
 		for (i = 0; i < pane_mute_nreqs; i++) {
 			p = pane_find(pane_mute_reqs[i].id);
-			if (p != NULL && p->mute_title) {
-				for (j = 0; j < p->nsessions; j++) {
-					if (p->sessions[j] == s->id)
-						break;
-				}
-				if (j == p->nsessions)
-					continue;
+			if (p != NULL && p->mute_title &&
+			    pane_has_session(p, s->id)) {
 				p->mute_title = 0;
 				pane_mute_title(s, p);
 			}
@@ -283,8 +273,8 @@ pane_mute_stream(struct pane *p, uint64_t prev)
 {
 	uint64_t	ms, now = p->out_last;
 
-	if (p->muted != MUTE_NONE)
-		return;
+	if (!lisad.stream_mute || p->muted != MUTE_NONE)
+		return;		/* every chunk comes here: the cheap tests first */
 	if (!p->stream_probe && (prev == 0 || now - prev >= PANE_STREAM_GAP))
 		return;		/* the first chunk after a quiet */
 	if (!pane_mute_stream_ok(p)) {

@@ -41,7 +41,7 @@ pane_find(int id)
 	return (RB_FIND(panes, &panes, &find));
 }
 
-static int
+int
 pane_has_session(struct pane *p, int sid)
 {
 	int	i;
