@@ -278,6 +278,7 @@ main(int argc, char **argv)
 {
 	const char	*label = NULL, *path = NULL;
 	char		*cause = NULL, *logpath = NULL;
+	const char	*env;
 	int		 ch, foreground = 0, verbose = 0, lockfd, code;
 	pid_t		 holder;
 	sigset_t	 set;
@@ -347,8 +348,9 @@ main(int argc, char **argv)
 	/* Off only to test the other routes (hook, subscription) alone. */
 	lisad.use_pidfd = getenv("LISAD_NO_PIDFD") == NULL;
 	lisad.use_subscriptions = getenv("LISAD_NO_SUBSCRIPTIONS") == NULL;
-	/* Off until it passes the real agents (docs/protocol.md). */
-	lisad.stream_mute = getenv("LISAD_STREAM_MUTE") != NULL;
+	/* Stream sampling (pane-mute.c); LISAD_STREAM_MUTE=0 turns it off. */
+	env = getenv("LISAD_STREAM_MUTE");
+	lisad.stream_mute = env == NULL || strcmp(env, "0") != 0;
 
 	if (!foreground)
 		lisad_daemonize(lockfd);

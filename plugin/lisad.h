@@ -45,7 +45,7 @@ struct lisad {
 	int		 dead_hook;	/* pane-died hook usable on this tmux */
 	int		 use_pidfd;	/* watch pane processes (LISAD_NO_PIDFD) */
 	int		 use_subscriptions; /* %* backstop (LISAD_NO_SUBSCRIPTIONS) */
-	int		 stream_mute;	/* pane-mute.c (LISAD_STREAM_MUTE=1) */
+	int		 stream_mute;	/* pane-mute.c (LISAD_STREAM_MUTE=0: off) */
 	const char	*reply_sep;	/* \037 as it comes back in replies */
 	int		 hooks_installed;
 	int64_t		 started;
@@ -148,7 +148,10 @@ struct pane {
 #define MUTE_STREAM	2
 	uint64_t		 mutes;
 	uint64_t		 stream_mutes;
-	int			 stream_probe;	/* continued: pause at next chunk */
+	int			 stream_probe;	/* continued for a sample */
+	uint64_t		 stream_start;	/* mono ms, this stream window */
+	uint64_t		 stream_bytes;	/* bytes in it */
+	uint64_t		 stream_slowed;	/* samples that came up short */
 	int			 mute_title;	/* ask for its title after continue */
 	uint64_t		 mute_start;	/* mono ms, this rate window */
 	uint64_t		 mute_bytes;
@@ -182,7 +185,7 @@ void		 pane_tap_closed(struct listener_conn *);
 void		 pane_resync(struct pane *);
 void		 pane_mute_check(struct pane *, size_t);
 void		 pane_unmute(struct pane *, const char *);
-void		 pane_mute_stream(struct pane *, uint64_t);
+void		 pane_mute_stream(struct pane *, size_t);
 void		 pane_mute_verdict(struct pane *);
 extern uint64_t	 pane_mute_pauses;
 void		 pane_mute_free(struct pane *);

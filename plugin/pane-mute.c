@@ -10,17 +10,21 @@
  *   (agents are found through tmux's word that its command changed, which
  *   still comes); an agent's pane that is not stream-muted, PANE_MUTE_MS at
  *   a time, then PANE_MUTE_PROBE_MS to see whether the flood goes on.
- * - MUTE_STREAM: an agent that is working and streaming. Its verdict stands
+ * - MUTE_STREAM: an agent that is working and streaming, at least
+ *   PANE_STREAM_BYTES in PANE_STREAM_WINDOW (1 KB/s: text, a tool's log;
+ *   not a spinner, a retry countdown or a stalled request, which write a
+ *   few hundred bytes a second and cost tmux nothing). Its verdict stands
  *   on "output flows" and on signals that do not come through its output
  *   (hooks, its session file, the process tree, death by pidfd). It is
- *   paused for up to half the debounce, then continued: the first chunk
- *   that comes (scanned like any: titles, retries, bells) shows the stream
- *   goes on and pauses it again at once. If none comes, the quiet is judged
- *   from the last chunk seen, by the debounce and a screen read as always.
- *   A pane whose verdict rides on its output (Codex's OSC 7501) is never
- *   stream-muted. Any change of verdict, a death, a tap lets it go for
- *   good. Off unless LISAD_STREAM_MUTE=1: against the real agents
- *   (make test-agents) it missed Claude's retries with hooks on.
+ *   paused for up to half the debounce, then continued for a sample: as
+ *   soon as a stream's worth has come (scanned like any: titles, retries,
+ *   bells) it is paused again. A sample that stays short means the pane
+ *   changed pace while we did not listen (a retry countdown drawn once,
+ *   then only its digits): it is let go and its screen read. If nothing
+ *   comes, the quiet is judged from the last chunk seen, by the debounce
+ *   and a screen read as always. A pane whose verdict rides on its output
+ *   (Codex's OSC 7501) is never stream-muted. Any change of verdict, a
+ *   death, a tap lets it go. LISAD_STREAM_MUTE=0 turns it off.
  *
  * Muting is refresh-client -A %N:pause. Never :off: with it, tmux 3.4 and
  * later stop reading a pane that only control clients watch. Continues due
@@ -39,13 +43,16 @@
 #define PANE_MUTE_PROBE_MS	200
 #define PANE_MUTE_MS		1000
 #define PANE_STREAM_MS		1000	/* at most; half the debounce if less */
-#define PANE_STREAM_GAP		500	/* chunks closer than this: a stream */
+#define PANE_STREAM_WINDOW	500	/* ms; a stream writes ... */
+#define PANE_STREAM_BYTES	512	/* ... this much in it (1 KB/s) */
 #define PANE_STREAM_GRID	50
 
 uint64_t	pane_mute_pauses;	/* pause commands sent, all panes */
 
 static void	pane_mute_timer_cb(void *);
 static void	pane_mute_stream_cb(void *);
+static void	pane_mute_sample_cb(void *);
+static void	pane_mute_short(struct pane *);
 static void	pane_mute_title(struct session *, struct pane *);
 
 /*
@@ -160,10 +167,11 @@ pane_mute_check(struct pane *p, size_t len)
 	if (p->watch->agent_seen) {
 		ms = lisad.debounce_ms / 2 < PANE_MUTE_MS ?
 		    lisad.debounce_ms / 2 : PANE_MUTE_MS;
-		if (!p->mute_timer_ready) {
-			loop_timer_init(&p->mute_timer, pane_mute_timer_cb, p);
-			p->mute_timer_ready = 1;
-		}
+		/* The one timer serves floods, streams and samples. */
+		if (p->mute_timer_ready)
+			loop_timer_del(&p->mute_timer);
+		loop_timer_init(&p->mute_timer, pane_mute_timer_cb, p);
+		p->mute_timer_ready = 1;
 		loop_timer_add(&p->mute_timer, ms);
 	}
 	log_debug("pane %%%d: %.0f bytes/s, muted%s", p->id, rate,
@@ -265,18 +273,27 @@ pane_mute_stream_ok(struct pane *p)
 }
 
 /*
- * After a chunk of a pane's output was taken in: pause a stream. prev is
- * when the chunk before it came.
+ * After a chunk of a pane's output was taken in: pause a stream. A window
+ * opens at the first chunk after a quiet, or at a sample's continue.
  */
 void
-pane_mute_stream(struct pane *p, uint64_t prev)
+pane_mute_stream(struct pane *p, size_t len)
 {
 	uint64_t	ms, now = p->out_last;
 
 	if (!lisad.stream_mute || p->muted != MUTE_NONE)
 		return;		/* every chunk comes here: the cheap tests first */
-	if (!p->stream_probe && (prev == 0 || now - prev >= PANE_STREAM_GAP))
-		return;		/* the first chunk after a quiet */
+	if (now - p->stream_start >= PANE_STREAM_WINDOW) {
+		if (p->stream_probe)
+			pane_mute_short(p);
+		p->stream_start = now;
+		p->stream_bytes = 0;
+	}
+	p->stream_bytes += len;
+	if (p->stream_bytes < PANE_STREAM_BYTES)
+		return;
+	p->stream_start = now;
+	p->stream_bytes = 0;
 	if (!pane_mute_stream_ok(p)) {
 		p->stream_probe = 0;
 		return;
@@ -296,7 +313,7 @@ pane_mute_stream(struct pane *p, uint64_t prev)
 	loop_timer_add(&p->mute_timer, ms);
 }
 
-/* Half a debounce later: does it still stream? The next chunk will say. */
+/* Half a debounce later: does it still stream? The sample will say. */
 static void
 pane_mute_stream_cb(void *arg)
 {
@@ -304,6 +321,35 @@ pane_mute_stream_cb(void *arg)
 
 	pane_unmute(p, "still streaming?");
 	p->stream_probe = 1;
+	p->stream_start = time_mono_ms();
+	p->stream_bytes = 0;
+	loop_timer_del(&p->mute_timer);
+	loop_timer_init(&p->mute_timer, pane_mute_sample_cb, p);
+	loop_timer_add(&p->mute_timer, PANE_STREAM_WINDOW);
+}
+
+/*
+ * A sample that came up short: slower than a stream now, or quiet. What
+ * it drew while we did not listen is on its screen.
+ */
+static void
+pane_mute_short(struct pane *p)
+{
+	p->stream_probe = 0;
+	p->stream_slowed++;
+	if (p->mute_timer_ready)
+		loop_timer_del(&p->mute_timer);
+	log_debug("pane %%%d: sample short, let go", p->id);
+	pane_resync(p);
+}
+
+static void
+pane_mute_sample_cb(void *arg)
+{
+	struct pane	*p = arg;
+
+	if (p->stream_probe && p->muted == MUTE_NONE)
+		pane_mute_short(p);
 }
 
 /* The verdict changed, or the agent is gone: listen to all of it again. */

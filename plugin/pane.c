@@ -393,7 +393,6 @@ pane_output(struct session *s, int id, const char *data, size_t len,
 {
 	struct pane	*p;
 	size_t		 n;
-	uint64_t	 prev;
 
 	if ((p = pane_find(id)) == NULL)
 		return;		/* not listed yet; its list reply is coming */
@@ -409,7 +408,6 @@ pane_output(struct session *s, int id, const char *data, size_t len,
 	if (p->dead && !s->listing)
 		pane_list_session(s);
 	p->out_bytes += len;
-	prev = p->out_last;
 	p->out_last = time_mono_ms();
 	/* Output rate over windows of a second or more. */
 	if (p->rate_start == 0)
@@ -423,7 +421,7 @@ pane_output(struct session *s, int id, const char *data, size_t len,
 	}
 	pane_mute_check(p, len);
 	watch_output(p, data, len);
-	pane_mute_stream(p, prev);
+	pane_mute_stream(p, len);
 	if (p->tap != NULL) {
 		n = len < p->tap_left ? len : (size_t)p->tap_left;
 		if (listener_tap_write(p->tap, data, n) != 0 ||
@@ -616,6 +614,8 @@ pane_json(struct buf *b, struct pane *p)
 	buf_printf(b, "%llu", (unsigned long long)p->mutes);
 	json_key(b, "stream_mutes");
 	buf_printf(b, "%llu", (unsigned long long)p->stream_mutes);
+	json_key(b, "stream_slowed");
+	buf_printf(b, "%llu", (unsigned long long)p->stream_slowed);
 	json_key(b, "resyncs");
 	buf_printf(b, "%llu", (unsigned long long)p->resyncs);
 	watch_json(b, p);

@@ -1,19 +1,23 @@
-# Streams lisa does not listen to (pane-mute.c, LISAD_STREAM_MUTE=1): a
-# working agent's output is paused for lisa's client between samples.
-# Whatever the agent does while muted must still be seen: its title, its
-# screen, its death.
+# Streams lisa does not listen to (pane-mute.c; LISAD_STREAM_MUTE=0 turns
+# it off): a working agent's output is paused for lisa's client between
+# samples. Whatever the agent does while muted must still be seen: its
+# title, its screen, its death, a slower pace (a retry countdown).
 
 . "$ROOT/tests/integration/agents.sh"
 
 # An agent ("claude", so the built-in profile applies) that streams a
-# spinner line every 50 ms after an Enter, until $TESTDIR/stop exists; then
-# it ends its turn in ONE write: $1 (printf format). Titles unless $2=notitle.
+# 120-byte line every 50 ms (2.4 KB/s) after an Enter, until $TESTDIR/stop
+# exists; then it ends its turn in ONE write: $1 (printf format). Titles
+# unless $2=notitle. With $2=retry it then counts down as Claude Code does
+# after an API error: the whole line once, then only the digits, once a
+# second, 3 bytes at a time.
 stream_agent() {
 	mkdir -p "$TESTDIR/bin"
 	cat >"$TESTDIR/bin/claude" <<EOF
 #!/usr/bin/python3
 import os, sys, time
 notitle = "${2:-}" == "notitle"
+retry = "${2:-}" == "retry"
 def w(s):
     sys.stdout.write(s)
     sys.stdout.flush()
@@ -23,9 +27,15 @@ w(title("\u2733 Claude Code") + "> ")
 sys.stdin.readline()
 i = 0
 while not os.path.exists("$TESTDIR/stop"):
-    w(title("\u2802 Claude Code") + "\r\u2802 Working %d (esc to interrupt)\n" % i)
+    w(title("\u2802 Claude Code") + "\r\u2802 Working %d (esc to interrupt) %s\n" % (i, "." * 80))
     i += 1
     time.sleep(0.05)
+if retry:
+    w("\r\u273b API error \u00b7 Retrying in 9s \u00b7 attempt 1/10")
+    for n in range(8, 0, -1):
+        time.sleep(1)
+        w("\033[%dG%d" % (27, n))
+    time.sleep(3600)
 w(title("\u2733 Claude Code") + "$1")
 time.sleep(3600)
 EOF
@@ -39,7 +49,7 @@ setup_stream() {
 	start_server main
 	T set -g @lisa-grace 1
 	T set -g @lisa-debounce 2
-	LISAD_STREAM_MUTE=1 start_helper
+	start_helper
 }
 
 is_muted() { [ "$(pane_field "$1" muted)" = true ]; }
@@ -110,7 +120,7 @@ test_codex_state_in_its_output_never_stream_muted() {
 	start_server main
 	T set -g @lisa-grace 1
 	T set -g @lisa-debounce 0.5
-	LISAD_STREAM_MUTE=1 start_helper
+	start_helper
 	p=$(agent_window 1 codex)
 	expect "$p" waiting_input prompt
 	T send-keys -t "$p" 'work 4' Enter
@@ -122,13 +132,36 @@ test_codex_state_in_its_output_never_stream_muted() {
 	note "codex turn end (OSC 7501) -> waiting_input: $(latency "$p" waiting_input "osc7501 state=done") ms"
 }
 
-test_no_stream_mute_by_default() {
+test_stream_muted_agent_slows_to_retry_countdown() {
+	# The retry line is drawn whole once, while lisa does not listen; then
+	# only its digits change. The short sample lets the pane go and reads
+	# the screen (without, it stays in_progress/generating for the whole
+	# countdown: that is what Claude Code with hooks showed).
+	stream_agent '' retry
+	setup_stream
+	p=$(T new-window -d -P -F '#{pane_id}' -t main:1 "$TESTDIR/bin/claude")
+	expect "$p" waiting_input
+	stream_then_stop "$p"
+	t0=$(now_ms)
+	until_ms 6000 state_is "$p" in_progress retrying "" ||
+	    fail "the retry was missed: $(L status "$p") $(pane_json "$p")"
+	note "stream -> retry countdown while muted -> retrying in $(($(now_ms) - t0)) ms; $(pane_field "$p" stream_slowed) short samples"
+	[ "$(pane_field "$p" stream_slowed)" -ge 1 ] ||
+	    fail "retrying, but not from a short sample: $(pane_json "$p")"
+	# A countdown writes too little to be muted again.
+	m=$(pane_field "$p" stream_mutes)
+	sleep 2
+	[ "$(pane_field "$p" stream_mutes)" = "$m" ] ||
+	    fail "the countdown was muted: $(pane_json "$p")"
+}
+
+test_no_stream_mute_when_turned_off() {
 	stream_agent '\n> '
 	export HOME="$TESTDIR/home"
 	mkdir -p "$HOME"
 	start_server main
 	T set -g @lisa-grace 1
-	start_helper
+	LISAD_STREAM_MUTE=0 start_helper
 	p=$(T new-window -d -P -F '#{pane_id}' -t main:1 "$TESTDIR/bin/claude")
 	expect "$p" waiting_input
 	T send-keys -t "$p" Enter
