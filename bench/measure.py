@@ -275,7 +275,7 @@ if what == "b3":
     fake, claude, bursty = sys.argv[5], sys.argv[6], sys.argv[7]
     probe = Probe()
     tmux("set", "-g", "remain-on-exit", "on")
-    deaths = []
+    deaths, floor = [], []
     for i in range(200):
         tmux("new-window", "-d", "-t", "main:1", f"{claude} 3600")
         pane = tmux("display", "-p", "-t", "main:1", "#{pane_id}")
@@ -286,7 +286,24 @@ if what == "b3":
         time.sleep(0.3)
         t0 = time.monotonic()
         os.kill(pid, signal.SIGKILL)
-        deaths.append((until_shown(pane, "#{@lisa_state}", "crashed") - t0) * 1000)
+        # tmux's own word (#{pane_dead}) and lisa's, from the same answers:
+        # the first is the floor, what tmux itself takes to show a death.
+        dead_at = lisa_at = None
+        end = t0 + 10
+        while lisa_at is None and time.monotonic() < end:
+            got = show(pane, "#{pane_dead} #{@lisa_state}").split(" ")
+            now = time.monotonic()
+            if dead_at is None and got[0] == "1":
+                dead_at = now
+            if got[-1] == "crashed":
+                lisa_at = now
+                dead_at = dead_at or now
+            else:
+                time.sleep(0.002)
+        if lisa_at is None:
+            raise SystemExit(f"{pane}: never crashed")
+        deaths.append((lisa_at - t0) * 1000)
+        floor.append((dead_at - t0) * 1000)
         tmux("kill-window", "-t", "main:1")
     tmux("set", "-g", "remain-on-exit", "off")
     # An agent known by its output and its prompt alone (agents.json:
@@ -322,6 +339,8 @@ if what == "b3":
     print("B3 latency: until tmux shows it (display -p #{@lisa_state}); "
           "first change after quiet published at once")
     row("pane death (SIGKILL) -> crashed", deaths)
+    row("  tmux's own #{pane_dead} (floor)", floor)
+    row("  lisa after tmux (per death)", [a - b for a, b in zip(deaths, floor)])
     row("output after quiet -> in_progress", busy)
     row("quiet -> waiting_input (prompt)", quiet)
     row("Claude idle (session file) -> waiting", turn)

@@ -256,23 +256,42 @@ agentfiles_dir_changed(const char *dir, const char *name)
  * on first use): watch its deepest existing ancestor for the next path
  * component, and step down as each one appears. 1 if target itself is
  * newly watched.
+ *
+ * A component made between our look and our watch on its parent sends no
+ * event we would see: look again once the parent is watched, and read
+ * what a target made meanwhile already holds.
  */
 static int
 agentfiles_watch(const char *target)
 {
-	char	*up, *slash, *child;
-	int	 rc;
+	struct stat	 st;
+	char		*up, *slash, *child;
+	int		 rc, tries, again;
 
-	if ((rc = agentfiles_add(target, NULL, NULL)) >= 0 || errno != ENOENT)
-		return (rc);
-	up = xstrdup(target);
-	while ((slash = strrchr(up, '/')) != NULL && slash != up) {
-		*slash = '\0';
-		child = slash + 1;
-		if (agentfiles_add(up, child, target) >= 0 || errno != ENOENT)
-			break;
+	for (tries = 0; tries < 16; tries++) {
+		rc = agentfiles_add(target, NULL, NULL);
+		if (rc >= 0 || errno != ENOENT) {
+			if (rc == 1 && tries > 0)
+				agentfiles_read_dir(target);
+			return (rc);
+		}
+		up = xstrdup(target);
+		again = 0;
+		while ((slash = strrchr(up, '/')) != NULL && slash != up) {
+			*slash = '\0';
+			child = slash + 1;
+			if (agentfiles_add(up, child, target) >= 0) {
+				*slash = '/';
+				again = lstat(up, &st) == 0;
+				break;
+			}
+			if (errno != ENOENT)
+				break;
+		}
+		free(up);
+		if (!again)
+			return (-1);
 	}
-	free(up);
 	return (-1);
 }
 
