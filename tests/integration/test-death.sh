@@ -118,6 +118,12 @@ kill_kept_pane_without_pidfd() {
 }
 
 test_death_via_hook_alone() {
+	# tmux 3.2a can crash running pane-died with a control client attached
+	# (tmux #2828): lisa installs no such hook there.
+	if ! tmux_at_least 3 3; then
+		note "SKIPPED on $(tmux -V): lisa installs no pane-died hook below 3.3"
+		return 0
+	fi
 	kill_kept_pane_without_pidfd hook
 	note "pidfd off: signal 9 known after ${ms} ms via $route"
 	case $route in hook) ;; *) fail "route $route" ;; esac
