@@ -3,6 +3,8 @@
  * (lisa details), in a popup sized to what it says.
  */
 
+#include <sys/ioctl.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,9 +58,23 @@ details_client_size(struct lisa_ctx *ctx, const char *client, int *sx,
  * line) and no bigger than the client: a pane with no agent gets a small
  * box, not most of the screen.
  */
+/* Columns of one line of text (to its newline): UTF-8 lead bytes. */
+static int
+details_cols(const char *line)
+{
+	int	cols = 0;
+
+	for (; *line != '\0' && *line != '\n'; line++) {
+		if (((unsigned char)*line & 0xc0) != 0x80)
+			cols++;
+	}
+	return (cols);
+}
+
 int
 cmd_key_details(struct lisa_ctx *ctx, const char *client)
 {
+	struct tmux_caps	 caps;
 	char	*pane, *sh, *text, *line, *rest, title[64], ws[16], hs[16];
 	char	*argv[12];
 	int	 n = 0, sx, sy, w = 0, h = 0, cols;
@@ -66,22 +82,23 @@ cmd_key_details(struct lisa_ctx *ctx, const char *client)
 	if ((pane = menu_client_pane(ctx, client)) == NULL)
 		return (menu_message(ctx, client, "lisa: no pane"));
 	text = details_text(ctx, pane);
-	for (rest = text; (line = strsep(&rest, "\n")) != NULL; h++) {
-		for (cols = 0; *line != '\0'; line++) {
-			if (((unsigned char)*line & 0xc0) != 0x80)
-				cols++;
-		}
-		if (cols > w)
+	for (line = text; line != NULL; line = strchr(line, '\n')) {
+		if (*line == '\n')
+			line++;
+		if ((cols = details_cols(line)) > w)
 			w = cols;
 	}
-	free(text);
 	w += 4;		/* border and a space each side */
-	h += 3;		/* border and "(any key closes)" */
 	if (w < 40)
 		w = 40;
 	details_client_size(ctx, client, &sx, &sy);
 	if (sx > 0 && w > sx)
 		w = sx;
+	/* Lines wider than the box wrap: count the rows they take. */
+	for (rest = text; (line = strsep(&rest, "\n")) != NULL; )
+		h += details_cols(line) / (w - 4 > 0 ? w - 4 : 1) + 1;
+	free(text);
+	h += 3;		/* border and "(any key closes)" */
 	if (sy > 0 && h > sy)
 		h = sy;
 	snprintf(ws, sizeof ws, "%d", w);
@@ -96,8 +113,11 @@ cmd_key_details(struct lisa_ctx *ctx, const char *client)
 	argv[n++] = ws;
 	argv[n++] = (char *)"-h";
 	argv[n++] = hs;
-	argv[n++] = (char *)"-T";
-	argv[n++] = title;
+	client_tmux_caps(ctx, &caps);
+	if (caps.popup_title) {
+		argv[n++] = (char *)"-T";
+		argv[n++] = title;
+	}
 	argv[n++] = sh;
 	return (menu_exec(ctx, argv, n));
 }
@@ -123,6 +143,39 @@ details_wait(void)
 	tcsetattr(0, TCSANOW, &old);
 }
 
+/*
+ * In a popup smaller than the text, the top is what matters (the verdict,
+ * then the newest signals and events): print what fits, then wait. 0 when
+ * the terminal's size is not known (print it all).
+ */
+static int
+details_fit(struct lisa_ctx *ctx, const char *target)
+{
+	struct winsize	 ws;
+	char		*text, *line, *rest;
+	int		 rows, used = 0, need;
+
+	if (target == NULL || !isatty(1) ||
+	    ioctl(1, TIOCGWINSZ, &ws) != 0 || ws.ws_row < 4 || ws.ws_col < 8)
+		return (0);
+	rows = ws.ws_row - 2;		/* "(any key closes)" */
+	text = details_text(ctx, target);
+	for (rest = text; (line = strsep(&rest, "\n")) != NULL; used += need) {
+		if (rest == NULL && *line == '\0')
+			break;
+		need = details_cols(line) / ws.ws_col + 1;
+		if (used + need > rows - (rest != NULL)) {
+			printf("  \xe2\x80\xa6\n");
+			break;
+		}
+		printf("%s\n", line);
+	}
+	free(text);
+	fflush(stdout);
+	details_wait();
+	return (1);
+}
+
 /* The why behind a pane's state, and what happened to it lately. */
 int
 cmd_details(struct lisa_ctx *ctx, const char *target, int wait)
@@ -132,6 +185,8 @@ cmd_details(struct lisa_ctx *ctx, const char *target, int wait)
 	char		*detail;
 	int		 events, i, n, item, shown = 0, rc;
 
+	if (wait && details_fit(ctx, target))
+		return (0);
 	if ((pane = client_resolve(ctx, target)) == NULL) {
 		printf("%s: not_found\n", target != NULL ? target : "");
 		rc = 1;

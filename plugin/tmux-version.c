@@ -79,6 +79,8 @@ tmux_caps_get(const struct tmux_version *v, struct tmux_caps *c)
 	c->subscriptions = tmux_version_ge(v, 3, 7);
 	/* The list-keys rework in 3.7 (09bd68632); ui.c reads the table. */
 	c->list_keys_quiet = tmux_version_ge(v, 3, 7);
+	/* display-popup's -T (and -b, -s, -S) came in 3.3. */
+	c->popup_title = tmux_version_ge(v, 3, 3);
 }
 
 /* The known tmux bugs of a version that matter to lisa, and what to do. */

@@ -21,6 +21,28 @@ agent_window() {
 	T display -p -t "main:$1" '#{pane_id}'
 }
 
+# A bash with lisa's prompt marks (OSC 133) in window N, named $2.
+marked_bash() {
+	T new-window -d -t "main:$1" -n "${2:-shell}" "bash --norc"
+	T send-keys -t "main:$1" "eval \"\$($LISA shell-init bash)\"" Enter
+	T display -p -t "main:$1" '#{pane_id}'
+}
+
+# An agent in window N (named NAME, default the agent) that a test will
+# crash: the pane's own process from tmux 3.3, where lisa keeps the dead
+# pane (remain-on-exit failed); on 3.2a, where lisa keeps no dead pane
+# (tmux #2828), run from a marked bash, so the crash stays to be shown.
+crash_window() {
+	if tmux_at_least 3 3; then
+		T new-window -d -t "main:$1" -n "${3:-$2}" "$FAKE/$2"
+		T display -p -t "main:$1" '#{pane_id}'
+		return
+	fi
+	_p=$(marked_bash "$1" "${3:-$2}")
+	T send-keys -t "$_p" "$FAKE/$2" Enter
+	echo "$_p"
+}
+
 # Wait (pushed, via lisa wait) for STATE, then for DETAIL/REASON if given.
 expect() {
 	pane=$1 state=$2 detail=${3:-} reason=${4:-}

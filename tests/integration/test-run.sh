@@ -273,6 +273,10 @@ $screen"
 # An agent lisa did not start: the exit from tmux, the screen for stderr.
 test_termination_of_pane_not_started_by_lisa() {
 	. "$ROOT/tests/integration/agents.sh"
+	if ! tmux_at_least 3 3; then
+		note "SKIPPED on $(tmux -V): no dead pane to take a termination from (lisa sets no remain-on-exit there: tmux #2828)"
+		return 0
+	fi
 	setup_agents
 	p=$(agent_window 1 claude)
 	expect "$p" waiting_input prompt

@@ -64,11 +64,6 @@ test_ended_server_stays_ended() {
 # A bash that reports exit codes with OSC 133 (lisa shell-init): an agent's
 # exit code under a shell without it is whatever lisa reads before the
 # shell reaps the agent, which a busy machine can lose.
-marked_bash() {
-	T new-window -d -t "main:$1" -n "${2:-shell}" "bash --norc"
-	T send-keys -t "main:$1" "eval \"\$($LISA shell-init bash)\"" Enter
-	T display -p -t "main:$1" '#{pane_id}'
-}
 
 # 13.2: nudge, kill and retry act only on an explicit pane with an agent
 # (retry: with a run record); nothing is typed, nothing killed otherwise.
@@ -141,10 +136,9 @@ test_stop_restores_every_option_and_key() {
 	T set -g @lisa-grace 1
 	T set -g @lisa-debounce 0.5
 	T bind-key a display-message mine
-	T new-window -d -t main:1 -n dead "$ROOT/tests/fake/claude"
+	dead=$(crash_window 1 claude dead)
 	shell=$(marked_bash 2)
 	T new-window -d -t main:3 -n waits "$ROOT/tests/fake/codex"
-	dead=$(T display -p -t main:1 '#{pane_id}')
 	waits=$(T display -p -t main:3 '#{pane_id}')
 	T send-keys -t "$shell" "$ROOT/tests/fake/claude" Enter
 	before=$(option_snapshot)
@@ -156,7 +150,11 @@ test_stop_restores_every_option_and_key() {
 	T send-keys -t "$shell" 'exit 1' Enter
 	expect "$dead" crashed "exit 3"
 	expect "$shell" crashed "exit 1"
-	shows "$dead" '#{pane_dead}' 1 || fail "the crashed pane was not kept"
+	if tmux_at_least 3 3; then
+		shows "$dead" '#{pane_dead}' 1 || fail "the crashed pane was not kept"
+	else
+		note "3.2a: no dead pane kept (tmux #2828); the crash was under a shell"
+	fi
 	L stop >/dev/null
 	wait_helper_exit 5000 || fail "helper did not exit"
 	after=$(option_snapshot)
@@ -171,7 +169,7 @@ test_restarted_helper_remembers_ended_agents() {
 	setup_agents
 	shell=$(marked_bash 1)
 	T send-keys -t "$shell" "$FAKE/claude" Enter
-	dead=$(agent_window 2 claude)
+	dead=$(crash_window 2 claude)
 	expect "$shell" waiting_input
 	expect "$dead" waiting_input
 	T send-keys -t "$shell" 'exit 1' Enter
