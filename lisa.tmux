@@ -43,6 +43,15 @@ too_old() {
 	return 1
 }
 
+# tmux 3.2a: display-message -c takes no client, and without one tmux
+# tells the most recently active client, maybe one of the helper's.
+no_client_flag() {
+	case "$(tmux display-message -p '#{version}' 2>/dev/null)" in
+	3.2|3.2[a-z]) return 0 ;;
+	esac
+	return 1
+}
+
 ready_hint() {
 	k=$(tmux show -gqv @lisa-menu-key 2>/dev/null)
 	case "${k:-a}" in
@@ -73,7 +82,14 @@ main() {
 		# bin/ whatever BUILD or BIN the environment has (make takes
 		# both from it).
 		if make -C "$DIR" BUILD=build BIN=bin >"$LOGDIR/build.log" 2>&1; then
-			start && say "ready: $(ready_hint)"
+			if no_client_flag; then
+				# Before the helper's control clients exist,
+				# or tmux may pick one of them to tell.
+				say "ready: $(ready_hint)"
+				start
+			else
+				start && say "ready: $(ready_hint)"
+			fi
 		else
 			say "build failed, see $LOGDIR/build.log"
 		fi

@@ -121,6 +121,7 @@ cmd_doctor(struct lisa_ctx *ctx, int json)
 	struct tmux_version tv;
 	char		*warning;
 	char		 hookname[64];
+	const char	*hooks_argv[] = { "show-hooks", "-gw", NULL };
 	long long	 pid = 0, sessions = 0, malformed = 0, attached = 0;
 	long long	 unparsed = 0;
 	int		 major = 0, minor = 0, installed = 0, rc;
@@ -211,8 +212,8 @@ cmd_doctor(struct lisa_ctx *ctx, int json)
 	free(out);
 	out = NULL;
 
-	if (doctor_tmux(ctx, &hooks, "show-hooks", "-gw", NULL) == 0 ||
-	    hooks != NULL) {
+	/* All of it: where lisa's hook comes in the list differs (master). */
+	if (client_tmux_all(ctx, &hooks, hooks_argv) == 0 || hooks != NULL) {
 		snprintf(hookname, sizeof hookname, "pane-died[%d]",
 		    LISA_HOOK_INDEX);
 		installed = hooks != NULL && strstr(hooks, hookname) != NULL;

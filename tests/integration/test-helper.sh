@@ -98,7 +98,7 @@ test_doctor() {
 		grep -q "ok    hooks *session-created only installed" \
 		    "$TESTDIR/out" || fail "$(cat "$TESTDIR/out")"
 	fi
-	grep -q "ok    tmux *tmux 3" "$TESTDIR/out" || fail "$(cat "$TESTDIR/out")"
+	grep -Eq "ok    tmux *tmux (next-)?3" "$TESTDIR/out" || fail "$(cat "$TESTDIR/out")"
 	# The identify crash (tmux GitHub issue 4980) is named below 3.7 only.
 	v=$(tmux -V)
 	if ! tmux_at_least 3 7; then
