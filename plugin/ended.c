@@ -134,7 +134,10 @@ ended_changed(void)
 		loop_timer_add(&ended_save_timer, 0);
 }
 
-/* One line of the file; a bad one is skipped. */
+/*
+ * One line of the file; a bad one is skipped. A pid of 0 or -1 is a dead
+ * pane's on tmux master, whose #{pane_pid} is empty once the pane died.
+ */
 static void
 ended_parse(const char *line, size_t len)
 {
@@ -161,7 +164,7 @@ ended_parse(const char *line, size_t len)
 	    json_get_int(d, 0, "exit_code", &code) != 0 ||
 	    agent == NULL || detail == NULL || reason == NULL ||
 	    (st != ST_CRASHED && st != ST_COMPLETED) || pane < 0 ||
-	    pane > 0x7fffffff || pid <= 0 || pid > 0x7fffffff)
+	    pane > 0x7fffffff || pid < -1 || pid > 0x7fffffff)
 		log_warnx("%s: a record is not understood", ended_path);
 	else if (server != (long long)lisad.server_pid)
 		log_debug("%s: a record of another server", ended_path);
