@@ -284,6 +284,8 @@ ended_dismiss(struct pane *p, const char *by)
 	w->agent_name[0] = '\0';
 	watch_reset_run(w);
 	w->ended_base_set = 0;
+	/* What runs now may be an agent that will not write again soon. */
+	w->scan = 1;
 	watch_touch(p);
 	ended_changed();
 	return (0);
@@ -331,7 +333,10 @@ ended_check(struct pane *p, uint64_t now)
 		if (!w->held && now < settle)
 			return (settle);
 		w->ended_base_set = 1;
-		return (0);
+		/*
+		 * Output during the settle may be a program started at once
+		 * (a restart typed ahead) that says nothing more: look now.
+		 */
 	}
 	if (!w->ended_look)
 		return (0);

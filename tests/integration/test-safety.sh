@@ -201,6 +201,28 @@ test_restarted_helper_remembers_ended_agents() {
 # 13.5: a crash under a shell is cleared by a new command in that shell
 # (a process it runs; an OSC 133 C mark where the shell sends them) or by
 # `lisa dismiss`; the crash stays in the events.
+# An agent that ended, and a new one started in the same shell at once (a
+# restart): it writes its screen and waits, with no more output. The new
+# one is seen (the conformance suite's "restart in pane", which Codex
+# once failed: the shell's settle time swallowed the look).
+test_agent_restarted_in_shell_at_once() {
+	setup_agents
+	T new-window -d -t main:1 -n plain "bash --norc"
+	p=$(T display -p -t main:1 '#{pane_id}')
+	T send-keys -t "$p" "$FAKE/claude" Enter
+	expect "$p" waiting_input prompt
+	pid1=$(L status "$p" --json | jget "d['signals']['process']['agent_pid']")
+	# Typed ahead: bash starts the second as soon as the first exits.
+	T send-keys -t "$p" 'exit 0' Enter "$FAKE/claude" Enter
+	until_ms 10000 new_agent_waits "$p" "$pid1" ||
+	    fail "the restarted agent was not seen: $(L status "$p") $(pane_json "$p")"
+}
+new_agent_waits() {
+	[ "$(L status "$1" --json | jget "'%s %s' % (d['state'], d['signals']['process']['agent_pid'])")" != "waiting_input $2" ] &&
+	    [ "$(L status "$1" --json | jget "d['state']")" = waiting_input ] &&
+	    [ "$(L status "$1" --json | jget "d['signals']['process']['alive']")" = true ]
+}
+
 test_crash_dismissed_by_command_or_user() {
 	setup_agents
 	T new-window -d -t main:1 -n plain "bash --norc"
