@@ -58,6 +58,15 @@ details_client_size(struct lisa_ctx *ctx, const char *client, int *sx,
  * line) and no bigger than the client: a pane with no agent gets a small
  * box, not most of the screen.
  */
+/* Rows a line of cols columns takes in width columns. */
+static int
+details_rows(int cols, int width)
+{
+	if (width < 1)
+		width = 1;
+	return (cols > 0 ? (cols + width - 1) / width : 1);
+}
+
 /* Columns of one line of text (to its newline): UTF-8 lead bytes. */
 static int
 details_cols(const char *line)
@@ -96,7 +105,7 @@ cmd_key_details(struct lisa_ctx *ctx, const char *client)
 		w = sx;
 	/* Lines wider than the box wrap: count the rows they take. */
 	for (rest = text; (line = strsep(&rest, "\n")) != NULL; )
-		h += details_cols(line) / (w - 4 > 0 ? w - 4 : 1) + 1;
+		h += details_rows(details_cols(line), w - 4);
 	free(text);
 	h += 3;		/* border and "(any key closes)" */
 	if (sy > 0 && h > sy)
@@ -163,7 +172,7 @@ details_fit(struct lisa_ctx *ctx, const char *target)
 	for (rest = text; (line = strsep(&rest, "\n")) != NULL; used += need) {
 		if (rest == NULL && *line == '\0')
 			break;
-		need = details_cols(line) / ws.ws_col + 1;
+		need = details_rows(details_cols(line), ws.ws_col);
 		if (used + need > rows - (rest != NULL)) {
 			printf("  \xe2\x80\xa6\n");
 			break;
