@@ -136,7 +136,8 @@ ended_changed(void)
 
 /*
  * One line of the file; a bad one is skipped. A pid of 0 or -1 is a dead
- * pane's on tmux master, whose #{pane_pid} is empty once the pane died.
+ * pane's on tmux master, whose #{pane_pid} is empty once the pane died
+ * (ended_pane_new).
  */
 static void
 ended_parse(const char *line, size_t len)
@@ -238,7 +239,12 @@ ended_pane_new(struct pane *p)
 	if (er == NULL)
 		return;
 	TAILQ_REMOVE(&ended_records, er, entry);
-	if (er->pid == p->pid && !w->agent_seen &&
+	/*
+	 * The same process, not a respawn; a dead pane tmux gives no pid
+	 * (master) cannot be a respawn.
+	 */
+	if ((er->pid == p->pid || (p->dead && p->pid <= 0)) &&
+	    !w->agent_seen &&
 	    (w->agent = agent_by_name(er->agent)) != NULL) {
 		log_debug("pane %%%d: %s %s (%s) from before", p->id,
 		    er->agent, cls_state_name(er->res.state), er->res.detail);
