@@ -79,6 +79,13 @@ TPM
 	chmod +x "$1/tpm/tpm"
 }
 
+# tmux 3.3a sometimes loses a pane's SIGCHLD (docs/protocol.md): the pane
+# looks alive to tmux and it has no status for it. With pidfd lisa still
+# knows (from the zombie); without (valgrind runs), nobody can.
+tmux_lost_death() {
+	[ -z "$(T display -p -t "$1" '#{?pane_dead,#{pane_dead_status}#{pane_dead_signal},}')" ]
+}
+
 # Is the tmux on PATH at least MAJOR.MINOR? (next-3.8 counts as 3.8)
 tmux_at_least() {
 	tmux -V | sed 's/^tmux //; s/^next-//' |
