@@ -85,6 +85,10 @@ CONF
 # nothing behind (no directory, no server, no helper, no runtime file),
 # and never touches a server it did not start, even one named lisa-demo.
 test_demo_leaves_nothing_behind() {
+	# A socket directory of this test's own: two suites at once (CI runs
+	# 3.3a and 3.5a side by side) would share the name lisa-demo.
+	export TMUX_TMPDIR="$TESTDIR/tmux"
+	mkdir -m 700 "$TMUX_TMPDIR"
 	tmux -L lisa-demo -f /dev/null new-session -d -s users 'sleep 600'
 	# (the user's server must go when this test ends, whatever happens)
 	trap 'tmux -L lisa-demo kill-server 2>/dev/null; cleanup' EXIT
