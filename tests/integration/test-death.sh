@@ -114,7 +114,7 @@ kill_kept_pane_without_pidfd() {
 			route=$(L events | grep "$p *died" | sed 's/.*via //')
 			return 0
 		fi
-		[ -n "$(T display -p -t "$p" '#{pane_dead_status}#{pane_dead_signal}')" ] &&
+		tmux_lost_death "$p" ||
 		    fail "$p: tmux has its status, lisa does not: $(pane_json "$p")"
 		note "try $try: tmux lost the SIGCHLD of $p (no status in tmux either)"
 	done
