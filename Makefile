@@ -126,6 +126,7 @@ VG_LOGS = $(abspath build-vg/logs)
 VG_TESTS ?= ^test_(server|second|stop|runtime|no_periodic|all_sessions|ignore|window_size|linked|closed|respawned|death|output_(1mb|binary)|pause|claude_states_from_(title|session)|codex|degraded|stuck|agent_killed|status_targets|stderr|kill_9|exit_codes|nudge|kill_terminates|termination_of|runs_dir|watchdog_warn|hostile|socket|helper_sigkilled|session_churn_instant|agent_files)
 check-valgrind:
 	@rm -rf $(VG_LOGS) && mkdir -p $(VG_LOGS)
+	@rm -f build-vg/bin/lisad # the wrapper of a last run: relink
 	@$(MAKE) --no-print-directory BUILD=build-vg BIN=build-vg/bin \
 	    CFLAGS='-O1 -g -gdwarf-4' all
 	@mv -f build-vg/bin/lisad build-vg/bin/lisad.real

@@ -178,6 +178,7 @@ void		 pane_output(struct session *, int, const char *, size_t,
 		    uint64_t);
 void		 pane_pause(struct session *, int);
 void		 pane_died(int, int, int);
+void		 pane_zombie(struct pane *);
 void		 pane_respawned(int);
 void		 pane_subscription(struct session *, struct ctl_event *);
 void		 pane_json(struct buf *, struct pane *);
@@ -317,6 +318,7 @@ int		 watch_matches(struct pane *, unsigned);
 void		 watch_reload(void);
 void		 watch_hook(struct pane *, enum hook_event, int);
 void		 watch_poke(struct pane *);
+void		 watch_rescan_in(struct pane *, uint64_t);
 void		 watch_rescan(struct pane *);
 void		 watch_adopt(struct pane *, const char *);
 int		 watch_exit_code(struct pane *);

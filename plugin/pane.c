@@ -485,6 +485,13 @@ pane_resync(struct pane *p)
 	session_send(s, cmd, pane_capture_cb, p);
 }
 
+/* Its process is a zombie that tmux has not reaped (watch-proc.c). */
+void
+pane_zombie(struct pane *p)
+{
+	pane_set_dead(p, 1, -1, -1, "proc");
+}
+
 /* From the pane-died hook: the fastest word of a death (remain-on-exit). */
 void
 pane_died(int id, int status, int sig)

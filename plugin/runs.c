@@ -13,6 +13,9 @@
 #include "lisad.h"
 #include "run.h"
 
+/* After a run ends, when to look for its wrapper's death (ms). */
+#define RUNS_DEATH_LOOK 250
+
 struct hrun {
 	char			 id[32];
 	int			 pane;
@@ -315,6 +318,12 @@ runs_update(const char *id, char **cause)
 		log_debug("run %s (%s) finished: %s", h->id, h->name,
 		    h->termination != NULL ? h->termination : "?");
 		runs_recover(h, &r);
+		/*
+		 * The wrapper is the pane's process and leaves right after:
+		 * look for its death soon, in case tmux misses it (watch-proc.c).
+		 */
+		if ((p = pane_find(h->pane)) != NULL)
+			watch_rescan_in(p, RUNS_DEATH_LOOK);
 	}
 	if ((p = pane_find(h->pane)) != NULL)
 		listener_pane_changed(p);

@@ -93,6 +93,16 @@ watch_scan(struct pane *p)
 		return;
 	}
 	w->proc_failed = 0;
+	/*
+	 * The pane's own process is a zombie: tmux missed its SIGCHLD (a
+	 * tmux built with utempter sets SIGCHLD to SIG_DFL around the helper
+	 * it forks when a pane's pty closes, and a death in that window is
+	 * dropped). Its wait status is still in /proc: the pane is dead.
+	 */
+	if (nodes[0].state == 'Z') {
+		pane_zombie(p);
+		return;
+	}
 	/* Was the pane there before lisa, or made while it watched? */
 	if (!w->pane_aged) {
 		w->pane_aged = 1;

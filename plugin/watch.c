@@ -88,6 +88,18 @@ watch_poke(struct pane *p)
 	watch_touch(p);
 }
 
+/* Look at the process tree again in ms (a deadline, not a poll). */
+void
+watch_rescan_in(struct pane *p, uint64_t ms)
+{
+	struct watch	*w = p->watch;
+	uint64_t	 at = time_mono_ms() + ms;
+
+	if (w->rescan_at == 0 || at < w->rescan_at)
+		w->rescan_at = at;
+	watch_touch(p);
+}
+
 /* A fresh agent (or a new one in the same pane): forget the last run's. */
 void
 watch_reset_run(struct watch *w)
