@@ -91,10 +91,14 @@ static const struct tmux_bug tmux_bug_list[] = {
 	  "session-created hook, which holds tmux's notifications until "
 	  "lisa's client has identified; sessions there before lisa are "
 	  "attached once, at start. Upgrade to tmux 3.7 to be rid of it" },
-	{ "sigchld", "a lost SIGCHLD can leave a pane's process a zombie "
-	  "and the pane alive (3.3a)", "lisa sees the exit through the "
-	  "process itself (pidfd) and shows the agent as ended; kill the "
-	  "pane by hand if tmux keeps it" },
+	{ "sigchld", "built with utempter (Debian's and Ubuntu's are), "
+	  "tmux before 3.6 drops the SIGCHLD of a pane process that dies "
+	  "while tmux updates utmp, so the process stays a zombie and the "
+	  "pane has no exit status and no pane-died hook (fixed in 3.6)",
+	  "lisa reads the exit from the process itself (pidfd, or the "
+	  "zombie's status when it next looks at the pane's processes) "
+	  "and shows the agent as ended; kill the pane by hand if tmux "
+	  "keeps it" },
 	{ "subscriptions", "a control client's subscription timer reads "
 	  "the session it was attached to after that session is killed "
 	  "(fixed in 3.7)", "lisa subscribes to nothing here: deaths come "
@@ -116,7 +120,7 @@ tmux_bugs(const struct tmux_version *v, const struct tmux_bug **out,
 
 	if (!tmux_version_ge(v, 3, 7) && n < max)
 		out[n++] = &tmux_bug_list[0];
-	if (v->major == 3 && v->minor == 3 && n < max)
+	if (!tmux_version_ge(v, 3, 6) && n < max)
 		out[n++] = &tmux_bug_list[1];
 	if (!tmux_version_ge(v, 3, 7) && n < max)
 		out[n++] = &tmux_bug_list[2];

@@ -107,6 +107,13 @@ test_doctor() {
 	else
 		grep -q "4980" "$TESTDIR/out" && fail "tmux $v has no identify crash"
 	fi
+	# So is the SIGCHLD that utempter's builds drop, below 3.6 only.
+	if ! tmux_at_least 3 6; then
+		grep -q "warn  tmux bug .*utempter" "$TESTDIR/out" ||
+		    fail "no word of the lost SIGCHLD on tmux $v: $(cat "$TESTDIR/out")"
+	else
+		grep -q "utempter" "$TESTDIR/out" && fail "tmux $v reaps every pane"
+	fi
 	note "$(grep 'tmux' "$TESTDIR/out" | head -n 3)"
 }
 
