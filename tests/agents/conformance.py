@@ -236,7 +236,7 @@ class Codex(Agent):
         cfg = ('model = "mock-model"\nmodel_provider = "mock"\n\n'
                '[model_providers.mock]\nname = "Mock"\n'
                'base_url = "http://127.0.0.1:%d/v1"\nenv_key = "MOCK_API_KEY"\n'
-               'wire_api = "responses"\nrequest_max_retries = 2\n'
+               'wire_api = "responses"\nrequest_max_retries = 4\n'
                'stream_max_retries = 2\n\n[projects.%s]\ntrust_level = "trusted"\n'
                % (self.port, json.dumps(self.work)))
         with open(os.path.join(self.home, "config.toml"), "w") as f:
@@ -468,17 +468,20 @@ class Driver:
             scenario, pane, "\n".join(l for l in screen.splitlines() if l.strip()), expl),
             file=sys.stderr)
 
-    def expect_seen(self, scenario, pane, t0, state, timeout=10):
+    def expect_seen(self, scenario, pane, t0, state, timeout=10, detail=None):
         """A passing state: the events log must show it after t0."""
+        want = state + ("/" + detail if detail else "")
         end = time.time() + timeout
         lat = None
         while time.time() < end:
-            lat = self.latency(pane, t0, state, None)
+            lat = self.latency(pane, t0, state, detail)
             if lat is not None:
                 break
             time.sleep(0.1)
-        return self.record(scenario, state, state if lat is not None else
-                           "never " + state, lat is not None, lat)
+        if lat is None:
+            self.dump(scenario, pane)
+        return self.record(scenario, want, want if lat is not None else
+                           "never " + want, lat is not None, lat)
 
     def hold(self, scenario, pane, state, detail, seconds, note=""):
         """STATE/DETAIL for SECONDS, without a break."""
@@ -583,7 +586,9 @@ class Driver:
                              "waiting_input", "question", "question dismissed")
 
         t = self.type(pane, "#mock error 500")
-        self.expect("API error retried", pane, t, "in_progress", "retrying")
+        # Retries last a few seconds at most: what lisa showed on the way.
+        self.expect_seen("API error retried", pane, t, "in_progress", 30,
+                         "retrying")
         self.wait_turn(pane, 60)
         self.expect("API error final", pane, self.mock_done("error", t),
                     "waiting_input", a.error_detail)
