@@ -350,7 +350,12 @@ main(int argc, char **argv)
 	lisad.use_subscriptions = getenv("LISAD_NO_SUBSCRIPTIONS") == NULL;
 	/* Stream sampling (pane-mute.c); LISAD_STREAM_MUTE=0 turns it off. */
 	env = getenv("LISAD_STREAM_MUTE");
-	lisad.stream_mute = env == NULL || strcmp(env, "0") != 0;
+	if (env != NULL && strcmp(env, "0") == 0)
+		lisad.stream_mute = 0;
+	else if (env != NULL && strcmp(env, "sample") == 0)
+		lisad.stream_mute = 2;	/* samples only, not the kernel's count */
+	else
+		lisad.stream_mute = 1;
 
 	if (!foreground)
 		lisad_daemonize(lockfd);

@@ -45,7 +45,7 @@ struct lisad {
 	int		 dead_hook;	/* pane-died hook usable on this tmux */
 	int		 use_pidfd;	/* watch pane processes (LISAD_NO_PIDFD) */
 	int		 use_subscriptions; /* %* backstop (LISAD_NO_SUBSCRIPTIONS) */
-	int		 stream_mute;	/* pane-mute.c (LISAD_STREAM_MUTE=0: off) */
+	int		 stream_mute;	/* pane-mute.c: 0 off, 1 on, 2 samples only */
 	const char	*reply_sep;	/* \037 as it comes back in replies */
 	int		 hooks_installed;
 	int64_t		 started;
@@ -152,6 +152,9 @@ struct pane {
 	uint64_t		 stream_start;	/* mono ms, this stream window */
 	uint64_t		 stream_bytes;	/* bytes in it */
 	uint64_t		 stream_slowed;	/* samples that came up short */
+	uint64_t		 stream_kept;	/* pauses the kernel prolonged */
+	int			 stream_keeps;	/* ... in a row, since a sample */
+	uint64_t		 stream_wchar;	/* the agent's writes, then */
 	int			 mute_title;	/* ask for its title after continue */
 	uint64_t		 mute_start;	/* mono ms, this rate window */
 	uint64_t		 mute_bytes;
@@ -386,6 +389,7 @@ uint64_t	 proc_boot_ms(void);
 uint64_t	 proc_start_ms(const struct proc_node *);
 int		 proc_exit_status(pid_t, int *, int *);
 int		 proc_reaped(pid_t, uint64_t *);
+int		 proc_written(pid_t, uint64_t *);
 
 /* events.c: pane events, in memory, in a JSONL file, to followers. */
 void		 events_add(const char *, int, const char *, ...)

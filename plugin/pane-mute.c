@@ -25,6 +25,11 @@
  *   and a screen read as always. A pane whose verdict rides on its output
  *   (Codex's OSC 7501) is never stream-muted. Any change of verdict, a
  *   death, a tap lets it go. LISAD_STREAM_MUTE=0 turns it off.
+ *   Where the kernel counts what a process writes (Linux: wchar), a pause
+ *   is not ended for a sample while the agent still writes a stream's
+ *   worth in the pause's last PANE_STREAM_CHECK ms: the pause goes on,
+ *   with no word to tmux, up to PANE_STREAM_KEEPS times before a sample.
+ *   When it writes less, it is let go and its screen read at once.
  *
  * Muting is refresh-client -A %N:pause. Never :off: with it, tmux 3.4 and
  * later stop reading a pane that only control clients watch. Continues due
@@ -46,12 +51,17 @@
 #define PANE_STREAM_WINDOW	500	/* ms; a stream writes ... */
 #define PANE_STREAM_BYTES	512	/* ... this much in it (1 KB/s) */
 #define PANE_STREAM_GRID	50
+#define PANE_STREAM_CHECK	200	/* ms: the agent's writes, then again */
+#define PANE_STREAM_KEEPS	4	/* pauses prolonged before a sample */
 
 uint64_t	pane_mute_pauses;	/* pause commands sent, all panes */
 
 static void	pane_mute_timer_cb(void *);
 static void	pane_mute_stream_cb(void *);
 static void	pane_mute_sample_cb(void *);
+static void	pane_mute_check_cb(void *);
+static void	pane_mute_kept_cb(void *);
+static void	pane_mute_stream_arm(struct pane *, uint64_t);
 static void	pane_mute_short(struct pane *);
 static void	pane_mute_title(struct session *, struct pane *);
 
@@ -279,7 +289,7 @@ pane_mute_stream_ok(struct pane *p)
 void
 pane_mute_stream(struct pane *p, size_t len)
 {
-	uint64_t	ms, now = p->out_last;
+	uint64_t	now = p->out_last;
 
 	if (!lisad.stream_mute || p->muted != MUTE_NONE)
 		return;		/* every chunk comes here: the cheap tests first */
@@ -301,16 +311,75 @@ pane_mute_stream(struct pane *p, size_t len)
 	p->stream_probe = 0;
 	p->muted = MUTE_STREAM;
 	p->stream_mutes++;
+	p->stream_keeps = 0;
 	pane_mute_send(p, "pause");
+	pane_mute_stream_arm(p, now);
+}
+
+/* The end of a stream's pause, or the look before it (PANE_STREAM_CHECK). */
+static void
+pane_mute_stream_arm(struct pane *p, uint64_t now)
+{
+	uint64_t	ms;
+	int		check;
+
 	ms = lisad.debounce_ms / 2 < PANE_STREAM_MS ?
 	    lisad.debounce_ms / 2 : PANE_STREAM_MS;
 	/* On the grid: the continues due together leave in one write. */
 	ms = ((now + ms) / PANE_STREAM_GRID) * PANE_STREAM_GRID - now;
+	check = ms > PANE_STREAM_CHECK && p->stream_keeps < PANE_STREAM_KEEPS &&
+	    lisad.stream_mute == 1 && proc_written(p->watch->agent_pid, &p->stream_wchar) == 0;
 	if (p->mute_timer_ready)
 		loop_timer_del(&p->mute_timer);
-	loop_timer_init(&p->mute_timer, pane_mute_stream_cb, p);
+	loop_timer_init(&p->mute_timer, check ? pane_mute_check_cb :
+	    pane_mute_stream_cb, p);
 	p->mute_timer_ready = 1;
-	loop_timer_add(&p->mute_timer, ms);
+	loop_timer_add(&p->mute_timer, check ? ms - PANE_STREAM_CHECK : ms);
+}
+
+/* Shortly before the pause ends: what has the agent written so far? */
+static void
+pane_mute_check_cb(void *arg)
+{
+	struct pane	*p = arg;
+
+	if (proc_written(p->watch->agent_pid, &p->stream_wchar) != 0) {
+		loop_timer_init(&p->mute_timer, pane_mute_stream_cb, p);
+		loop_timer_add(&p->mute_timer, PANE_STREAM_CHECK);
+		return;
+	}
+	loop_timer_init(&p->mute_timer, pane_mute_kept_cb, p);
+	loop_timer_add(&p->mute_timer, PANE_STREAM_CHECK);
+}
+
+/*
+ * The pause's end, PANE_STREAM_CHECK ms after a look at the agent's
+ * writes: a stream's worth since then goes on paused (what it draws is
+ * output flowing), less lets it go and reads its screen now.
+ */
+static void
+pane_mute_kept_cb(void *arg)
+{
+	struct pane	*p = arg;
+	uint64_t	 was = p->stream_wchar, now = time_mono_ms();
+
+	if (proc_written(p->watch->agent_pid, &p->stream_wchar) != 0) {
+		pane_mute_stream_cb(p);
+		return;
+	}
+	if (p->stream_wchar - was >= (uint64_t)PANE_STREAM_BYTES *
+	    PANE_STREAM_CHECK / PANE_STREAM_WINDOW) {
+		p->stream_kept++;
+		p->stream_keeps++;
+		p->out_last = now;
+		pane_mute_stream_arm(p, now);
+		return;
+	}
+	log_debug("pane %%%d: agent wrote %llu bytes in %d ms, let go", p->id,
+	    (unsigned long long)(p->stream_wchar - was), PANE_STREAM_CHECK);
+	p->stream_slowed++;
+	pane_unmute(p, "stream slowed");
+	pane_resync(p);
 }
 
 /* Half a debounce later: does it still stream? The sample will say. */

@@ -623,6 +623,8 @@ pane_json(struct buf *b, struct pane *p)
 	buf_printf(b, "%llu", (unsigned long long)p->stream_mutes);
 	json_key(b, "stream_slowed");
 	buf_printf(b, "%llu", (unsigned long long)p->stream_slowed);
+	json_key(b, "stream_kept");
+	buf_printf(b, "%llu", (unsigned long long)p->stream_kept);
 	json_key(b, "resyncs");
 	buf_printf(b, "%llu", (unsigned long long)p->resyncs);
 	watch_json(b, p);

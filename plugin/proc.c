@@ -151,6 +151,22 @@ proc_reaped(pid_t pid, uint64_t *count)
 }
 
 /*
+ * What PID has written so far, to anything (wchar of /proc/PID/io): the
+ * kernel's word that an agent still streams, without its output.
+ */
+int
+proc_written(pid_t pid, uint64_t *bytes)
+{
+	char	buf[512], *p;
+
+	if (pid <= 0 || proc_file(pid, "io", buf, sizeof buf) <= 0 ||
+	    (p = strstr(buf, "wchar: ")) == NULL)
+		return (-1);
+	*bytes = strtoull(p + 7, NULL, 10);
+	return (0);
+}
+
+/*
  * The exit of a pid that has not been reaped yet: status or signal (the
  * other is -1). Returns -1 if it is not a zombie (running, or reaped).
  */

@@ -53,7 +53,10 @@ setup_stream() {
 }
 
 is_muted() { [ "$(pane_field "$1" muted)" = true ]; }
-muted_often() { [ "$(pane_field "$1" stream_mutes)" -ge "$2" ]; }
+# Pauses: each sent to tmux, or prolonged on the kernel's word (wchar).
+muted_often() {
+	[ $(($(pane_field "$1" stream_mutes) + $(pane_field "$1" stream_kept))) -ge "$2" ]
+}
 
 # Start the stream, see it muted, then let the agent end its turn.
 stream_then_stop() {
@@ -134,11 +137,28 @@ test_codex_state_in_its_output_never_stream_muted() {
 
 test_stream_muted_agent_slows_to_retry_countdown() {
 	# The retry line is drawn whole once, while lisa does not listen; then
-	# only its digits change. The short sample lets the pane go and reads
-	# the screen (without, it stays in_progress/generating for the whole
-	# countdown: that is what Claude Code with hooks showed).
+	# only its digits change. The kernel's count of the agent's writes
+	# falls, so the pane is let go and its screen read (without, it stays
+	# in_progress/generating for the whole countdown: that is what Claude
+	# Code with hooks showed).
 	stream_agent '' retry
 	setup_stream
+	slows_to_retry_countdown
+	[ "$(pane_field "$p" stream_kept)" -ge 1 ] ||
+	    fail "no pause prolonged on the kernel's word: $(pane_json "$p")"
+}
+
+# The same without the kernel's count: a sample that comes up short.
+test_stream_sampled_agent_slows_to_retry_countdown() {
+	stream_agent '' retry
+	export LISAD_STREAM_MUTE=sample
+	setup_stream
+	slows_to_retry_countdown
+	[ "$(pane_field "$p" stream_kept)" = 0 ] ||
+	    fail "prolonged without the kernel's count: $(pane_json "$p")"
+}
+
+slows_to_retry_countdown() {
 	p=$(T new-window -d -P -F '#{pane_id}' -t main:1 "$TESTDIR/bin/claude")
 	expect "$p" waiting_input
 	stream_then_stop "$p"
