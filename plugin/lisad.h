@@ -249,6 +249,7 @@ struct watch {
 	int			 pane_preexisting;	/* made before lisa */
 	uint64_t		 young_at;	/* a new child may be a tool */
 	uint64_t		 rescan_at;	/* a new pane: look again then */
+	uint64_t		 zombie_at;	/* its process seen a zombie */
 	int			 young_rescanned;
 	int			 capturing;
 	int			 capture_failed;

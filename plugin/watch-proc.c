@@ -97,12 +97,20 @@ watch_scan(struct pane *p)
 	 * The pane's own process is a zombie: tmux missed its SIGCHLD (a
 	 * tmux built with utempter sets SIGCHLD to SIG_DFL around the helper
 	 * it forks when a pane's pty closes, and a death in that window is
-	 * dropped). Its wait status is still in /proc: the pane is dead.
+	 * dropped). Its wait status is still in /proc: the pane is dead,
+	 * if tmux has not said so itself a moment later.
 	 */
 	if (nodes[0].state == 'Z') {
-		pane_zombie(p);
+		if (w->zombie_at == 0) {
+			w->zombie_at = now;
+			if (w->rescan_at == 0 ||
+			    now + WATCH_ZOMBIE_GRACE < w->rescan_at)
+				w->rescan_at = now + WATCH_ZOMBIE_GRACE;
+		} else if (now - w->zombie_at >= WATCH_ZOMBIE_GRACE)
+			pane_zombie(p);
 		return;
 	}
+	w->zombie_at = 0;
 	/* Was the pane there before lisa, or made while it watched? */
 	if (!w->pane_aged) {
 		w->pane_aged = 1;
