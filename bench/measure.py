@@ -107,7 +107,10 @@ elif what == "deaths":
         os.kill(pid, signal.SIGKILL)
         def died():
             ev = lisa_json("events", "--json") or []
-            hits = [e for e in ev if e["pane_id"] == pane and e["event"] == "died"]
+            # (a helper started for a new server on the same socket
+            # reads the last one's events back: only this death's)
+            hits = [e for e in ev if e["pane_id"] == pane and e["event"] == "died"
+                    and e["ts_ms"] >= t0 - 1]
             return hits[0] if hits else None
         e = wait_for(died, 5)
         lat.append(e["ts_ms"] - t0)
