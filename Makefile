@@ -16,6 +16,9 @@ LDLIBS = $(BSD_LIBS)
 
 BUILD ?= build
 BIN ?= bin
+# The operating system's backend (plugin/osdep-*.c): linux on Linux, the
+# generic POSIX one elsewhere; `make OSDEP=generic` on Linux too.
+OSDEP ?= $(shell [ "$$(uname -s)" = Linux ] && echo linux || echo generic)
 CONTROL_SRCS = control/xmalloc.c control/buf.c control/log.c control/time.c \
 	control/control-parse.c control/control-unescape.c \
 	control/control-quote.c control/control-layout.c \
@@ -23,7 +26,7 @@ CONTROL_SRCS = control/xmalloc.c control/buf.c control/log.c control/time.c \
 COMMON_SRCS = plugin/runtime.c plugin/json.c plugin/server-find.c plugin/osc.c \
 	plugin/classify.c plugin/agent.c plugin/json-edit.c plugin/ui-format.c \
 	plugin/run-stderr.c plugin/run.c plugin/claude-file.c \
-	plugin/tmux-version.c
+	plugin/tmux-version.c plugin/compat.c plugin/osdep-$(OSDEP).c
 LISAD_SRCS = plugin/lisad.c plugin/loop.c plugin/session.c plugin/pane.c \
 	plugin/hooks.c plugin/listener.c plugin/tmux-cmd.c plugin/events.c plugin/proc.c \
 	plugin/watch.c plugin/watch-proc.c plugin/watch-json.c plugin/publish.c plugin/agentfiles.c \
@@ -45,7 +48,7 @@ UNIT_BINS = $(patsubst %,$(BUILD)/tests/%_test,$(UNIT_TESTS))
 
 .PHONY: all clean test test-unit test-integration test-agents deps bench demo \
 	install uninstall man-lint test-bins \
-	screenshots check-asan check-valgrind fuzz fuzz-bins
+	screenshots check-asan check-valgrind check-osdep fuzz fuzz-bins FORCE
 # Keep intermediate objects: no "rm" after the test summary.
 .SECONDARY:
 all: $(BIN)/lisad $(BIN)/lisa
@@ -54,16 +57,30 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+# The portable files compile as plain POSIX (with its XSI option: realpath),
+# without _GNU_SOURCE.
+POSIX_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_XOPEN_SOURCE=700 $(WARN) $(CFLAGS) \
+	$(BSD_CFLAGS) -Icontrol -Iplugin -MMD -MP
+$(BUILD)/plugin/osdep-generic.o $(BUILD)/plugin/compat.o: ALL_CFLAGS = $(POSIX_CFLAGS)
+
 $(BUILD)/libcontrol.a: $(CONTROL_OBJS)
 	$(AR) rcs $@ $^
 
-$(BIN)/lisad: $(call obj,$(LISAD_SRCS)) $(COMMON_OBJS) $(BUILD)/libcontrol.a
-	@mkdir -p $(BIN)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+# Relink when OSDEP changes (the other objects are the same for both).
+$(BUILD)/osdep.stamp: FORCE
+	@mkdir -p $(BUILD)
+	@[ "$$(cat $@ 2>/dev/null)" = $(OSDEP) ] || echo $(OSDEP) >$@
+FORCE:
 
-$(BIN)/lisa: $(call obj,$(LISA_SRCS)) $(COMMON_OBJS) $(BUILD)/libcontrol.a
+$(BIN)/lisad: $(call obj,$(LISAD_SRCS)) $(COMMON_OBJS) $(BUILD)/libcontrol.a \
+		$(BUILD)/osdep.stamp
 	@mkdir -p $(BIN)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $(filter-out %.stamp,$^) $(LDLIBS)
+
+$(BIN)/lisa: $(call obj,$(LISA_SRCS)) $(COMMON_OBJS) $(BUILD)/libcontrol.a \
+		$(BUILD)/osdep.stamp
+	@mkdir -p $(BIN)
+	$(CC) $(CFLAGS) -o $@ $(filter-out %.stamp,$^) $(LDLIBS)
 
 $(BUILD)/tests/%_test: $(BUILD)/tests/unit/%_test.o $(COMMON_OBJS) \
 		$(BUILD)/libcontrol.a
@@ -136,6 +153,22 @@ check-valgrind:
 	@LISA_BIN_DIR=$(abspath build-vg/bin) LISA_BUILD_DIR=build-vg \
 	LISA_VALGRIND_DIR=$(VG_LOGS) LISA_TEST_FILTER='$(VG_TESTS)' LISA_SLOW=10 \
 	    sh tests/run.sh --integration-only
+
+# The generic POSIX backend builds, and its binaries reference nothing that
+# only Linux has (the symbols, and no path under /proc).
+LINUX_ONLY = inotify_ signalfd pidfd_ epoll_ syscall mallinfo accept4 pipe2 \
+	prctl
+check-osdep:
+	@$(MAKE) --no-print-directory OSDEP=generic BUILD=build-generic \
+	    BIN=build-generic/bin all
+	@for b in build-generic/bin/lisad build-generic/bin/lisa; do \
+		for s in $(LINUX_ONLY); do \
+			if nm -u $$b | grep -q " $$s"; then \
+				echo "$$b: Linux-only $$s"; exit 1; fi; \
+		done; \
+		if strings $$b | grep -q '/proc/'; then \
+			echo "$$b: a /proc path"; exit 1; fi; \
+	done; echo "generic backend: built, no Linux-only symbol or /proc path"
 
 # libFuzzer targets, one per parser (tests/fuzz), under ASan and UBSan.
 # FUZZ_SECONDS per target (CI: a short smoke); findings stop the run.

@@ -1,12 +1,11 @@
 /*
- * Files agents keep about themselves, watched with inotify. Claude Code
- * rewrites ~/.claude/sessions/<pid>.json (status idle|busy|waiting) within
- * 0.1 s of each change. We watch the directory, not the file: the file is
+ * Files agents keep about themselves, watched through osdep_fwatch (on
+ * Linux inotify). Claude Code rewrites ~/.claude/sessions/<pid>.json
+ * (status idle|busy|waiting) within 0.1 s of each change. We watch the directory, not the file: the file is
  * created after start-up and replaced on every write. A file is believed
  * only if its procStart matches the process (pids are reused), and never
  * through a symlink. A corrupt file degrades this one signal.
  */
-#include <sys/inotify.h>
 #include <sys/stat.h>
 
 #include <dirent.h>
@@ -41,7 +40,7 @@ agentfiles_config_dir(pid_t pid)
 	char	 buf[32768], *p, *end, *dir = NULL, *home = NULL;
 	ssize_t	 n;
 
-	if ((n = proc_file(pid, "environ", buf, sizeof buf)) > 0) {
+	if ((n = proc_environ(pid, buf, sizeof buf)) > 0) {
 		end = buf + n;
 		for (p = buf; p < end; p += strlen(p) + 1) {
 			if (strncmp(p, "CLAUDE_CONFIG_DIR=", 18) == 0)
@@ -82,7 +81,6 @@ static int
 agentfiles_add(const char *path, const char *child, const char *target)
 {
 	struct adir	*a;
-	uint32_t	 mask;
 	int		 wd, parent = child != NULL;
 
 	TAILQ_FOREACH(a, &adirs, entry) {
@@ -96,18 +94,15 @@ agentfiles_add(const char *path, const char *child, const char *target)
 			return (0);
 	}
 	if (agentfiles_fd == -1) {
-		agentfiles_fd = inotify_init1(IN_NONBLOCK|IN_CLOEXEC);
+		agentfiles_fd = osdep_fwatch_open();
 		if (agentfiles_fd == -1) {
-			log_warn("inotify_init1");
+			log_warn("file watch");
 			return (-1);
 		}
 		agentfiles_ev = loop_add(agentfiles_fd, POLLIN,
 		    agentfiles_event_cb, NULL);
 	}
-	/* One directory may be watched for several reasons: add, never cut. */
-	mask = IN_CLOSE_WRITE|IN_MOVED_TO|IN_CREATE|IN_DELETE|IN_MOVED_FROM|
-	    IN_MODIFY|IN_ONLYDIR|IN_MASK_ADD;
-	if ((wd = inotify_add_watch(agentfiles_fd, path, mask)) == -1)
+	if ((wd = osdep_fwatch_add(agentfiles_fd, path)) == -1)
 		return (-1);
 	a = xcalloc(1, sizeof *a);
 	a->path = xstrdup(path);
@@ -314,38 +309,32 @@ agentfiles_read_dir(const char *path)
 static void
 agentfiles_event_cb(int fd, short revents, void *arg)
 {
-	char			 buf[16384]
-				     __attribute__((aligned(__alignof__(struct inotify_event))));
-	const struct inotify_event *ev;
 	struct adir		*a, *a1;
-	ssize_t			 n;
-	size_t			 off;
-	char			*target;
-	int			 plain;
+	const char		*name0;
+	char			*target, *name;
+	int			 plain, wd;
 
-	while ((n = read(fd, buf, sizeof buf)) > 0) {
-		for (off = 0; off < (size_t)n; off += sizeof *ev + ev->len) {
-			ev = (const struct inotify_event *)(buf + off);
-			if (ev->len == 0)
+	while (osdep_fwatch_next(fd, &wd, &name0)) {
+		/* Ours: the name lasts only until the next event is read. */
+		name = xstrdup(name0);
+		plain = 0;
+		TAILQ_FOREACH_SAFE(a, &adirs, entry, a1) {
+			if (a->wd != wd)
 				continue;
-			plain = 0;
-			TAILQ_FOREACH_SAFE(a, &adirs, entry, a1) {
-				if (a->wd != ev->wd)
-					continue;
-				if (a->child == NULL) {
-					plain = 1;
-					continue;
-				}
-				if (strcmp(ev->name, a->child) != 0)
-					continue;
-				target = xstrdup(a->target);
-				if (agentfiles_watch(target) == 1)
-					agentfiles_read_dir(target);
-				free(target);
+			if (a->child == NULL) {
+				plain = 1;
+				continue;
 			}
-			if (plain && (a = agentfiles_find_wd(ev->wd)) != NULL)
-				agentfiles_dir_changed(a->path, ev->name);
+			if (strcmp(name, a->child) != 0)
+				continue;
+			target = xstrdup(a->target);
+			if (agentfiles_watch(target) == 1)
+				agentfiles_read_dir(target);
+			free(target);
 		}
+		if (plain && (a = agentfiles_find_wd(wd)) != NULL)
+			agentfiles_dir_changed(a->path, name);
+		free(name);
 	}
 }
 

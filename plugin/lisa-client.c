@@ -37,7 +37,7 @@ client_connect(const char *path, char **cause)
 
 	if (runtime_sockaddr(path, &sa, cause) != 0)
 		return (-1);
-	if ((fd = socket(AF_UNIX, SOCK_STREAM|SOCK_CLOEXEC, 0)) == -1) {
+	if ((fd = compat_socket_unix(0)) == -1) {
 		xasprintf(cause, "socket: %s", strerror(errno));
 		return (-1);
 	}
@@ -247,7 +247,7 @@ client_server_up(struct lisa_ctx *ctx)
 	if (strlcpy(sun.sun_path, ctx->sid.socket, sizeof sun.sun_path) >=
 	    sizeof sun.sun_path)
 		return (0);
-	if ((fd = socket(AF_UNIX, SOCK_STREAM|SOCK_CLOEXEC, 0)) == -1)
+	if ((fd = compat_socket_unix(0)) == -1)
 		return (0);
 	ok = connect(fd, (struct sockaddr *)&sun, sizeof sun) == 0;
 	close(fd);
@@ -259,10 +259,8 @@ char *
 client_self(void)
 {
 	char	buf[4096];
-	ssize_t	n = readlink("/proc/self/exe", buf, sizeof buf - 1);
 
-	if (n <= 0)
+	if (osdep_self_exe(buf, sizeof buf) != 0)
 		return (xstrdup("lisa"));
-	buf[n] = '\0';
 	return (xstrdup(buf));
 }

@@ -4,6 +4,7 @@
 
 #include "lisa.h"
 #include "tmux-version.h"
+#include "osdep.h"
 
 struct lisa_ctx {
 	struct server_id	 sid;

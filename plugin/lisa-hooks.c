@@ -395,7 +395,7 @@ cmd_notify(struct lisa_ctx *ctx, const char *agent, const char *arg)
 	ssize_t		 n;
 	int		 fd, first = -1;
 	pid_t		 ppid = getppid();
-	char		 stat_path[64], statbuf[512], *q;
+	struct proc_node parent;
 	long		 gppid = 0;
 
 	buf_init(&in);
@@ -410,16 +410,8 @@ cmd_notify(struct lisa_ctx *ctx, const char *agent, const char *arg)
 	    &cause)) == NULL)
 		return (0);
 	/* The hook's parent is a shell; the agent is its parent. */
-	snprintf(stat_path, sizeof stat_path, "/proc/%ld/stat", (long)ppid);
-	if ((fd = open(stat_path, O_RDONLY)) != -1) {
-		n = read(fd, statbuf, sizeof statbuf - 1);
-		close(fd);
-		if (n > 0) {
-			statbuf[n] = '\0';
-			if ((q = strrchr(statbuf, ')')) != NULL)
-				sscanf(q + 2, "%*c %ld", &gppid);
-		}
-	}
+	if (proc_read(ppid, &parent) == 0)
+		gppid = (long)parent.ppid;
 	buf_init(&req);
 	buf_adds(&req, "{\"cmd\":\"notify\",\"agent\":");
 	json_cstr(&req, agent);

@@ -10,7 +10,6 @@
  * (exit code or signal, termination). It exits the way the agent did, so
  * tmux shows the same status.
  */
-#include <sys/signalfd.h>
 #include <sys/wait.h>
 
 #include <dirent.h>
@@ -93,6 +92,9 @@ run_child(struct run *r, int errfd, const sigset_t *old)
 	int	e;
 
 	sigprocmask(SIG_SETMASK, old, NULL);
+	signal(SIGCHLD, SIG_DFL);	/* a self-pipe's (osdep-generic.c) */
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGQUIT, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
@@ -137,7 +139,6 @@ cmd_run_wrapper(struct lisa_ctx *ctx, const char *id)
 				    "remain-on-exit", "on", NULL };
 	struct run		 r;
 	struct run_stderr	 rs;
-	struct signalfd_siginfo	 si;
 	struct pollfd		 pfd[2];
 	struct buf		 term, sj;
 	sigset_t		 set, old;
@@ -164,9 +165,8 @@ cmd_run_wrapper(struct lisa_ctx *ctx, const char *id)
 	sigaddset(&set, SIGCHLD);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
-	sigprocmask(SIG_BLOCK, &set, &old);
-	if ((sfd = signalfd(-1, &set, SFD_CLOEXEC)) == -1 ||
-	    pipe2(errp, O_CLOEXEC) != 0) {
+	if ((sfd = osdep_signal_fd(&set, &old)) == -1 ||
+	    compat_pipe(errp) != 0) {
 		fprintf(stderr, "lisa: run: %s\n", strerror(errno));
 		return (127);
 	}
@@ -212,16 +212,16 @@ cmd_run_wrapper(struct lisa_ctx *ctx, const char *id)
 		    run_copy(pfd[0].fd, &rs) != 0)
 			pfd[0].fd = -1;	/* every writer closed it */
 		if (!(pfd[1].revents & POLLIN) ||
-		    read(sfd, &si, sizeof si) != sizeof si)
+		    (sig = osdep_signal_next(sfd)) == 0)
 			continue;
-		if (si.ssi_signo == SIGCHLD) {
+		if (sig == SIGCHLD) {
 			if (!done && waitpid(child, &status, WNOHANG) == child) {
 				done = 1;
 				/* Its children may hold stderr open: not long. */
 				drain_until = now_ms() + RUN_DRAIN_MS;
 			}
 		} else if (!done)
-			kill(child, (int)si.ssi_signo);	/* hangup, term */
+			kill(child, sig);	/* hangup, term */
 	}
 	if (!done)
 		waitpid(child, &status, 0);

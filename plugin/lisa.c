@@ -153,12 +153,9 @@ static char *
 sibling(const char *name)
 {
 	char	 self[4096], *path;
-	ssize_t	 n;
 
-	n = readlink("/proc/self/exe", self, sizeof self - 1);
-	if (n <= 0)
+	if (osdep_self_exe(self, sizeof self) != 0)
 		return (xstrdup(name));
-	self[n] = '\0';
 	xasprintf(&path, "%s/%s", dirname(self), name);
 	return (path);
 }
@@ -597,6 +594,7 @@ main(int argc, char **argv)
 	const char	*cmd;
 	const struct lisa_cmd *c = NULL;
 
+	osdep_set_argv0(argv[0]);
 	/*
 	 * The CLI lives for one command and leaves its memory to exit; the
 	 * leak check (make check-asan) is for the helper, which lives all day.

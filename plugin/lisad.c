@@ -3,8 +3,6 @@
  * session, keeps the pane table, answers the CLI. Everything happens in one
  * poll() loop; with nothing going on it sleeps.
  */
-#include <sys/signalfd.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -174,11 +172,10 @@ lisad_reload(void)
 static void
 lisad_signal_cb(int fd, short revents, void *arg)
 {
-	struct signalfd_siginfo	si;
-	int			status;
+	int	sig, status;
 
-	while (read(fd, &si, sizeof si) == sizeof si) {
-		switch (si.ssi_signo) {
+	while ((sig = osdep_signal_next(fd)) != 0) {
+		switch (sig) {
 		case SIGCHLD:
 			while (waitpid(-1, &status, WNOHANG) > 0)
 				;
@@ -232,12 +229,9 @@ static char *
 lisad_default_lisa(void)
 {
 	char	 self[4096], *dir, *path;
-	ssize_t	 n;
 
-	n = readlink("/proc/self/exe", self, sizeof self - 1);
-	if (n <= 0)
+	if (osdep_self_exe(self, sizeof self) != 0)
 		return (xstrdup("lisa"));
-	self[n] = '\0';
 	dir = dirname(self);
 	xasprintf(&path, "%s/lisa", dir);
 	return (path);
@@ -283,6 +277,7 @@ main(int argc, char **argv)
 	pid_t		 holder;
 	sigset_t	 set;
 
+	osdep_set_argv0(argv[0]);
 	while ((ch = getopt(argc, argv, "b:FL:S:v")) != -1) {
 		switch (ch) {
 		case 'b':
@@ -374,10 +369,9 @@ main(int argc, char **argv)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGCONT);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	lisad_sigfd = signalfd(-1, &set, SFD_NONBLOCK|SFD_CLOEXEC);
+	lisad_sigfd = osdep_signal_fd(&set, NULL);
 	if (lisad_sigfd == -1)
-		fatal("signalfd");
+		fatal("signals");
 	loop_add(lisad_sigfd, POLLIN, lisad_signal_cb, NULL);
 
 	lisad.pidfd = proc_pidfd(lisad.server_pid);
@@ -386,7 +380,7 @@ main(int argc, char **argv)
 	else if (!lisad.use_pidfd)
 		log_debug("pidfd off: server exit noticed through clients");
 	else
-		log_warn("pidfd_open: server exit noticed through clients only");
+		log_warn("exit watch: server exit noticed through clients only");
 
 	lisad_reload();
 	ended_load();

@@ -6,6 +6,7 @@
 #include "classify.h"
 #include "osc.h"
 #include "tmux-version.h"
+#include "osdep.h"
 
 /* loop.c: one poll() loop; fds and timers, nothing else wakes us. */
 typedef void (*loop_fd_cb)(int, short, void *);
@@ -368,29 +369,10 @@ struct session	*pane_session(struct pane *);
 void		 rfc3339(int64_t, char *, size_t);
 
 /* proc.c: the kernel's view of a pane's process. */
-#define PROC_MAX_DEPTH 8
-struct proc_node {
-	pid_t		 pid;
-	pid_t		 ppid;
-	char		 comm[17];
-	char		 state;
-	int		 depth;
-	uint64_t	 ticks;		/* utime + stime */
-	uint64_t	 start;		/* starttime, clock ticks since boot */
-	int		 exit_code;	/* wait status of a zombie, else -1 */
-	uint64_t	 reaped;	/* page faults of children it reaped */
-};
-ssize_t		 proc_file(pid_t, const char *, char *, size_t);
-int		 proc_cwd(pid_t, char *, size_t);
-int		 proc_read(pid_t, struct proc_node *);
-int		 proc_argv(pid_t, char *, size_t, char **, int);
 int		 proc_tree(pid_t, struct proc_node *, int);
 int		 proc_pidfd(pid_t);
-uint64_t	 proc_boot_ms(void);
-uint64_t	 proc_start_ms(const struct proc_node *);
 int		 proc_exit_status(pid_t, int *, int *);
 int		 proc_reaped(pid_t, uint64_t *);
-int		 proc_written(pid_t, uint64_t *);
 
 /* events.c: pane events, in memory, in a JSONL file, to followers. */
 void		 events_add(const char *, int, const char *, ...)

@@ -10,7 +10,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,9 +177,6 @@ listener_info(struct buf *b)
 	unsigned long long	 lines = 0, malformed = 0, unknown = 0;
 	unsigned long long	 bytes = 0, stray = 0;
 	int			 attached = 0;
-	struct mallinfo2	 mi;
-	FILE			*f;
-	char			 line[256];
 	long			 rss = -1;
 
 	RB_FOREACH(s, sessions, &sessions) {
@@ -194,13 +190,7 @@ listener_info(struct buf *b)
 		bytes += st->output_bytes;
 		stray += st->stray_replies;
 	}
-	if ((f = fopen("/proc/self/status", "r")) != NULL) {
-		while (fgets(line, sizeof line, f) != NULL) {
-			if (strncmp(line, "VmRSS:", 6) == 0)
-				rss = strtol(line + 6, NULL, 10);
-		}
-		fclose(f);
-	}
+	rss = osdep_self_rss_kb();
 	json_key(b, "pid");
 	buf_printf(b, "%ld", (long)getpid());
 	json_key(b, "version");
@@ -250,9 +240,8 @@ listener_info(struct buf *b)
 	json_key(b, "wakeups");
 	buf_printf(b, "%llu", (unsigned long long)loop_wakeups());
 	/* Bytes malloc has handed out and not had back: a leak shows here. */
-	mi = mallinfo2();
 	json_key(b, "heap_bytes");
-	buf_printf(b, "%zu", mi.uordblks + mi.hblkhd);
+	buf_printf(b, "%lld", osdep_heap_bytes());
 	json_key(b, "rss_kb");
 	buf_printf(b, "%ld", rss);
 	json_key(b, "uptime_ms");
@@ -548,17 +537,14 @@ static void
 listener_accept_cb(int fd, short revents, void *arg)
 {
 	struct listener_conn	*lc;
-	struct ucred		 cred;
-	socklen_t		 len = sizeof cred;
+	uid_t			 uid = (uid_t)-1;
 	int			 cfd;
 
-	cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK|SOCK_CLOEXEC);
+	cfd = compat_accept(fd, 1);
 	if (cfd == -1)
 		return;
-	if (getsockopt(cfd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 ||
-	    cred.uid != getuid()) {
-		log_warnx("refused connection from uid %ld",
-		    (long)cred.uid);
+	if (osdep_peer_uid(cfd, &uid) != 0 || uid != getuid()) {
+		log_warnx("refused connection from uid %ld", (long)uid);
 		close(cfd);
 		return;
 	}
@@ -580,8 +566,7 @@ listener_open(const char *path, char **cause)
 
 	if (runtime_sockaddr(path, &sa, cause) != 0)
 		return (-1);
-	listener_fd = socket(AF_UNIX, SOCK_STREAM|SOCK_NONBLOCK|SOCK_CLOEXEC,
-	    0);
+	listener_fd = compat_socket_unix(1);
 	if (listener_fd == -1) {
 		xasprintf(cause, "socket: %s", strerror(errno));
 		return (-1);

@@ -168,7 +168,7 @@ notify_command(struct pane *p, const char *json, const char *state)
 	pid_t	pid;
 	char	pane[32];
 
-	if (pipe2(fds, O_CLOEXEC) != 0)
+	if (compat_pipe(fds) != 0)
 		return;
 	snprintf(pane, sizeof pane, "%%%d", p->id);
 	if ((pid = fork()) == -1) {

@@ -79,9 +79,9 @@ tmux_runv(char **out, const char *input, const char **args)
 		argv[n++] = *args;
 	argv[n] = NULL;
 
-	if (input != NULL && pipe2(in, O_CLOEXEC) != 0)
+	if (input != NULL && compat_pipe(in) != 0)
 		return (-1);
-	if (pipe2(p, O_CLOEXEC) != 0) {
+	if (compat_pipe(p) != 0) {
 		if (in[0] != -1) {
 			close(in[0]);
 			close(in[1]);
@@ -216,9 +216,9 @@ tmux_spawn_control(int session, pid_t *pidp, int *rfd, int *wfd)
 	snprintf(target, sizeof target, "$%d", session);
 	snprintf(flags, sizeof flags, "ignore-size,pause-after=%d",
 	    lisad.pause_after);
-	if (pipe2(in, O_CLOEXEC) != 0)
+	if (compat_pipe(in) != 0)
 		return (-1);
-	if (pipe2(out, O_CLOEXEC) != 0) {
+	if (compat_pipe(out) != 0) {
 		close(in[0]);
 		close(in[1]);
 		return (-1);

@@ -251,9 +251,9 @@ wd_triage_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 	pid_t			 pid;
 	sigset_t		 set;
 
-	if (!ok || wd.triage == NULL || pipe2(in, O_CLOEXEC) != 0)
+	if (!ok || wd.triage == NULL || compat_pipe(in) != 0)
 		return;
-	if (pipe2(out, O_CLOEXEC) != 0) {
+	if (compat_pipe(out) != 0) {
 		close(in[0]);
 		close(in[1]);
 		return;

@@ -1,0 +1,76 @@
+/*
+ * What lisa asks the operating system, one backend per system: Linux
+ * (osdep-linux.c: /proc, pidfd, inotify, signalfd) and any other POSIX
+ * system (osdep-generic.c: ps(1), stat(2), a self-pipe). `make OSDEP=`
+ * picks one. Nothing else in lisa calls a system-specific interface.
+ */
+#ifndef OSDEP_H
+#define OSDEP_H
+
+#include <sys/types.h>
+
+#include <signal.h>
+#include <stdint.h>
+
+extern const char	*osdep_name;
+
+/* A process, as far as the system tells. */
+#define PROC_MAX_DEPTH 8
+struct proc_node {
+	pid_t		 pid;
+	pid_t		 ppid;
+	char		 comm[17];
+	char		 state;		/* 'Z' a zombie, else anything */
+	int		 depth;
+	uint64_t	 ticks;		/* CPU used, in clock ticks */
+	uint64_t	 start;		/* when it started, the backend's unit
+					   (Linux: ticks since boot, as Claude
+					   Code's procStart) */
+	int		 exit_code;	/* wait status of a zombie, else -1 */
+	uint64_t	 reaped;	/* page faults of children it reaped */
+};
+
+/* Process facts. Each returns -1 (or 0 items) where the system does not say. */
+uint64_t	 proc_boot_ms(void);
+uint64_t	 proc_start_ms(const struct proc_node *);
+int		 proc_read(pid_t, struct proc_node *);
+int		 proc_children(pid_t, pid_t *, int);
+int		 proc_argv(pid_t, char *, size_t, char **, int);
+int		 proc_cwd(pid_t, char *, size_t);
+ssize_t		 proc_environ(pid_t, char *, size_t);
+int		 proc_written(pid_t, uint64_t *);
+int		 proc_exitfd(pid_t);
+
+/*
+ * Signals as events: those in set arrive on the returned descriptor
+ * (nonblocking, close-on-exec), read one at a time by osdep_signal_next
+ * (0: none left). old gets the mask a child should have.
+ */
+int		 osdep_signal_fd(const sigset_t *, sigset_t *);
+int		 osdep_signal_next(int);
+
+/*
+ * Directories watched for entries made, written, moved or removed, as
+ * events on a descriptor (Linux: inotify). -1 where the system has no
+ * such thing: then lisa looks at the files when it wakes for other reasons.
+ * osdep_fwatch_next gives the next event's watch and entry name (0: none
+ * left; the name lasts until the next call).
+ */
+int		 osdep_fwatch_open(void);
+int		 osdep_fwatch_add(int, const char *);
+int		 osdep_fwatch_next(int, int *, const char **);
+
+/* This process and its peers. */
+void		 osdep_set_argv0(const char *);
+int		 osdep_self_exe(char *, size_t);
+long		 osdep_self_rss_kb(void);
+long long	 osdep_heap_bytes(void);
+int		 osdep_peer_uid(int, uid_t *);
+
+/* compat.c: close-on-exec descriptors, the same on every system. */
+int		 compat_fd_flags(int, int);
+int		 compat_pipe(int[2]);
+int		 compat_socket_unix(int);
+int		 compat_accept(int, int);
+
+#endif
