@@ -31,6 +31,7 @@ struct adir {
 };
 static TAILQ_HEAD(, adir) adirs = TAILQ_HEAD_INITIALIZER(adirs);
 static int		 agentfiles_fd = -1;
+static int		 agentfiles_blind;	/* no file events here */
 static struct loop_fd	*agentfiles_ev;
 
 /* The agent's Claude config directory: its CLAUDE_CONFIG_DIR or HOME. */
@@ -94,9 +95,12 @@ agentfiles_add(const char *path, const char *child, const char *target)
 			return (0);
 	}
 	if (agentfiles_fd == -1) {
+		if (agentfiles_blind)
+			return (-1);
 		agentfiles_fd = osdep_fwatch_open();
 		if (agentfiles_fd == -1) {
-			log_warn("file watch");
+			log_warn("file watch: agent files read when lisa wakes");
+			agentfiles_blind = 1;
 			return (-1);
 		}
 		agentfiles_ev = loop_add(agentfiles_fd, POLLIN,
@@ -429,6 +433,27 @@ agentfiles_agent(struct pane *p)
 	}
 	agentfiles_read(p, w->session_dir);
 	agentfiles_transcript_dir(p);
+}
+
+/*
+ * Without file events (osdep_fwatch): the agent's files, each time lisa
+ * looks at its pane for other reasons. A stat when nothing changed.
+ */
+void
+agentfiles_look(struct pane *p)
+{
+	struct watch	*w = p->watch;
+	char		*name;
+
+	if (!agentfiles_blind || w == NULL || !w->agent_alive ||
+	    w->session_dir == NULL)
+		return;
+	agentfiles_read(p, w->session_dir);
+	if (w->transcript_dir != NULL && w->claude_session_id[0] != '\0') {
+		xasprintf(&name, "%s.jsonl", w->claude_session_id);
+		agentfiles_transcript(p, name);
+		free(name);
+	}
 }
 
 /*

@@ -352,6 +352,7 @@ void		 wd_enter_cb(void *);
 /* agentfiles.c: files agents keep about themselves, via inotify. */
 void		 agentfiles_agent(struct pane *);
 void		 agentfiles_agent_gone(struct pane *);
+void		 agentfiles_look(struct pane *);
 void		 agentfiles_close(void);
 
 /* publish.c: @lisa_* options into tmux, coalesced. */

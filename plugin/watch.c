@@ -548,6 +548,7 @@ watch_run(void *arg)
 	}
 	if (w->scan || (!w->touched && w->agent_alive))
 		watch_scan(p);
+	agentfiles_look(p);
 	/* Respawned: the last death's record is history. */
 	if (!p->dead && (w->term_reported || w->term_asked)) {
 		w->term_reported = w->term_asked = 0;
