@@ -182,7 +182,7 @@ void		 pane_output(struct session *, int, const char *, size_t,
 		    uint64_t);
 void		 pane_pause(struct session *, int);
 void		 pane_died(int, int, int);
-void		 pane_zombie(struct pane *);
+void		 pane_exit_look(struct pane *);
 void		 pane_respawned(int);
 void		 pane_subscription(struct session *, struct ctl_event *);
 void		 pane_json(struct buf *, struct pane *);
@@ -410,6 +410,7 @@ void		 notify_transition(struct pane *, enum cls_state,
 int		 runs_update(const char *, char **);
 void		 runs_pane_json(struct buf *, int);
 int		 runs_is_run_pane(int);
+int		 runs_pane_exit(int, int *, int *);
 void		 runs_mark_killed(int, const char *);
 int		 runs_retry_pane(struct pane *);
 

@@ -199,6 +199,10 @@ pane_set_dead(struct pane *p, int dead, int status, int sig, const char *via)
 	if (status == -1 && sig == -1 && p->pid > 0 &&
 	    proc_exit_status(p->pid, &status, &sig) == 0)
 		via = "proc";
+	/* A lisa run's wrapper left as its agent did, and wrote it down. */
+	if (status == -1 && sig == -1 &&
+	    runs_pane_exit(p->id, &status, &sig) == 0)
+		via = "run";
 	if (p->dead && status == -1 && sig == -1)
 		return;
 	log_debug("pane %%%d dead: status %d signal %d via %s", p->id, status,
@@ -485,9 +489,13 @@ pane_resync(struct pane *p)
 	session_send(s, cmd, pane_capture_cb, p);
 }
 
-/* Its process is a zombie that tmux has not reaped (watch-proc.c). */
+/*
+ * Its process is a zombie that tmux has not reaped (watch-proc.c), or it
+ * died with no status and its run has just ended (runs.c): dead, with
+ * what the other sources say of its exit.
+ */
 void
-pane_zombie(struct pane *p)
+pane_exit_look(struct pane *p)
 {
 	pane_set_dead(p, 1, -1, -1, "proc");
 }

@@ -322,8 +322,13 @@ runs_update(const char *id, char **cause)
 		 * The wrapper is the pane's process and leaves right after:
 		 * look for its death soon, in case tmux misses it (watch-proc.c).
 		 */
-		if ((p = pane_find(h->pane)) != NULL)
-			watch_rescan_in(p, RUNS_DEATH_LOOK);
+		if ((p = pane_find(h->pane)) != NULL) {
+			if (p->dead && p->dead_status == -1 &&
+			    p->dead_signal == -1)
+				pane_exit_look(p);	/* died first */
+			else
+				watch_rescan_in(p, RUNS_DEATH_LOOK);
+		}
 	}
 	if ((p = pane_find(h->pane)) != NULL)
 		listener_pane_changed(p);
@@ -356,6 +361,23 @@ int
 runs_is_run_pane(int pane)
 {
 	return (runs_find_pane(pane) != NULL);
+}
+
+/*
+ * How the pane's run ended, as its wrapper wrote down: the wrapper then
+ * leaves the same way, so it is the pane's status too. -1 if unknown.
+ */
+int
+runs_pane_exit(int pane, int *status, int *sig)
+{
+	struct hrun	*h;
+
+	if ((h = runs_find_pane(pane)) == NULL || !h->finished ||
+	    (h->signal <= 0 && h->exit_code < 0))
+		return (-1);
+	*sig = h->signal > 0 ? h->signal : -1;
+	*status = h->signal > 0 ? -1 : h->exit_code;
+	return (0);
 }
 
 /* Someone ends this pane's run on purpose: the wrapper will say so. */

@@ -107,7 +107,7 @@ watch_scan(struct pane *p)
 			    now + WATCH_ZOMBIE_GRACE < w->rescan_at)
 				w->rescan_at = now + WATCH_ZOMBIE_GRACE;
 		} else if (now - w->zombie_at >= WATCH_ZOMBIE_GRACE)
-			pane_zombie(p);
+			pane_exit_look(p);
 		return;
 	}
 	w->zombie_at = 0;
