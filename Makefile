@@ -6,12 +6,23 @@ PKG_CONFIG ?= pkg-config
 BSD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libbsd-overlay 2>/dev/null)
 BSD_LIBS := $(shell $(PKG_CONFIG) --libs libbsd-overlay 2>/dev/null)
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
+# jsmn is one header: Debian's libjsmn-dev, or JSMN_INCLUDE=its directory.
+JSMN_INCLUDE ?= $(firstword $(foreach d,/usr/include /usr/local/include \
+	/opt/homebrew/include,$(if $(wildcard $(d)/jsmn.h),$(d))))
+ifeq ($(JSMN_INCLUDE),)
+ifeq ($(filter clean deps,$(MAKECMDGOALS)),)
+$(error jsmn.h not found. Debian and Ubuntu: apt-get install libjsmn-dev. \
+Elsewhere: put jsmn.h from the jsmn project (zserge/jsmn) in a directory \
+and run make JSMN_INCLUDE=that-directory)
+endif
+endif
+JSMN_CFLAGS = $(if $(filter-out /usr/include,$(JSMN_INCLUDE)),-I$(JSMN_INCLUDE))
 
 WARN = -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wpointer-arith \
 	-Wmissing-prototypes -Wstrict-prototypes
 CFLAGS ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(BSD_CFLAGS) \
-	-Icontrol -Iplugin -MMD -MP
+	$(JSMN_CFLAGS) -Icontrol -Iplugin -MMD -MP
 LDLIBS = $(BSD_LIBS)
 
 BUILD ?= build
@@ -60,7 +71,7 @@ $(BUILD)/%.o: %.c
 # The portable files compile as plain POSIX (with its XSI option: realpath),
 # without _GNU_SOURCE.
 POSIX_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_XOPEN_SOURCE=700 $(WARN) $(CFLAGS) \
-	$(BSD_CFLAGS) -Icontrol -Iplugin -MMD -MP
+	$(BSD_CFLAGS) $(JSMN_CFLAGS) -Icontrol -Iplugin -MMD -MP
 $(BUILD)/plugin/osdep-generic.o $(BUILD)/plugin/compat.o: ALL_CFLAGS = $(POSIX_CFLAGS)
 
 $(BUILD)/libcontrol.a: $(CONTROL_OBJS)

@@ -127,6 +127,13 @@ cmd_doctor(struct lisa_ctx *ctx, int json)
 	int		 major = 0, minor = 0, installed = 0, rc;
 
 	printf("lisa %s\n", LISA_VERSION);
+	if (strcmp(osdep_name, "linux") == 0)
+		check(1, "system", "linux backend: exits by pidfd, file events "
+		    "by inotify, writes counted in /proc");
+	else
+		check(-1, "system", "%s backend (POSIX): deaths come from tmux "
+		    "alone, agent files are read when lisa looks, streams are "
+		    "sampled (README: Other systems)", osdep_name);
 	/* The running server's version; the tmux in PATH if none runs. */
 	rc = doctor_tmux(ctx, &out, NULL, NULL, NULL);
 	if (rc != 0)

@@ -99,6 +99,9 @@ test_doctor() {
 		    "$TESTDIR/out" || fail "$(cat "$TESTDIR/out")"
 	fi
 	grep -Eq "ok    tmux *tmux (next-)?3" "$TESTDIR/out" || fail "$(cat "$TESTDIR/out")"
+	# Which backend, and on the generic one what its users do without.
+	grep -Eq "^ok    system +linux backend|^warn  system +generic backend .*deaths come from tmux" \
+	    "$TESTDIR/out" || fail "no word of the system backend: $(cat "$TESTDIR/out")"
 	# The identify crash (tmux GitHub issue 4980) is named below 3.7 only.
 	v=$(tmux -V)
 	if ! tmux_at_least 3 7; then
