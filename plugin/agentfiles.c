@@ -125,9 +125,19 @@ agentfiles_parse(struct watch *w, const char *text, size_t len)
 {
 	struct claude_session	 cs;
 	char			*cause;
+	unsigned long long	 start = osdep_start_ticks ? w->agent_start : 0;
 
+	/*
+	 * Without a start time in Claude's terms (procStart: Linux's ticks
+	 * since boot), a file older than the agent is an earlier process's.
+	 */
+	if (!osdep_start_ticks &&
+	    w->session_stamp.mtime / 1000000 < w->agent_since_real - 1000) {
+		w->session_stale = 1;
+		return (0);
+	}
 	if (claude_session_parse(text, len, (long long)w->agent_pid,
-	    w->agent_start, &cs, &cause) != 0) {
+	    start, &cs, &cause) != 0) {
 		log_warnx("claude session file for pid %ld: %s",
 		    (long)w->agent_pid, cause);
 		free(cause);

@@ -35,9 +35,10 @@ claude_session_parse(const char *text, size_t len, long long pid,
 		*cause = xstrdup("not this process's session file");
 		return (-1);
 	}
-	/* procStart is a string of clock ticks; pids are reused. */
+	/* procStart is a string of clock ticks; pids are reused (start 0:
+	 * not known in those terms, the caller checks otherwise). */
 	s = json_get_str(d, 0, "procStart");
-	if (s != NULL && strtoull(s, NULL, 10) != start) {
+	if (s != NULL && start != 0 && strtoull(s, NULL, 10) != start) {
 		cs->stale = 1;
 		free(s);
 		json_free(d);

@@ -4,7 +4,8 @@
  * Process facts come from ps(1) with the fields POSIX specifies, one
  * snapshot of every process at a time, taken only when lisa asks (a pane's
  * process tree on an event or a deadline, never on a timer of its own) and
- * kept for PS_SNAPSHOT_MS. What POSIX does not say, it does not invent:
+ * kept for PS_SNAPSHOT_MS: the panes looked at in one turn of the loop
+ * share it, the next event sees the processes as they are then. What POSIX does not say, it does not invent:
  * no exit descriptor (deaths come from tmux), no zombie's status, no
  * working directory or environment of another process, no count of what a
  * process wrote (streams are sampled), no file events (agent files are
@@ -29,8 +30,9 @@
 #include "osdep.h"
 
 const char	*osdep_name = "generic";
+const int	 osdep_start_ticks = 0;
 
-#define PS_SNAPSHOT_MS	100
+#define PS_SNAPSHOT_MS	20
 #define PS_MAX_OUTPUT	(4 * 1024 * 1024)
 
 struct ps_proc {
@@ -182,7 +184,7 @@ ps_free(struct ps_proc *procs, size_t n)
  * the arguments in another (both are free text, so each goes last).
  */
 static int
-ps_snapshot(void)
+ps_snapshot(int fresh)
 {
 	static const char *const f1[] = { "pid=", "ppid=", "time=",
 				      "etime=", "comm=", NULL };
@@ -195,7 +197,7 @@ ps_snapshot(void)
 	long		 hz = sysconf(_SC_CLK_TCK), cpu, elapsed, pid, ppid;
 	int		 f;
 
-	if (ps_procs != NULL && now - ps_taken < PS_SNAPSHOT_MS)
+	if (ps_procs != NULL && now - ps_taken < (fresh ? 2 : PS_SNAPSHOT_MS))
 		return (0);
 	if (hz <= 0)
 		hz = 100;
@@ -258,7 +260,7 @@ ps_snapshot(void)
 	ps_free(ps_procs, ps_nprocs);
 	ps_procs = procs;
 	ps_nprocs = n;
-	ps_taken = now;
+	ps_taken = proc_boot_ms();	/* ps takes a while */
 	return (0);
 }
 
@@ -267,8 +269,12 @@ proc_read(pid_t pid, struct proc_node *n)
 {
 	struct ps_proc	*pp;
 
-	if (pid <= 0 || ps_snapshot() != 0 ||
-	    (pp = ps_find(ps_procs, ps_nprocs, pid)) == NULL)
+	if (pid <= 0 || ps_snapshot(0) != 0)
+		return (-1);
+	/* Not there: a process that has just started, or one that ended. */
+	if ((pp = ps_find(ps_procs, ps_nprocs, pid)) == NULL &&
+	    (ps_snapshot(1) != 0 ||
+	    (pp = ps_find(ps_procs, ps_nprocs, pid)) == NULL))
 		return (-1);
 	memset(n, 0, sizeof *n);
 	n->pid = pid;
@@ -289,7 +295,7 @@ proc_children(pid_t pid, pid_t *out, int max)
 	size_t	i;
 	int	n = 0;
 
-	if (ps_snapshot() != 0)
+	if (ps_snapshot(0) != 0)
 		return (-1);
 	for (i = 0; i < ps_nprocs && n < max; i++) {
 		if (ps_procs[i].ppid == pid && ps_procs[i].pid != pid)
@@ -306,7 +312,7 @@ proc_argv(pid_t pid, char *buf, size_t size, char **argv, int max)
 	char		*p;
 	int		 argc = 0;
 
-	if (ps_snapshot() != 0 ||
+	if (ps_snapshot(0) != 0 ||
 	    (pp = ps_find(ps_procs, ps_nprocs, pid)) == NULL ||
 	    pp->args == NULL)
 		return (0);

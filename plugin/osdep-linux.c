@@ -22,6 +22,7 @@
 #include "osdep.h"
 
 const char	*osdep_name = "linux";
+const int	 osdep_start_ticks = 1;
 
 /* Now, in ms since boot: the clock /proc/PID/stat's starttime counts on. */
 uint64_t

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 extern const char	*osdep_name;
+extern const int	 osdep_start_ticks;	/* start as Claude's procStart */
 
 /* A process, as far as the system tells. */
 #define PROC_MAX_DEPTH 8
