@@ -59,7 +59,7 @@ UNIT_BINS = $(patsubst %,$(BUILD)/tests/%_test,$(UNIT_TESTS))
 
 .PHONY: all clean test test-unit test-integration test-agents deps bench demo \
 	install uninstall man-lint test-bins \
-	screenshots check-asan check-valgrind check-osdep fuzz fuzz-bins FORCE
+	screenshots check-asan check-valgrind check-osdep lint-sh fuzz fuzz-bins FORCE
 # Keep intermediate objects: no "rm" after the test summary.
 .SECONDARY:
 all: $(BIN)/lisad $(BIN)/lisa
@@ -180,6 +180,13 @@ check-osdep:
 		if strings $$b | grep -q '/proc/'; then \
 			echo "$$b: a /proc path"; exit 1; fi; \
 	done; echo "generic backend: built, no Linux-only symbol or /proc path"
+
+# Every shell script lisa ships or runs its tests with is plain POSIX sh.
+SH_SCRIPTS = lisa.tmux plugin/demo.sh plugin/install-deps.sh bench/run.sh \
+	.ci/tmux-debian.sh tests/run.sh tests/integration/lib.sh
+lint-sh:
+	@shellcheck -s sh -S warning $(SH_SCRIPTS) && \
+	    echo "shellcheck -s sh: $(words $(SH_SCRIPTS)) scripts, no warning"
 
 # libFuzzer targets, one per parser (tests/fuzz), under ASan and UBSan.
 # FUZZ_SECONDS per target (CI: a short smoke); findings stop the run.

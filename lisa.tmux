@@ -1,8 +1,8 @@
-#!/usr/bin/env bash
+#!/bin/sh
 # TPM entry point: build lisa if needed (in the background, so tmux start-up
 # never waits for a compiler), then start the helper for this tmux server.
 # TPM discards our output, so problems are reported with display-message.
-DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+DIR="$(cd "$(dirname "$0")" && pwd)"
 LOGDIR="${XDG_CACHE_HOME:-$HOME/.cache}/lisa"
 
 # To every client a human uses. Without -c tmux picks the most recently

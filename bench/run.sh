@@ -13,7 +13,8 @@
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 1
 unset TMUX TMUX_PANE
-export XDG_RUNTIME_DIR=$(mktemp -d)
+XDG_RUNTIME_DIR=$(mktemp -d)
+export XDG_RUNTIME_DIR
 chmod 700 "$XDG_RUNTIME_DIR"
 S=lb$$
 cleanup() {
@@ -47,7 +48,7 @@ unhelper() { kill "$HP"; wait "$HP" 2>/dev/null; HP=; }
 if want S1; then
 	for s in 0 1 2 3 4; do
 		T new-session -d -s "s$s" -x 120 -y 40 'sleep 3600'
-		for w in 1 2 3 4 5 6 7 8 9; do T new-window -d -t "s$s" 'sleep 3600'; done
+		for _ in 1 2 3 4 5 6 7 8 9; do T new-window -d -t "s$s" 'sleep 3600'; done
 	done
 	helper
 	python3 "$ROOT/bench/measure.py" "$S" "$ROOT/bin/lisa" "$HP" idle

@@ -37,12 +37,12 @@ cleanup() {
 		L stop >/dev/null 2>&1
 		T kill-server 2>/dev/null
 		tmux -L "$V" kill-server 2>/dev/null
-		for i in $(seq 1 50); do
+		for _ in $(seq 1 50); do
 			T has-session 2>/dev/null || break
 			sleep 0.1
 		done
 	fi
-	for i in $(seq 1 50); do
+	for _ in $(seq 1 50); do
 		rm -rf "$DEMO_HOME" 2>/dev/null && break
 		sleep 0.1
 	done
@@ -85,7 +85,7 @@ HOME=$DEMO_HOME tmux -L "$S" -f "$DEMO_HOME/tmux.conf" \
     new-session -d -s demo -n shell -x 160 -y 40 || exit 1
 STARTED=1
 T set-environment -g HOME "$DEMO_HOME"
-for i in $(seq 1 100); do L list >/dev/null 2>&1 && break; sleep 0.05; done
+for _ in $(seq 1 100); do L list >/dev/null 2>&1 && break; sleep 0.05; done
 L list >/dev/null 2>&1 || { echo "lisa: the helper did not start" >&2; exit 1; }
 
 T send-keys -t demo:shell "clear; $ROOT/bin/lisa -L $S list" Enter

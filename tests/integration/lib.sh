@@ -116,6 +116,7 @@ helper_attached() { info | jget "(d['attached'] == d['sessions'] and d['attached
 wait_helper_exit() {
 	until_ms $(($1 * SLOW)) sh -c "! kill -0 $HELPER_PID" || return 1
 	wait "$HELPER_PID"
+	# shellcheck disable=SC2034 # the tests read it
 	HELPER_RC=$?
 	HELPER_PID=
 }
@@ -168,5 +169,6 @@ expect_shown() {
 
 wait_output() { [ "$(pane_field "$1" output_bytes)" -ge "$2" ]; }
 
+# shellcheck source=/dev/null
 . "$1"
 "$2"
