@@ -35,6 +35,14 @@ test_exit_status_and_signal() {
 
 	t0=$(now_ms)
 	kill -9 "$pid2"
+	# 3.2a has no #{pane_dead_signal}: the signal is known only if lisa
+	# reads the zombie before tmux reaps it (a race a busy machine loses).
+	if ! tmux_at_least 3 3 && ! until_ms 2000 dead_with "$p2" exit_signal 9; then
+		[ "$(pane_field "$p2" dead)" = true ] || fail "$p2 not dead: $(pane_json "$p2")"
+		note "3.2a: tmux reaped $p2 first; dead, its signal unknown (no #{pane_dead_signal} below 3.3)"
+		note "helper knew: exit 7 ${ms1} ms after the key"
+		return 0
+	fi
 	ms2=$(latency_of "$p2" exit_signal 9 "$t0") || exit 1
 	[ "$(pane_field "$p2" exit_status)" = null ] || fail "signal 9 has a status"
 
