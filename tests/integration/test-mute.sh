@@ -159,15 +159,23 @@ test_stream_sampled_agent_slows_to_retry_countdown() {
 }
 
 slows_to_retry_countdown() {
-	p=$(T new-window -d -P -F '#{pane_id}' -t main:1 "$TESTDIR/bin/claude")
-	expect "$p" waiting_input
-	stream_then_stop "$p"
-	t0=$(now_ms)
-	until_ms 6000 state_is "$p" in_progress retrying "" ||
-	    fail "the retry was missed: $(L status "$p") $(pane_json "$p")"
+	# The stop can fall in a sample, while lisa listens: then the retry
+	# line is read as it comes, and this says nothing. Try again.
+	for try in 1 2 3; do
+		rm -f "$TESTDIR/stop"
+		p=$(T new-window -d -P -F '#{pane_id}' -t main:1 "$TESTDIR/bin/claude")
+		expect "$p" waiting_input
+		stream_then_stop "$p"
+		t0=$(now_ms)
+		until_ms 6000 state_is "$p" in_progress retrying "" ||
+		    fail "the retry was missed: $(L status "$p") $(pane_json "$p")"
+		[ "$(pane_field "$p" stream_slowed)" -ge 1 ] && break
+		note "try $try: the retry line came while a sample was open"
+		T kill-window -t "$p"
+	done
 	note "stream -> retry countdown while muted -> retrying in $(($(now_ms) - t0)) ms; $(pane_field "$p" stream_slowed) short samples"
 	[ "$(pane_field "$p" stream_slowed)" -ge 1 ] ||
-	    fail "retrying, but not from a short sample: $(pane_json "$p")"
+	    fail "retrying, but never from a short sample: $(pane_json "$p")"
 	# A countdown writes too little to be muted again.
 	m=$(pane_field "$p" stream_mutes)
 	sleep 2
