@@ -29,7 +29,8 @@
  *   is not ended for a sample while the agent still writes a stream's
  *   worth in the pause's last PANE_STREAM_CHECK ms: the pause goes on,
  *   with no word to tmux, up to PANE_STREAM_KEEPS times before a sample.
- *   When it writes less, it is let go and its screen read at once.
+ *   When it writes less, it is let go and its screen read at once; when
+ *   it writes nothing, a sample decides (its child may be the writer).
  *
  * Muting is refresh-client -A %N:pause. Never :off: with it, tmux 3.4 and
  * later stop reading a pane that only control clients watch. Continues due
@@ -373,6 +374,14 @@ pane_mute_kept_cb(void *arg)
 		p->stream_keeps++;
 		p->out_last = now;
 		pane_mute_stream_arm(p, now);
+		return;
+	}
+	/*
+	 * Nothing from the agent itself: it stopped, or a child of its writes
+	 * (a tool's flood): only a sample tells.
+	 */
+	if (p->stream_wchar == was) {
+		pane_mute_stream_cb(p);
 		return;
 	}
 	log_debug("pane %%%d: agent wrote %llu bytes in %d ms, let go", p->id,
