@@ -271,6 +271,7 @@ runs_update(const char *id, char **cause)
 	struct run	 r;
 	struct hrun	*h;
 	struct pane	*p;
+	int		 finished = 0;	/* in this update */
 
 	if (runs_dirpath == NULL &&
 	    (runs_dirpath = run_dir(lisad.rundir, cause)) == NULL)
@@ -310,7 +311,7 @@ runs_update(const char *id, char **cause)
 	}
 	if (r.lifecycle != NULL && strcmp(r.lifecycle, "finished") == 0 &&
 	    !h->finished) {
-		h->finished = 1;
+		h->finished = finished = 1;
 		free(h->termination);
 		h->termination = r.termination != NULL ?
 		    xstrdup(r.termination) : NULL;
@@ -318,20 +319,20 @@ runs_update(const char *id, char **cause)
 		log_debug("run %s (%s) finished: %s", h->id, h->name,
 		    h->termination != NULL ? h->termination : "?");
 		runs_recover(h, &r);
-		/*
-		 * The wrapper is the pane's process and leaves right after:
-		 * look for its death soon, in case tmux misses it (watch-proc.c).
-		 */
-		if ((p = pane_find(h->pane)) != NULL) {
-			if (p->dead && p->dead_status == -1 &&
-			    p->dead_signal == -1)
-				pane_exit_look(p);	/* died first */
-			else
-				watch_rescan_in(p, RUNS_DEATH_LOOK);
-		}
 	}
-	if ((p = pane_find(h->pane)) != NULL)
+	if ((p = pane_find(h->pane)) != NULL) {
+		/*
+		 * A run just ended: the wrapper is the pane's process and
+		 * leaves right after; look for its death soon, in case tmux
+		 * misses it (watch-proc.c).
+		 */
+		if (finished && p->dead && p->dead_status == -1 &&
+		    p->dead_signal == -1)
+			pane_exit_look(p);	/* died first */
+		else if (finished)
+			watch_rescan_in(p, RUNS_DEATH_LOOK);
 		listener_pane_changed(p);
+	}
 	run_free(&r);
 	return (0);
 }
