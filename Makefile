@@ -104,7 +104,8 @@ $(BUILD)/bench/lisa-bench: $(BUILD)/bench/lisa-bench.o $(COMMON_OBJS) $(BUILD)/l
 # Everything: the man page's lint, unit tests (cmocka), then integration
 # tests on real tmux.
 test: test-bins man-lint
-	@sh tests/run.sh $(UNIT_BINS)
+	@LISA_BIN_DIR=$(abspath $(BIN)) LISA_BUILD_DIR=$(BUILD) \
+	    sh tests/run.sh $(UNIT_BINS)
 
 # What the tests run, built (CI builds it once, then runs two suites).
 test-bins: all $(UNIT_BINS) $(BUILD)/tests/quote-roundtrip
@@ -229,7 +230,7 @@ test-agents: all
 	    $(if $(REPORT),--report $(REPORT))
 
 bench: all $(BUILD)/bench/lisa-bench $(BUILD)/bench/trickle
-	@sh bench/run.sh
+	@LISA_BIN_DIR=$(abspath $(BIN)) LISA_BUILD_DIR=$(BUILD) sh bench/run.sh
 
 $(BUILD)/bench/trickle: $(BUILD)/bench/trickle.o
 	$(CC) $(CFLAGS) -o $@ $^

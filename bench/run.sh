@@ -10,8 +10,12 @@
 #   B5  lisa's tax on tmux at B4's load, against the polling baseline
 # Runs on private tmux servers; needs python3 for precise timing.
 # BENCH="B3 B5" runs only those (make bench BENCH="B3 B5").
+# LISA_BIN_DIR and LISA_BUILD_DIR (make bench sets them): the binaries
+# measured, e.g. make bench OSDEP=generic BUILD=build-generic BIN=...
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 1
+BIN=${LISA_BIN_DIR:-$ROOT/bin}
+BLD=$ROOT/${LISA_BUILD_DIR:-build}
 unset TMUX TMUX_PANE
 XDG_RUNTIME_DIR=$(mktemp -d)
 export XDG_RUNTIME_DIR
@@ -31,17 +35,17 @@ gone() {
 	sleep 0.3
 }
 
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); $(tmux -V); kernel $(uname -r)"
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); $(tmux -V); kernel $(uname -r); $("$BIN/lisa" version)"
 echo
 if want B1; then
-	"$ROOT/build/bench/lisa-bench" -m 128 -r 5 || exit 1
+	"$BLD/bench/lisa-bench" -m 128 -r 5 || exit 1
 	echo
 fi
 
 
 export HOME=$XDG_RUNTIME_DIR/home
 mkdir -p "$HOME/.config/lisa" "$XDG_RUNTIME_DIR/bin"
-helper() { "$ROOT/bin/lisad" -F -L "$S" & HP=$!; }
+helper() { "$BIN/lisad" -F -L "$S" & HP=$!; }
 unhelper() { kill "$HP"; wait "$HP" 2>/dev/null; HP=; }
 
 # S1: 50 panes in 5 sessions of 10 windows.
@@ -51,7 +55,7 @@ if want S1; then
 		for _ in 1 2 3 4 5 6 7 8 9; do T new-window -d -t "s$s" 'sleep 3600'; done
 	done
 	helper
-	python3 "$ROOT/bench/measure.py" "$S" "$ROOT/bin/lisa" "$HP" idle
+	python3 "$ROOT/bench/measure.py" "$S" "$BIN/lisa" "$HP" idle
 	unhelper
 	gone
 fi
@@ -67,7 +71,7 @@ if want U1; then
 		panes="$panes${panes:+,}$(T display -p -t "main:$i" '#{pane_id}')"
 	done
 	helper
-	python3 "$ROOT/bench/measure.py" "$S" "$ROOT/bin/lisa" "$HP" publish "$panes"
+	python3 "$ROOT/bench/measure.py" "$S" "$BIN/lisa" "$HP" publish "$panes"
 	unhelper
 	gone
 fi
@@ -78,11 +82,11 @@ if want S2; then
 		T new-session -d -s main -x 120 -y 40
 		T set -g remain-on-exit on
 		if [ $mode = hook ]; then
-			LISAD_NO_PIDFD=1 "$ROOT/bin/lisad" -F -L "$S" & HP=$!
+			LISAD_NO_PIDFD=1 "$BIN/lisad" -F -L "$S" & HP=$!
 		else
 			helper
 		fi
-		python3 "$ROOT/bench/measure.py" "$S" "$ROOT/bin/lisa" "$HP" deaths $mode
+		python3 "$ROOT/bench/measure.py" "$S" "$BIN/lisa" "$HP" deaths $mode
 		unhelper
 		gone
 	done
@@ -95,9 +99,9 @@ if want B2; then
 	T set -g @lisa-grace 1
 	for i in $(seq 1 20); do T new-window -d -t "main:$i" "$ROOT/tests/fake/claude"; done
 	helper
-	python3 "$ROOT/bench/measure.py" "$S" "$ROOT/bin/lisa" "$HP" b2 "$XDG_RUNTIME_DIR/b2.json" || exit 1
+	python3 "$ROOT/bench/measure.py" "$S" "$BIN/lisa" "$HP" b2 "$XDG_RUNTIME_DIR/b2.json" || exit 1
 	unhelper
-	python3 "$ROOT/bench/measure.py" "$S" "$ROOT/bin/lisa" - b2poll "$XDG_RUNTIME_DIR/b2.json" "$ROOT/bench/poll-baseline.py" || exit 1
+	python3 "$ROOT/bench/measure.py" "$S" "$BIN/lisa" - b2poll "$XDG_RUNTIME_DIR/b2.json" "$ROOT/bench/poll-baseline.py" || exit 1
 	gone
 fi
 
@@ -114,7 +118,7 @@ if want B3; then
 	T new-session -d -s main -x 160 -y 40
 	T set -g @lisa-grace 1
 	helper
-	python3 "$ROOT/bench/measure.py" "$S" "$ROOT/bin/lisa" "$HP" b3 "$ROOT/tests/fake/claude" "$XDG_RUNTIME_DIR/bin/claude" "$XDG_RUNTIME_DIR/bin/bursty" || exit 1
+	python3 "$ROOT/bench/measure.py" "$S" "$BIN/lisa" "$HP" b3 "$ROOT/tests/fake/claude" "$XDG_RUNTIME_DIR/bin/claude" "$XDG_RUNTIME_DIR/bin/bursty" || exit 1
 	rm -f "$HOME/.config/lisa/agents.json"
 	unhelper
 	gone
@@ -124,7 +128,7 @@ fi
 # lisa's tax on the same panes: tmux alone (before and after), with the
 # helper, and polled (bench/poll-baseline.py), B5_SECONDS (30) each.
 if want B4 || want B5; then
-	ln -sf "$ROOT/build/bench/trickle" "$XDG_RUNTIME_DIR/bin/claude"
+	ln -sf "$BLD/bench/trickle" "$XDG_RUNTIME_DIR/bin/claude"
 	T new-session -d -s main -x 160 -y 40
 	panes=
 	for i in $(seq 1 100); do
@@ -133,11 +137,11 @@ if want B4 || want B5; then
 	done
 	if want B4; then
 		helper
-		python3 "$ROOT/bench/measure.py" "$S" "$ROOT/bin/lisa" "$HP" b4 "$panes" || exit 1
+		python3 "$ROOT/bench/measure.py" "$S" "$BIN/lisa" "$HP" b4 "$panes" || exit 1
 		unhelper
 	fi
 	if want B5; then
-		python3 "$ROOT/bench/measure.py" "$S" "$ROOT/bin/lisa" - b5 "$panes" "$ROOT/bench/poll-baseline.py" "${B5_SECONDS:-30}" || exit 1
+		python3 "$ROOT/bench/measure.py" "$S" "$BIN/lisa" - b5 "$panes" "$ROOT/bench/poll-baseline.py" "${B5_SECONDS:-30}" || exit 1
 	fi
 	gone
 fi

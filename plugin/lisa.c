@@ -604,7 +604,7 @@ main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	parse_args(argc, argv, &a);
 	if (a.version) {
-		printf("lisa %s\n", LISA_VERSION);
+		printf("lisa %s (system: %s)\n", LISA_VERSION, osdep_name);
 		return (0);
 	}
 	if (a.argc == 0)
@@ -634,7 +634,7 @@ main(int argc, char **argv)
 		return (0);
 	}
 	if (strcmp(cmd, "version") == 0) {
-		printf("lisa %s\n", LISA_VERSION);
+		printf("lisa %s (system: %s)\n", LISA_VERSION, osdep_name);
 		return (0);
 	}
 	if (strcmp(cmd, "shell-init") == 0)

@@ -195,6 +195,8 @@ listener_info(struct buf *b)
 	buf_printf(b, "%ld", (long)getpid());
 	json_key(b, "version");
 	json_cstr(b, LISA_VERSION);
+	json_key(b, "system");
+	json_cstr(b, osdep_name);
 	json_key(b, "tmux_version");
 	json_cstr(b, lisad.version);
 	json_key(b, "tmux_socket");

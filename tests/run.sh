@@ -1,7 +1,8 @@
 #!/bin/sh
 # Runs the unit tests (cmocka binaries given as arguments) and the
 # integration tests (tests/integration/test-*.sh, real tmux), then prints one
-# summary line: "lisa tests: N passed, N failed".
+# summary line: "lisa tests: N passed, N failed, N skipped" (a test that
+# exits 77 skips itself, with the reason it printed after "SKIP: ").
 # LISA_TEST_FILTER=regex picks integration tests by name; LISA_TEST_SKIP=regex
 # leaves some out, each named in the output.
 cd "$(dirname "$0")/.." || exit 2
@@ -17,6 +18,7 @@ esac
 
 passed=0
 failed=0
+skipped=0
 failures=""
 
 if [ $unit = 1 ]; then
@@ -49,6 +51,7 @@ if [ $integ = 1 ]; then
 			fi
 			if [ -n "$LISA_TEST_SKIP" ] &&
 			    printf '%s' "$t" | grep -Eq "$LISA_TEST_SKIP"; then
+				skipped=$((skipped + 1))
 				printf 'skip %s %s (LISA_TEST_SKIP)\n' \
 				    "$(basename "$file" .sh)" "$t"
 				continue
@@ -58,7 +61,11 @@ if [ $integ = 1 ]; then
 			sh tests/integration/lib.sh "$file" "$t" >"$log" 2>&1
 			rc=$?
 			ms=$((($(date +%s%N) - start) / 1000000))
-			if [ $rc -eq 0 ]; then
+			if [ $rc -eq 77 ]; then
+				skipped=$((skipped + 1))
+				printf 'skip %s %s (%s)\n' "$(basename "$file" .sh)" \
+				    "$t" "$(sed -n 's/^SKIP: //p' "$log" | tail -n 1)"
+			elif [ $rc -eq 0 ]; then
 				passed=$((passed + 1))
 				printf 'ok   %s %s (%d ms)\n' "$(basename "$file" .sh)" "$t" "$ms"
 				grep '^# ' "$log" | sed 's/^/     /'
@@ -110,5 +117,5 @@ if [ -n "$LISA_VALGRIND_DIR" ]; then
 fi
 
 [ -n "$failures" ] && printf 'failed:%s\n' "$failures"
-echo "lisa tests: $passed passed, $failed failed"
+echo "lisa tests: $passed passed, $failed failed, $skipped skipped"
 [ $failed -eq 0 ]

@@ -79,11 +79,24 @@ TPM
 	chmod +x "$1/tpm/tpm"
 }
 
-# tmux 3.3a sometimes loses a pane's SIGCHLD (docs/protocol.md): the pane
-# looks alive to tmux and it has no status for it. With pidfd lisa still
-# knows (from the zombie); without (valgrind runs), nobody can.
+# tmux < 3.6 built with utempter (Debian's) sometimes loses a pane's SIGCHLD
+# (docs/protocol.md): the pane looks alive to tmux, with no status. The
+# Linux backend still reads it from the zombie; without /proc nobody can.
 tmux_lost_death() {
 	[ -z "$(T display -p -t "$1" '#{?pane_dead,#{pane_dead_status}#{pane_dead_signal},}')" ]
+}
+
+# The operating system's backend the binaries were built with (make OSDEP=).
+SYSTEM=$("$LISA" version | sed -n 's/.*(system: \(.*\))$/\1/p')
+# A test of something only one backend has: skipped elsewhere, with the
+# reason (exit 77: run.sh counts it as a skip, not a pass).
+skip() { echo "SKIP: $*" >&2; exit 77; }
+linux_only() { [ "$SYSTEM" = linux ] || skip "Linux backend only: $*"; }
+# A death tmux lost (tmux_lost_death): the Linux backend reads its status from the
+# zombie in /proc; without /proc nobody can know it.
+lost_death_skip() {
+	[ "$SYSTEM" != linux ] && tmux_lost_death "$1" &&
+	    skip "tmux lost the SIGCHLD of $1 (utempter, tmux < 3.6): its status is only in /proc"
 }
 
 # Is the tmux on PATH at least MAJOR.MINOR? (next-3.8 counts as 3.8)
