@@ -251,6 +251,7 @@ struct watch {
 	uint64_t		 young_at;	/* a new child may be a tool */
 	uint64_t		 rescan_at;	/* a new pane: look again then */
 	uint64_t		 zombie_at;	/* its process seen a zombie */
+	pid_t			 relisted_pid;	/* gone: the session listed */
 	int			 young_rescanned;
 	int			 capturing;
 	int			 capture_failed;

@@ -4,6 +4,8 @@
  * adoption of dead panes a helper before us knew, and finding profiles
  * again after a reload.
  */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +92,19 @@ watch_scan(struct pane *p)
 	n = proc_tree(p->pid, nodes, WATCH_MAX_PROCS);
 	if (n < 0) {
 		w->proc_failed = 1;
+		/*
+		 * Gone, and tmux has not said the pane died: respawn-pane -k
+		 * replaced it. Below tmux 3.7 no subscription tells us and
+		 * without pidfd no exit does: list the session again, once
+		 * for each process.
+		 */
+		if (kill(p->pid, 0) == -1 && errno == ESRCH &&
+		    w->relisted_pid != p->pid) {
+			w->relisted_pid = p->pid;
+			log_debug("pane %%%d: pid %ld gone, listing again",
+			    p->id, (long)p->pid);
+			pane_respawned(p->id);
+		}
 		return;
 	}
 	w->proc_failed = 0;
@@ -133,10 +148,12 @@ watch_scan(struct pane *p)
 		}
 		/*
 		 * A pane a moment old may still be the shell that is about
-		 * to exec its command: look once more, shortly.
+		 * to exec its command: look once more, shortly. (New to lisa
+		 * counts too: start times may be whole seconds, osdep-generic.)
 		 */
 		if (!w->agent_seen && !w->young_rescanned &&
-		    proc_boot_ms() < proc_start_ms(&nodes[0]) + WATCH_YOUNG_PANE) {
+		    (proc_boot_ms() < proc_start_ms(&nodes[0]) +
+		    WATCH_YOUNG_PANE || now < w->watch_since + WATCH_YOUNG_PANE)) {
 			w->young_rescanned = 1;
 			w->rescan_at = now + WATCH_YOUNG_RESCAN;
 		}
