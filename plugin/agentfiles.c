@@ -119,6 +119,8 @@ agentfiles_add(const char *path, const char *child, const char *target)
 	return (1);
 }
 
+static void	agentfiles_transcript_dir(struct watch *, const char *);
+
 /* A session file into the watch; -1 if it does not make sense. */
 static int
 agentfiles_parse(struct watch *w, const char *text, size_t len)
@@ -154,6 +156,9 @@ agentfiles_parse(struct watch *w, const char *text, size_t len)
 		    sizeof w->claude_session_id);
 	w->session = cs.status;
 	w->session_at = time_mono_ms();
+	/* Where no cwd comes from the system (osdep-generic), it does. */
+	if (cs.cwd[0] != '\0')
+		agentfiles_transcript_dir(w, cs.cwd);
 	return (0);
 }
 
@@ -354,17 +359,20 @@ agentfiles_event_cb(int fd, short revents, void *arg)
 
 /*
  * Claude's transcript: <config>/projects/<cwd, every non-alphanumeric
- * byte a '-'>/<sessionId>.jsonl. Entries are written when a message
- * completes, so its tail says whether a turn ended, failed or was cut.
+ * byte a '-'>/<sessionId>.jsonl, the cwd known from the session file or
+ * asked of the system. Entries are written when a message completes, so
+ * its tail says whether a turn ended, failed or was cut.
  */
 static void
-agentfiles_transcript_dir(struct pane *p)
+agentfiles_transcript_dir(struct watch *w, const char *known)
 {
-	struct watch	*w = p->watch;
 	char		 cwd[4096], *slug, *q, *dir;
 
-	if (w->transcript_dir != NULL || proc_cwd(w->agent_pid, cwd,
-	    sizeof cwd) != 0)
+	if (w->transcript_dir != NULL || w->session_dir == NULL)
+		return;
+	if (known != NULL)
+		strlcpy(cwd, known, sizeof cwd);
+	else if (proc_cwd(w->agent_pid, cwd, sizeof cwd) != 0)
 		return;
 	slug = xstrdup(cwd);
 	for (q = slug; *q != '\0'; q++) {
@@ -442,7 +450,7 @@ agentfiles_agent(struct pane *p)
 		free(cdir);
 	}
 	agentfiles_read(p, w->session_dir);
-	agentfiles_transcript_dir(p);
+	agentfiles_transcript_dir(w, NULL);
 }
 
 /*

@@ -49,6 +49,12 @@ claude_session_parse(const char *text, size_t len, long long pid,
 		snprintf(cs->id, sizeof cs->id, "%s", s);
 		free(s);
 	}
+	/* (an absolute path that fits, or none) */
+	if ((s = json_get_str(d, 0, "cwd")) != NULL) {
+		if (*s == '/' && strlen(s) < sizeof cs->cwd)
+			strlcpy(cs->cwd, s, sizeof cs->cwd);
+		free(s);
+	}
 	status = json_get_str(d, 0, "status");
 	if (status == NULL)
 		cs->status = SS_NONE;	/* first write, or print mode */

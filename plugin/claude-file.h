@@ -14,6 +14,7 @@ struct claude_session {
 	enum session_status	 status;
 	int			 stale;		/* an earlier process's file */
 	char			 id[64];	/* sessionId, "" if none */
+	char			 cwd[4096];	/* its cwd, "" if none */
 };
 
 int	claude_session_parse(const char *, size_t, long long,
