@@ -393,6 +393,7 @@ main(int argc, char **argv)
 
 	code = loop_run();
 	agentfiles_close();
+	agenthook_close();
 	events_close();
 	log_debug("exit %d", code);
 	log_close();

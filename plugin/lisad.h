@@ -440,6 +440,7 @@ int		 listener_pane_arg(const char *);
 /* agenthook.c: agent hook events (lisa notify) to their panes. */
 struct json_doc;
 void		 agenthook_notify(struct json_doc *);
+void		 agenthook_close(void);
 void		 listener_hooks_ready(void);
 int64_t		 listener_hold_age(void);
 
