@@ -266,6 +266,8 @@ test_status_targets_not_found_and_wait_timeout() {
 
 # No title, no session file, no hooks: the transcript tail alone.
 test_claude_states_from_transcript() {
+	# (with a session file its cwd names the directory on any system)
+	linux_only "a transcript without a session file: its directory is the agent's cwd, from /proc"
 	export FAKE_AGENT_NO_SESSION=1 FAKE_AGENT_NO_TITLE=1 FAKE_AGENT_TRANSCRIPT=1
 	setup_agents
 	mkdir -p "$TESTDIR/proj"

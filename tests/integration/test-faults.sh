@@ -74,6 +74,7 @@ test_helper_sigkilled_restarted() {
 	# While no helper runs, one agent crashes.
 	T send-keys -t "$c" 'exit 3' Enter
 	until_ms 3000 shows "$c" '#{pane_dead}' 1 || fail "agent did not exit"
+	lost_death_skip "$c"
 	start_helper
 	expect "$a" waiting_input prompt
 	expect "$b" in_progress
@@ -163,11 +164,11 @@ test_session_churn_1000() {
 	heap0=$(info | jget "d['heap_bytes']")
 	start=$(now_ms)
 	churn 500
-	heapm=$(info | jget "d['heap_bytes']")
+	heapm=$(info | jget "d['heap_bytes']") rssm=$(rss_kb "$HELPER_PID")
 	churn 500
 	fd1=$(fd_count "$HELPER_PID") rss1=$(rss_kb "$HELPER_PID")
 	heap1=$(info | jget "d['heap_bytes']")
-	note "1000 sessions attached and let go in $(($(now_ms) - start)) ms: fds $fd0 -> $fd1, heap in use $heap0 -> $heapm -> $heap1 bytes, RSS $rss0 -> $rss1 kB"
+	note "1000 sessions attached and let go in $(($(now_ms) - start)) ms: fds $fd0 -> $fd1, heap in use $heap0 -> $heapm -> $heap1 bytes, RSS $rss0 -> $rssm -> $rss1 kB"
 	[ "$fd1" -eq "$fd0" ] || fail "fds grew: $fd0 -> $fd1 ($(ls -l /proc/$HELPER_PID/fd))"
 	# A leak of even 8 bytes a session would show as 4 kB in each half.
 	# A buffer that grows once (by a doubling, on some tmux versions: the
@@ -178,9 +179,16 @@ test_session_churn_1000() {
 	fi
 	[ "$heap1" -le $((heap0 + 65536)) ] || fail "heap grew: $heap0 -> $heap1 bytes"
 	# RSS also counts the allocator's fragmentation: bounded, not zero.
-	# (ASan's allocator quarantines freed memory: no bound there.)
-	[ "$heap0" = 0 ] || [ "$rss1" -le $((rss0 + 512)) ] ||
-	    fail "RSS grew: $rss0 -> $rss1 kB"
+	# (ASan's allocator quarantines freed memory: no bound there.) Where
+	# the heap in use is not known (-1: no mallinfo2, the generic
+	# backend) RSS is all there is: a leak grows it in both halves.
+	if [ "$heap0" = -1 ]; then
+		if [ "$rssm" -gt $((rss0 + 512)) ] && [ "$rss1" -gt $((rssm + 512)) ]; then
+			fail "RSS grew in both halves: $rss0 -> $rssm -> $rss1 kB"
+		fi
+	elif [ "$heap0" != 0 ] && [ "$rss1" -gt $((rss0 + 512)) ]; then
+		fail "RSS grew: $rss0 -> $rss1 kB"
+	fi
 	kill -0 "$HELPER_PID" || fail "helper died"
 }
 
@@ -297,6 +305,9 @@ test_agent_files_garbage_truncated_symlinked() {
 		symlink) ln -s "$TESTDIR/secret" "$f.new" ;;
 		esac
 		mv -f "$f.new" "$f"
+		# Without file events lisa reads it when it next wakes: a key
+		# echoed and erased wakes it.
+		[ "$SYSTEM" = linux ] || T send-keys -t "$p" x BSpace
 		expect "$p" degraded "" session_file_unreadable
 		L status "$p" --json | grep -q '"failed":true' ||
 		    fail "$bad: signal not marked failed"
@@ -310,6 +321,10 @@ test_agent_files_garbage_truncated_symlinked() {
 
 	# A transcript (the only file signal here): a link to the secret,
 	# then 70 kB of garbage. No event is taken from either.
+	if [ "$SYSTEM" != linux ]; then
+		note "SKIPPED the transcript part: without a session file its directory is the agent's cwd, from /proc"
+		return 0
+	fi
 	mkdir -p "$TESTDIR/proj"
 	T new-window -d -t main:3 -c "$TESTDIR/proj" -e FAKE_AGENT_NO_SESSION=1 \
 	    -e FAKE_AGENT_TRANSCRIPT=1 "$FAKE/claude"

@@ -155,8 +155,9 @@ test_events_file_bounded_and_rotated() {
 	start_server main
 	T set -g @lisa-events-max-lines 20
 	start_helper
-	# Panes that live long enough to be seen, then die: died + closed.
-	for i in $(seq 1 20); do
+	# Panes that live long enough to be seen, then die: died (where a
+	# pidfd tells) and closed, 30 events or more.
+	for i in $(seq 1 30); do
 		T new-window -d 'sleep 0.3'
 	done
 	f=$(ls "$XDG_RUNTIME_DIR"/lisa/*.events.jsonl)

@@ -129,7 +129,7 @@ no_demo_helper() {
 test_make_install_destdir() {
 	root="$TESTDIR/root"
 	make --no-print-directory -C "$ROOT" BUILD="${LISA_BUILD_DIR:-build}" \
-	    BIN="$(dirname "$LISA")" install DESTDIR="$root" PREFIX=/usr \
+	    BIN="$(dirname "$LISA")" OSDEP="$SYSTEM" install DESTDIR="$root" PREFIX=/usr \
 	    >"$TESTDIR/make.log" 2>&1 || fail "make install: $(cat "$TESTDIR/make.log")"
 	for f in usr/bin/lisa usr/bin/lisad usr/share/man/man1/lisa.1; do
 		[ -f "$root/$f" ] || fail "not installed: $f ($(find "$root" -type f))"
