@@ -42,6 +42,12 @@ test_ended_server_stays_ended() {
 	done
 	tmux -L "$SOCK" kill-server
 	tmux -L "$other" send-keys -t main 'exit' Enter
+	# Gone first (the shell's exit takes a moment on a busy machine)...
+	for s in "$SOCK" "$other"; do
+		until_ms 10000 sh -c "! tmux -L '$s' -N list-sessions" ||
+		    fail "the server on $s did not end"
+	done
+	# ...then never back.
 	t0=$(now_ms)
 	while [ $(($(now_ms) - t0)) -lt 30000 ]; do
 		for s in "$SOCK" "$other"; do

@@ -250,6 +250,9 @@ test_notifications_message_bell_desktop_command() {
 
 test_menu_actions_nudge_and_kill() {
 	setup_agents
+	# The feedback stays until the next key: on a busy machine the
+	# agent's answer may come after the default 750 ms.
+	T set -g display-time 20000
 	p=$(agent_window 1 claude)
 	expect "$p" waiting_input prompt
 	attach main:1
