@@ -343,10 +343,10 @@ cmd_key_act(struct lisa_ctx *ctx, const char *client, const char *what)
 		close(p[0]);
 		close(p[1]);
 		if (strcmp(what, "fallback") == 0)
-			execl(self, "lisa", "-S", ctx->sid.socket, "retry", pane,
+			execl(self, self, "-S", ctx->sid.socket, "retry", pane,
 			    "--fallback", (char *)NULL);
 		else
-			execl(self, "lisa", "-S", ctx->sid.socket, what, pane,
+			execl(self, self, "-S", ctx->sid.socket, what, pane,
 			    (char *)NULL);
 		_exit(127);
 	}

@@ -200,7 +200,12 @@ cmd_start(struct lisa_ctx *ctx, struct args *a)
 	if ((child = fork()) == -1)
 		die("fork: %s", strerror(errno));
 	if (child == 0) {
-		execl(lisad, "lisad", "-S", ctx->sid.socket,
+		/*
+		 * Its path as argv[0]: where the system cannot say which
+		 * file a process runs (osdep-generic), the helper finds
+		 * itself, and the lisa its hooks run, from it.
+		 */
+		execl(lisad, lisad, "-S", ctx->sid.socket,
 		    a->verbose ? "-v" : (char *)NULL, (char *)NULL);
 		fprintf(stderr, "lisa: cannot run %s: %s\n", lisad,
 		    strerror(errno));

@@ -119,8 +119,9 @@ runs_escalate_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 		log_debug("run %s: nobody to ask (no client)", id);
 	else if ((pid = fork()) == 0) {
 		setsid();
-		execl(lisad.lisa_bin, "lisa", "-S", lisad.sid.socket, "key",
-		    "escalate", best, id, (char *)NULL);
+		/* (its path as argv[0]: osdep-generic finds itself so) */
+		execl(lisad.lisa_bin, lisad.lisa_bin, "-S", lisad.sid.socket,
+		    "key", "escalate", best, id, (char *)NULL);
 		_exit(127);
 	} else if (pid == -1)
 		log_warn("fork");
