@@ -548,6 +548,9 @@ watch_run(void *arg)
 	}
 	if (w->scan || (!w->touched && w->agent_alive))
 		watch_scan(p);
+	/* A dead pane's agent went with it (without pidfd nothing says so). */
+	if (p->dead && w->agent_alive)
+		watch_agent_gone(p);
 	agentfiles_look(p);
 	/* Respawned: the last death's record is history. */
 	if (!p->dead && (w->term_reported || w->term_asked)) {
