@@ -47,6 +47,7 @@ crash_window() {
 expect() {
 	pane=$1 state=$2 detail=${3:-} reason=${4:-}
 	L wait "$pane" --until "$state" --timeout 8 >/dev/null ||
+	    lost_death_skip "$pane" ||
 	    fail "$pane never reached $state: $(L status "$pane")
 --- what the pane shows (last lines), and the agent's marks:
 $(T capture-pane -p -t "$pane" 2>&1 | grep -v '^$' | tail -n 8)
@@ -54,6 +55,7 @@ $(tail -n 8 "${FAKE_AGENT_LOG:-/dev/null}" 2>/dev/null)
 $(T list-clients -F '#{client_name} #{client_flags} #{session_name}' 2>&1)"
 	[ -z "$detail$reason" ] && return 0
 	until_ms 5000 state_is "$pane" "$state" "$detail" "$reason" ||
+	    lost_death_skip "$pane" ||
 	    fail "$pane: want $state/$detail/$reason, got: $(L status "$pane")"
 }
 

@@ -95,7 +95,9 @@ linux_only() { [ "$SYSTEM" = linux ] || skip "Linux backend only: $*"; }
 # A death tmux lost (tmux_lost_death): the Linux backend reads its status from the
 # zombie in /proc; without /proc nobody can know it.
 lost_death_skip() {
-	[ "$SYSTEM" != linux ] && tmux_lost_death "$1" &&
+	[ "$SYSTEM" != linux ] &&
+	    [ "$(T display -p -t "$1" '#{pane_dead}' 2>/dev/null)" = 1 ] &&
+	    tmux_lost_death "$1" &&
 	    skip "tmux lost the SIGCHLD of $1 (utempter, tmux < 3.6): its status is only in /proc"
 }
 

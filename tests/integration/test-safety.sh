@@ -181,6 +181,8 @@ test_restarted_helper_remembers_ended_agents() {
 	T send-keys -t "$shell" 'exit 1' Enter
 	T send-keys -t "$dead" 'exit 3' Enter
 	expect "$shell" crashed "exit 1"
+	until_ms 3000 shows "$dead" '#{pane_dead}' 1
+	lost_death_skip "$dead"
 	expect "$dead" crashed "exit 3"
 	L stop >/dev/null
 	wait_helper_exit 5000 || fail "helper did not exit"
@@ -258,9 +260,17 @@ test_crash_dismissed_by_command_or_user() {
 	until_ms 3000 sh -c "tmux -L $SOCK capture-pane -p -t '$plain' | grep -q '^builtin'" ||
 	    fail "no echo"
 	[ "$(pane_field "$plain" state)" = crashed ] || fail "a builtin cleared: $(pane_json "$plain")"
-	T send-keys -t "$plain" 'ls /' Enter
-	until_ms 5000 sh -c "[ -z \"\$(tmux -L $SOCK show -pv -t '$plain' @lisa_state)\" ]" ||
-	    fail "ls did not clear: $(L status "$plain")"
+	# (a plain shell's command is seen by the children it reaped, in
+	# /proc: the Linux backend only)
+	cleared="$plain $marks $user"
+	if [ "$SYSTEM" = linux ]; then
+		T send-keys -t "$plain" 'ls /' Enter
+		until_ms 5000 sh -c "[ -z \"\$(tmux -L $SOCK show -pv -t '$plain' @lisa_state)\" ]" ||
+		    fail "ls did not clear: $(L status "$plain")"
+	else
+		note "SKIPPED the plain shell's ls: its children are counted in /proc"
+		cleared="$marks $user"
+	fi
 	# The user: lisa dismiss.
 	[ "$(pane_field "$user" state)" = crashed ] || fail "$user: $(pane_json "$user")"
 	L dismiss "$user" >/dev/null || fail "dismiss failed"
@@ -268,7 +278,7 @@ test_crash_dismissed_by_command_or_user() {
 	out=$(L dismiss "$user" 2>&1) && fail "dismissed twice: $out"
 	note "again: $out"
 	# Crashes are not lost.
-	for p in "$plain" "$marks" "$user"; do
+	for p in $cleared; do
 		L events --json | grep -q "\"pane_id\":\"$p\".*\"to\":\"crashed\"" ||
 		    fail "$p: the crash left the events"
 		L events --json | grep -q "\"pane_id\":\"$p\",\"event\":\"dismissed\"" ||
