@@ -85,6 +85,13 @@ int	 cmd_retry(struct lisa_ctx *, const char *, int);
 int	 cmd_hooks(const char *, const char *, int);
 int	 cmd_notify(struct lisa_ctx *, const char *, const char *);
 
+/* lisa-fleet.c, lisa-bridge.c */
+int	 fleet_is_target(const char *);
+int	 cmd_remote(struct lisa_ctx *, const char *, const char *, char **,
+	    int);
+int	 cmd_hosts(struct lisa_ctx *, int);
+int	 cmd_bridge(struct lisa_ctx *);
+
 /* lisa-doctor.c */
 int	 cmd_doctor(struct lisa_ctx *, int);
 

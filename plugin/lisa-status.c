@@ -313,13 +313,16 @@ cmd_wait(struct lisa_ctx *ctx, const char *target, const char *until,
 	struct buf	 req;
 	struct pollfd	 pfd;
 	struct json_doc	*d;
-	char		*pane, *reply = NULL, *cause = NULL, *state;
+	char		*pane, *reply = NULL, *cause = NULL, *state, *args[1];
 	int		 fd, obj, ms, rc;
 	unsigned int	 mask = 0;
 
 	if (until_check(until, &mask) != 0)
 		return (2);
-	if ((pane = client_resolve(ctx, target)) == NULL) {
+	/* A remote pane (%N@HOST): the local helper knows its state. */
+	if (fleet_is_target(target))
+		pane = xstrdup(target);
+	else if ((pane = client_resolve(ctx, target)) == NULL) {
 		print_not_found(target != NULL ? target : "", 1);
 		return ((mask & (1u << ST_NOT_FOUND)) ? 0 : 2);
 	}
@@ -343,7 +346,11 @@ cmd_wait(struct lisa_ctx *ctx, const char *target, const char *until,
 	ms = timeout > 0 ? (int)(timeout * 1000) : -1;
 	if (poll(&pfd, 1, ms) == 0) {
 		close(fd);
-		rc = cmd_status(ctx, pane, 1);
+		if (fleet_is_target(pane)) {
+			args[0] = (char *)"--json";
+			rc = cmd_remote(ctx, "status", pane, args, 1);
+		} else
+			rc = cmd_status(ctx, pane, 1);
 		return (rc == 2 ? 2 : 1);
 	}
 	/* The reply is there: read it like any other. */

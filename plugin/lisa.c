@@ -254,6 +254,32 @@ jstr(struct json_doc *d, int obj, const char *key, char **store)
 	return (*store != NULL ? *store : "");
 }
 
+/*
+ * A command on a remote pane (%N@HOST): the same words, run there. Only
+ * what the bridge allows (lisa-bridge.c); the flags go along.
+ */
+static int
+cmd_remote_args(struct lisa_ctx *ctx, const char *cmd, struct args *a)
+{
+	char	*args[4];
+	int	 n = 0;
+
+	if (strcmp(cmd, "status") != 0 && strcmp(cmd, "explain") != 0 &&
+	    strcmp(cmd, "nudge") != 0 && strcmp(cmd, "kill") != 0 &&
+	    strcmp(cmd, "retry") != 0 && strcmp(cmd, "dismiss") != 0)
+		die("%s: not for a remote pane (status, explain, nudge, kill, "
+		    "retry and dismiss are)", cmd);
+	if (a->argc > 2)
+		args[n++] = a->argv[2];		/* nudge's TEXT */
+	if (a->json)
+		args[n++] = (char *)"--json";
+	if (a->force)
+		args[n++] = (char *)"--force";
+	if (a->fallback)
+		args[n++] = (char *)"--fallback";
+	return (cmd_remote(ctx, cmd, a->argv[1], args, n));
+}
+
 static int
 cmd_list(struct lisa_ctx *ctx, struct args *a)
 {
@@ -349,7 +375,7 @@ print_event(struct json_doc *d, int item, int json)
 {
 	static const char *keys[] = { "pane_id", "event", "agent", "from",
 	    "to", "detail", "reason" };
-	char		 when[32], *v[7];
+	char		 when[32], *v[7], *host, *at;
 	time_t		 t;
 	struct tm	 tm;
 	long long	 ts = 0;
@@ -363,6 +389,13 @@ print_event(struct json_doc *d, int item, int json)
 	for (i = 0; i < 7; i++) {
 		if ((v[i] = json_get_str(d, item, keys[i])) == NULL)
 			v[i] = xstrdup("");
+	}
+	/* A remote pane's, as %N@HOST. */
+	if ((host = json_get_str(d, item, "host")) != NULL) {
+		xasprintf(&at, "%s@%s", v[0], host);
+		free(v[0]);
+		free(host);
+		v[0] = at;
 	}
 	json_get_int(d, item, "ts_ms", &ts);
 	t = (time_t)(ts / 1000);
@@ -656,8 +689,15 @@ main(int argc, char **argv)
 	}
 	if (client_setup(&ctx, a.label, a.path, &cause) != 0)
 		die("%s", cause);
+	if (strcmp(cmd, "bridge") == 0)
+		return (cmd_bridge(&ctx));
 	if (c != NULL && c->server && !client_server_up(&ctx))
 		die("no tmux server at %s", ctx.sid.socket);
+	if (a.argc > 1 && fleet_is_target(a.argv[1]) &&
+	    strcmp(cmd, "wait") != 0)
+		return (cmd_remote_args(&ctx, cmd, &a));
+	if (strcmp(cmd, "hosts") == 0)
+		return (cmd_hosts(&ctx, a.json));
 	if (strcmp(cmd, "start") == 0)
 		return (cmd_start(&ctx, &a));
 	if (strcmp(cmd, "stop") == 0)

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "lisad.h"
+#include "fleet.h"
 #include "agent.h"
 #include "tmux-version.h"
 
@@ -68,6 +69,7 @@ lisad_stop(int code)
 		if (lisad.hooks_installed)
 			hooks_remove();
 	}
+	fleet_close();
 	session_close_all();
 	listener_close();
 	loop_exit(code);
@@ -107,6 +109,7 @@ lisad_reload(void)
 	ui_reset();
 	notify_reset();
 	watchdog_reset_config();
+	fleet_reset_config();
 	if (tmux_run(&out, "show-options", "-g", (char *)NULL) == 0) {
 		rest = out;
 		while ((line = strsep(&rest, "\n")) != NULL) {
@@ -130,6 +133,7 @@ lisad_reload(void)
 			ui_option(line, value);
 			notify_option(line, value);
 			watchdog_option(line, value);
+			fleet_option(line, value);
 			if (strcmp(line, "@lisa-debounce") == 0)
 				lisad.debounce_ms = lisad_seconds(value, 1500);
 			else if (strcmp(line, "@lisa-grace") == 0)
@@ -167,18 +171,20 @@ lisad_reload(void)
 	    (unsigned long long)lisad.grace_ms,
 	    (unsigned long long)lisad.stale_ms, agent_count());
 	watch_reload();
+	fleet_apply();
 }
 
 static void
 lisad_signal_cb(int fd, short revents, void *arg)
 {
 	int	sig, status;
+	pid_t	pid;
 
 	while ((sig = osdep_signal_next(fd)) != 0) {
 		switch (sig) {
 		case SIGCHLD:
-			while (waitpid(-1, &status, WNOHANG) > 0)
-				;
+			while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+				fleet_reaped(pid, status);
 			break;
 		case SIGTERM:
 		case SIGINT:

@@ -432,6 +432,10 @@ void		 listener_close(void);
 int		 listener_tap_write(struct listener_conn *, const char *,
 		    size_t);
 void		 listener_tap_end(struct listener_conn *);
+void		 listener_send(struct listener_conn *, struct buf *);
+/* info.c */
+void		 info_json(struct buf *);
+void		 listener_send_error(struct listener_conn *, const char *);
 void		 listener_event(const char *, size_t);
 void		 listener_pane_changed(struct pane *);
 void		 listener_pane_gone(int);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "lisad.h"
+#include "fleet.h"
 #include "agent.h"
 
 #define LISTENER_MAX_REQUEST	(1024 * 1024)
@@ -30,7 +31,9 @@ struct listener_conn {
 	int				 tap;
 	int				 stop_after;
 	int				 follow;	/* events pushed */
+	int				 fleet;		/* panes pushed */
 	int				 wait_pane;	/* -1: not waiting */
+	char				*wait_host;	/* a remote pane's */
 	int				 wait_session;	/* -1; a hook waits */
 	uint64_t			 wait_since;	/* mono ms */
 	unsigned			 wait_mask;	/* 1 << state */
@@ -43,6 +46,20 @@ static struct loop_fd	*listener_lf;
 static char		*listener_path;
 
 static void	listener_conn_free(struct listener_conn *);
+
+/* One pane to a fleet bridge; one that does not read is let go. */
+static void
+listener_fleet_pane(struct listener_conn *lc, struct pane *p)
+{
+	if (lc->out.len > LISTENER_MAX_PENDING) {
+		lc->fleet = 0;
+		lc->closing = 1;
+		return;
+	}
+	buf_adds(&lc->out, "{\"t\":\"pane\",\"pane\":");
+	pane_json(&lc->out, p);
+	buf_adds(&lc->out, "}\n");
+}
 
 static void
 listener_update(struct listener_conn *lc)
@@ -88,6 +105,27 @@ listener_reply(struct listener_conn *lc, struct buf *b)
 {
 	buf_addc(b, '\n');
 	buf_add(&lc->out, b->data, b->len);
+}
+
+/* An answer from elsewhere (fleet.c): out when the socket can take it. */
+void
+listener_send(struct listener_conn *lc, struct buf *b)
+{
+	listener_reply(lc, b);
+	listener_update(lc);
+}
+
+void
+listener_send_error(struct listener_conn *lc, const char *msg)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	buf_adds(&b, "{\"ok\":false,\"error\":");
+	json_cstr(&b, msg);
+	buf_addc(&b, '}');
+	listener_send(lc, &b);
+	buf_free(&b);
 }
 
 static void
@@ -169,86 +207,6 @@ listener_notify(struct listener_conn *lc, struct json_doc *d)
 	buf_add(&lc->out, "{\"ok\":true}\n", 12);
 }
 
-static void
-listener_info(struct buf *b)
-{
-	struct session		*s;
-	const struct ctl_stats	*st;
-	unsigned long long	 lines = 0, malformed = 0, unknown = 0;
-	unsigned long long	 bytes = 0, stray = 0;
-	int			 attached = 0;
-	long			 rss = -1;
-
-	RB_FOREACH(s, sessions, &sessions) {
-		if (s->ctl == NULL)
-			continue;
-		attached += s->attached && !s->closing;
-		st = ctl_client_stats(s->ctl);
-		lines += st->lines;
-		malformed += st->malformed;
-		unknown += st->unknown;
-		bytes += st->output_bytes;
-		stray += st->stray_replies;
-	}
-	rss = osdep_self_rss_kb();
-	json_key(b, "pid");
-	buf_printf(b, "%ld", (long)getpid());
-	json_key(b, "version");
-	json_cstr(b, LISA_VERSION);
-	json_key(b, "system");
-	json_cstr(b, osdep_name);
-	json_key(b, "tmux_version");
-	json_cstr(b, lisad.version);
-	json_key(b, "tmux_socket");
-	json_cstr(b, lisad.sid.socket);
-	json_key(b, "socket");
-	json_cstr(b, lisad.sockpath);
-	json_key(b, "sessions");
-	buf_printf(b, "%d", session_count());
-	json_key(b, "attached");
-	buf_printf(b, "%d", attached);
-	json_key(b, "unparsed_replies");
-	buf_printf(b, "%llu", (unsigned long long)lisad.reply_unparsed);
-	json_key(b, "publish");
-	buf_printf(b, "{\"commands\":%llu,\"batches\":%llu}",
-	    (unsigned long long)publish_stats.commands,
-	    (unsigned long long)publish_stats.batches);
-	json_key(b, "notify");
-	buf_printf(b, "{\"messages\":%llu,\"bells\":%llu,\"desktop\":%llu,"
-	    "\"commands\":%llu}", (unsigned long long)notify_stats.messages,
-	    (unsigned long long)notify_stats.bells,
-	    (unsigned long long)notify_stats.desktop,
-	    (unsigned long long)notify_stats.commands);
-	json_key(b, "ui_warning");
-	json_cstr(b, ui_warning());
-	json_key(b, "hooks_installed");
-	buf_adds(b, lisad.hooks_installed ? "true" : "false");
-	json_key(b, "pane_died_hook");
-	buf_adds(b, lisad.dead_hook ? "true" : "false");
-	json_key(b, "control_lines");
-	buf_printf(b, "%llu", lines);
-	json_key(b, "output_bytes");
-	buf_printf(b, "%llu", bytes);
-	json_key(b, "malformed_lines");
-	buf_printf(b, "%llu", malformed);
-	json_key(b, "unknown_lines");
-	buf_printf(b, "%llu", unknown);
-	json_key(b, "stray_replies");
-	buf_printf(b, "%llu", stray);
-	json_key(b, "tmux_forks");
-	buf_printf(b, "%llu", (unsigned long long)tmux_forks);
-	json_key(b, "pauses");
-	buf_printf(b, "%llu", (unsigned long long)pane_mute_pauses);
-	json_key(b, "wakeups");
-	buf_printf(b, "%llu", (unsigned long long)loop_wakeups());
-	/* Bytes malloc has handed out and not had back: a leak shows here. */
-	json_key(b, "heap_bytes");
-	buf_printf(b, "%lld", osdep_heap_bytes());
-	json_key(b, "rss_kb");
-	buf_printf(b, "%ld", rss);
-	json_key(b, "uptime_ms");
-	buf_printf(b, "%lld", (long long)(time_real_ms() - lisad.started));
-}
 
 /* {"ok":true,"pane":{...}} for a pane, or a not_found stand-in. */
 static void
@@ -276,13 +234,20 @@ listener_pane_reply(struct listener_conn *lc, struct pane *p, int id)
 static void
 listener_status(struct listener_conn *lc, struct json_doc *d, int wait)
 {
-	struct pane	*p;
-	char		*arg, *name, *msg;
-	unsigned	 mask = 0;
-	int		 id, arr, i, n, exists;
+	struct pane		*p;
+	struct fleet_host	*h;
+	char			*arg, *name, *msg;
+	unsigned		 mask = 0;
+	int			 id, arr, i, n, exists;
 
 	arg = json_get_str(d, 0, "pane");
-	id = listener_pane_arg(arg);
+	if (wait && fleet_parse_target(arg, &h, &id) == 0) {
+		free(arg);
+		arg = NULL;
+	} else {
+		h = NULL;
+		id = listener_pane_arg(arg);
+	}
 	free(arg);
 	if (id < 0) {
 		listener_error(lc, "pane must be a pane id like %3");
@@ -310,6 +275,13 @@ listener_status(struct listener_conn *lc, struct json_doc *d, int wait)
 	}
 	if (mask == 0)
 		mask = WAIT_DEFAULT;
+	if (h != NULL) {
+		lc->wait_host = xstrdup(h->name);
+		lc->wait_pane = id;
+		lc->wait_mask = mask;
+		listener_fleet_changed(h, fleet_pane_find(h, id), id);
+		return;
+	}
 	/*
 	 * A pane tmux has but we have not listed yet (just created) is
 	 * waited for, not declared gone.
@@ -347,7 +319,7 @@ listener_request(struct listener_conn *lc, const char *line, size_t len)
 	buf_init(&b);
 	if (strcmp(cmd, "ping") == 0 || strcmp(cmd, "info") == 0) {
 		buf_adds(&b, "{\"ok\":true");
-		listener_info(&b);
+		info_json(&b);
 		buf_addc(&b, '}');
 		listener_reply(lc, &b);
 	} else if (strcmp(cmd, "list") == 0) {
@@ -357,6 +329,7 @@ listener_request(struct listener_conn *lc, const char *line, size_t len)
 				buf_addc(&b, ',');
 			pane_json(&b, p);
 		}
+		fleet_list_json(&b, b.data[b.len - 1] == '[');
 		buf_adds(&b, "]}");
 		listener_reply(lc, &b);
 	} else if (strcmp(cmd, "events") == 0) {
@@ -370,6 +343,16 @@ listener_request(struct listener_conn *lc, const char *line, size_t len)
 		buf_adds(&b, "{\"ok\":true}");
 		listener_reply(lc, &b);
 		lc->follow = 1;
+	} else if (fleet_listener(lc, cmd, d)) {
+		/* (fleet.c answered) */
+	} else if (strcmp(cmd, "fleet") == 0) {
+		/* A fleet's bridge (lisa-bridge.c): every pane, then changes. */
+		buf_adds(&b, "{\"ok\":true}");
+		listener_reply(lc, &b);
+		RB_FOREACH(p, panes, &panes)
+			listener_fleet_pane(lc, p);
+		buf_adds(&lc->out, "{\"t\":\"synced\"}\n");
+		lc->fleet = 1;
 	} else if (strcmp(cmd, "status") == 0 || strcmp(cmd, "wait") == 0) {
 		listener_status(lc, d, strcmp(cmd, "wait") == 0);
 	} else if (strcmp(cmd, "reload") == 0) {
@@ -527,6 +510,8 @@ listener_conn_free(struct listener_conn *lc)
 {
 	if (lc->tap)
 		pane_tap_closed(lc);
+	fleet_conn_gone(lc);
+	free(lc->wait_host);
 	TAILQ_REMOVE(&listener_conns, lc, entry);
 	loop_del(lc->lf);
 	close(lc->fd);
@@ -635,14 +620,25 @@ listener_event(const char *line, size_t len)
 	}
 }
 
-/* A pane's verdict changed: answer the waits it satisfies. */
+/*
+ * A pane's verdict changed: to fleet bridges, and answer the waits it
+ * satisfies.
+ */
 void
 listener_pane_changed(struct pane *p)
 {
 	struct listener_conn	*lc, *lc1;
 
 	TAILQ_FOREACH_SAFE(lc, &listener_conns, entry, lc1) {
-		if (lc->wait_pane != p->id || !watch_matches(p, lc->wait_mask))
+		if (lc->fleet && !lc->closing) {
+			listener_fleet_pane(lc, p);
+			if (listener_flush(lc) != 0) {
+				listener_conn_free(lc);
+				continue;
+			}
+		}
+		if (lc->wait_pane != p->id || lc->wait_host != NULL ||
+		    !watch_matches(p, lc->wait_mask))
 			continue;
 		lc->wait_pane = -1;
 		listener_pane_reply(lc, p, p->id);
@@ -699,10 +695,59 @@ listener_pane_gone(int id)
 	struct listener_conn	*lc, *lc1;
 
 	TAILQ_FOREACH_SAFE(lc, &listener_conns, entry, lc1) {
-		if (lc->wait_pane != id)
+		if (lc->fleet && !lc->closing) {
+			buf_printf(&lc->out, "{\"t\":\"gone\",\"pane_id\":"
+			    "\"%%%d\"}\n", id);
+			if (listener_flush(lc) != 0) {
+				listener_conn_free(lc);
+				continue;
+			}
+		}
+		if (lc->wait_pane != id || lc->wait_host != NULL)
 			continue;
 		lc->wait_pane = -1;
 		listener_pane_reply(lc, NULL, id);
+		if (listener_flush(lc) != 0)
+			listener_conn_free(lc);
+	}
+}
+
+/*
+ * A remote pane changed (fp) or went (NULL; so do a down host's): answer
+ * the waits on it it satisfies.
+ */
+void
+listener_fleet_changed(struct fleet_host *h, struct fleet_pane *fp, int id)
+{
+	struct listener_conn	*lc, *lc1;
+	struct buf		 b;
+
+	TAILQ_FOREACH_SAFE(lc, &listener_conns, entry, lc1) {
+		if (lc->wait_host == NULL || lc->wait_pane != id ||
+		    strcmp(lc->wait_host, h->name) != 0)
+			continue;
+		if (fp != NULL && (!fp->has_state ||
+		    (lc->wait_mask & (1u << fp->state)) == 0))
+			continue;
+		/* (not there: not yet synced is not gone) */
+		if (fp == NULL && !h->synced && h->state != FLEET_DOWN)
+			continue;
+		buf_init(&b);
+		buf_adds(&b, "{\"ok\":true,\"pane\":");
+		if (fp != NULL)
+			fleet_pane_json(&b, h, fp);
+		else
+			buf_printf(&b, "{\"pane_id\":\"%%%d\",\"host\":", id);
+		if (fp == NULL) {
+			json_cstr(&b, h->name);
+			buf_adds(&b, ",\"state\":\"not_found\"}");
+		}
+		buf_addc(&b, '}');
+		lc->wait_pane = -1;
+		free(lc->wait_host);
+		lc->wait_host = NULL;
+		listener_reply(lc, &b);
+		buf_free(&b);
 		if (listener_flush(lc) != 0)
 			listener_conn_free(lc);
 	}

@@ -582,6 +582,8 @@ pane_json(struct buf *b, struct pane *p)
 	snprintf(tmp, sizeof tmp, "%%%d", p->id);
 	json_key(b, "pane_id");
 	json_cstr(b, tmp);
+	json_key(b, "host");
+	buf_adds(b, "null");
 	json_key(b, "session");
 	json_cstr(b, sname);
 	json_key(b, "session_id");

@@ -8,7 +8,8 @@
  *   per window	 @lisa_window_state, per session @lisa_session_state
  *		 (the worst state of their agent panes)
  *   global	 @lisa_count_<group> (unset when none), @lisa_agents,
- *		 @lisa_waiting ("session:window ...")
+ *		 @lisa_waiting ("session:window ... %N@HOST ..."),
+ *		 @lisa_hosts (fleet.c's summary, when @lisa-hosts is set)
  *
  * Every set-option redraws every client, so changes are coalesced: at most
  * one batch per PUBLISH_GAP, and only values that differ from what tmux
@@ -25,6 +26,7 @@
 #include <time.h>
 
 #include "lisad.h"
+#include "fleet.h"
 #include "agent.h"
 #include "ui-format.h"
 
@@ -55,7 +57,7 @@ struct rollup {
 };
 static TAILQ_HEAD(, rollup) rollups = TAILQ_HEAD_INITIALIZER(rollups);
 
-#define PUBLISH_NGLOBALS (UI_NGROUPS + 2)
+#define PUBLISH_NGLOBALS (UI_NGROUPS + 3)
 static char			*publish_globals[PUBLISH_NGLOBALS];
 static struct loop_timer	 publish_timer;
 static int			 publish_armed;
@@ -327,6 +329,7 @@ publish_summary(void)
 			buf_adds(&waiting, where);
 		}
 	}
+	fleet_counts(counts, &total, &waiting);
 	if (via == NULL) {
 		buf_free(&waiting);
 		return;
@@ -339,6 +342,7 @@ publish_summary(void)
 	values[UI_NGROUPS] = total != 0 ? xstrdup(count) : NULL;
 	values[UI_NGROUPS + 1] = waiting.len != 0 ? buf_detach(&waiting) :
 	    NULL;
+	values[UI_NGROUPS + 2] = fleet_hosts_summary();
 	for (i = 0; i < PUBLISH_NGLOBALS; i++) {
 		if (publish_changed(&publish_globals[i], values[i])) {
 			if (i < UI_NGROUPS)
@@ -346,7 +350,8 @@ publish_summary(void)
 				    ui_group_name(i));
 			else
 				name = xstrdup(i == UI_NGROUPS ?
-				    "@lisa_agents" : "@lisa_waiting");
+				    "@lisa_agents" : i == UI_NGROUPS + 1 ?
+				    "@lisa_waiting" : "@lisa_hosts");
 			publish_set(via, "g", NULL, name, values[i]);
 			free(name);
 		}
@@ -448,6 +453,7 @@ publish_restore(struct buf *b)
 		    ui_group_name(i));
 	buf_adds(b, "set-option -gqu @lisa_agents\n"
 	    "set-option -gqu @lisa_waiting\n"
+	    "set-option -gqu @lisa_hosts\n"
 	    "set-option -gqu @lisa_error\n");
 }
 

@@ -1,5 +1,5 @@
 /*
- * lisa in the user's tmux: the #{lisa_status} and #{lisa_waiting}
+ * lisa in the user's tmux: the #{lisa_status}, #{lisa_waiting}, #{lisa_hosts}
  * placeholders in status-left/right, a badge after each window's name, the
  * agent line in pane borders, and the key bindings. Applied when the helper
  * starts or reloads, taken back when it stops.
@@ -171,8 +171,10 @@ ui_transform(size_t i, const char *source)
 		uiformat_waiting(&b);
 		c = uiformat_replace(a, "#{lisa_waiting}", b.data);
 		free(a);
+		a = uiformat_replace(c, "#{lisa_hosts}", "#{q/h:@lisa_hosts}");
+		free(c);
 		buf_free(&b);
-		return (c);
+		return (a);
 	case UI_BADGE:
 		if (!ui_cfg.window_badge)
 			break;
@@ -387,6 +389,7 @@ ui_formats(struct buf *script)
 	buf_reset(&b);
 	uiformat_waiting(&b);
 	ui_set(script, "-g", "@lisa_waiting_format", b.data);
+	ui_set(script, "-g", "@lisa_hosts_format", "#{q/h:@lisa_hosts}");
 	buf_free(&b);
 }
 
@@ -435,6 +438,7 @@ ui_restore(void)
 	ui_remove_keys(&script);
 	ui_set(&script, "-g", "@lisa_status_format", NULL);
 	ui_set(&script, "-g", "@lisa_waiting_format", NULL);
+	ui_set(&script, "-g", "@lisa_hosts_format", NULL);
 	publish_restore(&script);
 	if (tmux_source(script.data) != 0)
 		log_warnx("ui: restoring failed");

@@ -1,0 +1,104 @@
+/* The fleet: agents on other machines, over OpenSSH (docs/fleet.md). */
+#ifndef FLEET_H
+#define FLEET_H
+
+#include "lisad.h"
+
+#define FLEET_MAX_HOSTS		64
+#define FLEET_MAX_PANES		1024	/* a host's, beyond: ignored */
+#define FLEET_MAX_LINE		(256 * 1024)
+#define FLEET_MAX_STR		256	/* a remote string, cut there */
+
+enum fleet_state { FLEET_DOWN, FLEET_CONNECTING, FLEET_CONNECTED };
+
+/* A remote pane, as its host's helper last described it. */
+struct fleet_pane {
+	int			 id;		/* remote %N */
+	char			*session;
+	int			 window;
+	char			*window_name;
+	int			 pane_index;
+	char			*command;
+	char			*title;
+	int			 dead;
+	int			 exit_status;	/* -1: none */
+	int			 exit_signal;
+	char			*agent;		/* NULL: no agent */
+	enum cls_state		 state;
+	int			 has_state;
+	char			*detail;
+	char			*reason;
+	char			*since;
+	int			 exit_code;	/* -1: none */
+	int			 seen;		/* in the last sync */
+	RB_ENTRY(fleet_pane)	 entry;
+};
+RB_HEAD(fleet_panes, fleet_pane);
+
+struct fleet_req;
+struct fleet_host {
+	char			*name;		/* as in @lisa-hosts */
+	char			*dest;		/* for ssh */
+	char			*socket;	/* remote -L, or NULL */
+	enum fleet_state	 state;
+	uint64_t		 since;		/* real ms */
+	char			 reason[FLEET_MAX_STR];
+	char			 err[FLEET_MAX_STR];	/* ssh's last word */
+	int			 started;	/* we started its helper */
+	int			 synced;
+	uint64_t		 connects;
+
+	pid_t			 pid;
+	int			 rfd;		/* its stdout */
+	int			 wfd;		/* its stdin */
+	int			 efd;		/* its stderr */
+	struct loop_fd		*rev;
+	struct loop_fd		*eev;
+	struct buf		 in;
+	struct buf		 errbuf;
+	struct loop_timer	 retry;
+	uint64_t		 backoff;
+	int			 listed;	/* still in @lisa-hosts */
+
+	struct fleet_panes	 panes;
+	TAILQ_HEAD(, fleet_req)	 reqs;
+	TAILQ_ENTRY(fleet_host)	 entry;
+};
+TAILQ_HEAD(fleet_hosts, fleet_host);
+extern struct fleet_hosts fleet_hosts;
+
+/* fleet.c */
+void		 fleet_option(const char *, const char *);
+void		 fleet_reset_config(void);
+void		 fleet_apply(void);
+void		 fleet_close(void);
+void		 fleet_reaped(pid_t, int);
+struct fleet_host *fleet_find(const char *);
+int		 fleet_parse_target(const char *, struct fleet_host **,
+		     int *);
+void		 fleet_hosts_json(struct buf *);
+int		 fleet_reply(struct fleet_host *, struct json_doc *);
+void		 fleet_conn_gone(struct listener_conn *);
+int		 fleet_listener(struct listener_conn *, const char *,
+		     struct json_doc *);
+int		 fleet_send(struct fleet_host *, char **, int,
+		     struct listener_conn *, char **);
+
+/* listener.c */
+void		 listener_fleet_changed(struct fleet_host *, struct fleet_pane *,
+		     int);
+
+/* fleet-pane.c */
+void		 fleet_pane_line(struct fleet_host *, const char *, size_t);
+void		 fleet_pane_clear(struct fleet_host *);
+void		 fleet_pane_json(struct buf *, struct fleet_host *,
+		     struct fleet_pane *);
+struct fleet_pane *fleet_pane_find(struct fleet_host *, int);
+int		 fleet_pane_count(struct fleet_host *);
+void		 fleet_list_json(struct buf *, int);
+void		 fleet_counts(int *, int *, struct buf *);
+char		*fleet_hosts_summary(void);
+char		*fleet_clean(const char *, size_t);
+char		*fleet_clean_text(const char *, size_t);
+
+#endif

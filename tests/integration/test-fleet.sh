@@ -1,0 +1,284 @@
+# The fleet (docs/fleet.md): remote hosts' agents in the local tmux, over a
+# real OpenSSH server on loopback. Two "hosts" (devbox, gpu1) are names in
+# an ssh_config for the same sshd, each with its own tmux server.
+
+. "$ROOT/tests/integration/agents.sh"
+
+helper_log() { cat "$TESTDIR/lisad.err" "$XDG_RUNTIME_DIR"/lisa/*.log 2>/dev/null; }
+R1() { tmux -L "${SOCK}r1" -f /dev/null "$@"; }
+R2() { tmux -L "${SOCK}r2" -f /dev/null "$@"; }
+
+# sshd on a free loopback port, a throwaway host key, our key authorized.
+start_sshd() {
+	SSHD=$(command -v sshd || echo /usr/sbin/sshd)
+	[ -x "$SSHD" ] || skip "no OpenSSH server (Debian: openssh-server)"
+	# (OpenSSH's privilege separation directory, which its package
+	# makes at boot; root only)
+	if [ ! -d /run/sshd ]; then
+		[ "$(id -u)" = 0 ] || skip "no /run/sshd, and not root to make it"
+		mkdir -p -m 755 /run/sshd
+	fi
+	S="$TESTDIR/ssh"
+	mkdir -m 700 "$S"
+	ssh-keygen -q -t ed25519 -N '' -f "$S/hostkey" || fail "ssh-keygen"
+	ssh-keygen -q -t ed25519 -N '' -f "$S/id" || fail "ssh-keygen"
+	cp "$S/id.pub" "$S/authorized_keys"
+	PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	# SHLVL: bash reads no ~/.bashrc for a command sshd runs when it
+	# is set (a user's rc files are not what this tests).
+	cat >"$S/sshd_config" <<EOF
+Port $PORT
+ListenAddress 127.0.0.1
+HostKey $S/hostkey
+AuthorizedKeysFile $S/authorized_keys
+PidFile $S/sshd.pid
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+StrictModes no
+PermitRootLogin prohibit-password
+AcceptEnv SHLVL
+EOF
+	cat >"$S/config" <<EOF
+Host devbox gpu1
+  HostName 127.0.0.1
+  Port $PORT
+  User $(id -un)
+  IdentityFile $S/id
+  IdentitiesOnly yes
+  UserKnownHostsFile /dev/null
+  StrictHostKeyChecking no
+  LogLevel ERROR
+  SetEnv SHLVL=1
+EOF
+	sshd_up
+}
+
+sshd_up() {
+	"$SSHD" -D -f "$S/sshd_config" -E "$S/sshd.log" &
+	SSHD_PID=$!
+	until_ms 10000 ssh -F "$S/config" -o BatchMode=yes devbox true ||
+	    fail "sshd did not come up: $(cat "$S/sshd.log")"
+}
+
+# The listener and every connection it serves: the host is gone.
+sshd_down() {
+	pkill -TERM -P "$SSHD_PID" 2>/dev/null
+	kill "$SSHD_PID" 2>/dev/null
+	wait "$SSHD_PID" 2>/dev/null
+	pkill -TERM -f "sshd: $(id -un)" 2>/dev/null
+	SSHD_PID=
+}
+
+fleet_cleanup() {
+	[ -n "${SSHD_PID:-}" ] && sshd_down
+	R1 kill-server 2>/dev/null
+	R2 kill-server 2>/dev/null
+	cleanup
+}
+
+# Two remote tmux servers, the local one, lisa on it with both as hosts.
+# The remote helpers keep their sockets in their own runtime directory.
+setup_fleet() {
+	trap fleet_cleanup EXIT
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME" "$TESTDIR/remote-run"
+	chmod 700 "$TESTDIR/remote-run"
+	export FAKE_AGENT_LOG="$TESTDIR/agent.log"
+	start_sshd
+	for r in R1 R2; do
+		$r new-session -d -s work -x 120 -y 40 sh
+		$r set -g @lisa-grace 1
+		$r set -g @lisa-debounce 0.5
+		$r set -g remain-on-exit on
+	done
+	H1="devbox/${SOCK}r1" H2="gpu1/${SOCK}r2"
+	start_server main
+	T set -g @lisa-ssh-command "ssh -F $S/config"
+	T set -g @lisa-remote-lisa "env XDG_RUNTIME_DIR=$TESTDIR/remote-run HOME=$HOME $LISA"
+	T set -g @lisa-hosts "$H1 $H2"
+	start_helper
+	until_ms 20000 hosts_are connected connected ||
+	    fail "hosts not connected: $(L hosts)"
+}
+
+hosts_are() {
+	[ "$(L hosts --json | jget "' '.join(h['state'] for h in d)")" = "$*" ]
+}
+
+# A remote pane's field as the local helper has it.
+rfield() {
+	L list --json | jget "[p for p in d if p['pane_id']=='$1' and p['host']=='$2'][0]['$3']"
+}
+rstate_is() { [ "$(rfield "$1" "$2" state)" = "$3" ]; }
+rpane_gone() {
+	[ "$(L list --json | jget "len([p for p in d if p['pane_id']=='$1' and p['host']=='$2'])")" = 0 ]
+}
+expect_remote() {
+	until_ms "${4:-8000}" rstate_is "$1" "$2" "$3" ||
+	    fail "$1@$2 never $3 locally: $(L list --json | jget "[p for p in d if p['host']=='$2']")"
+}
+
+test_fleet_remote_states_push() {
+	setup_fleet
+	R1 new-window -d -t work:1 -n claude "$FAKE/claude"
+	p=$(R1 display -p -t work:1 '#{pane_id}')
+	expect_remote "$p" "$H1" waiting_input
+	# Everywhere local ones are: the counts and the waiting list, the
+	# per-host summary.
+	expect_shown main '#{@lisa_count_waiting}' 1
+	expect_shown main '#{@lisa_waiting}' "$p@$H1"
+	expect_shown main '#{@lisa_hosts}' "$H1:1!1 $H2:0"
+	[ "$(L list --json | jget "[p['host'] for p in d if p['pane_id']=='%0' and p['host'] is None][0]")" = null ] ||
+	    fail "no local pane with host null"
+	# A remote transition, pushed: seen locally within a moment.
+	t0=$(now_ms)
+	R1 send-keys -t "$p" 'work 3' Enter
+	expect_remote "$p" "$H1" in_progress
+	note "remote in_progress seen locally $(($(now_ms) - t0)) ms after the key"
+	expect_remote "$p" "$H1" waiting_input 10000
+	# lisa wait on it, pushed; its transitions in the local events.
+	R1 send-keys -t "$p" 'work 1' Enter
+	out=$(L wait "$p@$H1" --until working --timeout 8) || fail "wait: $out"
+	echo "$out" | jget "d['host']" | grep -qx "$H1" || fail "wait said: $out"
+	L wait "$p@$H1" --until waiting --timeout 8 >/dev/null || fail "wait waiting"
+	L events | grep -q "$p@$H1 *claude *in_progress -> waiting_input" ||
+	    fail "no remote transition in the events: $(L events | tail -n 5)"
+	L wait "%999@$H1" --timeout 2 >/dev/null 2>&1
+	[ $? = 2 ] || fail "wait on a pane the host lacks"
+	# A crash, with its exit code.
+	R1 send-keys -t "$p" 'exit 3' Enter
+	expect_remote "$p" "$H1" crashed
+	[ "$(rfield "$p" "$H1" exit_code)" = 3 ] ||
+	    fail "exit code: $(rfield "$p" "$H1" exit_code)"
+	expect_shown main '#{@lisa_count_crashed}' 1
+	# Commands on it: status there, as a target of the form %N@HOST.
+	L status "$p@$H1" | grep -q "crashed" || fail "remote status: $(L status "$p@$H1" 2>&1)"
+	L status "$p@$H1" --json | jget "d['host']" | grep -qx "$H1" ||
+	    fail "remote status --json has no host"
+	L status "%999@$H1" >/dev/null 2>&1 && fail "a pane the host lacks"
+	L status "%1@nosuch" >/dev/null 2>&1 && fail "a host not listed"
+	# A pane the remote user closes goes locally too.
+	R1 kill-pane -t "$p"
+	until_ms 5000 rpane_gone "$p" "$H1" || fail "closed remote pane still listed"
+}
+
+test_fleet_nudge_remote() {
+	setup_fleet
+	R2 new-window -d -t work:1 -n claude "$FAKE/claude"
+	p=$(R2 display -p -t work:1 '#{pane_id}')
+	expect_remote "$p" "$H2" waiting_input
+	out=$(L nudge "$p@$H2" 2>&1) || fail "nudge: $out"
+	echo "$out" | grep -q "nudged $p" || fail "nudge said: $out"
+	until_ms 5000 sh -c "tmux -L '${SOCK}r2' capture-pane -p -t '$p' | grep -q 'unknown command: continue'" ||
+	    fail "the remote agent got nothing: $(R2 capture-pane -p -t "$p")"
+	L explain "$p@$H2" >/dev/null || fail "explain"
+	# The bridge runs six commands and nothing else, whoever asks.
+	r=$(printf '{"cmd":"remote","target":"%s","argv":["stop","-"]}\n' "$p@$H2" | socket_call)
+	echo "$r" | grep -q "not a command the fleet runs" || fail "the bridge ran stop: $r"
+	R2 has-session 2>/dev/null || fail "remote server gone"
+	L hosts --json | jget "d[1]['state']" | grep -qx connected || fail "host lost"
+}
+
+# The host drops (sshd and its connections gone): down, with ssh's reason;
+# back: connected again, resynchronised (what changed meanwhile, no
+# duplicates, no stale panes).
+test_fleet_host_down_and_back() {
+	setup_fleet
+	R1 new-window -d -t work:1 -n claude "$FAKE/claude"
+	p=$(R1 display -p -t work:1 '#{pane_id}')
+	expect_remote "$p" "$H1" waiting_input
+	sshd_down
+	until_ms 10000 hosts_are down down || fail "not down: $(L hosts)"
+	reason=$(L hosts --json | jget "d[0]['reason']")
+	[ -n "$reason" ] || fail "down without a reason"
+	note "down: $reason"
+	expect_shown main '#{@lisa_hosts}' "$H1:down $H2:down"
+	[ -z "$(L list --json | jget "[p for p in d if p['host']] or ''")" ] ||
+	    fail "remote panes of a down host listed"
+	# Meanwhile the remote changes: one pane goes, another comes.
+	R1 kill-pane -t "$p"
+	R1 new-window -d -t work:2 -n claude "$FAKE/claude"
+	q=$(R1 display -p -t work:2 '#{pane_id}')
+	sshd_up
+	# Backoff: 1 s, 2 s, 4 s... capped; a few tries at most here.
+	until_ms 30000 hosts_are connected connected || fail "not back: $(L hosts)"
+	expect_remote "$q" "$H1" waiting_input
+	n=$(L list --json | jget "len([p for p in d if p['host']=='$H1' and p['pane_id'] in ('$p', '$q')])")
+	[ "$n" = 1 ] || fail "after the resync: $(L list --json | jget "[(p['pane_id'], p['host']) for p in d]")"
+	[ "$(L hosts --json | jget "d[0]['connects']")" -ge 2 ] || fail "no reconnect counted"
+}
+
+# A hostile remote: a fake remote lisa that sends garbage, lies, tmux
+# formats and shell metacharacters, then a line too long. Nothing of it
+# runs locally, the helper stays up, what is kept is cleaned and bounded.
+test_fleet_hostile_remote_changes_nothing() {
+	trap fleet_cleanup EXIT
+	start_sshd
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME"
+	c="$TESTDIR/pwned"
+	cat >"$TESTDIR/evil" <<EVIL
+#!/bin/sh
+n=\$(cat "$TESTDIR/evil.runs" 2>/dev/null || echo 0)
+echo \$((n + 1)) >"$TESTDIR/evil.runs"
+printf 'not json at all\n\0\1\2\n{"t":\n[1,2,3]\n{"t":"hello","v":1,"started":"yes"}\n'
+printf '{"t":"pane","pane":{"pane_id":"%%1;touch $c.1","state":"waiting_input"}}\n'
+printf '{"t":"pane","pane":{"pane_id":"%%99999999999","state":"waiting_input"}}\n'
+printf '{"t":"pane","pane":{"pane_id":"%%7","session":"#(touch $c.2)","window_name":"\$(touch $c.3)\`touch $c.4\`","title":"\\\\u001b]0;x\\\\u0007#[fg=red]%%1;touch $c.5'"'"'","agent":"claude","state":"waiting_input","detail":"#{pane_id}","reason":"%%%%(x)","exit_code":99999,"window":-5}}\n'
+printf '{"t":"pane","pane":{"pane_id":"%%8","state":"pwned","title":"'
+head -c 5000 /dev/zero | tr '\0' 'A'
+printf '"}}\n{"t":"reply","id":424242,"rc":0,"out":"x"}\n{"t":"gone","pane_id":"%%x"}\n{"t":"synced"}\n'
+if [ \$n -eq 0 ]; then
+	sleep 1
+	head -c 300000 /dev/zero | tr '\0' 'B'
+	echo
+fi
+exec sleep 600
+EVIL
+	chmod +x "$TESTDIR/evil"
+	start_server main
+	T set -g @lisa-ssh-command "ssh -F $S/config"
+	T set -g @lisa-remote-lisa "$TESTDIR/evil"
+	T set -g @lisa-hosts "devbox/evil"
+	T set -g status-right '#{@lisa_hosts} #{@lisa_waiting} #{@lisa_count_waiting}'
+	start_helper
+	H=devbox/evil
+	until_ms 10000 sh -c "[ \"\$(cat '$TESTDIR/evil.runs' 2>/dev/null)\" = 2 ]" ||
+	    fail "the host was not retried after the long line: $(L hosts)"
+	until_ms 10000 hosts_are connected || fail "not connected: $(L hosts)"
+	helper_log | grep -q "a line longer than 256 KiB" || fail "the long line was not refused"
+	kill -0 "$HELPER_PID" || fail "helper died"
+	# Only %7 and %8 were well-formed enough to keep.
+	ids=$(L list --json | jget "' '.join(sorted(p['pane_id'] for p in d if p['host']))")
+	[ "$ids" = "%7 %8" ] || fail "remote panes kept: $ids"
+	p7=$(L list --json | jget "[p for p in d if p['pane_id']=='%7' and p['host']][0]")
+	echo "$p7" | jget "d['exit_code'] is None and d['window'] == -1 or exit(1)" >/dev/null ||
+	    fail "out-of-range numbers kept: $p7"
+	echo "$p7" | jget "all(ord(ch) >= 32 for ch in d['title']) or exit(1)" >/dev/null ||
+	    fail "control bytes kept: $p7"
+	[ "$(rfield %8 "$H" state)" = null ] || fail "an unknown state kept"
+	[ "$(L list --json | jget "len([p for p in d if p['pane_id']=='%8'][0]['title'])")" -le 256 ] ||
+	    fail "a long title kept whole"
+	# What tmux shows: the host's name and numbers, none of its text.
+	attach_outer
+	expect_shown main '#{@lisa_hosts}' "$H:1!1"
+	expect_shown main '#{@lisa_waiting}' "%7@$H"
+	T refresh-client -S 2>/dev/null
+	L status "%7@$H" >/dev/null 2>&1	# (no bridge there to answer)
+	sleep 0.5
+	ls "$c".* >/dev/null 2>&1 && fail "something ran: $(ls "$c".*)"
+	kill -0 "$HELPER_PID" || fail "helper died"
+	note "kept 2 of 5 panes, cleaned; a 300 kB line refused and the host retried; nothing ran"
+	note "%7 as kept: $(echo "$p7" | jget "{k: d[k] for k in ('session', 'window_name', 'title', 'detail', 'reason', 'state')}")"
+}
+
+# The status line drawn by a real client (formats expanded, #() run).
+attach_outer() {
+	OUTER="${SOCK}o"
+	tmux -L "$OUTER" -f /dev/null new-session -d -x 160 -y 10 \
+	    "TMUX= tmux -L $SOCK attach -t main"
+	trap 'tmux -L "$OUTER" kill-server 2>/dev/null; fleet_cleanup' EXIT
+	until_ms 5000 sh -c "tmux -L '$OUTER' capture-pane -p | grep -q main" ||
+	    fail "client did not attach"
+}
