@@ -152,7 +152,7 @@ check-asan:
 # covered. VG_TESTS picks the tests (the floods and churn would take an
 # hour at valgrind's pace).
 VG_LOGS = $(abspath build-vg/logs)
-VG_TESTS ?= ^test_(server|second|stop|runtime|no_periodic|all_sessions|ignore|window_size|linked|closed|respawned|death|output_(1mb|binary)|pause|claude_states_from_(title|session)|codex|degraded|stuck|agent_killed|status_targets|stderr|kill_9|exit_codes|nudge|kill_terminates|termination_of|runs_dir|watchdog_warn|hostile|socket|helper_sigkilled|session_churn_instant|agent_files)
+VG_TESTS ?= ^test_(server|second|stop|runtime|no_periodic|all_sessions|ignore|window_size|linked|closed|respawned|death|output_(1mb|binary)|pause|claude_states_from_(title|session)|codex|degraded|stuck|agent_killed|status_targets|stderr|kill_9|exit_codes|nudge|kill_terminates|termination_of|runs_dir|watchdog_warn|hostile|socket|helper_sigkilled|session_churn_instant|agent_files|fleet)
 check-valgrind:
 	@rm -rf $(VG_LOGS) && mkdir -p $(VG_LOGS)
 	@rm -f build-vg/bin/lisad # the wrapper of a last run: relink
