@@ -655,3 +655,31 @@ fleet_listener(struct listener_conn *lc, const char *cmd, struct json_doc *d)
 		free(argv[i]);
 	return (1);
 }
+
+/*
+ * lisa stop: the jump windows (lisa-jump.c) are the user's now, but the
+ * options lisa set on them go.
+ */
+void
+fleet_restore(struct buf *script)
+{
+	char	*out = NULL, *line, *rest, *sep;
+
+	if (tmux_run(&out, "list-windows", "-a", "-F",
+	    "#{window_id} #{@lisa_jump}", (char *)NULL) != 0 || out == NULL) {
+		free(out);
+		return;
+	}
+	rest = out;
+	while ((line = strsep(&rest, "\n")) != NULL) {
+		if (line[0] != '@' || (sep = strchr(line, ' ')) == NULL ||
+		    sep[1] == '\0')
+			continue;
+		*sep = '\0';
+		if (strspn(line + 1, "0123456789") != strlen(line + 1))
+			continue;
+		buf_printf(script, "set-option -wqu -t '%s' @lisa_jump\n"
+		    "set-option -wqu -t '%s' @lisa_jump_target\n", line, line);
+	}
+	free(out);
+}

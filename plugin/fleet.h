@@ -72,6 +72,7 @@ void		 fleet_option(const char *, const char *);
 void		 fleet_reset_config(void);
 void		 fleet_apply(void);
 void		 fleet_close(void);
+void		 fleet_restore(struct buf *);
 void		 fleet_reaped(pid_t, int);
 struct fleet_host *fleet_find(const char *);
 int		 fleet_parse_target(const char *, struct fleet_host **,

@@ -91,6 +91,7 @@ int	 cmd_remote(struct lisa_ctx *, const char *, const char *, char **,
 	    int);
 int	 cmd_hosts(struct lisa_ctx *, int);
 int	 cmd_bridge(struct lisa_ctx *);
+int	 cmd_key_jump(struct lisa_ctx *, const char *, const char *);
 
 /* lisa-doctor.c */
 int	 cmd_doctor(struct lisa_ctx *, int);

@@ -28,7 +28,8 @@
 #define MENU_MAX_AGENTS	40
 
 struct menu_agent {
-	char	*pane;
+	char	*pane;		/* "%N", or "%N@HOST" for a remote one */
+	char	*host;		/* NULL: local */
 	char	*target;	/* session:window.pane */
 	char	*session;
 	char	*window;	/* its name */
@@ -89,6 +90,11 @@ menu_agents(struct lisa_ctx *ctx, struct menu_agent **out, size_t *n)
 		list = xreallocarray(list, *n + 1, sizeof *list);
 		m = &list[(*n)++];
 		m->pane = menu_str(d, item, "pane_id");
+		/* A remote pane's target is %N@HOST already (the fleet). */
+		if ((m->host = json_get_str(d, item, "host")) != NULL) {
+			free(m->pane);
+			m->pane = menu_str(d, item, "target");
+		}
 		m->target = menu_str(d, item, "target");
 		m->session = menu_str(d, item, "session");
 		m->window = menu_str(d, item, "window_name");
@@ -118,6 +124,7 @@ menu_free(struct menu_agent *list, size_t n)
 
 	for (i = 0; i < n; i++) {
 		free(list[i].pane);
+		free(list[i].host);
 		free(list[i].target);
 		free(list[i].session);
 		free(list[i].window);
@@ -224,6 +231,21 @@ menu_self(struct lisa_ctx *ctx, const char *what, const char *arg)
 	ctl_shell_quote(&b, ctx->sid.socket);
 	buf_printf(&b, " %s ", what);
 	ctl_shell_quote(&b, arg);
+	return (buf_detach(&b));
+}
+
+/* The shell command line of `lisa key jump CLIENT %N@HOST`. */
+static char *
+menu_jump(struct lisa_ctx *ctx, const char *client, const char *target)
+{
+	struct buf	 b;
+	char		*sh = menu_self(ctx, "key jump", client);
+
+	buf_init(&b);
+	buf_adds(&b, sh);
+	buf_addc(&b, ' ');
+	ctl_shell_quote(&b, target);
+	free(sh);
 	return (buf_detach(&b));
 }
 
@@ -412,7 +434,10 @@ menu_where(struct menu_agent *list, size_t n)
 	}
 	for (i = 0; i < n; i++) {
 		free(list[i].where);
-		if (sessions)
+		if (list[i].host != NULL)
+			xasprintf(&list[i].where, "%s:%s:%s", list[i].host,
+			    list[i].session, list[i].window);
+		else if (sessions)
 			xasprintf(&list[i].where, "%s:%s", list[i].session,
 			    list[i].window);
 		else
@@ -487,6 +512,15 @@ cmd_key_menu(struct lisa_ctx *ctx, const char *client)
 			buf_printf(&name, "  %4s", age);
 		key[0] = i < sizeof keys - 1 ? keys[i] : '\0';
 		buf_reset(&cmd);
+		if (list[i].host != NULL) {
+			/* A remote one: its host's jump window (lisa-jump.c). */
+			sh = menu_jump(ctx, client, list[i].pane);
+			rs = menu_run_shell(sh);
+			menu_item(&ma, name.data, key, rs);
+			free(sh);
+			free(rs);
+			continue;
+		}
 		/* Pane ids come from tmux: "%N", nothing to quote. */
 		buf_printf(&cmd, "switch-client -t '%s'", list[i].pane);
 		menu_item(&ma, name.data, key, cmd.data);
@@ -562,6 +596,19 @@ cmd_key_next(struct lisa_ctx *ctx, const char *client)
 		    "lisa: no agent needs you"));
 	}
 	current = menu_client_pane(ctx, client);
+	/* In a jump window: the remote pane it shows is the current one. */
+	if (current != NULL) {
+		const char	*q[] = { "display-message", "-p", "-t",
+				    current, "#{@lisa_jump_target}", NULL };
+		char		*jt = NULL;
+
+		if (client_tmux(ctx, &jt, q) == 0 && jt != NULL &&
+		    fleet_is_target(jt)) {
+			free(current);
+			current = jt;
+		} else
+			free(jt);
+	}
 	pick = 0;
 	for (i = 0; current != NULL && i < ncand; i++) {
 		if (strcmp(cand[i]->pane, current) == 0) {
@@ -573,6 +620,8 @@ cmd_key_next(struct lisa_ctx *ctx, const char *client)
 	free(current);
 	free(cand);
 	menu_free(list, n);
+	if (fleet_is_target(pane))
+		return (cmd_key_jump(ctx, client, pane));
 	argv[0] = (char *)"switch-client";
 	argv[1] = (char *)"-c";
 	argv[2] = (char *)client;
@@ -713,6 +762,8 @@ cmd_key(struct lisa_ctx *ctx, const char *what, const char *client,
 		return (cmd_key_act(ctx, client, arg));
 	if (strcmp(what, "escalate") == 0)
 		return (cmd_key_escalate(ctx, client, arg));
+	if (strcmp(what, "jump") == 0)
+		return (cmd_key_jump(ctx, client, arg));
 	fprintf(stderr, "lisa: key %s: menu, next or details\n", what);
 	return (2);
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "lisad.h"
+#include "fleet.h"
 #include "ui-format.h"
 
 enum ui_kind { UI_PLACEHOLDERS, UI_BADGE, UI_BORDER };
@@ -439,6 +440,7 @@ ui_restore(void)
 	ui_set(&script, "-g", "@lisa_status_format", NULL);
 	ui_set(&script, "-g", "@lisa_waiting_format", NULL);
 	ui_set(&script, "-g", "@lisa_hosts_format", NULL);
+	fleet_restore(&script);
 	publish_restore(&script);
 	if (tmux_source(script.data) != 0)
 		log_warnx("ui: restoring failed");

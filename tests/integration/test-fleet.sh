@@ -273,12 +273,47 @@ EVIL
 	note "%7 as kept: $(echo "$p7" | jget "{k: d[k] for k in ('session', 'window_name', 'title', 'detail', 'reason', 'state')}")"
 }
 
-# The status line drawn by a real client (formats expanded, #() run).
+# A real client on the local server (an outer tmux's pane), whose screen
+# the test reads.
 attach_outer() {
 	OUTER="${SOCK}o"
-	tmux -L "$OUTER" -f /dev/null new-session -d -x 160 -y 10 \
-	    "TMUX= tmux -L $SOCK attach -t main"
+	tmux -L "$OUTER" -f /dev/null new-session -d -x 160 -y 30 \
+	    "env -u TMUX tmux -L $SOCK attach -t main"
 	trap 'tmux -L "$OUTER" kill-server 2>/dev/null; fleet_cleanup' EXIT
-	until_ms 5000 sh -c "tmux -L '$OUTER' capture-pane -p | grep -q main" ||
+	until_ms 5000 sh -c "[ -n \"\$(tmux -L $SOCK list-clients -F '#{client_control_mode}' | grep 0)\" ]" ||
 	    fail "client did not attach"
+}
+O() { tmux -L "$OUTER" -f /dev/null "$@"; }
+
+# prefix + A goes to a remote agent that waits: a local window runs ssh -t
+# to its host and tmux attach at that pane; the screen shows the agent.
+# A second press reuses the window; lisa stop leaves no option on it.
+test_fleet_jump_to_remote_agent() {
+	setup_fleet
+	R1 new-window -d -t work:1 -n claude "$FAKE/claude"
+	p=$(R1 display -p -t work:1 '#{pane_id}')
+	R1 send-keys -t "$p" 'permission' Enter
+	expect_remote "$p" "$H1" waiting_input
+	attach_outer
+	O send-keys C-b A
+	until_ms 10000 sh -c "[ \"\$(tmux -L $SOCK list-windows -F '#{@lisa_jump_target}' | grep .)\" = '$p@$H1' ]" ||
+	    fail "no jump window: $(T list-windows -F '#{window_name} #{@lisa_jump} #{@lisa_jump_target}')"
+	# A real attach there (a non-control client on the remote server).
+	until_ms 10000 sh -c "tmux -L '${SOCK}r1' list-clients -F '#{client_control_mode}' | grep -q 0" ||
+	    fail "nothing attached on the host: $(O capture-pane -p)"
+	until_ms 10000 sh -c "tmux -L '$OUTER' capture-pane -p | grep -q 'Claude Code (fake)'" ||
+	    fail "the agent is not on screen: $(O capture-pane -p)"
+	[ "$(T list-windows -F x | wc -l)" = 2 ] || fail "windows: $(T list-windows)"
+	O send-keys C-b A
+	sleep 1
+	[ "$(T list-windows -F x | wc -l)" = 2 ] || fail "a second window: $(T list-windows)"
+	# The menu lists it with its host.
+	O send-keys C-b a
+	until_ms 5000 sh -c "tmux -L '$OUTER' capture-pane -p | grep -qF '$H1:work:claude'" ||
+	    fail "the menu lacks the remote agent: $(O capture-pane -p)"
+	O send-keys Escape
+	L stop >/dev/null
+	wait_helper_exit 5000 || fail "helper did not exit"
+	[ -z "$(T list-windows -F '#{@lisa_jump}#{@lisa_jump_target}')" ] ||
+	    fail "stop left options: $(T list-windows -F '#{@lisa_jump} #{@lisa_jump_target}')"
 }
