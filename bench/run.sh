@@ -8,6 +8,7 @@
 #   B3  latencies until tmux shows a verdict
 #   B4  100 agents x 10 KB/s
 #   B5  lisa's tax on tmux at B4's load, against the polling baseline
+#   F1  the fleet: 10 hosts x 20 agents over sshd on loopback (root)
 # Runs on private tmux servers; needs python3 for precise timing.
 # BENCH="B3 B5" runs only those (make bench BENCH="B3 B5").
 # LISA_BIN_DIR and LISA_BUILD_DIR (make bench sets them): the binaries
@@ -28,7 +29,7 @@ cleanup() {
 }
 trap cleanup EXIT
 T() { tmux -L "$S" -f /dev/null "$@"; }
-want() { case " ${BENCH:-B1 S1 U1 S2 B2 B3 B4 B5} " in *" $1 "*) return 0 ;; esac; return 1; }
+want() { case " ${BENCH:-B1 S1 U1 S2 B2 B3 B4 B5 F1} " in *" $1 "*) return 0 ;; esac; return 1; }
 gone() {
 	T kill-server
 	while tmux -L "$S" has-session 2>/dev/null; do sleep 0.1; done
@@ -144,4 +145,11 @@ if want B4 || want B5; then
 		python3 "$ROOT/bench/measure.py" "$S" "$BIN/lisa" - b5 "$panes" "$ROOT/bench/poll-baseline.py" "${B5_SECONDS:-30}" || exit 1
 	fi
 	gone
+fi
+
+# F1: the fleet, on its own servers (bench/fleet.py).
+if want F1; then
+	python3 "$ROOT/bench/fleet.py" "$BIN/lisa" "$ROOT/tests/fake/claude" \
+	    10 20 "${F1_SECONDS:-30}" 200 2>/dev/null
+	echo
 fi
