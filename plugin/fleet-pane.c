@@ -173,7 +173,7 @@ fleet_pane_update(struct fleet_host *h, struct json_doc *d)
 {
 	struct fleet_pane	*fp;
 	enum cls_state		 from = ST_NONE;
-	char			*s;
+	char			*s, where[FLEET_MAX_STR + 16];
 	int			 obj, id, b, had;
 
 	if ((obj = json_get(d, 0, "pane")) == -1 ||
@@ -214,8 +214,15 @@ fleet_pane_update(struct fleet_host *h, struct json_doc *d)
 		fp->has_state = fp->state != ST_NSTATES && fp->state != ST_NONE;
 		free(s);
 	}
-	if (fp->has_state && (!had || from != fp->state))
+	if (fp->has_state && (!had || from != fp->state)) {
 		fleet_pane_event(h, fp, had ? from : ST_NONE);
+		snprintf(where, sizeof where, "%s:%d", fp->session != NULL ?
+		    fp->session : "?", fp->window);
+		notify_remote(h->name, fp->agent != NULL ? fp->agent : "agent",
+		    where, fp->detail != NULL ? fp->detail : "",
+		    had ? from : ST_NONE, fp->state, &fp->notified_at,
+		    &fp->notified_group);
+	}
 	fp->seen = 1;
 	listener_fleet_changed(h, fp, id);
 	return (0);

@@ -221,6 +221,10 @@ fleet_read_cb(int fd, short revents, void *arg)
 	buf_add(&h->in, tmp, (size_t)n);
 	while ((nl = memchr(h->in.data, '\n', h->in.len)) != NULL) {
 		len = (size_t)(nl - h->in.data);
+		if (len > FLEET_MAX_LINE) {
+			fleet_down(h, "a line longer than 256 KiB");
+			return;
+		}
 		fleet_pane_line(h, h->in.data, len);
 		if (h->rfd == -1)
 			return;		/* a line took it down */

@@ -31,6 +31,8 @@ struct fleet_pane {
 	char			*since;
 	int			 exit_code;	/* -1: none */
 	int			 seen;		/* in the last sync */
+	uint64_t		 notified_at;
+	int			 notified_group;
 	RB_ENTRY(fleet_pane)	 entry;
 };
 RB_HEAD(fleet_panes, fleet_pane);

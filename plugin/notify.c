@@ -41,7 +41,8 @@ static struct notify_config notify_cfg;
 struct notify {
 	uint64_t		 id;
 	uint64_t		 at;
-	int			 pane;
+	int			 pane;		/* -1: a remote one */
+	int			 session;	/* a remote one's: to send */
 	int			 group;
 	char			*tty;
 	char			*title;		/* desktop */
@@ -263,8 +264,11 @@ notify_clients_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 	if ((n = notify_find(arg)) == NULL)
 		return;
 	snprintf(pane, sizeof pane, "%%%d", n->pane);
-	p = pane_find(n->pane);
-	s = p != NULL ? pane_session(p) : NULL;
+	p = n->pane >= 0 ? pane_find(n->pane) : NULL;
+	if (n->pane < 0)
+		s = session_find(n->session);
+	else
+		s = p != NULL ? pane_session(p) : NULL;
 	copy = rest = ok ? xstrndup(body, len) : xstrdup("");
 	buf_init(&cmd);
 	buf_init(&text);
@@ -273,7 +277,7 @@ notify_clients_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 		if (session_reply_fields(line, f, 3) != 0 ||
 		    strcmp(f[1], "1") == 0)
 			continue;	/* control clients: ours, or scripts */
-		if (strcmp(f[2], pane) == 0) {
+		if (n->pane >= 0 && strcmp(f[2], pane) == 0) {
 			looking = 1;
 			continue;
 		}
@@ -290,11 +294,11 @@ notify_clients_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 			notify_stats.messages++;
 	}
 	if (!looking) {
-		notify_bell(n);
+		notify_bell(n);		/* (a remote pane has no tty here) */
 		notify_desktop(n);
 	}
-	log_debug("pane %s: notified (%s)", pane, looking ? "in view" :
-	    "not in view");
+	log_debug("pane %s: notified (%s)", n->pane >= 0 ? pane : "remote",
+	    looking ? "in view" : "not in view");
 	buf_free(&cmd);
 	buf_free(&text);
 	free(copy);
@@ -390,4 +394,60 @@ notify_transition(struct pane *p, enum cls_state from,
 	TAILQ_INSERT_TAIL(&notifies, n, entry);
 	loop_timer_init(&n->timer, notify_fire, n);
 	loop_timer_add(&n->timer, NOTIFY_SETTLE_MS);
+}
+
+/*
+ * A remote agent's transition (fleet-pane.c), with the host named: the
+ * same rules and cooldown as a local one's; a message on every client
+ * and the desktop (no bell: its tty is on the host). The agent, where and
+ * detail come from the host: they reach tmux escaped, as pane text does.
+ */
+void
+notify_remote(const char *host, const char *agent, const char *where,
+    const char *detail, enum cls_state from, enum cls_state to,
+    uint64_t *at, int *group)
+{
+	static const char	*verbs[UI_NGROUPS] = { "crashed", "waits",
+				    "is stuck", NULL, NULL, NULL };
+	struct notify		*n;
+	struct session		*s;
+	struct buf		 b;
+	uint64_t		 now = time_mono_ms();
+	int			 g = ui_group_of(to);
+
+	if (g == -1 || g == ui_group_of(from) || !notify_cfg.on[g])
+		return;
+	if (g == UI_WAITING && from != ST_IN_PROGRESS)
+		return;
+	if (*at != 0 && *group == g && now - *at < notify_cfg.cooldown_ms)
+		return;
+	*at = now;
+	*group = g;
+	RB_FOREACH(s, sessions, &sessions) {
+		if (s->ctl != NULL && s->attached && !s->closing)
+			break;
+	}
+	if (s == NULL)
+		return;
+	n = xcalloc(1, sizeof *n);
+	n->id = notify_next_id++;
+	n->at = now;
+	n->pane = -1;
+	n->session = s->id;
+	n->group = g;
+	xasprintf(&n->message, "lisa: %s on %s in %s %s%s%s%s", agent, host,
+	    where, verbs[g], *detail != '\0' ? " (" : "", detail,
+	    *detail != '\0' ? ")" : "");
+	xasprintf(&n->title, "%s on %s %s", agent, host, verbs[g]);
+	xasprintf(&n->body, "%s%s%s", where, *detail != '\0' ? " \u00b7 " :
+	    "", detail);
+	TAILQ_INSERT_TAIL(&notifies, n, entry);
+	buf_init(&b);
+	buf_adds(&b, "list-clients -F ");
+	ctl_quote_str(&b, "#{client_name}\037#{client_control_mode}\037"
+	    "#{pane_id}");
+	if (session_send(s, b.data, notify_clients_cb,
+	    (void *)(uintptr_t)n->id) != 0)
+		notify_free(n);
+	buf_free(&b);
 }

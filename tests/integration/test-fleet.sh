@@ -226,6 +226,7 @@ printf 'not json at all\n\0\1\2\n{"t":\n[1,2,3]\n{"t":"hello","v":1,"started":"y
 printf '{"t":"pane","pane":{"pane_id":"%%1;touch $c.1","state":"waiting_input"}}\n'
 printf '{"t":"pane","pane":{"pane_id":"%%99999999999","state":"waiting_input"}}\n'
 printf '{"t":"pane","pane":{"pane_id":"%%7","session":"#(touch $c.2)","window_name":"\$(touch $c.3)\`touch $c.4\`","title":"\\\\u001b]0;x\\\\u0007#[fg=red]%%1;touch $c.5'"'"'","agent":"claude","state":"waiting_input","detail":"#{pane_id}","reason":"%%%%(x)","exit_code":99999,"window":-5}}\n'
+printf '{"t":"pane","pane":{"pane_id":"%%9","session":"#(touch $c.6)","agent":"\$(touch $c.7)","state":"crashed","detail":"#{?#(touch $c.8),x,y}'"'"';touch $c.9"}}\n'
 printf '{"t":"pane","pane":{"pane_id":"%%8","state":"pwned","title":"'
 head -c 5000 /dev/zero | tr '\0' 'A'
 printf '"}}\n{"t":"reply","id":424242,"rc":0,"out":"x"}\n{"t":"gone","pane_id":"%%x"}\n{"t":"synced"}\n'
@@ -242,8 +243,12 @@ EVIL
 	T set -g @lisa-remote-lisa "$TESTDIR/evil"
 	T set -g @lisa-hosts "devbox/evil"
 	T set -g status-right '#{@lisa_hosts} #{@lisa_waiting} #{@lisa_count_waiting}'
-	start_helper
+	T set -g @lisa-notify-crashed on
+	T set -g @lisa-notify-desktop off
+	T set -g display-time 20000
 	H=devbox/evil
+	attach_outer
+	start_helper
 	until_ms 10000 sh -c "[ \"\$(cat '$TESTDIR/evil.runs' 2>/dev/null)\" = 2 ]" ||
 	    fail "the host was not retried after the long line: $(L hosts)"
 	until_ms 10000 hosts_are connected || fail "not connected: $(L hosts)"
@@ -251,7 +256,10 @@ EVIL
 	kill -0 "$HELPER_PID" || fail "helper died"
 	# Only %7 and %8 were well-formed enough to keep.
 	ids=$(L list --json | jget "' '.join(sorted(p['pane_id'] for p in d if p['host']))")
-	[ "$ids" = "%7 %8" ] || fail "remote panes kept: $ids"
+	[ "$ids" = "%7 %8 %9" ] || fail "remote panes kept: $ids"
+	# Its crash notified, its text shown as text.
+	until_ms 10000 sh -c "tmux -L '$OUTER' capture-pane -p | grep -qF 'on $H in #(touch'" ||
+	    fail "no notification of the hostile crash: $(O capture-pane -p)"
 	p7=$(L list --json | jget "[p for p in d if p['pane_id']=='%7' and p['host']][0]")
 	echo "$p7" | jget "d['exit_code'] is None and d['window'] == -1 or exit(1)" >/dev/null ||
 	    fail "out-of-range numbers kept: $p7"
@@ -261,15 +269,14 @@ EVIL
 	[ "$(L list --json | jget "len([p for p in d if p['pane_id']=='%8'][0]['title'])")" -le 256 ] ||
 	    fail "a long title kept whole"
 	# What tmux shows: the host's name and numbers, none of its text.
-	attach_outer
-	expect_shown main '#{@lisa_hosts}' "$H:1!1"
+	expect_shown main '#{@lisa_hosts}' "$H:2!1"
 	expect_shown main '#{@lisa_waiting}' "%7@$H"
 	T refresh-client -S 2>/dev/null
 	L status "%7@$H" >/dev/null 2>&1	# (no bridge there to answer)
 	sleep 0.5
 	ls "$c".* >/dev/null 2>&1 && fail "something ran: $(ls "$c".*)"
 	kill -0 "$HELPER_PID" || fail "helper died"
-	note "kept 2 of 5 panes, cleaned; a 300 kB line refused and the host retried; nothing ran"
+	note "kept 3 of 6 panes, cleaned; a 300 kB line refused and the host retried; nothing ran"
 	note "%7 as kept: $(echo "$p7" | jget "{k: d[k] for k in ('session', 'window_name', 'title', 'detail', 'reason', 'state')}")"
 }
 
@@ -290,11 +297,18 @@ O() { tmux -L "$OUTER" -f /dev/null "$@"; }
 # A second press reuses the window; lisa stop leaves no option on it.
 test_fleet_jump_to_remote_agent() {
 	setup_fleet
+	T set -g @lisa-notify-waiting on
+	T set -g @lisa-notify-desktop off
+	T set -g display-time 20000
+	L reload >/dev/null
 	R1 new-window -d -t work:1 -n claude "$FAKE/claude"
 	p=$(R1 display -p -t work:1 '#{pane_id}')
-	R1 send-keys -t "$p" 'permission' Enter
 	expect_remote "$p" "$H1" waiting_input
 	attach_outer
+	# It works, then asks: the notification names the host.
+	R1 send-keys -t "$p" 'permission' Enter
+	until_ms 10000 sh -c "tmux -L '$OUTER' capture-pane -p | grep -qF 'lisa: claude on $H1 in work:1 waits'" ||
+	    fail "no notification naming the host: $(O capture-pane -p)"
 	O send-keys C-b A
 	until_ms 10000 sh -c "[ \"\$(tmux -L $SOCK list-windows -F '#{@lisa_jump_target}' | grep .)\" = '$p@$H1' ]" ||
 	    fail "no jump window: $(T list-windows -F '#{window_name} #{@lisa_jump} #{@lisa_jump_target}')"
