@@ -304,6 +304,7 @@ cmd_list(struct lisa_ctx *ctx, struct args *a)
 	    "COMMAND", "AGENT", "STATE", "TITLE");
 	for (i = 0; i < n; i++) {
 		char	state[64], *ag = NULL, *as = NULL, *ad = NULL;
+		char	pidtext[24];
 
 		item = json_array_item(d, panes, i);
 		pid = st = sig = -1;
@@ -326,10 +327,12 @@ cmd_list(struct lisa_ctx *ctx, struct args *a)
 			snprintf(state, sizeof state, "exit %lld", st);
 		else
 			snprintf(state, sizeof state, "dead");
-		printf("%-16s %-6s %-8lld %-12s %-8s %-30s %s\n",
+		/* (a remote pane's pid is its host's business: "-") */
+		snprintf(pidtext, sizeof pidtext, "%lld", pid);
+		printf("%-16s %-6s %-8s %-12s %-8s %-30s %s\n",
 		    jstr(d, item, "target", &s1), jstr(d, item, "pane_id", &s2),
-		    pid, jstr(d, item, "command", &s3), ag != NULL ? ag : "-",
-		    state, jstr(d, item, "title", &s4));
+		    pid > 0 ? pidtext : "-", jstr(d, item, "command", &s3),
+		    ag != NULL ? ag : "-", state, jstr(d, item, "title", &s4));
 		free(ag);
 		free(as);
 		free(ad);

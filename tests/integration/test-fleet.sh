@@ -124,6 +124,10 @@ test_fleet_remote_states_push() {
 	R1 new-window -d -t work:1 -n claude "$FAKE/claude"
 	p=$(R1 display -p -t work:1 '#{pane_id}')
 	expect_remote "$p" "$H1" waiting_input
+	# No helper ran there: the bridge started it, and says so.
+	L hosts --json | jget "d[0]['reason']" | grep -qx "started its helper" ||
+	    fail "hosts: $(L hosts)"
+	L list | grep -q "^$p@$H1 .* claude .*waiting_input" || fail "lisa list: $(L list)"
 	# Everywhere local ones are: the counts and the waiting list, the
 	# per-host summary.
 	expect_shown main '#{@lisa_count_waiting}' 1
@@ -173,6 +177,9 @@ test_fleet_nudge_remote() {
 	until_ms 5000 sh -c "tmux -L '${SOCK}r2' capture-pane -p -t '$p' | grep -q 'unknown command: continue'" ||
 	    fail "the remote agent got nothing: $(R2 capture-pane -p -t "$p")"
 	L explain "$p@$H2" >/dev/null || fail "explain"
+	# kill there: SIGTERM to the agent's processes, on its host.
+	out=$(L kill "$p@$H2" --force 2>&1) || fail "kill: $out"
+	expect_remote "$p" "$H2" crashed
 	# The bridge runs six commands and nothing else, whoever asks.
 	r=$(printf '{"cmd":"remote","target":"%s","argv":["stop","-"]}\n' "$p@$H2" | socket_call)
 	echo "$r" | grep -q "not a command the fleet runs" || fail "the bridge ran stop: $r"
