@@ -101,6 +101,7 @@ fleet_pane_free_fields(struct fleet_pane *fp)
 	free(fp->detail);
 	free(fp->reason);
 	free(fp->since);
+	free(fp->extra);
 }
 
 static void
@@ -141,6 +142,164 @@ fleet_pane_count(struct fleet_host *h)
 	RB_FOREACH(fp, fleet_panes, &h->panes)
 		n++;
 	return (n);
+}
+
+#define FLEET_EXTRA_MAX		(16 * 1024)	/* a pane's other keys */
+#define FLEET_EXTRA_DEPTH	4
+
+/* The keys fleet_pane_json writes itself: not copied from the host. */
+static const char *fleet_own_keys[] = {
+	"pane_id", "host", "session", "window", "window_name", "pane_index",
+	"target", "command", "title", "dead", "exit_status", "exit_signal",
+	"agent", "state", "detail", "reason", "since", "exit_code", NULL
+};
+
+static int
+fleet_key_ok(const char *k)
+{
+	size_t	n = strlen(k);
+
+	return (n > 0 && n <= 40 &&
+	    strspn(k, "abcdefghijklmnopqrstuvwxyz0123456789_") == n);
+}
+
+/* A number as JSON writes it, or true, false, null: else -1. */
+static int
+fleet_primitive_ok(const char *t)
+{
+	const char	*p = t;
+
+	if (strcmp(t, "true") == 0 || strcmp(t, "false") == 0 ||
+	    strcmp(t, "null") == 0)
+		return (0);
+	if (strlen(t) > 24)
+		return (-1);
+	if (*p == '-')
+		p++;
+	if (*p < '0' || *p > '9')
+		return (-1);
+	p += strspn(p, "0123456789");
+	if (*p == '.') {
+		p++;
+		if (*p < '0' || *p > '9')
+			return (-1);
+		p += strspn(p, "0123456789");
+	}
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		if (*p < '0' || *p > '9')
+			return (-1);
+		p += strspn(p, "0123456789");
+	}
+	return (*p == '\0' ? 0 : -1);
+}
+
+/*
+ * A host's JSON value written again from what it means, never from its
+ * text: keys of [a-z0-9_] only, strings cleaned and cut, numbers checked,
+ * depth and size bounded. -1 if it does not fit (the caller drops it).
+ */
+static int
+fleet_copy(struct buf *b, struct json_doc *d, int tok, int depth)
+{
+	char	*k, *v;
+	int	 end, t, first = 1, n = 0, rc = 0;
+
+	if (b->len > FLEET_EXTRA_MAX || depth > FLEET_EXTRA_DEPTH)
+		return (-1);
+	switch (json_type(d, tok)) {
+	case JSON_T_OBJECT:
+		buf_addc(b, '{');
+		end = json_skip(d, tok);
+		for (t = tok + 1; t < end && rc == 0; t = json_skip(d, t + 1)) {
+			if (json_tok_str(d, t, &k) != 0)
+				return (-1);
+			if (!fleet_key_ok(k)) {
+				free(k);
+				continue;
+			}
+			if (!first)
+				buf_addc(b, ',');
+			first = 0;
+			json_cstr(b, k);
+			buf_addc(b, ':');
+			free(k);
+			rc = fleet_copy(b, d, t + 1, depth + 1);
+		}
+		buf_addc(b, '}');
+		return (rc);
+	case JSON_T_ARRAY:
+		buf_addc(b, '[');
+		end = json_skip(d, tok);
+		for (t = tok + 1; t < end && rc == 0; t = json_skip(d, t)) {
+			if (n++ == 64)
+				return (-1);
+			if (!first)
+				buf_addc(b, ',');
+			first = 0;
+			rc = fleet_copy(b, d, t, depth + 1);
+		}
+		buf_addc(b, ']');
+		return (rc);
+	case JSON_T_STRING:
+		if (json_tok_str(d, tok, &v) != 0)
+			return (-1);
+		k = fleet_clean(v, FLEET_MAX_STR);
+		json_cstr(b, k);
+		free(k);
+		free(v);
+		return (0);
+	case JSON_T_PRIMITIVE:
+		v = json_tok_text(d, tok);
+		rc = fleet_primitive_ok(v);
+		buf_adds(b, rc == 0 ? v : "null");
+		free(v);
+		return (0);
+	}
+	return (-1);
+}
+
+/* The pane's other keys ("k":v,... for fleet_pane_json), or NULL. */
+static char *
+fleet_extra(struct json_doc *d, int obj)
+{
+	struct buf	 b;
+	char		*k;
+	int		 end, t, i, own;
+
+	buf_init(&b);
+	end = json_skip(d, obj);
+	for (t = obj + 1; t < end; t = json_skip(d, t + 1)) {
+		if (json_tok_str(d, t, &k) != 0)
+			break;
+		own = 0;
+		for (i = 0; fleet_own_keys[i] != NULL && !own; i++)
+			own = strcmp(k, fleet_own_keys[i]) == 0;
+		if (!own && fleet_key_ok(k)) {
+			buf_addc(&b, ',');
+			json_cstr(&b, k);
+			buf_addc(&b, ':');
+			if (fleet_copy(&b, d, t + 1, 1) != 0) {
+				free(k);
+				buf_free(&b);
+				return (NULL);
+			}
+		}
+		free(k);
+	}
+	/* Its own target is session:window.pane there. */
+	if ((i = json_get(d, obj, "target")) != -1 &&
+	    json_type(d, i) == JSON_T_STRING) {
+		buf_adds(&b, ",\"remote_target\":");
+		fleet_copy(&b, d, i, 1);
+	}
+	if (b.len == 0) {
+		buf_free(&b);
+		return (NULL);
+	}
+	return (buf_detach(&b));
 }
 
 /* A remote pane's new state into the local events, with its host. */
@@ -206,6 +365,7 @@ fleet_pane_update(struct fleet_host *h, struct json_doc *d)
 	fp->detail = fleet_str(d, obj, "detail");
 	fp->reason = fleet_str(d, obj, "reason");
 	fp->since = fleet_str(d, obj, "since");
+	fp->extra = fleet_extra(d, obj);
 	had = fp->has_state;
 	from = fp->state;
 	fp->has_state = 0;
@@ -342,6 +502,8 @@ fleet_pane_json(struct buf *b, struct fleet_host *h, struct fleet_pane *fp)
 		buf_adds(b, "null");
 	json_key(b, "exit_code");
 	json_int_or_null(b, fp->exit_code != -1, fp->exit_code);
+	if (fp->extra != NULL)
+		buf_adds(b, fp->extra);
 	buf_addc(b, '}');
 }
 

@@ -30,6 +30,7 @@ struct fleet_pane {
 	char			*reason;
 	char			*since;
 	int			 exit_code;	/* -1: none */
+	char			*extra;		/* its other keys, cleaned */
 	int			 seen;		/* in the last sync */
 	uint64_t		 notified_at;
 	int			 notified_group;

@@ -174,7 +174,7 @@ json_type(struct json_doc *d, int tok)
  * key a string of size 1 whose child is the value, so every token's size is
  * its number of direct children.
  */
-static int
+int
 json_skip(struct json_doc *d, int tok)
 {
 	int	i, n;
@@ -210,6 +210,12 @@ json_get(struct json_doc *d, int obj, const char *key)
 		tok = json_skip(d, tok);
 	}
 	return (-1);
+}
+
+int
+json_ntoks(struct json_doc *d)
+{
+	return (d->ntoks);
 }
 
 int

@@ -52,6 +52,8 @@ int	 json_get_bool(struct json_doc *, int obj, const char *key, int *);
 int	 json_type(struct json_doc *, int tok);
 int	 json_array_size(struct json_doc *, int tok);
 int	 json_array_item(struct json_doc *, int tok, int i);
+int	 json_skip(struct json_doc *, int tok);
+int	 json_ntoks(struct json_doc *);
 int	 json_tok_str(struct json_doc *, int tok, char **);
 int	 json_tok_int(struct json_doc *, int tok, long long *);
 void	 json_dump(struct json_doc *, int tok, FILE *);

@@ -128,6 +128,10 @@ test_fleet_remote_states_push() {
 	L hosts --json | jget "d[0]['reason']" | grep -qx "started its helper" ||
 	    fail "hosts: $(L hosts)"
 	L list | grep -q "^$p@$H1 .* claude .*waiting_input" || fail "lisa list: $(L list)"
+	# Every key a local pane has (its signals too), and its own target.
+	missing=$(L list --json | jget "sorted(set(next(p for p in d if p['host'] is None)) - set(next(p for p in d if p['host'])))")
+	[ "$missing" = "[]" ] || fail "a remote pane lacks $missing"
+	[ "$(rfield "$p" "$H1" remote_target)" = work:1.0 ] || fail "remote_target"
 	# Everywhere local ones are: the counts and the waiting list, the
 	# per-host summary.
 	expect_shown main '#{@lisa_count_waiting}' 1
@@ -232,7 +236,7 @@ echo \$((n + 1)) >"$TESTDIR/evil.runs"
 printf 'not json at all\n\0\1\2\n{"t":\n[1,2,3]\n{"t":"hello","v":1,"started":"yes"}\n'
 printf '{"t":"pane","pane":{"pane_id":"%%1;touch $c.1","state":"waiting_input"}}\n'
 printf '{"t":"pane","pane":{"pane_id":"%%99999999999","state":"waiting_input"}}\n'
-printf '{"t":"pane","pane":{"pane_id":"%%7","session":"#(touch $c.2)","window_name":"\$(touch $c.3)\`touch $c.4\`","title":"\\\\u001b]0;x\\\\u0007#[fg=red]%%1;touch $c.5'"'"'","agent":"claude","state":"waiting_input","detail":"#{pane_id}","reason":"%%%%(x)","exit_code":99999,"window":-5}}\n'
+printf '{"t":"pane","pane":{"pane_id":"%%7","session":"#(touch $c.2)","window_name":"\$(touch $c.3)\`touch $c.4\`","title":"\\\\u001b]0;x\\\\u0007#[fg=red]%%1;touch $c.5'"'"'","agent":"claude","state":"waiting_input","detail":"#{pane_id}","reason":"%%%%(x)","exit_code":99999,"window":-5,"Bad Key":1,"x;y":2,"ok_key":"a\\u0007b","n":1.5e3,"bad_n":0x10}}\n'
 printf '{"t":"pane","pane":{"pane_id":"%%9","session":"#(touch $c.6)","agent":"\$(touch $c.7)","state":"crashed","detail":"#{?#(touch $c.8),x,y}'"'"';touch $c.9"}}\n'
 printf '{"t":"pane","pane":{"pane_id":"%%8","state":"pwned","title":"'
 head -c 5000 /dev/zero | tr '\0' 'A'
@@ -272,6 +276,8 @@ EVIL
 	    fail "out-of-range numbers kept: $p7"
 	echo "$p7" | jget "all(ord(ch) >= 32 for ch in d['title']) or exit(1)" >/dev/null ||
 	    fail "control bytes kept: $p7"
+	echo "$p7" | jget "('Bad Key' not in d and 'x;y' not in d and d['ok_key'] == 'a?b' and d['n'] == 1500) or exit(1)" >/dev/null ||
+	    fail "its other keys not cleaned: $p7"
 	[ "$(rfield %8 "$H" state)" = null ] || fail "an unknown state kept"
 	[ "$(L list --json | jget "len([p for p in d if p['pane_id']=='%8'][0]['title'])")" -le 256 ] ||
 	    fail "a long title kept whole"
