@@ -29,6 +29,17 @@ struct fleet_req {
 	TAILQ_ENTRY(fleet_req)	 entry;
 };
 
+/* A local window that shows a remote pane (lisa-jump.c): its badge. */
+#define FLEET_MAX_JUMPS		64
+struct fleet_jump {
+	int			 window;
+	char			*host;
+	int			 pane;
+	TAILQ_ENTRY(fleet_jump)	 entry;
+};
+static TAILQ_HEAD(, fleet_jump) fleet_jumps =
+    TAILQ_HEAD_INITIALIZER(fleet_jumps);
+
 struct fleet_hosts	 fleet_hosts = TAILQ_HEAD_INITIALIZER(fleet_hosts);
 static char		*fleet_cfg_hosts;
 static char		*fleet_cfg_ssh;
@@ -460,9 +471,69 @@ fleet_apply(void)
 	}
 }
 
+/* Window @window now shows the remote pane target (%N@HOST). */
+static void
+fleet_jump_set(int window, const char *target)
+{
+	struct fleet_jump	*j;
+	struct fleet_host	*h;
+	int			 id, n = 0;
+
+	if (fleet_parse_target(target, &h, &id) != 0)
+		return;
+	TAILQ_FOREACH(j, &fleet_jumps, entry) {
+		if (j->window == window)
+			break;
+		n++;
+	}
+	if (j == NULL) {
+		if (n >= FLEET_MAX_JUMPS) {
+			j = TAILQ_FIRST(&fleet_jumps);
+			TAILQ_REMOVE(&fleet_jumps, j, entry);
+			free(j->host);
+			free(j);
+		}
+		j = xcalloc(1, sizeof *j);
+		j->window = window;
+		TAILQ_INSERT_TAIL(&fleet_jumps, j, entry);
+	} else
+		free(j->host);
+	j->host = xstrdup(h->name);
+	j->pane = id;
+	publish_schedule();
+}
+
+/* The state of the remote pane a jump window shows, or ST_NONE. */
+enum cls_state
+fleet_jump_state(int window)
+{
+	struct fleet_jump	*j;
+	struct fleet_host	*h;
+	struct fleet_pane	*fp;
+
+	TAILQ_FOREACH(j, &fleet_jumps, entry) {
+		if (j->window != window)
+			continue;
+		if ((h = fleet_find(j->host)) == NULL ||
+		    h->state != FLEET_CONNECTED ||
+		    (fp = fleet_pane_find(h, j->pane)) == NULL ||
+		    !fp->has_state)
+			return (ST_NONE);
+		return (fp->state);
+	}
+	return (ST_NONE);
+}
+
 void
 fleet_close(void)
 {
+	struct fleet_jump	*j;
+
+	while ((j = TAILQ_FIRST(&fleet_jumps)) != NULL) {
+		TAILQ_REMOVE(&fleet_jumps, j, entry);
+		free(j->host);
+		free(j);
+	}
 	while (!TAILQ_EMPTY(&fleet_hosts))
 		fleet_host_free(TAILQ_FIRST(&fleet_hosts));
 	fleet_reset_config();
@@ -611,6 +682,7 @@ fleet_listener(struct listener_conn *lc, const char *cmd, struct json_doc *d)
 	struct fleet_host	*h;
 	struct buf		 b;
 	char			*target, *argv[8], *cause = NULL, id[16];
+	char			*id_s;
 	int			 arr, n, i, pid, ok = 1;
 
 	if (strcmp(cmd, "hosts") == 0) {
@@ -618,6 +690,20 @@ fleet_listener(struct listener_conn *lc, const char *cmd, struct json_doc *d)
 		buf_adds(&b, "{\"ok\":true,\"hosts\":");
 		fleet_hosts_json(&b);
 		buf_addc(&b, '}');
+		listener_send(lc, &b);
+		buf_free(&b);
+		return (1);
+	}
+	if (strcmp(cmd, "jump") == 0) {
+		target = json_get_str(d, 0, "target");
+		if ((id_s = json_get_str(d, 0, "window")) != NULL &&
+		    id_s[0] == '@' && strspn(id_s + 1, "0123456789") ==
+		    strlen(id_s + 1) && id_s[1] != '\0' && strlen(id_s) < 11)
+			fleet_jump_set(atoi(id_s + 1), target);
+		free(id_s);
+		free(target);
+		buf_init(&b);
+		buf_adds(&b, "{\"ok\":true}");
 		listener_send(lc, &b);
 		buf_free(&b);
 		return (1);

@@ -76,6 +76,7 @@ void		 fleet_reset_config(void);
 void		 fleet_apply(void);
 void		 fleet_close(void);
 void		 fleet_restore(struct buf *);
+enum cls_state	 fleet_jump_state(int);
 void		 fleet_reaped(pid_t, int);
 struct fleet_host *fleet_find(const char *);
 int		 fleet_parse_target(const char *, struct fleet_host **,

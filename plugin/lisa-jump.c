@@ -146,11 +146,26 @@ cmd_key_jump(struct lisa_ctx *ctx, const char *client, const char *target)
 		    "@lisa_jump_target", target, NULL };
 		char	*o2 = NULL;
 
+		struct buf	 req;
+		struct json_doc	*d;
+		char		*cause = NULL;
+
 		client_tmux_all(ctx, &o2, set1);
 		free(o2);
 		o2 = NULL;
 		client_tmux_all(ctx, &o2, set2);
 		free(o2);
+		/* The helper badges the window with the agent's state. */
+		buf_init(&req);
+		buf_adds(&req, "{\"cmd\":\"jump\",\"window\":");
+		json_cstr(&req, win);
+		buf_adds(&req, ",\"target\":");
+		json_cstr(&req, target);
+		buf_adds(&req, "}\n");
+		if (client_call(ctx, req.data, &d, &cause) == 0)
+			json_free(d);
+		free(cause);
+		buf_free(&req);
 	}
 	free(out);
 	free(sh);

@@ -270,6 +270,9 @@ publish_rollups(void)
 			st = p->watch->res.state;
 		if ((s = pane_session(p)) == NULL)
 			continue;
+		/* A window that shows a remote agent wears its badge. */
+		if (st == ST_NONE)
+			st = fleet_jump_state(p->window);
 		publish_fold('w', p->window, s, st);
 		for (i = 0; i < p->nsessions; i++) {
 			s = session_find(p->sessions[i]);

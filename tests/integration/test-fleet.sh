@@ -331,6 +331,9 @@ test_fleet_jump_to_remote_agent() {
 	until_ms 10000 sh -c "tmux -L '$OUTER' capture-pane -p | grep -q 'Claude Code (fake)'" ||
 	    fail "the agent is not on screen: $(O capture-pane -p)"
 	[ "$(T list-windows -F x | wc -l)" = 2 ] || fail "windows: $(T list-windows)"
+	# The window wears the remote agent's badge in the window list.
+	w=$(T list-windows -F '#{window_id} #{@lisa_jump}' | sed -n "s| $H1\$||p")
+	expect_shown "$w" '#{@lisa_window_state}' waiting_input
 	O send-keys C-b A
 	sleep 1
 	[ "$(T list-windows -F x | wc -l)" = 2 ] || fail "a second window: $(T list-windows)"
