@@ -95,7 +95,8 @@ setup_fleet() {
 	H1="devbox/${SOCK}r1" H2="gpu1/${SOCK}r2"
 	start_server main
 	T set -g @lisa-ssh-command "ssh -F $S/config"
-	T set -g @lisa-remote-lisa "env XDG_RUNTIME_DIR=$TESTDIR/remote-run HOME=$HOME $LISA"
+	# (PATH: the tmux under test, which an ssh session's PATH lacks)
+	T set -g @lisa-remote-lisa "env PATH=$PATH XDG_RUNTIME_DIR=$TESTDIR/remote-run HOME=$HOME $LISA"
 	T set -g @lisa-hosts "$H1 $H2"
 	start_helper
 	until_ms 20000 hosts_are connected connected ||
