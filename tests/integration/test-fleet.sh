@@ -25,7 +25,8 @@ start_sshd() {
 	cp "$S/id.pub" "$S/authorized_keys"
 	PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 	# SHLVL: bash reads no ~/.bashrc for a command sshd runs when it
-	# is set (a user's rc files are not what this tests).
+	# is set (a user's rc files are not what this tests). PATH: the
+	# tmux under test there too (a jump's attach).
 	cat >"$S/sshd_config" <<EOF
 Port $PORT
 ListenAddress 127.0.0.1
@@ -37,7 +38,7 @@ KbdInteractiveAuthentication no
 UsePAM no
 StrictModes no
 PermitRootLogin prohibit-password
-AcceptEnv SHLVL
+AcceptEnv SHLVL PATH
 EOF
 	cat >"$S/config" <<EOF
 Host devbox gpu1
@@ -49,7 +50,7 @@ Host devbox gpu1
   UserKnownHostsFile /dev/null
   StrictHostKeyChecking no
   LogLevel ERROR
-  SetEnv SHLVL=1
+  SetEnv SHLVL=1 PATH=$PATH
 EOF
 	sshd_up
 }
