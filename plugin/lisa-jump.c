@@ -44,18 +44,27 @@ jump_command(struct lisa_ctx *ctx, const char *host, int id)
 {
 	const char	*argv[] = { "show-options", "-gqv", "@lisa-ssh-command",
 			    NULL };
+	const char	*targv[] = { "show-options", "-gqv",
+			    "@lisa-remote-tmux", NULL };
 	struct buf	 b, remote;
-	char		*ssh = NULL, *dest, *sock;
+	char		*ssh = NULL, *tmux = NULL, *dest, *sock;
 
 	if (client_tmux(ctx, &ssh, argv) != 0 || ssh == NULL || *ssh == '\0') {
 		free(ssh);
 		ssh = xstrdup("ssh");
 	}
+	/* The user's own text for the remote shell (a path, env PATH=...). */
+	if (client_tmux(ctx, &tmux, targv) != 0 || tmux == NULL ||
+	    *tmux == '\0') {
+		free(tmux);
+		tmux = xstrdup("tmux");
+	}
 	dest = xstrdup(host);
 	if ((sock = strchr(dest, '/')) != NULL)
 		*sock++ = '\0';
 	buf_init(&remote);
-	buf_adds(&remote, "tmux");
+	buf_adds(&remote, tmux);
+	free(tmux);
 	if (sock != NULL) {
 		buf_adds(&remote, " -L ");
 		ctl_shell_quote(&remote, sock);

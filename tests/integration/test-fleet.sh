@@ -25,8 +25,7 @@ start_sshd() {
 	cp "$S/id.pub" "$S/authorized_keys"
 	PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 	# SHLVL: bash reads no ~/.bashrc for a command sshd runs when it
-	# is set (a user's rc files are not what this tests). PATH: the
-	# tmux under test there too (a jump's attach).
+	# is set (a user's rc files are not what this tests).
 	cat >"$S/sshd_config" <<EOF
 Port $PORT
 ListenAddress 127.0.0.1
@@ -38,7 +37,7 @@ KbdInteractiveAuthentication no
 UsePAM no
 StrictModes no
 PermitRootLogin prohibit-password
-AcceptEnv SHLVL PATH
+AcceptEnv SHLVL
 EOF
 	cat >"$S/config" <<EOF
 Host devbox gpu1
@@ -50,7 +49,7 @@ Host devbox gpu1
   UserKnownHostsFile /dev/null
   StrictHostKeyChecking no
   LogLevel ERROR
-  SetEnv SHLVL=1 PATH=$PATH
+  SetEnv SHLVL=1
 EOF
 	sshd_up
 }
@@ -98,6 +97,7 @@ setup_fleet() {
 	T set -g @lisa-ssh-command "ssh -F $S/config"
 	# (PATH: the tmux under test, which an ssh session's PATH lacks)
 	T set -g @lisa-remote-lisa "env PATH=$PATH XDG_RUNTIME_DIR=$TESTDIR/remote-run HOME=$HOME $LISA"
+	T set -g @lisa-remote-tmux "$(command -v tmux)"
 	T set -g @lisa-hosts "$H1 $H2"
 	start_helper
 	until_ms 20000 hosts_are connected connected ||
