@@ -61,12 +61,19 @@ sshd_up() {
 	    fail "sshd did not come up: $(cat "$S/sshd.log")"
 }
 
-# The listener and every connection it serves: the host is gone.
+# The listener and every connection it serves (its own descendants only:
+# another suite's sshd may run beside): the host is gone.
+kill_tree() {
+	for _c in $(pgrep -P "$1"); do
+		kill_tree "$_c"
+	done
+	kill "$1" 2>/dev/null
+}
 sshd_down() {
-	pkill -TERM -P "$SSHD_PID" 2>/dev/null
-	kill "$SSHD_PID" 2>/dev/null
+	kill -STOP "$SSHD_PID" 2>/dev/null	# (accepts nothing meanwhile)
+	kill_tree "$SSHD_PID"
+	kill -CONT "$SSHD_PID" 2>/dev/null
 	wait "$SSHD_PID" 2>/dev/null
-	pkill -TERM -f "sshd: $(id -un)" 2>/dev/null
 	SSHD_PID=
 }
 
