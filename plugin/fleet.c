@@ -310,10 +310,12 @@ fleet_connect(struct fleet_host *h)
 	/*
 	 * The user's ssh command is theirs (options, a wrapper); the host
 	 * and the remote command go as sh's arguments, never into its text.
-	 * BatchMode: nobody is there to answer a prompt.
+	 * BatchMode: nobody is there to answer a prompt. A host that does not
+	 * answer is down after 15 s, a link that dies after 45.
 	 */
-	xasprintf(&sh, "exec %s -T -o BatchMode=yes -o ServerAliveInterval=15 "
-	    "-o ServerAliveCountMax=3 -- \"$1\" \"$2\"",
+	xasprintf(&sh, "exec %s -T -o BatchMode=yes -o ConnectTimeout=15 "
+	    "-o ServerAliveInterval=15 -o ServerAliveCountMax=3 -- "
+	    "\"$1\" \"$2\"",
 	    fleet_ssh != NULL ? fleet_ssh : "ssh");
 	if ((pid = fork()) == 0) {
 		dup2(in[0], 0);
