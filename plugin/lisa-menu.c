@@ -58,7 +58,13 @@ menu_cmp(const void *a0, const void *b0)
 
 	if (a->group != b->group)
 		return (a->group < b->group ? -1 : 1);
-	return (strcmp(a->target, b->target));
+	/* Within a group: this tmux's first, then each host's together. */
+	if ((a->host == NULL) != (b->host == NULL))
+		return (a->host == NULL ? -1 : 1);
+	if (a->host != NULL && strcmp(a->host, b->host) != 0)
+		return (strcmp(a->host, b->host));
+	return (strcmp(a->where != NULL ? a->where : a->target,
+	    b->where != NULL ? b->where : b->target));
 }
 
 /* The agents the helper knows, worst group first. */
