@@ -248,37 +248,27 @@ fleet_read_cb(int fd, short revents, void *arg)
 }
 
 /*
- * The command ssh runs on the host: the remote shell's words, each quoted
- * for it ('...'), but for @lisa-remote-lisa, which is the user's own text
- * (a ~ in it is for the remote shell to expand).
+ * The command ssh runs on the host, read by the user's login shell there
+ * (sh, bash, zsh, fish, csh: words and single quotes they all read alike).
+ * A socket name is [A-Za-z0-9._-] (fleet_host_new), so it needs no quoting;
+ * @lisa-remote-lisa is the user's own text for that shell.
  */
 static char *
 fleet_remote_command(struct fleet_host *h)
 {
-	struct buf	 b, q;
-	char		*s;
+	struct buf	 b;
+	char		 l[FLEET_MAX_STR + 8];
 
-	buf_init(&q);
-	if (h->socket != NULL) {
-		buf_adds(&q, " -L '");
-		for (s = h->socket; *s != '\0'; s++) {
-			if (*s == '\'')
-				buf_adds(&q, "'\\''");
-			else
-				buf_addc(&q, *s);
-		}
-		buf_addc(&q, '\'');
-	}
+	*l = '\0';
+	if (h->socket != NULL)
+		snprintf(l, sizeof l, " -L %s", h->socket);
 	buf_init(&b);
 	if (fleet_remote != NULL)
-		buf_printf(&b, "exec %s%s bridge", fleet_remote,
-		    q.data != NULL ? q.data : "");
+		buf_printf(&b, "exec %s%s bridge", fleet_remote, l);
 	else
-		buf_printf(&b, "if command -v lisa >/dev/null 2>&1; "
-		    "then exec lisa%s bridge; "
-		    "else exec ~/.tmux/plugins/lisa/bin/lisa%s bridge; fi",
-		    q.data != NULL ? q.data : "", q.data != NULL ? q.data : "");
-	buf_free(&q);
+		buf_printf(&b, "exec sh -c 'if command -v lisa >/dev/null 2>&1; "
+		    "then exec lisa \"$@\" bridge; else exec "
+		    "~/.tmux/plugins/lisa/bin/lisa \"$@\" bridge; fi' sh%s", l);
 	return (buf_detach(&b));
 }
 
@@ -292,6 +282,14 @@ fleet_connect(struct fleet_host *h)
 
 	fleet_disconnect(h);
 	h->err[0] = '\0';
+	if (h->socket != NULL && (*h->socket == '\0' || strspn(h->socket,
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
+	    != strlen(h->socket))) {
+		/* (never retried: the entry has to change) */
+		fleet_set_state(h, FLEET_DOWN,
+		    "the socket name after / must be letters, digits, . _ -");
+		return;
+	}
 	if (compat_pipe(in) != 0)
 		goto fail;
 	if (compat_pipe(out) != 0) {
@@ -391,6 +389,7 @@ fleet_host_new(const char *entry)
 		h->socket = xstrdup(slash + 1);
 	}
 	h->rfd = h->wfd = h->efd = -1;
+	h->since = time_real_ms();
 	h->backoff = FLEET_BACKOFF_MIN;
 	buf_init(&h->in);
 	buf_init(&h->errbuf);
