@@ -22,7 +22,15 @@ start_sshd() {
 	mkdir -m 700 "$S"
 	ssh-keygen -q -t ed25519 -N '' -f "$S/hostkey" || fail "ssh-keygen"
 	ssh-keygen -q -t ed25519 -N '' -f "$S/id" || fail "ssh-keygen"
-	cp "$S/id.pub" "$S/authorized_keys"
+	# The sessions' environment, as a host's own would be: lisa on its
+	# PATH (the default @lisa-remote-lisa finds it), the tmux under test,
+	# the remote helpers' runtime directory.
+	mkdir -p "$TESTDIR/rbin" "$TESTDIR/remote-run"
+	chmod 700 "$TESTDIR/remote-run"
+	ln -s "$LISA" "$TESTDIR/rbin/lisa"
+	printf 'environment="PATH=%s:%s",environment="XDG_RUNTIME_DIR=%s",environment="HOME=%s" %s\n' \
+	    "$TESTDIR/rbin" "$PATH" "$TESTDIR/remote-run" "$HOME" \
+	    "$(cat "$S/id.pub")" >"$S/authorized_keys"
 	PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 	# SHLVL: bash reads no ~/.bashrc for a command sshd runs when it
 	# is set (a user's rc files are not what this tests).
@@ -38,6 +46,7 @@ UsePAM no
 StrictModes no
 PermitRootLogin prohibit-password
 AcceptEnv SHLVL
+PermitUserEnvironment yes
 EOF
 	cat >"$S/config" <<EOF
 Host devbox gpu1
@@ -89,8 +98,7 @@ fleet_cleanup() {
 setup_fleet() {
 	trap fleet_cleanup EXIT
 	export HOME="$TESTDIR/home"
-	mkdir -p "$HOME" "$TESTDIR/remote-run"
-	chmod 700 "$TESTDIR/remote-run"
+	mkdir -p "$HOME"
 	export FAKE_AGENT_LOG="$TESTDIR/agent.log"
 	start_sshd
 	for r in R1 R2; do
@@ -102,9 +110,6 @@ setup_fleet() {
 	H1="devbox/${SOCK}r1" H2="gpu1/${SOCK}r2"
 	start_server main
 	T set -g @lisa-ssh-command "ssh -F $S/config"
-	# (PATH: the tmux under test, which an ssh session's PATH lacks)
-	T set -g @lisa-remote-lisa "env PATH=$PATH XDG_RUNTIME_DIR=$TESTDIR/remote-run HOME=$HOME $LISA"
-	T set -g @lisa-remote-tmux "$(command -v tmux)"
 	T set -g @lisa-hosts "$H1 $H2"
 	start_helper
 	until_ms 20000 hosts_are connected connected ||
@@ -234,9 +239,9 @@ test_fleet_host_down_and_back() {
 # runs locally, the helper stays up, what is kept is cleaned and bounded.
 test_fleet_hostile_remote_changes_nothing() {
 	trap fleet_cleanup EXIT
-	start_sshd
 	export HOME="$TESTDIR/home"
 	mkdir -p "$HOME"
+	start_sshd
 	c="$TESTDIR/pwned"
 	cat >"$TESTDIR/evil" <<EVIL
 #!/bin/sh
