@@ -1,7 +1,7 @@
 #!/bin/sh
 # Installs what lisa needs to build and test on Debian/Ubuntu: as root with
 # apt-get; otherwise prints the exact command. Does nothing when all is there.
-PKGS="tmux make gcc pkg-config libbsd-dev libjsmn-dev libcmocka-dev python3 strace mandoc"
+PKGS="tmux make gcc pkg-config libbsd-dev libjsmn-dev libcmocka-dev python3 strace mandoc openssh-client"
 
 missing=""
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }
