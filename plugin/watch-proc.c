@@ -98,12 +98,20 @@ watch_scan(struct pane *p)
 		 * without pidfd no exit does: list the session again, once
 		 * for each process.
 		 */
-		if (kill(p->pid, 0) == -1 && errno == ESRCH &&
-		    w->relisted_pid != p->pid) {
-			w->relisted_pid = p->pid;
-			log_debug("pane %%%d: pid %ld gone, listing again",
-			    p->id, (long)p->pid);
-			pane_respawned(p->id);
+		if (kill(p->pid, 0) == -1 && errno == ESRCH) {
+			if (w->relisted_pid != p->pid) {
+				w->relisted_pid = p->pid;
+				log_debug("pane %%%d: pid %ld gone, listing "
+				    "again", p->id, (long)p->pid);
+				pane_respawned(p->id);
+			}
+		} else if (!w->agent_seen && w->young_rescanned < 3 &&
+		    now < w->watch_since + WATCH_YOUNG_PANE) {
+			/* Alive but not in the system's view yet (a ps
+			 * snapshot from just before its fork): soon again. */
+			w->rescan_at = now +
+			    ((uint64_t)WATCH_YOUNG_RESCAN << w->young_rescanned);
+			w->young_rescanned++;
 		}
 		return;
 	}
@@ -148,14 +156,17 @@ watch_scan(struct pane *p)
 		}
 		/*
 		 * A pane a moment old may still be the shell that is about
-		 * to exec its command: look once more, shortly. (New to lisa
-		 * counts too: start times may be whole seconds, osdep-generic.)
+		 * to exec its command: look again, shortly, three times at
+		 * most (150, 300, 600 ms: a busy machine execs late, and an
+		 * agent that writes nothing gives no other cue). New to lisa
+		 * counts too: start times may be whole seconds (osdep-generic).
 		 */
-		if (!w->agent_seen && !w->young_rescanned &&
+		if (!w->agent_seen && w->young_rescanned < 3 &&
 		    (proc_boot_ms() < proc_start_ms(&nodes[0]) +
 		    WATCH_YOUNG_PANE || now < w->watch_since + WATCH_YOUNG_PANE)) {
-			w->young_rescanned = 1;
-			w->rescan_at = now + WATCH_YOUNG_RESCAN;
+			w->rescan_at = now +
+			    ((uint64_t)WATCH_YOUNG_RESCAN << w->young_rescanned);
+			w->young_rescanned++;
 		}
 		return;
 	}
