@@ -10,6 +10,7 @@
  * (exit code or signal, termination). It exits the way the agent did, so
  * tmux shows the same status.
  */
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include <dirent.h>
@@ -142,6 +143,7 @@ cmd_run_wrapper(struct lisa_ctx *ctx, const char *id)
 	struct pollfd		 pfd[2];
 	struct buf		 term, sj;
 	sigset_t		 set, old;
+	struct rlimit		 rl;
 	char			*dir, *cause = NULL, *out = NULL, *killed_by;
 	int			 errp[2], sfd, status = 0, done = 0, code, sig;
 	long long		 drain_until = 0;
@@ -244,8 +246,14 @@ cmd_run_wrapper(struct lisa_ctx *ctx, const char *id)
 		fprintf(stderr, "lisa: run record: %s\n", cause);
 	run_poke(ctx, r.id);
 
-	/* Leave as the agent left, so tmux shows its status or signal. */
+	/*
+	 * Leave as the agent left, so tmux shows its status or signal; but
+	 * the agent dumped its own core, if any: no second one, of lisa,
+	 * in the user's directory.
+	 */
 	if (sig > 0) {
+		rl.rlim_cur = rl.rlim_max = 0;
+		setrlimit(RLIMIT_CORE, &rl);
 		signal(sig, SIG_DFL);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		raise(sig);
