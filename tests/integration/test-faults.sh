@@ -238,8 +238,13 @@ PY
 		note "1 GiB, $kind pane, both at once: $t_without s without lisa, $t s with; lisa list: $n requests, p50 $p50 p99 $p99 max $max ms; $(pane_field "$p" mutes) flood mutes, $(pane_field "$p" stream_mutes) stream mutes; agent states seen: $states"
 		python3 -c "import sys; sys.exit(0 if float(sys.argv[2]) <= float(sys.argv[1]) * 1.5 + 2 else 1)" "$t_without" "$t" ||
 		    fail "$kind: the writer was slowed: $t_without s -> $t s"
-		python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) <= 50 else 1)" "$p99" ||
-		    fail "$kind: status p99 $p99 ms"
+		# The generic backend's ps runs inside the helper's loop, and a
+		# request waits behind it (docs/performance.md, B4): p99 25 ms
+		# alone, up to 100 ms beside a second suite.
+		bound=50
+		[ "$SYSTEM" = linux ] || bound=200
+		python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) <= float(sys.argv[2]) else 1)" "$p99" "$bound" ||
+		    fail "$kind: status p99 $p99 ms (at most $bound)"
 		if [ $kind = agent ]; then
 			case "$states" in
 			in_progress|just_started,in_progress|in_progress,just_started) ;;
