@@ -214,6 +214,35 @@ client_tmux(struct lisa_ctx *ctx, char **out, const char *const *argv)
 }
 
 /*
+ * Run tmux ARGV (its -F format "ID VALUE") and return the first ID (a tmux
+ * id starting with lead: '%', '@', '$') whose VALUE is value, or NULL. An
+ * id has no space, so it goes first and a space separates.
+ */
+char *
+client_tmux_find(struct lisa_ctx *ctx, const char *const *argv, char lead,
+    const char *value)
+{
+	char	*out = NULL, *line, *rest, *sep, *found = NULL;
+
+	if (client_tmux_all(ctx, &out, argv) != 0 || out == NULL) {
+		free(out);
+		return (NULL);
+	}
+	rest = out;
+	while ((line = strsep(&rest, "\n")) != NULL) {
+		if (line[0] != lead || (sep = strchr(line, ' ')) == NULL)
+			continue;
+		*sep++ = '\0';
+		if (strcmp(sep, value) == 0) {
+			found = xstrdup(line);
+			break;
+		}
+	}
+	free(out);
+	return (found);
+}
+
+/*
  * What the server's tmux can do, asked of the server itself (its binary
  * may not be the tmux in PATH). Unknown versions count as recent.
  */

@@ -37,6 +37,8 @@ int	 client_call(struct lisa_ctx *, const char *, struct json_doc **,
 	    char **);
 int	 client_tmux(struct lisa_ctx *, char **, const char *const *);
 int	 client_tmux_all(struct lisa_ctx *, char **, const char *const *);
+char	*client_tmux_find(struct lisa_ctx *, const char *const *, char,
+	    const char *);
 int	 client_capture(const char *, const char *const *, char **);
 char	*client_self(void);
 void	 client_tmux_caps(struct lisa_ctx *, struct tmux_caps *);

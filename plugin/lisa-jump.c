@@ -15,24 +15,8 @@ jump_window(struct lisa_ctx *ctx, const char *host)
 {
 	const char	*argv[] = { "list-windows", "-a", "-F",
 			    "#{window_id} #{@lisa_jump}", NULL };
-	char		*out = NULL, *line, *rest, *sep, *found = NULL;
 
-	if (client_tmux_all(ctx, &out, argv) != 0 || out == NULL) {
-		free(out);
-		return (NULL);
-	}
-	rest = out;
-	while ((line = strsep(&rest, "\n")) != NULL) {
-		if (line[0] != '@' || (sep = strchr(line, ' ')) == NULL)
-			continue;
-		*sep++ = '\0';
-		if (strcmp(sep, host) == 0) {
-			found = xstrdup(line);
-			break;
-		}
-	}
-	free(out);
-	return (found);
+	return (client_tmux_find(ctx, argv, '@', host));
 }
 
 /*
@@ -87,24 +71,12 @@ jump_client_session(struct lisa_ctx *ctx, const char *client)
 {
 	const char	*argv[] = { "list-clients", "-F",
 			    "#{session_id} #{client_name}", NULL };
-	char		*out = NULL, *line, *rest, *sep, *found = NULL;
+	char		*id, *target = NULL;
 
-	if (client_tmux_all(ctx, &out, argv) != 0 || out == NULL) {
-		free(out);
-		return (NULL);
-	}
-	rest = out;
-	while ((line = strsep(&rest, "\n")) != NULL) {
-		if (line[0] != '$' || (sep = strchr(line, ' ')) == NULL)
-			continue;
-		*sep++ = '\0';
-		if (strcmp(sep, client) == 0) {
-			xasprintf(&found, "%s:", line);
-			break;
-		}
-	}
-	free(out);
-	return (found);
+	if ((id = client_tmux_find(ctx, argv, '$', client)) != NULL)
+		xasprintf(&target, "%s:", id);
+	free(id);
+	return (target);
 }
 
 /* lisa key jump CLIENT %N@HOST */

@@ -162,24 +162,8 @@ menu_client_pane(struct lisa_ctx *ctx, const char *client)
 {
 	const char	*argv[] = { "list-clients", "-F",
 			    "#{pane_id} #{client_name}", NULL };
-	char		*out = NULL, *line, *rest, *sep, *pane = NULL;
 
-	if (client_tmux_all(ctx, &out, argv) != 0 || out == NULL) {
-		free(out);
-		return (NULL);
-	}
-	rest = out;
-	while ((line = strsep(&rest, "\n")) != NULL) {
-		if (line[0] != '%' || (sep = strchr(line, ' ')) == NULL)
-			continue;
-		*sep++ = '\0';
-		if (strcmp(sep, client) == 0) {
-			pane = xstrdup(line);
-			break;
-		}
-	}
-	free(out);
-	return (pane);
+	return (client_tmux_find(ctx, argv, '%', client));
 }
 
 /* Replace this process with tmux ARGV (lisa's work is done). */
