@@ -318,16 +318,33 @@ notify_where(struct pane *p, const char **agent, char *out, size_t len)
 	    "?", p->window_index);
 }
 
+/* What a notification says a group's agent does. */
+static const char *notify_verbs[UI_NGROUPS] = { "crashed", "waits",
+    "is stuck", NULL, NULL, NULL };
+
+/* Ask which clients look at what; notify_clients_cb does the rest. */
+static void
+notify_ask_clients(struct session *s, struct notify *n)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	buf_adds(&b, "list-clients -F ");
+	ctl_quote_str(&b, "#{client_name}\037#{client_control_mode}\037"
+	    "#{pane_id}");
+	if (session_send(s, b.data, notify_clients_cb,
+	    (void *)(uintptr_t)n->id) != 0)
+		notify_free(n);
+	buf_free(&b);
+}
+
 /* The verdict has settled: who looks at the pane decides the rest. */
 static void
 notify_fire(void *arg)
 {
-	static const char	*verbs[UI_NGROUPS] = { "crashed", "waits",
-				    "is stuck", NULL, NULL, NULL };
 	struct notify		*n = arg;
 	struct pane		*p;
 	struct session		*s;
-	struct buf		 b;
 	const char		*agent, *detail;
 	char			 where[256], cmd[96];
 
@@ -341,23 +358,38 @@ notify_fire(void *arg)
 	detail = p->watch->res.detail;
 	notify_where(p, &agent, where, sizeof where);
 	xasprintf(&n->message, "lisa: %s in %s %s%s%s%s", agent, where,
-	    verbs[n->group], *detail != '\0' ? " (" : "", detail,
+	    notify_verbs[n->group], *detail != '\0' ? " (" : "", detail,
 	    *detail != '\0' ? ")" : "");
-	xasprintf(&n->title, "%s %s", agent, verbs[n->group]);
+	xasprintf(&n->title, "%s %s", agent, notify_verbs[n->group]);
 	xasprintf(&n->body, "%s%s%s", where, *detail != '\0' ? " \u00b7 " :
 	    "", detail);
 
 	snprintf(cmd, sizeof cmd, "display-message -p -t '%%%d' "
 	    "'#{pane_tty}'", p->id);
 	session_send(s, cmd, notify_tty_cb, (void *)(uintptr_t)n->id);
-	buf_init(&b);
-	buf_adds(&b, "list-clients -F ");
-	ctl_quote_str(&b, "#{client_name}\037#{client_control_mode}\037"
-	    "#{pane_id}");
-	if (session_send(s, b.data, notify_clients_cb,
-	    (void *)(uintptr_t)n->id) != 0)
-		notify_free(n);
-	buf_free(&b);
+	notify_ask_clients(s, n);
+}
+
+/*
+ * Is a transition from -> to one to notify (configured, a new group, not
+ * a prompt right after start, out of the cooldown)? Marks it if so.
+ */
+static int
+notify_due(enum cls_state from, enum cls_state to, uint64_t *at, int *group)
+{
+	uint64_t	now = time_mono_ms();
+	int		g = ui_group_of(to);
+
+	if (g == -1 || g == ui_group_of(from) || !notify_cfg.on[g])
+		return (0);
+	/* A prompt right after start is the human's own doing. */
+	if (g == UI_WAITING && from != ST_IN_PROGRESS)
+		return (0);
+	if (*at != 0 && *group == g && now - *at < notify_cfg.cooldown_ms)
+		return (0);
+	*at = now;
+	*group = g;
+	return (1);
 }
 
 void
@@ -371,16 +403,8 @@ notify_transition(struct pane *p, enum cls_state from,
 
 	if (notify_cfg.command != NULL)
 		notify_command(p, json, cls_state_name(r->state));
-	if (g == -1 || g == ui_group_of(from) || !notify_cfg.on[g])
+	if (!notify_due(from, r->state, &w->notified_at, &w->notified_group))
 		return;
-	/* A prompt right after start is the human's own doing. */
-	if (g == UI_WAITING && from != ST_IN_PROGRESS)
-		return;
-	if (w->notified_at != 0 && w->notified_group == g &&
-	    now - w->notified_at < notify_cfg.cooldown_ms)
-		return;
-	w->notified_at = now;
-	w->notified_group = g;
 
 	TAILQ_FOREACH_SAFE(n, &notifies, entry, n1) {
 		if (now - n->at > NOTIFY_EXPIRE_MS)
@@ -407,22 +431,12 @@ notify_remote(const char *host, const char *agent, const char *where,
     const char *detail, enum cls_state from, enum cls_state to,
     uint64_t *at, int *group)
 {
-	static const char	*verbs[UI_NGROUPS] = { "crashed", "waits",
-				    "is stuck", NULL, NULL, NULL };
 	struct notify		*n;
 	struct session		*s;
-	struct buf		 b;
-	uint64_t		 now = time_mono_ms();
 	int			 g = ui_group_of(to);
 
-	if (g == -1 || g == ui_group_of(from) || !notify_cfg.on[g])
+	if (!notify_due(from, to, at, group))
 		return;
-	if (g == UI_WAITING && from != ST_IN_PROGRESS)
-		return;
-	if (*at != 0 && *group == g && now - *at < notify_cfg.cooldown_ms)
-		return;
-	*at = now;
-	*group = g;
 	RB_FOREACH(s, sessions, &sessions) {
 		if (s->ctl != NULL && s->attached && !s->closing)
 			break;
@@ -431,23 +445,16 @@ notify_remote(const char *host, const char *agent, const char *where,
 		return;
 	n = xcalloc(1, sizeof *n);
 	n->id = notify_next_id++;
-	n->at = now;
+	n->at = *at;
 	n->pane = -1;
 	n->session = s->id;
 	n->group = g;
 	xasprintf(&n->message, "lisa: %s on %s in %s %s%s%s%s", agent, host,
-	    where, verbs[g], *detail != '\0' ? " (" : "", detail,
+	    where, notify_verbs[g], *detail != '\0' ? " (" : "", detail,
 	    *detail != '\0' ? ")" : "");
-	xasprintf(&n->title, "%s on %s %s", agent, host, verbs[g]);
+	xasprintf(&n->title, "%s on %s %s", agent, host, notify_verbs[g]);
 	xasprintf(&n->body, "%s%s%s", where, *detail != '\0' ? " \u00b7 " :
 	    "", detail);
 	TAILQ_INSERT_TAIL(&notifies, n, entry);
-	buf_init(&b);
-	buf_adds(&b, "list-clients -F ");
-	ctl_quote_str(&b, "#{client_name}\037#{client_control_mode}\037"
-	    "#{pane_id}");
-	if (session_send(s, b.data, notify_clients_cb,
-	    (void *)(uintptr_t)n->id) != 0)
-		notify_free(n);
-	buf_free(&b);
+	notify_ask_clients(s, n);
 }
