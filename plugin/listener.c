@@ -115,19 +115,6 @@ listener_send(struct listener_conn *lc, struct buf *b)
 	listener_update(lc);
 }
 
-void
-listener_send_error(struct listener_conn *lc, const char *msg)
-{
-	struct buf	b;
-
-	buf_init(&b);
-	buf_adds(&b, "{\"ok\":false,\"error\":");
-	json_cstr(&b, msg);
-	buf_addc(&b, '}');
-	listener_send(lc, &b);
-	buf_free(&b);
-}
-
 static void
 listener_error(struct listener_conn *lc, const char *msg)
 {
@@ -139,6 +126,13 @@ listener_error(struct listener_conn *lc, const char *msg)
 	buf_addc(&b, '}');
 	listener_reply(lc, &b);
 	buf_free(&b);
+}
+
+void
+listener_send_error(struct listener_conn *lc, const char *msg)
+{
+	listener_error(lc, msg);
+	listener_update(lc);
 }
 
 int
