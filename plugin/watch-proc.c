@@ -69,6 +69,24 @@ watch_lisa_hook(char **argv, int argc)
 }
 
 /*
+ * A young pane (its process started a moment ago, or lisa learned of it a
+ * moment ago: start times may be whole seconds, osdep-generic) with no
+ * agent yet may still be the shell about to exec its command: look again,
+ * shortly, three times at most (150, 300, 600 ms: a busy machine execs
+ * late, and an agent that writes nothing gives no other cue).
+ */
+static void
+watch_young_rescan(struct watch *w, uint64_t now, int started_young)
+{
+	if (w->agent_seen || w->young_rescanned >= 3 ||
+	    (!started_young && now >= w->watch_since + WATCH_YOUNG_PANE))
+		return;
+	w->rescan_at = now +
+	    ((uint64_t)WATCH_YOUNG_RESCAN << w->young_rescanned);
+	w->young_rescanned++;
+}
+
+/*
  * Walk the pane's process tree: which agent runs (the shallowest process a
  * profile claims), its live tool processes (descendants no profile claims
  * as the agent itself) and the CPU its tree used since the last look.
@@ -105,14 +123,10 @@ watch_scan(struct pane *p)
 				    "again", p->id, (long)p->pid);
 				pane_respawned(p->id);
 			}
-		} else if (!w->agent_seen && w->young_rescanned < 3 &&
-		    now < w->watch_since + WATCH_YOUNG_PANE) {
+		} else
 			/* Alive but not in the system's view yet (a ps
 			 * snapshot from just before its fork): soon again. */
-			w->rescan_at = now +
-			    ((uint64_t)WATCH_YOUNG_RESCAN << w->young_rescanned);
-			w->young_rescanned++;
-		}
+			watch_young_rescan(w, now, 0);
 		return;
 	}
 	w->proc_failed = 0;
@@ -154,20 +168,9 @@ watch_scan(struct pane *p)
 			log_debug("pane %%%d: agent gone from the tree", p->id);
 			watch_agent_gone(p);
 		}
-		/*
-		 * A pane a moment old may still be the shell that is about
-		 * to exec its command: look again, shortly, three times at
-		 * most (150, 300, 600 ms: a busy machine execs late, and an
-		 * agent that writes nothing gives no other cue). New to lisa
-		 * counts too: start times may be whole seconds (osdep-generic).
-		 */
-		if (!w->agent_seen && w->young_rescanned < 3 &&
-		    (proc_boot_ms() < proc_start_ms(&nodes[0]) +
-		    WATCH_YOUNG_PANE || now < w->watch_since + WATCH_YOUNG_PANE)) {
-			w->rescan_at = now +
-			    ((uint64_t)WATCH_YOUNG_RESCAN << w->young_rescanned);
-			w->young_rescanned++;
-		}
+		/* A pane a moment old may still be about to exec. */
+		watch_young_rescan(w, now, proc_boot_ms() <
+		    proc_start_ms(&nodes[0]) + WATCH_YOUNG_PANE);
 		return;
 	}
 	if (!w->agent_seen || w->agent_pid != nodes[agent_i].pid ||
