@@ -32,19 +32,45 @@ static char		*events_path;
 static uint64_t		events_bytes;
 static uint64_t		events_lines;
 
+/*
+ * The full file becomes .1 and an empty one takes its name, with the name
+ * never missing in between: a reader (`tail -F`, a script that stats it)
+ * must not see it gone. link() may not be there (some filesystems): then a
+ * plain rename, with its moment of no file.
+ */
 static void
 events_rotate(void)
 {
-	char	*old;
+	char	*old, *new;
+	int	 fd, linked;
 
 	if (events_fd != -1)
 		close(events_fd);
+	events_fd = -1;
 	xasprintf(&old, "%s.1", events_path);
-	if (rename(events_path, old) != 0 && errno != ENOENT)
-		log_warn("rename %s", events_path);
+	xasprintf(&new, "%s.new", events_path);
+	fd = open(new, O_WRONLY|O_CREAT|O_TRUNC|O_APPEND|O_NOFOLLOW|O_CLOEXEC,
+	    0600);
+	if (unlink(old) != 0 && errno != ENOENT)
+		log_warn("unlink %s", old);
+	linked = fd != -1 && link(events_path, old) == 0;
+	if (linked && rename(new, events_path) == 0)
+		events_fd = fd;
+	else {
+		if (fd != -1) {
+			close(fd);
+			unlink(new);
+		}
+		/* Linked: .1 is the file already, the name goes. */
+		if (linked)
+			unlink(events_path);
+		else if (rename(events_path, old) != 0 && errno != ENOENT)
+			log_warn("rename %s", events_path);
+		events_fd = open(events_path, O_WRONLY|O_CREAT|O_APPEND|
+		    O_NOFOLLOW|O_CLOEXEC, 0600);
+	}
+	free(new);
 	free(old);
-	events_fd = open(events_path, O_WRONLY|O_CREAT|O_APPEND|O_NOFOLLOW|
-	    O_CLOEXEC, 0600);
 	events_bytes = events_lines = 0;
 }
 
