@@ -37,6 +37,9 @@ SLOW=${LISA_SLOW:-1}
 
 T() { tmux -L "$SOCK" -f /dev/null "$@"; }
 L() { "$LISA" -L "$SOCK" "$@"; }
+# What the helper said: its stderr and the log in its runtime directory.
+helper_log() { cat "$TESTDIR/lisad.err" "$XDG_RUNTIME_DIR"/lisa/*.log 2>/dev/null; }
+helper_said() { helper_log | grep -q -- "$1"; }
 
 fail() {
 	echo "FAIL: $*" >&2

@@ -14,7 +14,6 @@ open(\"$2.tmp\",\"w\").write(\"%.3f\"%(time.time()-t)); os.rename(\"$2.tmp\",\"$
 time.sleep(600)'"
 }
 
-helper_log() { cat "$TESTDIR/lisad.err" "$XDG_RUNTIME_DIR"/lisa/*.log 2>/dev/null; }
 fd_count() { ls "/proc/$1/fd" | wc -l; }
 rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
 

@@ -4,7 +4,6 @@
 
 . "$ROOT/tests/integration/agents.sh"
 
-helper_log() { cat "$TESTDIR/lisad.err" "$XDG_RUNTIME_DIR"/lisa/*.log 2>/dev/null; }
 R1() { tmux -L "${SOCK}r1" -f /dev/null "$@"; }
 R2() { tmux -L "${SOCK}r2" -f /dev/null "$@"; }
 
