@@ -40,27 +40,39 @@ now_ms(void)
 	return ((long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
 }
 
-/* Tell the helper (if it runs) that a record changed. */
-static void
-run_poke(struct lisa_ctx *ctx, const char *id)
+/*
+ * Tell the helper (if it runs) that a record changed; with drain (a pane),
+ * also to stop its output to the helper before the pane dies. 0 if the
+ * helper said so.
+ */
+static int
+run_poke(struct lisa_ctx *ctx, const char *id, const char *drain)
 {
 	struct buf	 req;
 	char		*reply = NULL, *cause = NULL;
-	int		 fd;
+	int		 fd, rc = -1;
 
 	if ((fd = client_connect(ctx->sockpath, &cause)) == -1) {
 		free(cause);
-		return;
+		return (-1);
 	}
 	buf_init(&req);
 	buf_adds(&req, "{\"cmd\":\"run\",\"id\":");
 	json_cstr(&req, id);
+	if (drain != NULL) {
+		buf_adds(&req, ",\"drain\":");
+		json_cstr(&req, drain);
+	}
 	buf_adds(&req, "}\n");
 	if (client_request(fd, req.data, &reply, &cause) != 0)
 		free(cause);
+	else if (strstr(reply, drain != NULL ? "\"drained\":true" :
+	    "\"ok\":true") != NULL)
+		rc = 0;
 	free(reply);
 	close(fd);
 	buf_free(&req);
+	return (rc);
 }
 
 /* Who asked for this run to end, if anyone: runs/ID.kill. */
@@ -135,7 +147,8 @@ run_copy(int fd, struct run_stderr *rs)
 int
 cmd_run_wrapper(struct lisa_ctx *ctx, const char *id)
 {
-	const char		*pane = getenv("TMUX_PANE");
+	const char		*pane = getenv("TMUX_PANE"), *drain = NULL;
+	struct tmux_caps	 caps;
 	const char		*argv[] = { "set-option", "-p", "-t", NULL,
 				    "remain-on-exit", "on", NULL };
 	struct run		 r;
@@ -161,6 +174,9 @@ cmd_run_wrapper(struct lisa_ctx *ctx, const char *id)
 		client_tmux(ctx, &out, argv);
 		free(out);
 		strlcpy(r.pane, pane, sizeof r.pane);
+		client_tmux_caps(ctx, &caps);
+		if (!caps.dead_hook || getenv("LISA_RUN_DRAIN") != NULL)
+			drain = pane;
 	}
 
 	sigemptyset(&set);
@@ -193,7 +209,7 @@ cmd_run_wrapper(struct lisa_ctx *ctx, const char *id)
 		fprintf(stderr, "lisa: run record: %s\n", cause);
 		free(cause);
 	}
-	run_poke(ctx, r.id);
+	run_poke(ctx, r.id, NULL);
 
 	run_stderr_init(&rs);
 	pfd[0].fd = errp[0];
@@ -244,7 +260,16 @@ cmd_run_wrapper(struct lisa_ctx *ctx, const char *id)
 	r.termination = buf_detach(&term);
 	if (run_write(dir, &r, &cause) != 0)
 		fprintf(stderr, "lisa: run record: %s\n", cause);
-	run_poke(ctx, r.id);
+	/*
+	 * Where tmux may crash on a kept pane that dies with output in
+	 * flight to a control client (3.2, tmux #2828), the helper first
+	 * stops that output; if it cannot say it did, the pane is not kept.
+	 */
+	if (run_poke(ctx, r.id, drain) != 0 && drain != NULL) {
+		argv[5] = "off";
+		client_tmux(ctx, &out, argv);
+		free(out);
+	}
 
 	/*
 	 * Leave as the agent left, so tmux shows its status or signal; but

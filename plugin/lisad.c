@@ -401,6 +401,7 @@ main(int argc, char **argv)
 	agentfiles_close();
 	agenthook_close();
 	events_close();
+	pane_drain_close();
 	log_debug("exit %d", code);
 	log_close();
 	close(lockfd);

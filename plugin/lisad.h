@@ -162,6 +162,8 @@ struct pane {
 	int			 mute_probe;	/* a short window: flood again? */
 	struct loop_timer	 mute_timer;
 	int			 mute_timer_ready;
+	int			 drain_paused;	/* pane-mute.c: tmux 3.2's #2828 */
+	pid_t			 drain_pid;	/* the pane's pid then */
 
 	struct watch		*watch;		/* classification state */
 
@@ -194,6 +196,11 @@ void		 pane_mute_stream(struct pane *, size_t);
 void		 pane_mute_verdict(struct pane *);
 extern uint64_t	 pane_mute_pauses;
 void		 pane_mute_free(struct pane *);
+void		 pane_drain(int, struct listener_conn *);
+void		 pane_drain_check(struct pane *, int);
+void		 pane_drain_respawned(struct pane *);
+void		 pane_drain_conn_gone(struct listener_conn *);
+void		 pane_drain_close(void);
 extern const char *pane_subscription_format;
 
 /* watch.c: per-pane signals, classification, transitions. */

@@ -359,16 +359,22 @@ listener_request(struct listener_conn *lc, const char *line, size_t len)
 		listener_reply(lc, &b);
 	} else if (strcmp(cmd, "run") == 0) {
 		char	*id = json_get_str(d, 0, "id"), *why = NULL;
+		char	*pane = json_get_str(d, 0, "drain");
+		int	 dp = listener_pane_arg(pane);
 
 		if (id == NULL || runs_update(id, &why) != 0) {
 			buf_adds(&b, "{\"ok\":false,\"error\":");
 			json_cstr(&b, why != NULL ? why : "no id");
 			buf_addc(&b, '}');
-		} else
+		} else if (dp != -1)
+			pane_drain(dp, lc);	/* answers when tmux has */
+		else
 			buf_adds(&b, "{\"ok\":true}");
 		free(id);
+		free(pane);
 		free(why);
-		listener_reply(lc, &b);
+		if (b.len != 0)
+			listener_reply(lc, &b);
 	} else if (strcmp(cmd, "kill") == 0) {
 		char		*id = json_get_str(d, 0, "pane"), *why = NULL;
 		char		*by = json_get_str(d, 0, "by");
@@ -505,6 +511,7 @@ listener_conn_free(struct listener_conn *lc)
 	if (lc->tap)
 		pane_tap_closed(lc);
 	fleet_conn_gone(lc);
+	pane_drain_conn_gone(lc);
 	free(lc->wait_host);
 	TAILQ_REMOVE(&listener_conns, lc, entry);
 	loop_del(lc->lf);

@@ -204,6 +204,8 @@ pane_unmute(struct pane *p, const char *why)
 	p->mute_bytes = 0;
 	p->mute_probe = strcmp(why, "sample again") == 0;
 	p->stream_probe = 0;
+	if (p->drain_paused)
+		return;	/* until tmux has let its buffer go */
 	pane_mute_send(p, "continue");
 	log_debug("pane %%%d: unmuted (%s)", p->id, why);
 	if (p->watch == NULL || !p->watch->agent_seen)
@@ -436,4 +438,125 @@ pane_mute_verdict(struct pane *p)
 {
 	if (p->muted == MUTE_STREAM && !pane_mute_stream_ok(p))
 		pane_unmute(p, "verdict changed");
+}
+
+/*
+ * tmux 3.2 frees a dead pane's buffer while a control client may still
+ * have some of its output queued, then reads it and crashes (tmux #2828,
+ * fixed in 3.3); only panes kept by remain-on-exit live on to be read, and
+ * on 3.2 only `lisa run` keeps one. Before its wrapper leaves, it asks us
+ * to drain the pane: each of our clients pauses it (a pause drops what is
+ * queued and queues nothing more) and the wrapper is answered once tmux
+ * has done so. The pause stays until tmux says the pane is dead or it is
+ * respawned: a continue before could queue its last bytes again.
+ */
+struct pane_drain {
+	struct listener_conn	*lc;	/* NULL once it went away */
+	int			 left;	/* replies to come */
+	TAILQ_ENTRY(pane_drain)	 entry;
+};
+static TAILQ_HEAD(, pane_drain) pane_drains =
+    TAILQ_HEAD_INITIALIZER(pane_drains);
+
+static void
+pane_drain_done(struct pane_drain *d)
+{
+	struct buf	b;
+
+	if (d->lc != NULL) {
+		buf_init(&b);
+		buf_adds(&b, "{\"ok\":true,\"drained\":true}");
+		listener_send(d->lc, &b);
+		buf_free(&b);
+	}
+	TAILQ_REMOVE(&pane_drains, d, entry);
+	free(d);
+}
+
+static void
+pane_drain_cb(struct ctl_client *c, int ok, const char *body, size_t len,
+    void *arg)
+{
+	struct pane_drain	*d = arg;
+
+	(void)c; (void)ok; (void)body; (void)len;
+	if (--d->left == 0)
+		pane_drain_done(d);
+}
+
+/* Pause pane id in every client of ours; lc is answered when done. */
+void
+pane_drain(int id, struct listener_conn *lc)
+{
+	struct pane_drain	*d;
+	struct session		*s;
+	struct pane		*p;
+	char			 cmd[64];
+
+	d = xcalloc(1, sizeof *d);
+	d->lc = lc;
+	TAILQ_INSERT_TAIL(&pane_drains, d, entry);
+	if ((p = pane_find(id)) != NULL) {
+		p->drain_paused = 1;
+		p->drain_pid = p->pid;
+		p->muted = MUTE_NONE;
+		if (p->mute_timer_ready)
+			loop_timer_del(&p->mute_timer);
+	}
+	/* Every session: a pane lisa has not listed yet still sends. */
+	snprintf(cmd, sizeof cmd, "refresh-client -A '%%%d:pause'", id);
+	RB_FOREACH(s, sessions, &sessions) {
+		if (!s->attached || s->closing)
+			continue;
+		if (session_send(s, cmd, pane_drain_cb, d) == 0)
+			d->left++;
+	}
+	log_debug("pane %%%d: drained in %d clients", id, d->left);
+	if (d->left == 0)
+		pane_drain_done(d);
+}
+
+/* From tmux's listing: dead (its buffer gone) or respawned, listen again. */
+void
+pane_drain_check(struct pane *p, int tmux_dead)
+{
+	if (!p->drain_paused || (!tmux_dead && p->pid == p->drain_pid))
+		return;
+	p->drain_paused = 0;
+	pane_mute_send(p, "continue");
+	log_debug("pane %%%d: drain over (%s)", p->id,
+	    tmux_dead ? "dead" : "respawned");
+}
+
+/* A run is started again in the pane: its new output is ours again. */
+void
+pane_drain_respawned(struct pane *p)
+{
+	if (!p->drain_paused)
+		return;
+	p->drain_paused = 0;
+	pane_mute_send(p, "continue");
+	log_debug("pane %%%d: drain over (respawned)", p->id);
+}
+
+void
+pane_drain_conn_gone(struct listener_conn *lc)
+{
+	struct pane_drain	*d;
+
+	TAILQ_FOREACH(d, &pane_drains, entry) {
+		if (d->lc == lc)
+			d->lc = NULL;
+	}
+}
+
+void
+pane_drain_close(void)
+{
+	struct pane_drain	*d;
+
+	while ((d = TAILQ_FIRST(&pane_drains)) != NULL) {
+		TAILQ_REMOVE(&pane_drains, d, entry);
+		free(d);
+	}
 }

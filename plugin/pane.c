@@ -258,6 +258,7 @@ pane_update_line(struct session *s, char *line)
 	pane_set_str(&wp->title, f[12]);
 	pane_set_dead(wp, strcmp(f[6], "1") == 0, pane_num(f[7]),
 	    pane_num(f[8]), "list");
+	pane_drain_check(wp, strcmp(f[6], "1") == 0);
 	if (fresh)
 		ended_pane_new(wp);
 	if (wp->dead && *f[11] != '\0' && !wp->watch->held)
@@ -520,8 +521,10 @@ pane_respawned(int id)
 	struct pane	*p;
 	struct session	*s;
 
-	if ((p = pane_find(id)) != NULL && (s = pane_session(p)) != NULL)
+	if ((p = pane_find(id)) != NULL && (s = pane_session(p)) != NULL) {
+		pane_drain_respawned(p);
 		pane_list_session(s);
+	}
 }
 
 /*

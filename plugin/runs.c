@@ -180,6 +180,7 @@ runs_launch(struct run *next)
 	ctl_quote_str(&b, lisad.sid.socket);
 	buf_printf(&b, " _run %s", next->id);
 	session_send(s, b.data, NULL, NULL);
+	pane_drain_respawned(p);
 	buf_reset(&b);
 	buf_printf(&b, "rename-window -t '%s' ", next->pane);
 	ctl_quote_str(&b, next->name);

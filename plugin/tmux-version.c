@@ -107,9 +107,10 @@ static const struct tmux_bug tmux_bug_list[] = {
 	  "so)" },
 	{ "remain-on-exit", "a pane dying with remain-on-exit while a "
 	  "control client is attached can crash the server (tmux #2828)",
-	  "lisa sets no remain-on-exit and installs no pane-died hook here; "
-	  "deaths come from the processes (pidfd). Upgrade to 3.3 or later "
-	  "for exit statuses of panes tmux keeps" },
+	  "lisa installs no pane-died hook and keeps no agent's pane here; "
+	  "deaths come from the processes (pidfd). A lisa run pane is kept "
+	  "for its retries: its output to lisa is paused before it dies. "
+	  "Upgrade to 3.3 or later for exit statuses of panes tmux keeps" },
 };
 
 size_t

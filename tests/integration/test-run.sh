@@ -267,7 +267,48 @@ $screen"
 	until_ms 5000 sh -c "'$LISA' -L '$SOCK' runs --json | grep -q 'crashy-fb-r4'" ||
 	    fail "menu retry did nothing: $(L runs)"
 	L runs --json >"$TESTDIR/runs.json"
+	# tmux 3.2 (#2828): every kept pane was drained before it died.
+	if ! tmux_at_least 3 3; then
+		[ "$(helper_log | grep -c "drained in 1 clients")" -ge 6 ] ||
+		    fail "not drained on $(tmux -V): $(helper_log | grep drain)"
+	fi
 	note "$(L runs)"
+}
+
+# tmux 3.2 crashes when a pane kept by remain-on-exit dies while output of
+# it is still queued for a control client (tmux #2828). There, lisa run's
+# wrapper has the helper pause the pane in its clients before it leaves,
+# and the pane is heard again once respawned. Forced here on any tmux (on
+# 3.2a the wrapper does it by itself): a loud run that fails, its retry in
+# the same pane, whose output must reach lisa again.
+test_run_drains_kept_pane_before_it_dies() {
+	start_server main
+	T set-environment -g LISA_RUN_DRAIN 1
+	T set -g @lisa-retry-delay 0.2
+	start_helper
+	cmd=$(script loud.sh "if [ -e '$TESTDIR/again' ]; then
+	while [ ! -e '$TESTDIR/go' ]; do sleep 0.05; done
+	echo second-run-output; exec sleep 30
+fi
+touch '$TESTDIR/again'; i=0; while [ \$i -lt 3000 ]; do echo \"line \$i\"; i=\$((i+1)); done; exit 3")
+	out=$(L run --name loud --retries 1 -- "$cmd")
+	pane=$(echo "$out" | cut -d' ' -f3)
+	until_ms $((8000 * SLOW)) helper_said "pane $pane: drained in 1 clients" ||
+	    fail "not drained: $(helper_log | grep drain)"
+	until_ms $((8000 * SLOW)) sh -c "'$LISA' -L '$SOCK' runs --json | grep -q '\"name\":\"loud-r2\",.*\"lifecycle\":\"running\"'" ||
+	    fail "no retry: $(L runs)"
+	# Kept: the retry runs in the same pane, and lisa hears it again.
+	[ "$(L runs --json | jget "d[1]['pane']")" = "$pane" ] || fail "retry elsewhere: $(L runs)"
+	helper_said "pane $pane: drain over" || fail "still paused"
+	bytes() { L list --json | jget "[p['output_bytes'] for p in d if p['pane_id'] == '$pane'][0]"; }
+	b1=$(bytes)
+	touch "$TESTDIR/go"
+	until_ms $((5000 * SLOW)) sh -c "[ \$('$LISA' -L '$SOCK' list --json | python3 -c '
+import json, sys
+print([p[\"output_bytes\"] for p in json.load(sys.stdin) if p[\"pane_id\"] == \"$pane\"][0])') -gt $b1 ]" ||
+	    fail "the retry is not heard: $b1 bytes, then $(bytes)"
+	T capture-pane -p -t "$pane" | grep -q second-run-output || fail "retry not on screen"
+	note "$(helper_log | grep -o "pane $pane: drain.*" | tr '\n' ';')"
 }
 
 # An agent lisa did not start: the exit from tmux, the screen for stderr.
