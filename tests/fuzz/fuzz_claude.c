@@ -1,7 +1,8 @@
 /*
  * Claude Code's files as lisa reads them: sessions/<pid>.json and the
  * tail of a transcript (whole, or cut at any byte as the tail read cuts
- * it). The first input byte picks the cut.
+ * it), and its lines as the usage reader takes them. The first input
+ * byte picks the cut.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -10,6 +11,7 @@
 
 #include "lisa.h"
 #include "claude-file.h"
+#include "usage.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -17,9 +19,12 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct claude_session	 cs;
+	struct usage		 u;
 	enum transcript_event	 ev;
+	const char		*line, *end, *nl;
 	char			*cause;
 	size_t			 skip;
+	int			 i;
 
 	if (claude_session_parse((const char *)data, size, 4242, 12345, &cs,
 	    &cause) == 0) {
@@ -36,6 +41,22 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	skip = size > 0 ? data[0] % (size + 1) : 0;
 	ev = claude_transcript_tail((const char *)data + skip, size - skip, 1);
 	if (ev > TX_INTERRUPTED)
+		abort();
+
+	/* Counts stay sane whatever the lines: never below zero. */
+	usage_init(&u);
+	end = (const char *)data + size;
+	for (line = (const char *)data; line < end; line = nl + 1) {
+		if ((nl = memchr(line, '\n', (size_t)(end - line))) == NULL)
+			nl = end;
+		if (usage_claude_line(&u, line, (size_t)(nl - line)) < -1)
+			abort();
+	}
+	for (i = 0; i < USAGE_NPARTS; i++) {
+		if (u.total[i] < 0)
+			abort();
+	}
+	if (u.known && (u.context < 0 || usage_percent(&u) < 0))
 		abort();
 	return (0);
 }

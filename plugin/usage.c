@@ -1,0 +1,125 @@
+/*
+ * Token usage as agents record it. Claude Code's transcript has one line
+ * per content block of each assistant message, each with the message's
+ * id, model and the API's usage (input_tokens, output_tokens,
+ * cache_creation_input_tokens, cache_read_input_tokens); the context in
+ * use is that request's whole input: new, cache written and cache read.
+ * The transcript does not say the window: 200k, the standard one, unless
+ * the model says [1m] or the context is already past 200k.
+ * Pure functions over untrusted text, unit-tested and fuzzed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lisa.h"
+#include "usage.h"
+
+static const char *usage_part_names[USAGE_NPARTS] = {
+	"input", "output", "cache_read", "cache_write"
+};
+
+void
+usage_init(struct usage *u)
+{
+	memset(u, 0, sizeof *u);
+}
+
+const char *
+usage_part_name(enum usage_part part)
+{
+	return (usage_part_names[part]);
+}
+
+/* Percent of the window in use, -1 if not known. */
+int
+usage_percent(const struct usage *u)
+{
+	long long	pct;
+
+	if (!u->known || u->window <= 0)
+		return (-1);
+	pct = (u->context * 100 + u->window / 2) / u->window;
+	return (pct > 999 ? 999 : (int)pct);
+}
+
+/* A count the API could have sent: not negative, not absurd. */
+static int
+usage_count(struct json_doc *d, int obj, const char *key, long long *v)
+{
+	*v = 0;
+	if (json_get(d, obj, key) == -1)
+		return (0);	/* absent: none of that kind */
+	if (json_get_int(d, obj, key, v) != 0 || *v < 0 ||
+	    *v > 1000000000000LL)
+		return (-1);
+	return (0);
+}
+
+/*
+ * One transcript line. Returns 1 if it changed u (an assistant message
+ * with usage), 0 if it was not one, -1 if it claimed to be but made no
+ * sense (left out).
+ */
+int
+usage_claude_line(struct usage *u, const char *line, size_t len)
+{
+	struct json_doc	*d;
+	char		*type = NULL, *id = NULL, *model = NULL, *cause = NULL;
+	long long	 v[USAGE_NPARTS];
+	int		 msg, us, err = 0, side = 0, rc = 0, i;
+
+	/* Most lines are not assistant messages: no parse for them. */
+	if (memmem(line, len, "\"usage\"", 7) == NULL ||
+	    memmem(line, len, "\"assistant\"", 11) == NULL)
+		return (0);
+	if ((d = json_parse(line, len, &cause)) == NULL) {
+		free(cause);
+		return (-1);
+	}
+	type = json_get_str(d, 0, "type");
+	json_get_bool(d, 0, "isApiErrorMessage", &err);
+	json_get_bool(d, 0, "isSidechain", &side);
+	if (type == NULL || strcmp(type, "assistant") != 0 || err || side)
+		goto out;
+	if ((msg = json_get(d, 0, "message")) == -1 ||
+	    (us = json_get(d, msg, "usage")) == -1 ||
+	    json_type(d, us) != JSON_T_OBJECT) {
+		rc = -1;
+		goto out;
+	}
+	if (usage_count(d, us, "input_tokens", &v[USAGE_INPUT]) != 0 ||
+	    usage_count(d, us, "output_tokens", &v[USAGE_OUTPUT]) != 0 ||
+	    usage_count(d, us, "cache_read_input_tokens",
+	    &v[USAGE_CACHE_READ]) != 0 ||
+	    usage_count(d, us, "cache_creation_input_tokens",
+	    &v[USAGE_CACHE_WRITE]) != 0) {
+		rc = -1;
+		goto out;
+	}
+	id = json_get_str(d, msg, "id");
+	model = json_get_str(d, msg, "model");
+	/* The same message again: its newer usage replaces the older. */
+	if (id == NULL || *id == '\0' || strcmp(id, u->last_id) != 0)
+		memset(u->last, 0, sizeof u->last);
+	for (i = 0; i < USAGE_NPARTS; i++) {
+		u->total[i] += v[i] - u->last[i];
+		u->last[i] = v[i];
+	}
+	snprintf(u->last_id, sizeof u->last_id, "%s", id != NULL ? id : "");
+	u->context = v[USAGE_INPUT] + v[USAGE_CACHE_READ] +
+	    v[USAGE_CACHE_WRITE];
+	if ((model != NULL && strstr(model, "[1m]") != NULL) ||
+	    u->context > USAGE_CLAUDE_WINDOW || u->window > USAGE_CLAUDE_WINDOW)
+		u->window = USAGE_CLAUDE_WINDOW_1M;
+	else
+		u->window = USAGE_CLAUDE_WINDOW;
+	u->known = 1;
+	rc = 1;
+out:
+	free(type);
+	free(id);
+	free(model);
+	json_free(d);
+	return (rc);
+}

@@ -1,0 +1,32 @@
+/*
+ * What an agent says it has used: tokens over its session and how full
+ * its context window is, read from the files it writes (usage.c). Never
+ * estimated, never priced.
+ */
+#ifndef LISA_USAGE_H
+#define LISA_USAGE_H
+
+#include <stddef.h>
+
+#define USAGE_CLAUDE_WINDOW	200000LL	/* Claude's standard window */
+#define USAGE_CLAUDE_WINDOW_1M	1000000LL	/* its long-context one */
+
+enum usage_part { USAGE_INPUT, USAGE_OUTPUT, USAGE_CACHE_READ,
+    USAGE_CACHE_WRITE, USAGE_NPARTS };
+
+struct usage {
+	int		 known;		/* some usage was read */
+	long long	 total[USAGE_NPARTS];	/* over the session */
+	long long	 context;	/* the last request's whole input */
+	long long	 window;	/* its context window, 0 if unknown */
+	/* Claude writes a message once per content block: count it once. */
+	char		 last_id[64];
+	long long	 last[USAGE_NPARTS];
+};
+
+void	usage_init(struct usage *);
+int	usage_claude_line(struct usage *, const char *, size_t);
+int	usage_percent(const struct usage *);
+const char *usage_part_name(enum usage_part);
+
+#endif

@@ -1,0 +1,112 @@
+/*
+ * Token usage from Claude Code's transcript lines: a message written once
+ * per content block counts once, the context is the last request's whole
+ * input, and lines that are not usage, or make no sense, change nothing.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "lisa.h"
+#include "usage.h"
+
+#define MSG(id, model, in, out, cr, cw) \
+	"{\"type\":\"assistant\",\"message\":{\"id\":\"" id "\",\"model\":\"" \
+	model "\",\"role\":\"assistant\",\"usage\":{\"input_tokens\":" #in \
+	",\"output_tokens\":" #out ",\"cache_read_input_tokens\":" #cr \
+	",\"cache_creation_input_tokens\":" #cw "}}}"
+
+static int
+feed(struct usage *u, const char *line)
+{
+	return (usage_claude_line(u, line, strlen(line)));
+}
+
+static void
+test_totals_and_context(void **state)
+{
+	struct usage	u;
+
+	usage_init(&u);
+	assert_int_equal(usage_percent(&u), -1);
+	assert_int_equal(feed(&u, MSG("m1", "claude-x", 10, 5, 1000, 200)), 1);
+	/* The same message's second block, with its final output count. */
+	assert_int_equal(feed(&u, MSG("m1", "claude-x", 10, 50, 1000, 200)), 1);
+	assert_int_equal(feed(&u, MSG("m2", "claude-x", 3, 7, 1210, 60)), 1);
+	assert_int_equal(u.total[USAGE_INPUT], 13);
+	assert_int_equal(u.total[USAGE_OUTPUT], 57);
+	assert_int_equal(u.total[USAGE_CACHE_READ], 2210);
+	assert_int_equal(u.total[USAGE_CACHE_WRITE], 260);
+	assert_int_equal(u.context, 3 + 1210 + 60);
+	assert_int_equal(u.window, USAGE_CLAUDE_WINDOW);
+	assert_int_equal(usage_percent(&u), 1);	/* 1273 of 200k, rounded */
+	assert_int_equal(feed(&u, MSG("m3", "claude-x", 1, 1, 125999, 0)), 1);
+	assert_int_equal(usage_percent(&u), 63);
+}
+
+static void
+test_window(void **state)
+{
+	struct usage	u;
+
+	usage_init(&u);
+	feed(&u, MSG("a", "claude-sonnet[1m]", 1, 1, 0, 0));
+	assert_int_equal(u.window, USAGE_CLAUDE_WINDOW_1M);
+	usage_init(&u);
+	feed(&u, MSG("a", "claude-x", 250000, 1, 0, 0));
+	assert_int_equal(u.window, USAGE_CLAUDE_WINDOW_1M);
+	assert_int_equal(usage_percent(&u), 25);
+	/* Compacted below 200k: still the long window. */
+	feed(&u, MSG("b", "claude-x", 20000, 1, 0, 0));
+	assert_int_equal(u.window, USAGE_CLAUDE_WINDOW_1M);
+}
+
+static void
+test_not_usage(void **state)
+{
+	static const char *lines[] = {
+		"{\"type\":\"user\",\"message\":{\"content\":\"usage\"}}",
+		"{\"type\":\"assistant\",\"isApiErrorMessage\":true,"
+		    "\"message\":{\"usage\":{\"input_tokens\":9}}}",
+		"{\"type\":\"assistant\",\"isSidechain\":true,"
+		    "\"message\":{\"usage\":{\"input_tokens\":9}}}",
+		"{\"type\":\"system\",\"content\":\"\\\"assistant\\\" \\\"usage\\\"\"}",
+		"",
+	};
+	static const char *bad[] = {
+		"{\"type\":\"assistant\",\"message\":{\"usage\":7}}",
+		"{\"type\":\"assistant\",\"message\":{\"usage\":{\"input_tokens\":-4}}}",
+		"{\"type\":\"assistant\",\"message\":{\"usage\":{\"input_tokens\":\"9\"}}}",
+		"{\"type\":\"assistant\",\"message\":{\"usage\":{\"output_tokens\":"
+		    "99999999999999999}}}",
+		"{\"type\":\"assistant\",\"message\":{\"usage\":{\"input_tok",
+	};
+	struct usage	u;
+	size_t		i;
+
+	usage_init(&u);
+	for (i = 0; i < sizeof lines / sizeof lines[0]; i++)
+		assert_int_equal(feed(&u, lines[i]), 0);
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		if (feed(&u, bad[i]) != -1)
+			fail_msg("bad %zu taken: %s", i, bad[i]);
+	}
+	assert_int_equal(u.known, 0);
+	assert_int_equal(u.total[USAGE_INPUT], 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_totals_and_context),
+		cmocka_unit_test(test_window),
+		cmocka_unit_test(test_not_usage),
+	};
+
+	return (cmocka_run_group_tests_name("usage", tests, NULL, NULL));
+}
