@@ -21,6 +21,8 @@
 #include "claude-file.h"
 
 #define AGENTFILES_MAX_FILE (64 * 1024)
+#define AGENTFILES_USAGE_LINE (4 * 1024 * 1024)	/* longer: not usage */
+#define AGENTFILES_USAGE_READ (256ULL * 1024 * 1024)	/* per look, at most */
 
 struct adir {
 	char			*path;
@@ -390,6 +392,78 @@ agentfiles_transcript_dir(struct watch *w, const char *known)
 	free(slug);
 }
 
+/*
+ * Token usage over the whole transcript, read as it grows: from where the
+ * last read stopped, line by line, so a long session costs its new lines
+ * only. Another file, or this one cut short, is counted again.
+ */
+static void
+agentfiles_usage(struct pane *p, const char *path)
+{
+	struct watch	*w = p->watch;
+	struct stat	 st;
+	char		 tmp[65536], *nl;
+	uint64_t	 left = AGENTFILES_USAGE_READ;
+	size_t		 at, len;
+	ssize_t		 n;
+	int		 fd, changed = 0;
+
+	if ((fd = open(path, O_RDONLY|O_NOFOLLOW|O_NONBLOCK|O_CLOEXEC)) == -1)
+		return;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return;
+	}
+	if (w->usage_path == NULL || strcmp(w->usage_path, path) != 0 ||
+	    w->usage_ino != (uint64_t)st.st_ino ||
+	    w->usage_dev != (uint64_t)st.st_dev ||
+	    w->usage_off > (uint64_t)st.st_size) {
+		free(w->usage_path);
+		w->usage_path = xstrdup(path);
+		w->usage_ino = (uint64_t)st.st_ino;
+		w->usage_dev = (uint64_t)st.st_dev;
+		w->usage_off = 0;
+		buf_reset(&w->usage_part);
+		w->usage_skip = 0;
+		changed = w->usage.known;
+		usage_init(&w->usage);
+	}
+	while (left > 0 &&
+	    (n = pread(fd, tmp, sizeof tmp, (off_t)w->usage_off)) > 0) {
+		w->usage_off += (uint64_t)n;
+		left -= (uint64_t)n < left ? (uint64_t)n : left;
+		for (at = 0; (nl = memchr(tmp + at, '\n', (size_t)n - at)) != NULL;
+		    at += len + 1) {
+			len = (size_t)(nl - (tmp + at));
+			if (w->usage_skip)
+				w->usage_skip = 0;
+			else if (w->usage_part.len != 0) {
+				buf_add(&w->usage_part, tmp + at, len);
+				changed |= usage_claude_line(&w->usage,
+				    w->usage_part.data, w->usage_part.len) == 1;
+				buf_reset(&w->usage_part);
+			} else
+				changed |= usage_claude_line(&w->usage, tmp + at,
+				    len) == 1;
+		}
+		if (w->usage_skip || at == (size_t)n)
+			continue;
+		/* A line too long to be a message's usage is let go. */
+		if (w->usage_part.len + ((size_t)n - at) > AGENTFILES_USAGE_LINE) {
+			buf_reset(&w->usage_part);
+			w->usage_skip = 1;
+		} else
+			buf_add(&w->usage_part, tmp + at, (size_t)n - at);
+	}
+	close(fd);
+	if (changed) {
+		w->usage_at = time_mono_ms();
+		publish_pane(p);
+		log_debug("pane %%%d: context %lld of %lld, %d%%", p->id,
+		    w->usage.context, w->usage.window, usage_percent(&w->usage));
+	}
+}
+
 static void
 agentfiles_transcript(struct pane *p, const char *name)
 {
@@ -416,11 +490,14 @@ agentfiles_transcript(struct pane *p, const char *name)
 			watch_poke(p);
 		}
 	}
-	free(path);
 	/* Unchanged, or written before this agent started (not its own). */
 	if (n <= 0 ||
-	    w->transcript_stamp.mtime / 1000000 < w->agent_since_real - 1000)
+	    w->transcript_stamp.mtime / 1000000 < w->agent_since_real - 1000) {
+		free(path);
 		return;
+	}
+	agentfiles_usage(p, path);
+	free(path);
 	ev = claude_transcript_tail(buf, (size_t)n,
 	    (size_t)n >= AGENTFILES_MAX_FILE);
 	log_debug("pane %%%d: transcript %s: event %d (%zd bytes read)", p->id,

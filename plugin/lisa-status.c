@@ -193,6 +193,29 @@ print_value(struct json_doc *d, int tok)
 		json_dump(d, tok, stdout);
 }
 
+/* Context and tokens, where the agent records them. */
+static void
+explain_usage(struct json_doc *d, int obj)
+{
+	long long	 used, window, pct, v[4];
+	int		 c, t;
+
+	if ((c = json_get(d, obj, "context")) < 0 ||
+	    json_get_int(d, c, "used", &used) != 0 ||
+	    json_get_int(d, c, "window", &window) != 0 ||
+	    json_get_int(d, c, "percent", &pct) != 0)
+		return;
+	printf("  context: %lld%% (%lld of %lld tokens)", pct, used, window);
+	if ((t = json_get(d, obj, "tokens")) >= 0 &&
+	    json_get_int(d, t, "input", &v[0]) == 0 &&
+	    json_get_int(d, t, "output", &v[1]) == 0 &&
+	    json_get_int(d, t, "cache_read", &v[2]) == 0 &&
+	    json_get_int(d, t, "cache_write", &v[3]) == 0)
+		printf("; tokens used: %lld in, %lld out, %lld cache read, "
+		    "%lld cache written", v[0], v[1], v[2], v[3]);
+	printf("\n");
+}
+
 int
 cmd_explain(struct lisa_ctx *ctx, const char *target)
 {
@@ -232,7 +255,9 @@ cmd_explain(struct lisa_ctx *ctx, const char *target)
 		printf(", exit code %lld", ms);
 	if (json_get_int(d, obj, "exit_signal", &ms) == 0)
 		printf(", signal %lld", ms);
-	printf("\n  signals (what the classifier looked at, and how old):\n");
+	printf("\n");
+	explain_usage(d, obj);
+	printf("  signals (what the classifier looked at, and how old):\n");
 	sig = json_get(d, obj, "signals");
 	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
 		if ((s = json_get(d, sig, keys[i])) < 0)

@@ -7,6 +7,7 @@
 #include "osc.h"
 #include "tmux-version.h"
 #include "osdep.h"
+#include "usage.h"
 
 /* loop.c: one poll() loop; fds and timers, nothing else wakes us. */
 typedef void (*loop_fd_cb)(int, short, void *);
@@ -204,7 +205,7 @@ void		 pane_drain_close(void);
 extern const char *pane_subscription_format;
 
 /* watch.c: per-pane signals, classification, transitions. */
-#define PUBLISH_NFIELDS 6
+#define PUBLISH_NFIELDS 7
 struct agent_profile;
 struct file_stamp {		/* a file as we last read it */
 	int64_t			 mtime;	/* ns */
@@ -271,6 +272,14 @@ struct watch {
 	uint64_t		 transcript_at;
 	struct file_stamp	 transcript_stamp;
 	struct file_stamp	 session_stamp;
+	struct usage		 usage;		/* tokens, from its transcript */
+	uint64_t		 usage_at;
+	char			*usage_path;	/* the file counted */
+	uint64_t		 usage_off;	/* read up to here */
+	uint64_t		 usage_ino;
+	uint64_t		 usage_dev;
+	struct buf		 usage_part;	/* a line not yet whole */
+	int			 usage_skip;	/* in a line too long to keep */
 	enum session_status	 session;
 	uint64_t		 session_at;
 	int			 session_stale;

@@ -5,6 +5,8 @@
  *   per pane	 @lisa_agent @lisa_state @lisa_detail @lisa_reason
  *		 @lisa_since (Unix seconds, as tmux's own times)
  *		 @lisa_watchdog (the watchdog's level, when it has one)
+ *		 @lisa_context (percent of its context window in use, when
+ *		 the agent records it)
  *   per window	 @lisa_window_state, per session @lisa_session_state
  *		 (the worst state of their agent panes)
  *   global	 @lisa_count_<group> (unset when none), @lisa_agents,
@@ -34,7 +36,7 @@
 
 static const char *publish_fields[PUBLISH_NFIELDS] = {
 	"@lisa_agent", "@lisa_state", "@lisa_detail", "@lisa_reason",
-	"@lisa_since", "@lisa_watchdog"
+	"@lisa_since", "@lisa_watchdog", "@lisa_context"
 };
 
 /* Worst first: what a human most needs to see. */
@@ -143,8 +145,8 @@ publish_pane_fields(struct pane *p)
 	struct watch	*w = p->watch;
 	struct session	*s;
 	const char	*values[PUBLISH_NFIELDS];
-	char		 target[32], since[32];
-	int		 i, agent;
+	char		 target[32], since[32], context[16];
+	int		 i, agent, pct;
 
 	if ((s = pane_session(p)) == NULL)
 		return;
@@ -157,6 +159,9 @@ publish_pane_fields(struct pane *p)
 	values[3] = agent ? w->res.reason : NULL;
 	values[4] = agent ? since : NULL;
 	values[5] = agent ? w->wd_label : NULL;
+	pct = usage_percent(&w->usage);
+	snprintf(context, sizeof context, "%d", pct);
+	values[6] = agent && pct >= 0 ? context : NULL;
 	snprintf(target, sizeof target, "%%%d", p->id);
 	for (i = 0; i < PUBLISH_NFIELDS; i++) {
 		/* The first time, unset what an earlier helper may have left. */

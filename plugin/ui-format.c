@@ -472,7 +472,10 @@ uiformat_border(struct buf *b, const struct ui_config *cfg, const char *user)
 		    "#{?#{e|<:" UI_AGE ",60}," UI_AGE "s,"
 		    "#{?#{e|<:" UI_AGE ",3600},#{e|/:" UI_AGE ",60}m,"
 		    "#{?#{e|<:" UI_AGE ",86400},#{e|/:" UI_AGE ",3600}h,"
-		    "#{e|/:" UI_AGE ",86400}d}}},} #[pop-default]");
+		    "#{e|/:" UI_AGE ",86400}d}}},}"
+		    /* The border is strftime-expanded: %% is one %. */
+		    "#{?@lisa_context, \u00b7 #{@lisa_context}%%,}"
+		    " #[pop-default]");
 	}
 	buf_addc(b, ',');
 	buf_adds(b, user);

@@ -171,6 +171,36 @@ watch_exit_code(struct pane *p)
 	return (-1);
 }
 
+/*
+ * "context": how full the agent's context window is, and "tokens": what
+ * it used over its session, by kind; null where it records none.
+ */
+static void
+watch_usage(struct buf *b, struct watch *w)
+{
+	const struct usage	*u = &w->usage;
+	int			 i;
+
+	json_key(b, "context");
+	if (!u->known)
+		buf_adds(b, "null");
+	else
+		buf_printf(b, "{\"used\":%lld,\"window\":%lld,"
+		    "\"percent\":%d}", u->context, u->window,
+		    usage_percent(u));
+	json_key(b, "tokens");
+	if (!u->known) {
+		buf_adds(b, "null");
+		return;
+	}
+	buf_addc(b, '{');
+	for (i = 0; i < USAGE_NPARTS; i++) {
+		json_key(b, usage_part_name(i));
+		buf_printf(b, "%lld", u->total[i]);
+	}
+	buf_addc(b, '}');
+}
+
 /* The classification keys of `lisa status --json` / `lisa list --json`. */
 void
 watch_json(struct buf *b, struct pane *p)
@@ -203,6 +233,7 @@ watch_json(struct buf *b, struct pane *p)
 	code = watch_exit_code(p);
 	json_key(b, "exit_code");
 	json_int_or_null(b, code >= 0, code);
+	watch_usage(b, w);
 	json_key(b, "signals");
 	watch_signals(b, p, now);
 }

@@ -68,6 +68,8 @@ watch_free(struct pane *p)
 	free(w->title);
 	free(w->session_dir);
 	free(w->transcript_dir);
+	free(w->usage_path);
+	buf_free(&w->usage_part);
 	for (i = 0; i < PUBLISH_NFIELDS; i++)
 		free(w->pub[i]);
 	free(w);
@@ -121,6 +123,13 @@ watch_reset_run(struct watch *w)
 	w->transcript = TX_NONE;
 	w->transcript_at = 0;
 	memset(&w->transcript_stamp, 0, sizeof w->transcript_stamp);
+	usage_init(&w->usage);
+	w->usage_at = 0;
+	free(w->usage_path);
+	w->usage_path = NULL;
+	w->usage_off = 0;
+	buf_reset(&w->usage_part);
+	w->usage_skip = 0;
 	w->screen = 0;
 	w->screen_at = 0;
 	w->title_cleared = 0;

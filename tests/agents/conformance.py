@@ -585,6 +585,9 @@ class Driver:
             self.then_escape(pane, a.prompts["question"], "question",
                              "waiting_input", "question", "question dismissed")
 
+        if a.name == "claude":
+            self.context(pane)
+
         t = self.type(pane, "#mock error 500")
         # Retries last a few seconds at most: what lisa showed on the way.
         self.expect_seen("API error retried", pane, t, "in_progress", 30,
@@ -592,6 +595,23 @@ class Driver:
         self.wait_turn(pane, 60)
         self.expect("API error final", pane, self.mock_done("error", t),
                     "waiting_input", a.error_detail)
+
+    def context(self, pane):
+        """The context in use, as Claude's transcript records the API's
+        usage: 10 new + N cache read + 500 cache written, of 200k."""
+        n = 150000
+        t = self.type(pane, "#mock usage %d fill the context" % n)
+        self.wait_turn(pane, 30)
+        want = "%d/200000 %d%%" % (n + 510, (n + 510) * 100 // 200000)
+        got, end = None, time.time() + 10
+        while time.time() < end:
+            c = self.s.status(pane).get("context") or {}
+            got = "%s/%s %s%%" % (c.get("used"), c.get("window"), c.get("percent"))
+            if got == want:
+                break
+            time.sleep(0.2)
+        lat = now_ms() - self.mock_done("usage", t) if got == want else None
+        self.record("context reported", want, got, got == want, lat)
 
     def gemini_middle(self, pane):
         """Gemini asks before every shell command and retries a failing API

@@ -16,6 +16,9 @@ last one wins):
     #mock ask           call AskUserQuestion with two options
     #mock error STATUS  answer every request of that prompt with HTTP STATUS
     #mock stall         accept the request and never answer
+    #mock usage N       a short answer whose usage says N cache-read input
+                        tokens (and 10 new, 500 cache written, as the API
+                        reports a long conversation)
     (nothing)           a short answer at once
 
 A request whose newest message carries a tool_result ends the turn with a
@@ -140,11 +143,16 @@ class Anthropic(Handler):
                       ("tool", "AskUserQuestion", {"questions": [q]})]
         elif verb == "slow":
             blocks = [("slow", number(arg, 10))]
+        elif verb == "usage":
+            return self.send(req, [("text", "Mock answer, a long context.")],
+                             {"input_tokens": 10, "output_tokens": 1,
+                              "cache_read_input_tokens": int(number(arg, 0)),
+                              "cache_creation_input_tokens": 500})
         else:
             blocks = [("text", arg or "Mock answer.")]
         self.send(req, blocks)
 
-    def send(self, req, blocks):
+    def send(self, req, blocks, usage=None):
         counter[0] += 1
         mid = "msg_mock_%d" % counter[0]
         model = req.get("model") or "claude-mock"
@@ -162,12 +170,13 @@ class Anthropic(Handler):
             return self.reply(200, {"id": mid, "type": "message", "role": "assistant",
                                     "model": model, "content": content,
                                     "stop_reason": stop, "stop_sequence": None,
-                                    "usage": {"input_tokens": 10, "output_tokens": 10}})
+                                    "usage": usage or {"input_tokens": 10,
+                                                       "output_tokens": 10}})
         self.start_sse()
         self.event("message_start", {"type": "message_start", "message": {
             "id": mid, "type": "message", "role": "assistant", "model": model,
             "content": [], "stop_reason": None, "stop_sequence": None,
-            "usage": {"input_tokens": 10, "output_tokens": 1}}})
+            "usage": usage or {"input_tokens": 10, "output_tokens": 1}}})
         for i, b in enumerate(blocks):
             if b[0] == "tool":
                 self.event("content_block_start", {

@@ -19,6 +19,9 @@ It reads commands typed into the pane (one per line):
   hang             claim to be busy, then freeze (no output at all)
   exit CODE        leave with that code (Claude: /exit is exit 0)
   corrupt          (Claude) garble its session file
+  usage IN OUT CR CW  (Claude) a turn whose answer used these tokens:
+                   input, output, cache read, cache write (in the
+                   transcript, written once per content block, as Claude)
 Options: --trust (start with the trust dialog), --print (one-shot, no UI:
 `claude -p` / `codex exec`), --fail (with --print: exit 1).
 Environment: FAKE_AGENT_NO_SESSION=1 (no session file), FAKE_AGENT_NO_TITLE=1
@@ -211,10 +214,16 @@ def turn_start(prompt):
     osc7501("state=working:app=codex")
 
 
-def turn_end(text="Done."):
+def turn_end(text="Done.", usage=None):
     w("\r\n\u25cf %s\r\n" % text)
-    transcript({"type": "assistant", "message": {"role": "assistant",
-                "content": [{"type": "text", "text": text}]}})
+    msg = {"role": "assistant", "content": [{"type": "text", "text": text}]}
+    if usage:
+        msg.update(id="msg_%d_%d" % (pid, time.time() * 1000),
+                   model="claude-fake", usage=usage)
+        # Claude writes a message once per content block, usage in each.
+        transcript({"type": "assistant", "message": dict(msg, content=[
+            {"type": "thinking", "thinking": "..."}])})
+    transcript({"type": "assistant", "message": msg})
     transcript({"type": "system", "subtype": "turn_duration",
                 "durationMs": 1000})
     hook("Stop", last_assistant_message=text, stop_hook_active=False)
@@ -408,6 +417,14 @@ def main():
                 title(title_text)
                 w("\r\n\u25a0 We\u2019re currently experiencing high demand\r\n")
             idle_screen()
+        elif cmd == "usage" and CLAUDE and len(words) == 5:
+            turn_start(line)
+            busy(0.3, "Working")
+            n = [int(x) for x in words[1:]]
+            turn_end("Used tokens.", usage={
+                "input_tokens": n[0], "output_tokens": n[1],
+                "cache_read_input_tokens": n[2],
+                "cache_creation_input_tokens": n[3]})
         elif cmd == "corrupt" and CLAUDE:
             fd = os.open(SESSION, os.O_WRONLY | os.O_TRUNC | os.O_CREAT |
                          os.O_NOFOLLOW, 0o600)

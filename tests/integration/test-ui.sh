@@ -88,6 +88,38 @@ test_status_line_badges_and_border_on_screen() {
 	[ "$(T show -gv @lisa_waiting)" = "" ] || fail "still listed as waiting"
 }
 
+# How full an agent's context is, from what Claude's transcript records:
+# on its border, in its pane option, and in lisa status --json, the same
+# numbers; a message written once per content block counted once.
+test_context_on_border_from_transcript() {
+	export FAKE_AGENT_TRANSCRIPT=1
+	setup_agents
+	p=$(agent_window 1 claude)
+	expect "$p" waiting_input prompt
+	attach main:1
+	# 12 new + 125000 cache read + 999 cache written of a 200k window.
+	T send-keys -t "$p" 'usage 12 340 125000 999' Enter
+	expect_screen_re "claude · .* · 63% "
+	expect_shown "$p" '#{@lisa_context}' 63
+	ctx=$(L status "$p" --json | jget "'%(used)d/%(window)d/%(percent)d' % d['context']")
+	[ "$ctx" = "126011/200000/63" ] || fail "context: $ctx"
+	T send-keys -t "$p" 'usage 5 60 126011 100' Enter
+	expect_shown "$p" '#{@lisa_context}' 63
+	until_ms 5000 sh -c "'$LISA' -L '$SOCK' status '$p' --json | grep -q '\"output\": *400'" ||
+	    fail "tokens: $(L status "$p" --json | jget "d['tokens']")"
+	tok=$(L status "$p" --json | jget "'%(input)d %(output)d %(cache_read)d %(cache_write)d' % d['tokens']")
+	[ "$tok" = "17 400 251011 1099" ] || fail "tokens: $tok"
+	L explain "$p" | grep -q "context: 63% (126116 of 200000 tokens)" ||
+	    fail "explain: $(L explain "$p")"
+	note "border: $(screen | head -n 1 | sed 's/─*$//')"
+	# A pane whose agent records nothing shows no context at all.
+	q=$(agent_window 2 codex)
+	expect "$q" waiting_input
+	[ "$(L status "$q" --json | jget "str(d['context'])")" = None ] ||
+	    fail "codex context: $(L status "$q" --json)"
+	[ -z "$(T show -pv -t "$q" @lisa_context)" ] || fail "codex @lisa_context set"
+}
+
 test_menu_next_and_details_from_keys() {
 	three_agents
 	attach main:0
