@@ -457,6 +457,7 @@ agentfiles_usage(struct pane *p, const char *path)
 	}
 	close(fd);
 	if (changed) {
+		usage_set_window(&w->usage, lisad.context_windows);
 		w->usage_at = time_mono_ms();
 		publish_pane(p);
 		log_debug("pane %%%d: context %lld of %lld, %d%%", p->id,

@@ -106,6 +106,8 @@ lisad_reload(void)
 	lisad.events_max_bytes = 1024 * 1024;
 	lisad.events_max_lines = 10000;
 	lisad.retry_delay_ms = 1000;
+	free(lisad.context_windows);
+	lisad.context_windows = NULL;
 	ui_reset();
 	notify_reset();
 	watchdog_reset_config();
@@ -143,7 +145,10 @@ lisad_reload(void)
 			else if (strcmp(line, "@lisa-retry-delay") == 0)
 				lisad.retry_delay_ms = lisad_seconds(value,
 				    1000);
-			else if (strcmp(line, "@lisa-keep-failed") == 0)
+			else if (strcmp(line, "@lisa-context-windows") == 0) {
+				free(lisad.context_windows);
+				lisad.context_windows = xstrdup(value);
+			} else if (strcmp(line, "@lisa-keep-failed") == 0)
 				lisad.keep_failed = strcmp(value, "off") != 0;
 			else if (strcmp(line, "@lisa-events-max-bytes") == 0)
 				lisad.events_max_bytes = strtoull(value, NULL,
@@ -402,6 +407,7 @@ main(int argc, char **argv)
 	agenthook_close();
 	events_close();
 	pane_drain_close();
+	free(lisad.context_windows);
 	log_debug("exit %d", code);
 	log_close();
 	close(lockfd);

@@ -63,6 +63,7 @@ struct lisad {
 	uint64_t	 events_max_bytes;
 	uint64_t	 events_max_lines;
 	uint64_t	 retry_delay_ms;	/* times the attempt */
+	char		*context_windows; /* @lisa-context-windows */
 	char		*agents_error;	/* agents.json problem, for doctor */
 };
 extern struct lisad lisad;

@@ -4,8 +4,11 @@
  * id, model and the API's usage (input_tokens, output_tokens,
  * cache_creation_input_tokens, cache_read_input_tokens); the context in
  * use is that request's whole input: new, cache written and cache read.
- * The transcript does not say the window: 200k, the standard one, unless
- * the model says [1m] or the context is already past 200k.
+ * The transcript does not say the window; the model's id does, through
+ * what Claude Code itself knows of its models (its model table in the
+ * pinned 2.1.197: 1M for these, 200k for the others), the user's
+ * @lisa-context-windows, or a [1m] suffix; a context past the window
+ * means the long one.
  * Pure functions over untrusted text, unit-tested and fuzzed.
  */
 #include <stdio.h>
@@ -14,6 +17,16 @@
 
 #include "lisa.h"
 #include "usage.h"
+
+static const struct {
+	const char	*prefix;
+	long long	 window;
+} usage_windows[] = {
+	{ "claude-opus-4-7", USAGE_CLAUDE_WINDOW_1M },
+	{ "claude-opus-4-8", USAGE_CLAUDE_WINDOW_1M },
+	{ "claude-sonnet-5", USAGE_CLAUDE_WINDOW_1M },
+	{ "claude-fable-5", USAGE_CLAUDE_WINDOW_1M },
+};
 
 static const char *usage_part_names[USAGE_NPARTS] = {
 	"input", "output", "cache_read", "cache_write"
@@ -99,6 +112,9 @@ usage_claude_line(struct usage *u, const char *line, size_t len)
 	}
 	id = json_get_str(d, msg, "id");
 	model = json_get_str(d, msg, "model");
+	/* Claude's own notes (an interrupt, an error) used nothing. */
+	if (model != NULL && strcmp(model, "<synthetic>") == 0)
+		goto out;
 	/* The same message again: its newer usage replaces the older. */
 	if (id == NULL || *id == '\0' || strcmp(id, u->last_id) != 0)
 		memset(u->last, 0, sizeof u->last);
@@ -107,13 +123,9 @@ usage_claude_line(struct usage *u, const char *line, size_t len)
 		u->last[i] = v[i];
 	}
 	snprintf(u->last_id, sizeof u->last_id, "%s", id != NULL ? id : "");
+	snprintf(u->model, sizeof u->model, "%s", model != NULL ? model : "");
 	u->context = v[USAGE_INPUT] + v[USAGE_CACHE_READ] +
 	    v[USAGE_CACHE_WRITE];
-	if ((model != NULL && strstr(model, "[1m]") != NULL) ||
-	    u->context > USAGE_CLAUDE_WINDOW || u->window > USAGE_CLAUDE_WINDOW)
-		u->window = USAGE_CLAUDE_WINDOW_1M;
-	else
-		u->window = USAGE_CLAUDE_WINDOW;
 	u->known = 1;
 	rc = 1;
 out:
@@ -122,4 +134,54 @@ out:
 	free(model);
 	json_free(d);
 	return (rc);
+}
+
+/*
+ * The window of a model: the longest prefix in user ("PREFIX=TOKENS ...",
+ * from @lisa-context-windows), else in what we know, else Claude's
+ * standard 200k; a [1m] suffix is the long window.
+ */
+long long
+usage_model_window(const char *model, const char *user)
+{
+	const char	*p, *eq, *end;
+	long long	 window = USAGE_CLAUDE_WINDOW, v;
+	size_t		 best = 0, n, i;
+	char		*stop;
+
+	if (strstr(model, "[1m]") != NULL)
+		return (USAGE_CLAUDE_WINDOW_1M);
+	for (i = 0; i < sizeof usage_windows / sizeof usage_windows[0]; i++) {
+		n = strlen(usage_windows[i].prefix);
+		if (n > best && strncmp(model, usage_windows[i].prefix, n) == 0) {
+			best = n;
+			window = usage_windows[i].window;
+		}
+	}
+	for (p = user; p != NULL && *p != '\0'; p = end) {
+		p += strspn(p, " ");
+		end = p + strcspn(p, " ");
+		if ((eq = memchr(p, '=', (size_t)(end - p))) == NULL)
+			continue;
+		n = (size_t)(eq - p);
+		v = strtoll(eq + 1, &stop, 10);
+		if (stop != end || v <= 0 || n == 0)
+			continue;	/* not PREFIX=TOKENS: ignored */
+		if (n >= best && strncmp(model, p, n) == 0) {
+			best = n;
+			window = v;
+		}
+	}
+	return (window);
+}
+
+/* The window for the last message's model; a context past it is long. */
+void
+usage_set_window(struct usage *u, const char *user)
+{
+	long long	w = usage_model_window(u->model, user);
+
+	if (u->context > w && w < USAGE_CLAUDE_WINDOW_1M)
+		w = USAGE_CLAUDE_WINDOW_1M;
+	u->window = w;
 }

@@ -22,10 +22,13 @@ struct usage {
 	/* Claude writes a message once per content block: count it once. */
 	char		 last_id[64];
 	long long	 last[USAGE_NPARTS];
+	char		 model[64];	/* the last message's */
 };
 
 void	usage_init(struct usage *);
 int	usage_claude_line(struct usage *, const char *, size_t);
+long long usage_model_window(const char *, const char *);
+void	usage_set_window(struct usage *, const char *);
 int	usage_percent(const struct usage *);
 const char *usage_part_name(enum usage_part);
 

@@ -598,11 +598,16 @@ class Driver:
 
     def context(self, pane):
         """The context in use, as Claude's transcript records the API's
-        usage: 10 new + N cache read + 500 cache written, of 200k."""
+        usage: 10 new + N cache read + 500 cache written, of the window
+        Claude itself shows on its banner ("Opus 4.8 (1M context)")."""
         n = 150000
+        banner = self.s.tmux("capture-pane", "-p", "-S", "-100", "-t", pane,
+                             check=False)
+        window = 1000000 if re.search(r"\(1M context\)", banner) else 200000
         t = self.type(pane, "#mock usage %d fill the context" % n)
         self.wait_turn(pane, 30)
-        want = "%d/200000 %d%%" % (n + 510, (n + 510) * 100 // 200000)
+        want = "%d/%d %d%%" % (n + 510, window,
+                               ((n + 510) * 100 + window // 2) // window)
         got, end = None, time.time() + 10
         while time.time() < end:
             c = self.s.status(pane).get("context") or {}

@@ -16,6 +16,9 @@ last one wins):
     #mock ask           call AskUserQuestion with two options
     #mock error STATUS  answer every request of that prompt with HTTP STATUS
     #mock stall         accept the request and never answer
+    #mock limit S       HTTP 429 as the API sends a usage limit: retry-after
+                        S and the unified rate-limit headers (rejected,
+                        reset in S seconds)
     #mock usage N       a short answer whose usage says N cache-read input
                         tokens (and 10 new, 500 cache written, as the API
                         reports a long conversation)
@@ -130,6 +133,21 @@ class Anthropic(Handler):
                                        "error": {"type": kind, "message": msg}})
         if verb == "stall":
             return self.hang()
+        if verb == "limit":
+            secs = int(number(arg, 3600))
+            reset = int(time.time()) + secs
+            return self.reply(429, {"type": "error", "error": {
+                "type": "rate_limit_error",
+                "message": "This request would exceed your account's rate limit. "
+                           "Please try again later."}}, (
+                ("retry-after", str(secs)),
+                ("anthropic-ratelimit-unified-status", "rejected"),
+                ("anthropic-ratelimit-unified-reset", str(reset)),
+                ("anthropic-ratelimit-unified-5h-status", "rejected"),
+                ("anthropic-ratelimit-unified-5h-reset", str(reset)),
+                ("anthropic-ratelimit-unified-representative-claim", "five_hour"),
+                ("anthropic-ratelimit-requests-reset",
+                 time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(reset)))))
         if verb == "bash":
             blocks = [("text", "I will run a command."),
                       ("tool", "Bash", {"command": arg or "true",

@@ -56,6 +56,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (u.total[i] < 0)
 			abort();
 	}
+	usage_set_window(&u, "claude-=1000 x=abc");
 	if (u.known && (u.context < 0 || usage_percent(&u) < 0))
 		abort();
 	return (0);

@@ -112,6 +112,11 @@ test_context_on_border_from_transcript() {
 	L explain "$p" | grep -q "context: 63% (126116 of 200000 tokens)" ||
 	    fail "explain: $(L explain "$p")"
 	note "border: $(screen | head -n 1 | sed 's/─*$//')"
+	# The window of a model lisa does not know, as the user says it.
+	T set -g @lisa-context-windows 'other=5 claude-fake=252232'
+	L reload >/dev/null
+	T send-keys -t "$p" 'usage 1 1 126115 0' Enter
+	expect_shown "$p" '#{@lisa_context}' 50
 	# A pane whose agent records nothing shows no context at all.
 	q=$(agent_window 2 codex)
 	expect "$q" waiting_input

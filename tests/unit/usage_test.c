@@ -42,9 +42,13 @@ test_totals_and_context(void **state)
 	assert_int_equal(u.total[USAGE_CACHE_READ], 2210);
 	assert_int_equal(u.total[USAGE_CACHE_WRITE], 260);
 	assert_int_equal(u.context, 3 + 1210 + 60);
+	usage_set_window(&u, NULL);
 	assert_int_equal(u.window, USAGE_CLAUDE_WINDOW);
 	assert_int_equal(usage_percent(&u), 1);	/* 1273 of 200k, rounded */
 	assert_int_equal(feed(&u, MSG("m3", "claude-x", 1, 1, 125999, 0)), 1);
+	assert_int_equal(usage_percent(&u), 63);
+	/* Claude's own note after an interrupt used nothing. */
+	assert_int_equal(feed(&u, MSG("m4", "<synthetic>", 0, 0, 0, 0)), 0);
 	assert_int_equal(usage_percent(&u), 63);
 }
 
@@ -54,15 +58,30 @@ test_window(void **state)
 	struct usage	u;
 
 	usage_init(&u);
-	feed(&u, MSG("a", "claude-sonnet[1m]", 1, 1, 0, 0));
+	feed(&u, MSG("a", "claude-x", 1, 1, 0, 0));
+	usage_set_window(&u, NULL);
+	assert_int_equal(u.window, USAGE_CLAUDE_WINDOW);
+	feed(&u, MSG("b", "claude-sonnet[1m]", 1, 1, 0, 0));
+	usage_set_window(&u, NULL);
 	assert_int_equal(u.window, USAGE_CLAUDE_WINDOW_1M);
-	usage_init(&u);
-	feed(&u, MSG("a", "claude-x", 250000, 1, 0, 0));
+	/* What Claude Code 2.1.197 knows: 1M for Opus 4.8. */
+	feed(&u, MSG("c", "claude-opus-4-8", 1, 1, 500000, 0));
+	usage_set_window(&u, NULL);
 	assert_int_equal(u.window, USAGE_CLAUDE_WINDOW_1M);
-	assert_int_equal(usage_percent(&u), 25);
-	/* Compacted below 200k: still the long window. */
-	feed(&u, MSG("b", "claude-x", 20000, 1, 0, 0));
+	assert_int_equal(usage_percent(&u), 50);
+	/* Past 200k on a model we do not know: the long window. */
+	feed(&u, MSG("d", "claude-x", 250000, 1, 0, 0));
+	usage_set_window(&u, NULL);
 	assert_int_equal(u.window, USAGE_CLAUDE_WINDOW_1M);
+	/* The user's word wins; what is not PREFIX=TOKENS is ignored. */
+	feed(&u, MSG("e", "claude-x-2", 1000, 1, 0, 0));
+	usage_set_window(&u, "junk =5 claude-x=abc claude-=9x claude-x=128000");
+	assert_int_equal(u.window, 128000);
+	assert_int_equal(usage_model_window("claude-opus-4-8-2026", "claude-opus=64000"),
+	    USAGE_CLAUDE_WINDOW_1M);	/* a longer prefix of ours */
+	assert_int_equal(usage_model_window("claude-opus-4-8", "claude-opus-4-8=64000"),
+	    64000);
+	assert_int_equal(usage_model_window("", NULL), USAGE_CLAUDE_WINDOW);
 }
 
 static void
