@@ -237,7 +237,15 @@ cmd_nudge(struct lisa_ctx *ctx, const char *target, const char *text,
 	nanosleep(&ts, NULL);
 	buf_reset(&line);
 	buf_printf(&line, "send-keys -t '%s' Enter\n", pane);
-	act_source(ctx, line.data);
+	/* The text without its Enter is half a nudge: say so. */
+	if (act_source(ctx, line.data) != 0 &&
+	    act_source(ctx, line.data) != 0) {
+		fprintf(stderr, "lisa: %s got the text but tmux refused its "
+		    "Enter\n", pane);
+		buf_free(&line);
+		free(pane);
+		return (1);
+	}
 	printf("lisa: nudged %s\n", pane);
 	buf_free(&line);
 	free(pane);

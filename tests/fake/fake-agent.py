@@ -274,11 +274,18 @@ def dialog_permission(question=False):
         idle_screen()
 
 
+PENDING = [b""]
+
+
 def read_line(blink=False):
     """Read one line from the terminal (canonical mode), optionally
-    blinking Codex's Action Required title once a second meanwhile."""
+    blinking Codex's Action Required title once a second meanwhile.
+    Lines that came together are all read, one per call."""
     import select
-    buf = b""
+    buf, PENDING[0] = PENDING[0], b""
+    if b"\n" in buf:
+        line, PENDING[0] = buf.split(b"\n", 1)
+        return line.decode(errors="replace")
     i = 0
     while True:
         if blink:
@@ -292,7 +299,8 @@ def read_line(blink=False):
                 sys.exit(0)
             buf += c
             if b"\n" in buf:
-                return buf.split(b"\n")[0].decode(errors="replace")
+                line, PENDING[0] = buf.split(b"\n", 1)
+                return line.decode(errors="replace")
 
 
 def leave(code):
