@@ -17,7 +17,7 @@
 /* Hint names, in bit order, as used in agents.json and in signals. */
 static const char *hint_names[SCREEN_NHINTS] = {
 	"permission", "question", "trust", "busy", "retrying", "tool",
-	"error", "interrupted", "prompt", "exited", "killed"
+	"error", "interrupted", "prompt", "exited", "killed", "limit"
 };
 
 struct builtin {
@@ -55,6 +55,9 @@ static const struct builtin builtins[] = {
 			[7] = "Interrupted \xc2\xb7 What should Claude do instead",
 			[8] = "\\? for shortcuts",
 			[9] = "Resume this session with:",
+			/* An API key's 429; a plan's limit ("resets 3pm"). */
+			[11] = "Request rejected \\(429\\)|usage limit reached|"
+			    "hit your (usage )?limit|limit reached .*resets",
 		},
 		.retry_marks = { "Retrying in " },
 		.claude_files = 1,
@@ -80,6 +83,8 @@ static const struct builtin builtins[] = {
 			[8] = "\xe2\x80\xba Ask Codex to do anything",
 			[9] = "Disconnected from this task|To continue this "
 			    "session, run:",
+			[11] = "last status: 429 Too Many Requests|"
+			    "hit your usage limit|usage limit reached",
 		},
 		.retry_marks = { "Reconnecting... ", "reconnecting " },
 		.osc7501 = 1,

@@ -33,7 +33,7 @@ static int	agenthook_nwaits;
 /* The agent event a hook pushed, as the classifier knows it. */
 static enum hook_event
 agenthook_event(const char *agent, const char *event,
-    const char *notification)
+    const char *notification, const char *error)
 {
 	static const struct {
 		const char		*name;
@@ -53,6 +53,9 @@ agenthook_event(const char *agent, const char *event,
 
 	if (event == NULL)
 		return (HK_NONE);
+	if (strcmp(event, "StopFailure") == 0 && error != NULL &&
+	    strcmp(error, "rate_limit") == 0)
+		return (HK_STOP_LIMIT);
 	if (strcmp(event, "Notification") == 0) {
 		if (notification != NULL &&
 		    strcmp(notification, "idle_prompt") == 0)
@@ -212,7 +215,7 @@ void
 agenthook_notify(struct json_doc *d)
 {
 	struct pane	*p;
-	char		*agent, *event, *tool, *note, *cwd;
+	char		*agent, *event, *tool, *note, *cwd, *error;
 	enum hook_event	 ev;
 	int		 title_thread = 0, ask;
 
@@ -221,8 +224,9 @@ agenthook_notify(struct json_doc *d)
 	tool = json_get_str(d, 0, "tool");
 	note = json_get_str(d, 0, "notification");
 	cwd = json_get_str(d, 0, "cwd");
+	error = json_get_str(d, 0, "error");
 	json_get_bool(d, 0, "title_thread", &title_thread);
-	ev = agenthook_event(agent, event, note);
+	ev = agenthook_event(agent, event, note, error);
 	p = agent != NULL ? agenthook_pane(d, agent, cwd) : NULL;
 	log_debug("hook %s %s from %s: pane %s", agent != NULL ? agent : "?",
 	    event != NULL ? event : "?", cwd != NULL ? cwd : "?",
@@ -239,5 +243,6 @@ agenthook_notify(struct json_doc *d)
 	free(tool);
 	free(note);
 	free(cwd);
+	free(error);
 }
 

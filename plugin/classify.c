@@ -244,6 +244,10 @@ explicit_state(const struct cls_input *in, struct cls_result *r,
 			set(r, ST_WAITING_INPUT, "error",
 			    "claude_transcript_api_error");
 			break;
+		case TX_LIMIT:
+			set(r, ST_WAITING_INPUT, "limit",
+			    "claude_transcript_limit");
+			break;
 		case TX_INTERRUPTED:
 			set(r, ST_WAITING_INPUT, "prompt",
 			    "claude_transcript_interrupted");
@@ -292,10 +296,12 @@ explicit_state(const struct cls_input *in, struct cls_result *r,
 		case SS_IDLE:
 		case SS_NONE:
 			/* Idle after a failed turn: both are written at once. */
-			if (in->transcript == TX_API_ERROR &&
+			if ((in->transcript == TX_API_ERROR ||
+			    in->transcript == TX_LIMIT) &&
 			    in->transcript_at + TURN_END_SLACK_MS >= sess_at)
-				set(r, ST_WAITING_INPUT, "error",
-				    "claude_session_idle");
+				set(r, ST_WAITING_INPUT,
+				    in->transcript == TX_LIMIT ? "limit" :
+				    "error", "claude_session_idle");
 			else
 				set(r, ST_WAITING_INPUT, "prompt",
 				    "claude_session_idle");
@@ -320,6 +326,9 @@ explicit_state(const struct cls_input *in, struct cls_result *r,
 		break;
 	case HK_STOP_FAILURE:
 		set(r, ST_WAITING_INPUT, "error", "hook_stop_failure");
+		break;
+	case HK_STOP_LIMIT:
+		set(r, ST_WAITING_INPUT, "limit", "hook_stop_limit");
 		break;
 	case HK_NOTIFY_IDLE:
 		set(r, ST_WAITING_INPUT, "prompt", "hook_idle");
@@ -381,6 +390,8 @@ observed_state(const struct cls_input *in, struct cls_result *r,
 		set_waiting(in, r, "screen_dialog", 0);
 	else if (in->screen & (SCREEN_BUSY|SCREEN_RETRYING))
 		set_working(in, r, "screen_busy", quiet_since);
+	else if (in->screen & SCREEN_LIMIT)
+		set(r, ST_WAITING_INPUT, "limit", "screen_limit");
 	else if (in->screen & (SCREEN_PROMPT|SCREEN_INTERRUPTED|SCREEN_ERROR))
 		set(r, ST_WAITING_INPUT, "prompt", "screen_prompt");
 	else
@@ -506,6 +517,17 @@ classify(const struct cls_input *in, struct cls_result *r)
 	    0 || *r->detail == '\0') && !screen_fresh(in, quiet_since) &&
 	    in->now - quiet_since >= in->debounce)
 		r->want_capture = 1;
+	/*
+	 * An error may be a usage or rate limit: where no signal said which
+	 * (Codex's OSC 7501 error, Claude without hooks), its screen does.
+	 */
+	if (r->state == ST_WAITING_INPUT && strcmp(r->detail, "error") == 0) {
+		if (!screen_fresh(in, quiet_since)) {
+			if (in->now - quiet_since >= in->debounce)
+				r->want_capture = 1;
+		} else if (in->screen & SCREEN_LIMIT)
+			set(r, ST_WAITING_INPUT, "limit", "screen_limit");
+	}
 
 	switch (r->state) {
 	case ST_IN_PROGRESS:
@@ -513,7 +535,8 @@ classify(const struct cls_input *in, struct cls_result *r)
 		break;
 	case ST_WAITING_INPUT:
 		r->activity = strcmp(r->detail, "prompt") == 0 ||
-		    strcmp(r->detail, "error") == 0 ? AC_IDLE : AC_WAITING;
+		    strcmp(r->detail, "error") == 0 ||
+		    strcmp(r->detail, "limit") == 0 ? AC_IDLE : AC_WAITING;
 		break;
 	case ST_JUST_STARTED:
 		r->activity = AC_IDLE;

@@ -45,7 +45,8 @@ enum title_class {
 #define SCREEN_PROMPT		0x0100
 #define SCREEN_EXITED		0x0200	/* the agent's own goodbye text */
 #define SCREEN_KILLED		0x0400	/* a shell's "Killed" and friends */
-#define SCREEN_NHINTS		11
+#define SCREEN_LIMIT		0x0800	/* a usage or rate limit hit */
+#define SCREEN_NHINTS		12
 
 /* Codex's OSC 7501 state. */
 enum codex_state {
@@ -58,14 +59,16 @@ enum session_status { SS_NONE = 0, SS_IDLE, SS_BUSY, SS_WAITING };
 
 /* The last meaningful entry of Claude's transcript. */
 enum transcript_event {
-	TX_NONE = 0, TX_WORKING, TX_TURN_DONE, TX_API_ERROR, TX_INTERRUPTED
+	TX_NONE = 0, TX_WORKING, TX_TURN_DONE, TX_API_ERROR, TX_INTERRUPTED,
+	TX_LIMIT		/* an API error that is a rate or usage limit */
 };
 
 /* The last agent hook pushed by `lisa notify`. */
 enum hook_event {
 	HK_NONE = 0, HK_SESSION_START, HK_PROMPT, HK_PRE_TOOL, HK_PERMISSION,
 	HK_POST_TOOL, HK_STOP, HK_STOP_FAILURE, HK_NOTIFY_IDLE,
-	HK_NOTIFY_PERMISSION, HK_SESSION_END, HK_TURN_COMPLETE
+	HK_NOTIFY_PERMISSION, HK_SESSION_END, HK_TURN_COMPLETE,
+	HK_STOP_LIMIT		/* StopFailure, rate_limit */
 };
 
 /* Times are monotonic milliseconds; 0 means "never". */

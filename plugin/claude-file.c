@@ -73,6 +73,23 @@ claude_session_parse(const char *text, size_t len, long long pid,
 	return (rc);
 }
 
+/* An API error entry that says the request hit a limit. */
+static int
+claude_transcript_limit(struct json_doc *d)
+{
+	char		*kind;
+	long long	 status;
+	int		 limit;
+
+	kind = json_get_str(d, 0, "error");
+	limit = kind != NULL && strcmp(kind, "rate_limit") == 0;
+	free(kind);
+	if (json_get_int(d, 0, "apiErrorStatus", &status) == 0 &&
+	    status == 429)
+		limit = 1;
+	return (limit);
+}
+
 /*
  * The last meaningful entry in a transcript's tail (last lines first); if
  * cut, the first line is a fragment and is not read. A turn's end
@@ -118,6 +135,9 @@ claude_transcript_tail(const char *text, size_t len, int cut)
 		} else if (strcmp(type, "assistant") == 0) {
 			ev = err ? TX_API_ERROR : ended ? TX_TURN_DONE :
 			    TX_WORKING;
+			/* The API's 429: a rate or usage limit. */
+			if (err && claude_transcript_limit(d))
+				ev = TX_LIMIT;
 			ended = 0;
 		} else if (strcmp(type, "user") == 0) {
 			ev = ended ? TX_TURN_DONE : TX_WORKING;

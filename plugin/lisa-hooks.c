@@ -444,6 +444,12 @@ cmd_notify(struct lisa_ctx *ctx, const char *agent, const char *arg)
 		buf_adds(&req, ",\"notification\":");
 		json_cstr(&req, s);
 		free(s);
+		/* StopFailure: why the turn failed (rate_limit, ...). */
+		if ((s = json_get_str(d, 0, "error")) != NULL) {
+			buf_adds(&req, ",\"error\":");
+			json_cstr(&req, s);
+			free(s);
+		}
 	}
 	s = json_get_str(d, 0, "cwd");
 	buf_adds(&req, ",\"cwd\":");

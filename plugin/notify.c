@@ -338,6 +338,27 @@ notify_ask_clients(struct session *s, struct notify *n)
 	buf_free(&b);
 }
 
+/*
+ * Which switch a state is told under: an agent stopped by a usage or rate
+ * limit sits at its prompt for hours, so it is told as a crash is.
+ */
+static int
+notify_group(enum cls_state st, const char *detail)
+{
+	if (st == ST_WAITING_INPUT && detail != NULL &&
+	    strcmp(detail, "limit") == 0)
+		return (UI_CRASHED);
+	return (ui_group_of(st));
+}
+
+static const char *
+notify_verb(int group, const char *detail)
+{
+	if (group == UI_CRASHED && strcmp(detail, "limit") == 0)
+		return ("hit a limit");
+	return (notify_verbs[group]);
+}
+
 /* The verdict has settled: who looks at the pane decides the rest. */
 static void
 notify_fire(void *arg)
@@ -350,17 +371,17 @@ notify_fire(void *arg)
 
 	p = pane_find(n->pane);
 	if (p == NULL || p->watch == NULL ||
-	    ui_group_of(p->watch->res.state) != n->group ||
-	    (s = pane_session(p)) == NULL) {
+	    notify_group(p->watch->res.state, p->watch->res.detail) !=
+	    n->group || (s = pane_session(p)) == NULL) {
 		notify_free(n);	/* over already */
 		return;
 	}
 	detail = p->watch->res.detail;
 	notify_where(p, &agent, where, sizeof where);
 	xasprintf(&n->message, "lisa: %s in %s %s%s%s%s", agent, where,
-	    notify_verbs[n->group], *detail != '\0' ? " (" : "", detail,
-	    *detail != '\0' ? ")" : "");
-	xasprintf(&n->title, "%s %s", agent, notify_verbs[n->group]);
+	    notify_verb(n->group, detail), *detail != '\0' ? " (" : "",
+	    detail, *detail != '\0' ? ")" : "");
+	xasprintf(&n->title, "%s %s", agent, notify_verb(n->group, detail));
 	xasprintf(&n->body, "%s%s%s", where, *detail != '\0' ? " \u00b7 " :
 	    "", detail);
 
@@ -375,10 +396,11 @@ notify_fire(void *arg)
  * a prompt right after start, out of the cooldown)? Marks it if so.
  */
 static int
-notify_due(enum cls_state from, enum cls_state to, uint64_t *at, int *group)
+notify_due(enum cls_state from, enum cls_state to, const char *detail,
+    uint64_t *at, int *group)
 {
 	uint64_t	now = time_mono_ms();
-	int		g = ui_group_of(to);
+	int		g = notify_group(to, detail);
 
 	if (g == -1 || g == ui_group_of(from) || !notify_cfg.on[g])
 		return (0);
@@ -399,11 +421,12 @@ notify_transition(struct pane *p, enum cls_state from,
 	struct watch	*w = p->watch;
 	struct notify	*n, *n1;
 	uint64_t	 now = time_mono_ms();
-	int		 g = ui_group_of(r->state);
+	int		 g = notify_group(r->state, r->detail);
 
 	if (notify_cfg.command != NULL)
 		notify_command(p, json, cls_state_name(r->state));
-	if (!notify_due(from, r->state, &w->notified_at, &w->notified_group))
+	if (!notify_due(from, r->state, r->detail, &w->notified_at,
+	    &w->notified_group))
 		return;
 
 	TAILQ_FOREACH_SAFE(n, &notifies, entry, n1) {
@@ -433,9 +456,9 @@ notify_remote(const char *host, const char *agent, const char *where,
 {
 	struct notify		*n;
 	struct session		*s;
-	int			 g = ui_group_of(to);
+	int			 g = notify_group(to, detail);
 
-	if (!notify_due(from, to, at, group))
+	if (!notify_due(from, to, detail, at, group))
 		return;
 	RB_FOREACH(s, sessions, &sessions) {
 		if (s->ctl != NULL && s->attached && !s->closing)
@@ -450,9 +473,9 @@ notify_remote(const char *host, const char *agent, const char *where,
 	n->session = s->id;
 	n->group = g;
 	xasprintf(&n->message, "lisa: %s on %s in %s %s%s%s%s", agent, host,
-	    where, notify_verbs[g], *detail != '\0' ? " (" : "", detail,
+	    where, notify_verb(g, detail), *detail != '\0' ? " (" : "", detail,
 	    *detail != '\0' ? ")" : "");
-	xasprintf(&n->title, "%s on %s %s", agent, host, notify_verbs[g]);
+	xasprintf(&n->title, "%s on %s %s", agent, host, notify_verb(g, detail));
 	xasprintf(&n->body, "%s%s%s", where, *detail != '\0' ? " \u00b7 " :
 	    "", detail);
 	TAILQ_INSERT_TAIL(&notifies, n, entry);

@@ -40,11 +40,13 @@ watch_signals(struct buf *b, struct pane *p, uint64_t now)
 				    "PermissionRequest", "PostToolUse", "Stop",
 				    "StopFailure", "Notification idle_prompt",
 				    "Notification permission_prompt",
-				    "SessionEnd", "agent-turn-complete" };
+				    "SessionEnd", "agent-turn-complete",
+				    "StopFailure rate_limit" };
 	static const char	*title_names[] = { "unknown", "busy", "idle",
 				    "waiting", "cleared" };
 	static const char	*transcript_names[] = { "none", "working",
-				    "turn_done", "api_error", "interrupted" };
+				    "turn_done", "api_error", "interrupted",
+				    "limit" };
 	struct watch		*w = p->watch;
 	unsigned		 bit;
 	int			 first = 1;

@@ -587,6 +587,7 @@ class Driver:
 
         if a.name == "claude":
             self.context(pane)
+        self.limit(pane)
 
         t = self.type(pane, "#mock error 500")
         # Retries last a few seconds at most: what lisa showed on the way.
@@ -617,6 +618,14 @@ class Driver:
             time.sleep(0.2)
         lat = now_ms() - self.mock_done("usage", t) if got == want else None
         self.record("context reported", want, got, got == want, lat)
+
+    def limit(self, pane):
+        """The API's 429 with its rate-limit headers (#mock limit): the
+        agent gives up and sits at its prompt, which is not a prompt."""
+        t = self.type(pane, "#mock limit 1 please")
+        self.wait_turn(pane, 60)
+        self.expect("rate limit", pane, self.mock_done("limit", t),
+                    "waiting_input", "limit", 60)
 
     def gemini_middle(self, pane):
         """Gemini asks before every shell command and retries a failing API

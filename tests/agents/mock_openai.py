@@ -15,6 +15,8 @@ typed user message (Codex's own <environment_context> blocks are skipped):
     #mock run CMD       call exec_command with CMD (runs in the sandbox)
     #mock escalate CMD  the same, asking to leave the sandbox (approval)
     #mock error STATUS  answer every request of that turn with HTTP STATUS
+    #mock limit S       HTTP 429 as the API sends a rate limit: retry-after S,
+                        x-ratelimit-* headers, code rate_limit_exceeded
     #mock stall         send response.created, then nothing
     (nothing)           a short answer at once
 
@@ -77,6 +79,16 @@ class OpenAI(Handler):
                                                  "type": "server_error",
                                                  "code": "server_error"}},
                               [("retry-after", "1")] if status == 429 else [])
+        if verb == "limit":
+            secs = int(number(arg, 60))
+            return self.reply(429, {"error": {
+                "message": "Rate limit reached for requests. Please try again in "
+                           "%ds." % secs,
+                "type": "requests", "code": "rate_limit_exceeded"}}, [
+                ("retry-after", str(secs)),
+                ("x-ratelimit-limit-requests", "60"),
+                ("x-ratelimit-remaining-requests", "0"),
+                ("x-ratelimit-reset-requests", "%ds" % secs)])
         rid = "resp_" + uuid.uuid4().hex[:12]
         self.start_sse()
         self.event({"type": "response.created", "response": {"id": rid, "status": "in_progress"}})

@@ -19,6 +19,9 @@ It reads commands typed into the pane (one per line):
   hang             claim to be busy, then freeze (no output at all)
   exit CODE        leave with that code (Claude: /exit is exit 0)
   corrupt          (Claude) garble its session file
+  limit            the API's 429: Claude's "Request rejected (429)" (its
+                   transcript's rate_limit error, StopFailure), Codex's
+                   "exceeded retry limit, last status: 429" (OSC 7501 error)
   usage IN OUT CR CW  (Claude) a turn whose answer used these tokens:
                    input, output, cache read, cache write (in the
                    transcript, written once per content block, as Claude)
@@ -433,6 +436,31 @@ def main():
                 "input_tokens": n[0], "output_tokens": n[1],
                 "cache_read_input_tokens": n[2],
                 "cache_creation_input_tokens": n[3]})
+        elif cmd == "limit":
+            # What the real CLIs show on HTTP 429 (docs/classification.md).
+            turn_start(line)
+            busy(0.5, "Working")
+            if CLAUDE:
+                text = ("API Error: Request rejected (429) \u00b7 This request "
+                        "would exceed your account's rate limit. Please try "
+                        "again later.")
+                w("\r\n\u25cf %s\r\n" % text)
+                transcript({"type": "assistant", "isApiErrorMessage": True,
+                            "error": "rate_limit", "apiErrorStatus": 429,
+                            "message": {"role": "assistant", "model": "<synthetic>",
+                                        "usage": {"input_tokens": 0, "output_tokens": 0},
+                                        "content": [{"type": "text", "text": text}]}})
+                transcript({"type": "system", "subtype": "turn_duration",
+                            "durationMs": 40})
+                hook("StopFailure", error="rate_limit",
+                     last_assistant_message=text)
+                idle()
+            else:
+                osc7501("state=error:app=codex")
+                title(title_text)
+                w("\r\n\u25a0 exceeded retry limit, last status: 429 Too Many "
+                  "Requests\r\n")
+            idle_screen()
         elif cmd == "corrupt" and CLAUDE:
             fd = os.open(SESSION, os.O_WRONLY | os.O_TRUNC | os.O_CREAT |
                          os.O_NOFOLLOW, 0o600)

@@ -289,6 +289,42 @@ test_claude_states_from_transcript() {
 	ls "$HOME/.claude/projects/"*/fake-*.jsonl >/dev/null || fail "no transcript written"
 }
 
+# Alive but stopped: an agent whose API said 429 sits at its prompt,
+# perhaps for hours. Claude says so in its transcript (error rate_limit)
+# and in StopFailure; Codex only on its screen, after OSC 7501's error.
+test_limit_is_not_a_prompt() {
+	export FAKE_AGENT_TRANSCRIPT=1
+	mkdir -p "$TESTDIR/bin"
+	printf '#!/bin/sh\necho "$@" >> "%s/desktop.log"\n' "$TESTDIR" >"$TESTDIR/bin/notify-send"
+	chmod +x "$TESTDIR/bin/notify-send"
+	export PATH="$TESTDIR/bin:$PATH"
+	setup_agents
+	T set -g @lisa-notify-crashed on
+	T set -g @lisa-notify-cooldown 0
+	L reload >/dev/null
+	c=$(agent_window 1 claude)
+	x=$(agent_window 2 codex)
+	expect "$c" waiting_input prompt
+	expect "$x" waiting_input
+	T send-keys -t "$c" limit Enter
+	T send-keys -t "$x" limit Enter
+	expect "$c" waiting_input limit
+	expect "$x" waiting_input limit screen_limit
+	L status "$c" --json | jget "d['reason']" | grep -q "claude_transcript_limit\|claude_session_idle" ||
+	    fail "claude's reason: $(L status "$c")"
+	[ "$(L status "$c" --json | jget "d['activity']")" = idle ] || fail "activity: $(L status "$c")"
+	# Told as a crash is (@lisa-notify-crashed on, no client: the desktop).
+	until_ms 5000 grep -q "claude hit a limit main:1" "$TESTDIR/desktop.log" ||
+	    fail "no notification: $(cat "$TESTDIR/desktop.log" 2>/dev/null)"
+	until_ms 5000 grep -q "codex hit a limit main:2" "$TESTDIR/desktop.log" ||
+	    fail "no notification: $(cat "$TESTDIR/desktop.log" 2>/dev/null)"
+	# The user types again: it is a prompt once more.
+	T send-keys -t "$c" 'work 1' Enter
+	expect "$c" in_progress
+	expect "$c" waiting_input prompt
+	note "claude: $(L status "$c"); codex: $(L status "$x")"
+}
+
 # A title set before the agent started (here by the shell) is not the
 # agent's: an agent that sets none is judged by its output, not by it.
 test_title_from_before_the_agent_is_not_its() {

@@ -64,6 +64,11 @@ test_session(void **state)
 	"\"text\",\"text\":\"[Request interrupted by user]\"}]}}\n"
 #define A_OK "{\"type\":\"assistant\",\"message\":{}}\n"
 #define A_ERR "{\"type\":\"assistant\",\"isApiErrorMessage\":true}\n"
+/* Claude 2.1.197 on HTTP 429, as it writes it. */
+#define A_LIM "{\"type\":\"assistant\",\"isApiErrorMessage\":true," \
+	"\"error\":\"rate_limit\",\"apiErrorStatus\":429}\n"
+#define A_429 "{\"type\":\"assistant\",\"isApiErrorMessage\":true," \
+	"\"apiErrorStatus\":429}\n"
 #define DONE "{\"type\":\"system\",\"subtype\":\"turn_duration\"}\n"
 
 static void
@@ -79,6 +84,9 @@ test_transcript(void **state)
 		{ U_GO A_OK DONE, 0, TX_TURN_DONE },
 		{ U_GO A_ERR DONE, 0, TX_API_ERROR },
 		{ U_GO A_ERR, 0, TX_API_ERROR },
+		{ U_GO A_LIM DONE, 0, TX_LIMIT },
+		{ U_GO A_429, 0, TX_LIMIT },
+		{ A_LIM U_GO, 0, TX_WORKING },
 		{ U_GO U_INT DONE, 0, TX_INTERRUPTED },
 		{ A_OK DONE "garbage\n{\"type\":", 0, TX_TURN_DONE },
 		{ "{\"type\":\"summary\"}\n", 0, TX_NONE },
