@@ -114,6 +114,10 @@ kill_kept_pane_without_pidfd() {
 		T set -p -t main:$try remain-on-exit on
 		p=$(T display -p -t main:$try '#{pane_id}')
 		until_ms 10000 pane_known "$p" || fail "pane unknown"
+		# A new pane's process is looked at again for its first second
+		# (watch-proc.c): a kill then is seen by that look, not by the
+		# route under test. Let that second pass.
+		sleep 1.5
 		t0=$(now_ms)
 		kill -9 "$(T display -p -t main:$try '#{pane_pid}')"
 		if until_ms 10000 dead_with "$p" exit_signal 9; then
@@ -126,13 +130,19 @@ kill_kept_pane_without_pidfd() {
 				note "try $try: tmux lost the SIGCHLD of $p; lisa read it from the zombie after ${ms} ms"
 				continue
 			fi
+			# A look at the processes, late on a busy machine, found
+			# it first (and asked tmux): another route, try again.
+			if [ "$route" = list ] && helper_said "pane $p: pid [0-9]* gone"; then
+				note "try $try: a look at the processes saw $p die first (${ms} ms)"
+				continue
+			fi
 			return 0
 		fi
 		tmux_lost_death "$p" ||
 		    fail "$p: tmux has its status, lisa does not: $(pane_json "$p")"
 		note "try $try: tmux lost the SIGCHLD of $p (no status in tmux either)"
 	done
-	fail "tmux lost the SIGCHLD 3 times running"
+	fail "3 tries, none by the route under test (tmux lost the SIGCHLD, or the processes were looked at first)"
 }
 
 test_death_via_hook_alone() {
