@@ -100,8 +100,8 @@ test_not_usage(void **state)
 		"{\"type\":\"assistant\",\"message\":{\"usage\":7}}",
 		"{\"type\":\"assistant\",\"message\":{\"usage\":{\"input_tokens\":-4}}}",
 		"{\"type\":\"assistant\",\"message\":{\"usage\":{\"input_tokens\":\"9\"}}}",
-		"{\"type\":\"assistant\",\"message\":{\"usage\":{\"output_tokens\":"
-		    "99999999999999999}}}",
+		("{\"type\":\"assistant\",\"message\":{\"usage\":{\"output_tokens\":"
+		    "99999999999999999}}}"),
 		"{\"type\":\"assistant\",\"message\":{\"usage\":{\"input_tok",
 	};
 	struct usage	u;
