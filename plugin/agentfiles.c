@@ -414,12 +414,9 @@ agentfiles_usage(struct pane *p, const char *path)
 		close(fd);
 		return;
 	}
-	if (w->usage_path == NULL || strcmp(w->usage_path, path) != 0 ||
-	    w->usage_ino != (uint64_t)st.st_ino ||
+	if (w->usage_ino != (uint64_t)st.st_ino ||
 	    w->usage_dev != (uint64_t)st.st_dev ||
 	    w->usage_off > (uint64_t)st.st_size) {
-		free(w->usage_path);
-		w->usage_path = xstrdup(path);
 		w->usage_ino = (uint64_t)st.st_ino;
 		w->usage_dev = (uint64_t)st.st_dev;
 		w->usage_off = 0;
@@ -458,7 +455,6 @@ agentfiles_usage(struct pane *p, const char *path)
 	close(fd);
 	if (changed) {
 		usage_set_window(&w->usage, lisad.context_windows);
-		w->usage_at = time_mono_ms();
 		publish_pane(p);
 		log_debug("pane %%%d: context %lld of %lld, %d%%", p->id,
 		    w->usage.context, w->usage.window, usage_percent(&w->usage));

@@ -274,11 +274,9 @@ struct watch {
 	struct file_stamp	 transcript_stamp;
 	struct file_stamp	 session_stamp;
 	struct usage		 usage;		/* tokens, from its transcript */
-	uint64_t		 usage_at;
-	char			*usage_path;	/* the file counted */
-	uint64_t		 usage_off;	/* read up to here */
-	uint64_t		 usage_ino;
+	uint64_t		 usage_ino;	/* the file counted (0: none) */
 	uint64_t		 usage_dev;
+	uint64_t		 usage_off;	/* read up to here */
 	struct buf		 usage_part;	/* a line not yet whole */
 	int			 usage_skip;	/* in a line too long to keep */
 	enum session_status	 session;

@@ -479,7 +479,6 @@ pane_drain_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 {
 	struct pane_drain	*d = arg;
 
-	(void)c; (void)ok; (void)body; (void)len;
 	if (--d->left == 0)
 		pane_drain_done(d);
 }
@@ -499,9 +498,7 @@ pane_drain(int id, struct listener_conn *lc)
 	if ((p = pane_find(id)) != NULL) {
 		p->drain_paused = 1;
 		p->drain_pid = p->pid;
-		p->muted = MUTE_NONE;
-		if (p->mute_timer_ready)
-			loop_timer_del(&p->mute_timer);
+		pane_unmute(p, "drained");	/* its state only: no continue */
 	}
 	/* Every session: a pane lisa has not listed yet still sends. */
 	snprintf(cmd, sizeof cmd, "refresh-client -A '%%%d:pause'", id);
@@ -516,27 +513,28 @@ pane_drain(int id, struct listener_conn *lc)
 		pane_drain_done(d);
 }
 
+static void
+pane_drain_over(struct pane *p, const char *why)
+{
+	p->drain_paused = 0;
+	pane_mute_send(p, "continue");
+	log_debug("pane %%%d: drain over (%s)", p->id, why);
+}
+
 /* From tmux's listing: dead (its buffer gone) or respawned, listen again. */
 void
 pane_drain_check(struct pane *p, int tmux_dead)
 {
-	if (!p->drain_paused || (!tmux_dead && p->pid == p->drain_pid))
-		return;
-	p->drain_paused = 0;
-	pane_mute_send(p, "continue");
-	log_debug("pane %%%d: drain over (%s)", p->id,
-	    tmux_dead ? "dead" : "respawned");
+	if (p->drain_paused && (tmux_dead || p->pid != p->drain_pid))
+		pane_drain_over(p, tmux_dead ? "dead" : "respawned");
 }
 
 /* A run is started again in the pane: its new output is ours again. */
 void
 pane_drain_respawned(struct pane *p)
 {
-	if (!p->drain_paused)
-		return;
-	p->drain_paused = 0;
-	pane_mute_send(p, "continue");
-	log_debug("pane %%%d: drain over (respawned)", p->id);
+	if (p->drain_paused)
+		pane_drain_over(p, "respawned");
 }
 
 void

@@ -68,7 +68,6 @@ watch_free(struct pane *p)
 	free(w->title);
 	free(w->session_dir);
 	free(w->transcript_dir);
-	free(w->usage_path);
 	buf_free(&w->usage_part);
 	for (i = 0; i < PUBLISH_NFIELDS; i++)
 		free(w->pub[i]);
@@ -124,10 +123,7 @@ watch_reset_run(struct watch *w)
 	w->transcript_at = 0;
 	memset(&w->transcript_stamp, 0, sizeof w->transcript_stamp);
 	usage_init(&w->usage);
-	w->usage_at = 0;
-	free(w->usage_path);
-	w->usage_path = NULL;
-	w->usage_off = 0;
+	w->usage_ino = w->usage_dev = w->usage_off = 0;
 	buf_reset(&w->usage_part);
 	w->usage_skip = 0;
 	w->screen = 0;
