@@ -69,6 +69,7 @@ lisad_stop(int code)
 		if (lisad.hooks_installed)
 			hooks_remove();
 	}
+	notify_spawn_stop();
 	fleet_close();
 	session_close_all();
 	listener_close();
@@ -89,6 +90,25 @@ lisad_seconds(const char *v, uint64_t def)
 }
 
 /*
+ * show-options double-quotes a value with a space or a special character
+ * in it, escaping '"', '\\' and '$' with a backslash (every version):
+ * a @lisa-on-transition of 'echo "$X"' must run as the user wrote it.
+ */
+static void
+lisad_unquote(char *s)
+{
+	char	*o = s;
+
+	for (; *s != '\0'; s++) {
+		if (s[0] == '\\' && (s[1] == '"' || s[1] == '\\' ||
+		    s[1] == '$'))
+			s++;
+		*o++ = *s;
+	}
+	*o = '\0';
+}
+
+/*
  * Read the @lisa-* options (one show-options for all) and the agent
  * profiles. At start, and on `lisa reload`.
  */
@@ -98,6 +118,7 @@ lisad_reload(void)
 	char	*out = NULL, *line, *rest, *value, *cause = NULL;
 	char	*plain = NULL;
 	size_t	 n;
+	int	 quoted;
 
 	lisad.debounce_ms = 1500;
 	lisad.grace_ms = 10000;
@@ -120,7 +141,9 @@ lisad_reload(void)
 				continue;
 			*value++ = '\0';
 			n = strlen(value);
-			if (n >= 2 && value[0] == '"' && value[n - 1] == '"') {
+			quoted = n >= 2 && value[0] == '"' &&
+			    value[n - 1] == '"';
+			if (quoted) {
 				value[n - 1] = '\0';
 				value++;
 			}
@@ -132,6 +155,8 @@ lisad_reload(void)
 				    &plain);
 				value = plain;
 			}
+			if (quoted)
+				lisad_unquote(value);
 			ui_option(line, value);
 			notify_option(line, value);
 			watchdog_option(line, value);
