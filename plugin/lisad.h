@@ -415,8 +415,12 @@ struct notify_stats {
 	uint64_t	 bells;
 	uint64_t	 desktop;
 	uint64_t	 commands;
+	uint64_t	 terminal;
+	uint64_t	 sounds;
+	uint64_t	 focused;
 };
 extern struct notify_stats notify_stats;
+void		 notify_focus(int, const char *);
 void		 notify_reset(void);
 void		 notify_option(const char *, const char *);
 void		 notify_transition(struct pane *, enum cls_state,
@@ -424,6 +428,16 @@ void		 notify_transition(struct pane *, enum cls_state,
 void		 notify_remote(const char *, const char *, const char *,
 		     const char *, enum cls_state, enum cls_state, uint64_t *,
 		     int *);
+
+/* notify-spawn.c: notify-send, sound, a terminal's own notification. */
+char		*notify_which(const char *);
+void		 notify_child(int, int);
+void		 notify_spawn_desktop(const char *, int, const char *,
+		     const char *, int, const char *);
+void		 notify_spawn_sound(const char *, const char *, const char *,
+		     const char *);
+void		 notify_spawn_tty(const char *, const char *, size_t);
+void		 notify_spawn_stop(void);
 
 /* runs.c: lisa run's runs, as the wrapper reports them. */
 int		 runs_update(const char *, char **);

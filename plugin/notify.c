@@ -2,10 +2,12 @@
  * Telling the human. On a transition into waiting_input, crashed or stuck
  * (each opt-in, @lisa-notify-<waiting|crashed|stuck> on):
  *
- *  - display-message on every client that is not showing the pane;
+ *  - display-message on every client that is not showing the pane, and
+ *    its terminal's own notification sequence (notify-term.c);
  *  - when no client shows it: a bell in the pane (BEL written to its tty,
- *    so tmux's own monitor-bell, bell-action and visual-bell apply) and a
- *    desktop notification through notify-send, if installed.
+ *    so tmux's own monitor-bell, bell-action and visual-bell apply), a
+ *    desktop notification through notify-send, if installed, whose Show
+ *    brings the last used client to the pane, and the sound command.
  *
  * And @lisa-on-transition, a shell command run on every transition with
  * the transition as JSON on stdin. Nothing here waits: tmux is asked
@@ -22,6 +24,7 @@
 #include "lisad.h"
 #include "agent.h"
 #include "ui-format.h"
+#include "notify-term.h"
 
 #define NOTIFY_EXPIRE_MS 10000	/* a question tmux never answered */
 #define NOTIFY_SETTLE_MS 600	/* "waiting" becomes "permission" soon */
@@ -31,8 +34,10 @@ struct notify_config {
 	int	 message;
 	int	 bell;
 	int	 desktop;
+	int	 terminal;	/* enum nterm_kind */
 	uint64_t cooldown_ms;
 	char	*command;
+	char	*sound;
 	char	*notify_send;	/* its path, if installed */
 };
 static struct notify_config notify_cfg;
@@ -48,43 +53,25 @@ struct notify {
 	char			*title;		/* desktop */
 	char			*body;		/* desktop */
 	char			*message;	/* display-message */
+	char			*state;		/* for the sound command */
+	char			*agent;
 	struct loop_timer	 timer;
 	TAILQ_ENTRY(notify)	 entry;
 };
 static TAILQ_HEAD(, notify) notifies = TAILQ_HEAD_INITIALIZER(notifies);
 static uint64_t notify_next_id = 1;
+static unsigned int notify_term_id;
 struct notify_stats notify_stats;
-
-static char *
-notify_which(const char *name)
-{
-	const char	*path = getenv("PATH");
-	char		*copy, *p, *dir, *full;
-
-	if (path == NULL)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	copy = p = xstrdup(path);
-	while ((dir = strsep(&p, ":")) != NULL) {
-		if (*dir == '\0')
-			continue;
-		xasprintf(&full, "%s/%s", dir, name);
-		if (access(full, X_OK) == 0) {
-			free(copy);
-			return (full);
-		}
-		free(full);
-	}
-	free(copy);
-	return (NULL);
-}
 
 void
 notify_reset(void)
 {
 	free(notify_cfg.command);
+	free(notify_cfg.sound);
 	free(notify_cfg.notify_send);
 	memset(&notify_cfg, 0, sizeof notify_cfg);
 	notify_cfg.message = notify_cfg.bell = notify_cfg.desktop = 1;
+	notify_cfg.terminal = NTERM_AUTO;
 	notify_cfg.cooldown_ms = 10000;
 	notify_cfg.notify_send = notify_which("notify-send");
 }
@@ -111,7 +98,16 @@ notify_option(const char *name, const char *value)
 		notify_cfg.bell = notify_onoff(value);
 	else if (strcmp(name, "@lisa-notify-desktop") == 0)
 		notify_cfg.desktop = notify_onoff(value);
-	else if (strcmp(name, "@lisa-notify-cooldown") == 0)
+	else if (strcmp(name, "@lisa-notify-terminal") == 0) {
+		if ((notify_cfg.terminal = nterm_parse(value)) == -1) {
+			log_warnx("@lisa-notify-terminal: unknown '%s' (off, "
+			    "auto, osc9, osc777, osc99): auto", value);
+			notify_cfg.terminal = NTERM_AUTO;
+		}
+	} else if (strcmp(name, "@lisa-notify-sound") == 0) {
+		free(notify_cfg.sound);
+		notify_cfg.sound = *value != '\0' ? xstrdup(value) : NULL;
+	} else if (strcmp(name, "@lisa-notify-cooldown") == 0)
 		notify_cfg.cooldown_ms = (uint64_t)(strtod(value, NULL) * 1000);
 	else if (strcmp(name, "@lisa-on-transition") == 0) {
 		free(notify_cfg.command);
@@ -125,6 +121,8 @@ notify_free(struct notify *n)
 	TAILQ_REMOVE(&notifies, n, entry);
 	loop_timer_del(&n->timer);
 	free(n->message);
+	free(n->state);
+	free(n->agent);
 	free(n->tty);
 	free(n->title);
 	free(n->body);
@@ -144,23 +142,6 @@ notify_find(void *arg)
 	return (NULL);
 }
 
-/* The child's side of a spawn: no signals of ours, stdio elsewhere. */
-static void
-notify_child(int in)
-{
-	sigset_t	set;
-	int		null;
-
-	setsid();
-	signal(SIGPIPE, SIG_DFL);
-	sigemptyset(&set);
-	sigprocmask(SIG_SETMASK, &set, NULL);
-	null = open("/dev/null", O_RDWR);
-	dup2(in != -1 ? in : null, 0);
-	dup2(null, 1);
-	dup2(null, 2);
-}
-
 /* @lisa-on-transition: sh -c COMMAND < transition.json */
 static void
 notify_command(struct pane *p, const char *json, const char *state)
@@ -178,7 +159,7 @@ notify_command(struct pane *p, const char *json, const char *state)
 		return;
 	}
 	if (pid == 0) {
-		notify_child(fds[0]);
+		notify_child(fds[0], -1);
 		setenv("LISA_PANE", pane, 1);
 		setenv("LISA_STATE", state, 1);
 		execl("/bin/sh", "sh", "-c", notify_cfg.command, (char *)NULL);
@@ -194,25 +175,6 @@ notify_command(struct pane *p, const char *json, const char *state)
 	close(fds[1]);
 	notify_stats.commands++;
 	log_debug("pane %%%d: on-transition pid %ld", p->id, (long)pid);
-}
-
-static void
-notify_desktop(struct notify *n)
-{
-	pid_t	pid;
-
-	if (!notify_cfg.desktop || notify_cfg.notify_send == NULL)
-		return;
-	if ((pid = fork()) == -1)
-		return;
-	if (pid == 0) {
-		notify_child(-1);
-		execl(notify_cfg.notify_send, "notify-send", "-a", "lisa", "-u",
-		    n->group == UI_WAITING ? "normal" : "critical", n->title,
-		    n->body, (char *)NULL);
-		_exit(127);
-	}
-	notify_stats.desktop++;
 }
 
 /* BEL into the pane's tty: tmux sees it as the pane's own bell. */
@@ -249,7 +211,34 @@ notify_tty_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 	n->tty[strcspn(n->tty, "\n")] = '\0';
 }
 
-/* Who looks at what: message the others; if nobody looks, ring. */
+/* The terminal's own notification, to a client not looking at the pane. */
+static void
+notify_terminal(struct notify *n, const char *tty, const char *termname,
+    const char *termtype)
+{
+	struct buf	seq;
+	int		kind, wrap;
+
+	kind = nterm_pick(notify_cfg.terminal, termname, termtype, &wrap);
+	if (kind == NTERM_OFF)
+		return;
+	buf_init(&seq);
+	nterm_build(&seq, kind, wrap, ++notify_term_id, n->message, n->title,
+	    n->body);
+	notify_spawn_tty(tty, seq.data, seq.len);
+	notify_stats.terminal++;
+	log_debug("notify %s: %s%s (%s, %s)", tty, nterm_name(kind),
+	    wrap != NTERM_DIRECT ? " wrapped" : "", termname, termtype);
+	buf_free(&seq);
+}
+
+/* One client's line: name, control, pane, tty, TERM, XTVERSION, activity. */
+#define NOTIFY_CLIENT_FIELDS 7
+
+/*
+ * Who looks at what: message the others, and raise their terminals'
+ * notifications; if nobody looks, ring, the desktop and the sound.
+ */
 static void
 notify_clients_cb(struct ctl_client *c, int ok, const char *body, size_t len,
     void *arg)
@@ -258,7 +247,9 @@ notify_clients_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 	struct pane	*p;
 	struct session	*s;
 	struct buf	 cmd, text;
-	char		*copy, *rest, *line, *f[3], pane[32];
+	char		*copy, *rest, *line, *f[NOTIFY_CLIENT_FIELDS], pane[32];
+	char		*latest = NULL;
+	long long	 activity, latest_at = -1;
 	int		 looking = 0;
 
 	if ((n = notify_find(arg)) == NULL)
@@ -274,13 +265,20 @@ notify_clients_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 	buf_init(&text);
 	ctl_format_escape(&text, n->message);
 	while ((line = strsep(&rest, "\n")) != NULL) {
-		if (session_reply_fields(line, f, 3) != 0 ||
+		if (session_reply_fields(line, f, NOTIFY_CLIENT_FIELDS) != 0 ||
 		    strcmp(f[1], "1") == 0)
 			continue;	/* control clients: ours, or scripts */
+		activity = strtoll(f[6], NULL, 10);
+		if (activity > latest_at) {
+			latest_at = activity;
+			latest = f[0];
+		}
 		if (n->pane >= 0 && strcmp(f[2], pane) == 0) {
 			looking = 1;
 			continue;
 		}
+		if (notify_cfg.terminal != NTERM_OFF)
+			notify_terminal(n, f[3], f[4], f[5]);
 		/* 3.2a cannot address a client (display-message -c). */
 		if (!notify_cfg.message || s == NULL ||
 		    !lisad.caps.display_client)
@@ -295,7 +293,17 @@ notify_clients_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 	}
 	if (!looking) {
 		notify_bell(n);		/* (a remote pane has no tty here) */
-		notify_desktop(n);
+		if (notify_cfg.desktop && notify_cfg.notify_send != NULL) {
+			notify_spawn_desktop(notify_cfg.notify_send,
+			    n->group != UI_WAITING, n->title, n->body, n->pane,
+			    latest);
+			notify_stats.desktop++;
+		}
+		if (notify_cfg.sound != NULL) {
+			notify_spawn_sound(notify_cfg.sound, n->pane >= 0 ?
+			    pane : "", n->agent, n->state);
+			notify_stats.sounds++;
+		}
 	}
 	log_debug("pane %s: notified (%s)", n->pane >= 0 ? pane : "remote",
 	    looking ? "in view" : "not in view");
@@ -303,6 +311,30 @@ notify_clients_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 	buf_free(&text);
 	free(copy);
 	notify_free(n);
+}
+
+/*
+ * "Show" clicked on a desktop notification: the client the human used
+ * last goes to the pane (its session, window and the pane itself).
+ */
+void
+notify_focus(int pane, const char *client)
+{
+	struct pane	*p;
+	struct session	*s;
+	struct buf	 cmd;
+
+	if ((p = pane_find(pane)) == NULL || (s = pane_session(p)) == NULL)
+		return;
+	buf_init(&cmd);
+	buf_adds(&cmd, "switch-client -c ");
+	ctl_quote_str(&cmd, client);
+	buf_printf(&cmd, " -t '%%%d'", pane);
+	if (session_send(s, cmd.data, NULL, NULL) == 0)
+		notify_stats.focused++;
+	log_debug("pane %%%d: shown to %s (notification clicked)", pane,
+	    client);
+	buf_free(&cmd);
 }
 
 /* "claude", "work:2" */
@@ -331,7 +363,8 @@ notify_ask_clients(struct session *s, struct notify *n)
 	buf_init(&b);
 	buf_adds(&b, "list-clients -F ");
 	ctl_quote_str(&b, "#{client_name}\037#{client_control_mode}\037"
-	    "#{pane_id}");
+	    "#{pane_id}\037#{client_tty}\037#{client_termname}\037"
+	    "#{client_termtype}\037#{client_activity}");
 	if (session_send(s, b.data, notify_clients_cb,
 	    (void *)(uintptr_t)n->id) != 0)
 		notify_free(n);
@@ -382,6 +415,8 @@ notify_fire(void *arg)
 	    notify_verb(n->group, detail), *detail != '\0' ? " (" : "",
 	    detail, *detail != '\0' ? ")" : "");
 	xasprintf(&n->title, "%s %s", agent, notify_verb(n->group, detail));
+	n->agent = xstrdup(agent);
+	n->state = xstrdup(cls_state_name(p->watch->res.state));
 	xasprintf(&n->body, "%s%s%s", where, *detail != '\0' ? " \u00b7 " :
 	    "", detail);
 
@@ -476,6 +511,8 @@ notify_remote(const char *host, const char *agent, const char *where,
 	    where, notify_verb(g, detail), *detail != '\0' ? " (" : "", detail,
 	    *detail != '\0' ? ")" : "");
 	xasprintf(&n->title, "%s on %s %s", agent, host, notify_verb(g, detail));
+	n->agent = xstrdup(agent);
+	n->state = xstrdup(cls_state_name(to));
 	xasprintf(&n->body, "%s%s%s", where, *detail != '\0' ? " \u00b7 " :
 	    "", detail);
 	TAILQ_INSERT_TAIL(&notifies, n, entry);

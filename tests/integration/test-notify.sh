@@ -1,0 +1,196 @@
+# Notifications that leave tmux: what lisa writes to each attached client's
+# terminal (a pty read by ttyclient.py, which answers tmux's XTVERSION
+# query as the named terminal would), the desktop notification's "Show"
+# action, and the sound command.
+
+. "$ROOT/tests/integration/agents.sh"
+
+TTYC="$ROOT/tests/integration/ttyclient.py"
+
+# A client on its own pty, TERM $2, answering XTVERSION with $3; its
+# terminal's bytes go to $TESTDIR/tty-$1.log.
+tty_client() {
+	: >"$TESTDIR/tty-$1.log"
+	env -u TMUX TERM="$2" python3 "$TTYC" "$TESTDIR/tty-$1.log" "$3" \
+	    tmux -L "$SOCK" attach -t main:0 >"$TESTDIR/ttyc-$1.err" 2>&1 &
+	eval "TTYC_$1=\$!"
+	until_ms 5000 tty_named "$1" "$3" ||
+	    fail "client $1 not attached as '$3': $(T list-clients -F '#{client_name} #{client_termtype}'; cat "$TESTDIR/ttyc-$1.err")"
+}
+# The client whose terminal log is $1's has the termtype $2.
+tty_named() {
+	[ -z "$2" ] && return 0
+	T list-clients -F '#{client_termtype}' | grep -q -x -F -- "$2"
+}
+tty_has() { python3 - "$TESTDIR/tty-$1.log" "$2" <<'EOF'
+import sys
+data = open(sys.argv[1], "rb").read()
+want = sys.argv[2].encode().decode("unicode_escape").encode("latin-1")
+sys.exit(0 if want in data else 1)
+EOF
+}
+tty_dump() { python3 -c 'import sys; d=open(sys.argv[1],"rb").read(); print(repr(d[-600:]))' "$TESTDIR/tty-$1.log"; }
+expect_tty() {
+	until_ms 5000 tty_has "$1" "$2" ||
+	    fail "client $1's terminal never got $2: $(tty_dump "$1")"
+}
+# (3.2a's display-message takes no -c.)
+client_pane() { T list-clients -F '#{client_name} #{pane_id}' | sed -n "s|^$client ||p"; }
+clients_attached() {
+	[ "$(T list-clients -F '#{client_control_mode}' | grep -c -x 0)" -ge "$1" ]
+}
+
+# A fake notify-send: logs its arguments; with -A it waits for the click
+# ($TESTDIR/click) and prints the action, as notify-send does.
+fake_notify_send() {
+	mkdir -p "$HOME/bin"
+	cat >"$HOME/bin/notify-send" <<EOF
+#!/bin/sh
+echo "\$@" >> "$TESTDIR/desktop.log"
+case " \$* " in
+*" -A focus=Show "*)
+	[ -n "$1" ] && exit 1	# a notify-send without actions
+	echo \$\$ > "$TESTDIR/waiting.pid"
+	while [ ! -e "$TESTDIR/click" ]; do sleep 0.05; done
+	echo focus ;;
+esac
+EOF
+	chmod +x "$HOME/bin/notify-send"
+	export PATH="$HOME/bin:$PATH"
+}
+
+# Each terminal gets the sequence it understands, a tmux in between the
+# wrapped one, an unknown terminal nothing (the unit test checks that no
+# name puts a control character into one).
+test_terminal_notification_per_terminal() {
+	export HOME="$TESTDIR/home"
+	fake_notify_send ""
+	start_server main
+	T set -g @lisa-grace 1
+	T set -g @lisa-debounce 0.5
+	T set -g @lisa-notify-waiting on
+	T set -g @lisa-notify-cooldown 0
+	start_helper
+	p=$(agent_window 1 claude)
+	expect "$p" waiting_input
+	tty_client kitty xterm-256color 'kitty(0.39.1)'
+	tty_client iterm xterm-256color 'iTerm2 3.5.4'
+	tty_client nested screen-256color 'tmux 3.5a'
+	tty_client xterm xterm-256color 'XTerm(390)'
+	until_ms 5000 clients_attached 4 || fail "clients: $(T list-clients)"
+	T send-keys -t "$p" 'work 1' Enter
+	expect "$p" in_progress
+	expect "$p" waiting_input prompt
+	expect_tty iterm '\033]9;lisa: claude in main:1 waits (prompt)\a'
+	# kitty: title and body, base64 ("claude waits", "main:1 · prompt").
+	expect_tty kitty ';Y2xhdWRlIHdhaXRz\033\\'
+	expect_tty kitty 'p=body;bWFpbjoxIMK3IHByb21wdA==\033\\'
+	expect_tty nested '\033Ptmux;\033\033]9;lisa: claude in main:1 waits (prompt)\a\033\\'
+	until_ms 5000 sh -c "[ \$(cat $XDG_RUNTIME_DIR/lisa/*.log | grep -c 'pane $p: notified') -ge 1 ]" ||
+	    fail "never notified"
+	! tty_has xterm '\033]9;' && ! tty_has xterm '\033]777;' &&
+	    ! tty_has xterm '\033]99;' || fail "an unknown terminal got one: $(tty_dump xterm)"
+	n=$(info | jget "d['notify']['terminal']")
+	[ "$n" = 3 ] || fail "$n terminal notifications, not 3"
+
+	# The user's choice, for every terminal.
+	T set -g @lisa-notify-terminal osc777
+	L reload >/dev/null
+	T send-keys -t "$p" 'work 1' Enter
+	expect "$p" in_progress
+	expect "$p" waiting_input prompt
+	expect_tty xterm '\033]777;notify;claude waits;main:1 · prompt\a'
+	expect_tty nested '\033Ptmux;\033\033]777;notify;claude waits;main:1 · prompt\a\033\\'
+
+	T set -g @lisa-notify-terminal off
+	L reload >/dev/null
+	before=$(info | jget "d['notify']['terminal']")
+	T send-keys -t "$p" 'work 1' Enter
+	expect "$p" in_progress
+	expect "$p" waiting_input prompt
+	until_ms 5000 sh -c "[ \$(cat $XDG_RUNTIME_DIR/lisa/*.log | grep -c 'pane $p: notified') -ge 3 ]" ||
+	    fail "third not notified"
+	[ "$(info | jget "d['notify']['terminal']")" = "$before" ] ||
+	    fail "off still writes to terminals"
+	kill "$TTYC_kitty" "$TTYC_iterm" "$TTYC_nested" "$TTYC_xterm" 2>/dev/null
+	return 0
+}
+
+# Nobody looks at the pane: the desktop notification offers "Show"; a
+# click brings the client the human used last to the pane. The sound
+# command runs too, told the pane, agent and state.
+test_desktop_show_action_and_sound() {
+	export HOME="$TESTDIR/home"
+	fake_notify_send ""
+	start_server main
+	T set -g @lisa-grace 1
+	T set -g @lisa-debounce 0.5
+	T set -g @lisa-notify-waiting on
+	T set -g @lisa-notify-cooldown 0
+	T set -g @lisa-notify-sound "echo \"\$LISA_PANE \$LISA_AGENT \$LISA_STATE\" >> '$TESTDIR/sound.log'"
+	start_helper
+	p=$(agent_window 1 claude)
+	expect "$p" waiting_input
+	tty_client one xterm-256color ''
+	until_ms 5000 clients_attached 1 || fail "no client"
+	client=$(T list-clients -F '#{client_control_mode} #{client_name}' | sed -n 's/^0 //p')
+	T send-keys -t "$p" 'work 1' Enter
+	expect "$p" in_progress
+	expect "$p" waiting_input prompt
+	until_ms 5000 grep -q -- "-A focus=Show -a lisa -u normal -- claude waits main:1 · prompt" "$TESTDIR/desktop.log" ||
+	    fail "no desktop notification with an action: $(cat "$TESTDIR/desktop.log" 2>/dev/null)"
+	until_ms 5000 grep -q "^$p claude waiting_input\$" "$TESTDIR/sound.log" ||
+	    fail "no sound: $(cat "$TESTDIR/sound.log" 2>/dev/null)"
+	[ "$(client_pane)" != "$p" ] || fail "already there"
+	touch "$TESTDIR/click"
+	until_ms 5000 sh -c "[ \"\$(tmux -L $SOCK list-clients -F '#{client_name} #{pane_id}' | sed -n 's|^$client ||p')\" = '$p' ]" ||
+	    fail "the click did not bring the client to $p: $(client_pane)"
+	[ "$(info | jget "d['notify']['focused']")" = 1 ] || fail "focused: $(info | jget "d['notify']")"
+	# Looking at it now: the next wait rings nothing, plays nothing.
+	rm -f "$TESTDIR/click"
+	T send-keys -t "$p" 'work 1' Enter
+	expect "$p" in_progress
+	expect "$p" waiting_input prompt
+	until_ms 5000 sh -c "[ \$(cat $XDG_RUNTIME_DIR/lisa/*.log | grep -c 'pane $p: notified') = 2 ]" ||
+	    fail "second not decided"
+	[ "$(grep -c . "$TESTDIR/sound.log")" = 1 ] || fail "sound while in view: $(cat "$TESTDIR/sound.log")"
+	kill "$TTYC_one" 2>/dev/null
+	return 0
+}
+
+# A notify-send without actions (libnotify before 0.7.10) still notifies;
+# lisa stop leaves no notify-send waiting for a click.
+test_desktop_without_actions_and_stop() {
+	export HOME="$TESTDIR/home"
+	fake_notify_send old
+	start_server main
+	T set -g @lisa-grace 1
+	T set -g @lisa-debounce 0.5
+	T set -g @lisa-notify-waiting on
+	T set -g @lisa-notify-cooldown 0
+	start_helper
+	p=$(agent_window 1 claude)
+	expect "$p" waiting_input
+	tty_client one xterm-256color ''
+	until_ms 5000 clients_attached 1 || fail "no client"
+	T send-keys -t "$p" 'work 1' Enter
+	expect "$p" in_progress
+	expect "$p" waiting_input prompt
+	until_ms 5000 grep -q -- "^-a lisa -u normal -- claude waits main:1" "$TESTDIR/desktop.log" ||
+	    fail "no plain notification after -A failed: $(cat "$TESTDIR/desktop.log" 2>/dev/null)"
+	# Now one that waits for a click, then lisa stop.
+	fake_notify_send ""
+	T send-keys -t "$p" 'work 1' Enter
+	expect "$p" in_progress
+	expect "$p" waiting_input prompt
+	until_ms 5000 sh -c "[ \$(grep -c 'focus=Show' '$TESTDIR/desktop.log') = 2 ]" ||
+	    fail "second: $(cat "$TESTDIR/desktop.log")"
+	until_ms 5000 test -s "$TESTDIR/waiting.pid" || fail "no notify-send waiting"
+	w=$(cat "$TESTDIR/waiting.pid")
+	kill -0 "$w" || fail "notify-send $w is not waiting"
+	L stop >/dev/null
+	until_ms 5000 sh -c "! kill -0 $w 2>/dev/null" ||
+	    fail "notify-send left after stop: $(ps -o pid,args -p "$w")"
+	kill "$TTYC_one" 2>/dev/null
+	return 0
+}
