@@ -42,6 +42,7 @@ COMMON_SRCS = plugin/runtime.c plugin/json.c plugin/server-find.c plugin/osc.c \
 LISAD_SRCS = plugin/lisad.c plugin/loop.c plugin/session.c plugin/pane.c \
 	plugin/hooks.c plugin/listener.c plugin/tmux-cmd.c plugin/events.c plugin/proc.c \
 	plugin/watch.c plugin/watch-proc.c plugin/watch-json.c plugin/publish.c plugin/agentfiles.c \
+	plugin/agentfiles-codex.c \
 	plugin/ui.c plugin/notify.c plugin/notify-spawn.c plugin/runs.c plugin/terminate.c \
 	plugin/watchdog.c plugin/termination.c plugin/pane-mute.c \
 	plugin/ended.c plugin/agenthook.c plugin/fleet.c plugin/fleet-pane.c plugin/info.c

@@ -31,6 +31,7 @@ struct builtin {
 	const char	*retry_marks[3];
 	int		 osc7501;
 	int		 claude_files;
+	int		 codex_files;
 };
 
 #define BRAILLE "\xe2[\xa0-\xa3][\x80-\xbf]"	/* U+2800-U+28FF */
@@ -88,6 +89,7 @@ static const struct builtin builtins[] = {
 		},
 		.retry_marks = { "Reconnecting... ", "reconnecting " },
 		.osc7501 = 1,
+		.codex_files = 1,
 	},
 	{
 		.name = "gemini",
@@ -304,6 +306,7 @@ profile_from_builtin(const struct builtin *b)
 	}
 	p->osc7501 = b->osc7501;
 	p->claude_files = b->claude_files;
+	p->codex_files = b->codex_files;
 	return (p);
 }
 
@@ -388,6 +391,7 @@ agent_parse_user(const char *buf, size_t n, const char *path, char **cause)
 		}
 		json_get_bool(d, obj, "osc7501", &p->osc7501);
 		json_get_bool(d, obj, "claude_files", &p->claude_files);
+		json_get_bool(d, obj, "codex_files", &p->codex_files);
 		title = json_get(d, obj, "title");
 		p->title_busy = user_pattern(d, title, "busy", p->name, cause);
 		p->title_idle = user_pattern(d, title, "idle", p->name, cause);

@@ -25,6 +25,7 @@ struct agent_profile {
 	char		*retry_marks[3];	/* literal text in the output */
 	int		 osc7501;	/* speaks Codex's state protocol */
 	int		 claude_files;	/* keeps ~/.claude/sessions/PID.json */
+	int		 codex_files;	/* writes $CODEX_HOME/sessions rollouts */
 	int		 user;		/* from agents.json */
 };
 

@@ -245,6 +245,11 @@ agentfiles_dir_changed(const char *dir, const char *name)
 	char		*end;
 	size_t		 n = strlen(name);
 
+	if (n > 6 && strcmp(name + n - 6, ".jsonl") == 0 &&
+	    strncmp(name, "rollout-", 8) == 0) {
+		agentfiles_codex_changed(dir, name);
+		return;
+	}
 	if (n > 6 && strcmp(name + n - 6, ".jsonl") == 0) {
 		RB_FOREACH(p, panes, &panes) {
 			if ((w = p->watch) != NULL && w->agent_alive &&
@@ -277,7 +282,7 @@ agentfiles_dir_changed(const char *dir, const char *name)
  * event we would see: look again once the parent is watched, and read
  * what a target made meanwhile already holds.
  */
-static int
+int
 agentfiles_watch(const char *target)
 {
 	struct stat	 st;
@@ -397,8 +402,9 @@ agentfiles_transcript_dir(struct watch *w, const char *known)
  * last read stopped, line by line, so a long session costs its new lines
  * only. Another file, or this one cut short, is counted again.
  */
-static void
-agentfiles_usage(struct pane *p, const char *path)
+void
+agentfiles_usage(struct pane *p, const char *path,
+    int (*line)(struct usage *, const char *, size_t))
 {
 	struct watch	*w = p->watch;
 	struct stat	 st;
@@ -436,12 +442,11 @@ agentfiles_usage(struct pane *p, const char *path)
 				w->usage_skip = 0;
 			else if (w->usage_part.len != 0) {
 				buf_add(&w->usage_part, tmp + at, len);
-				changed |= usage_claude_line(&w->usage,
-				    w->usage_part.data, w->usage_part.len) == 1;
+				changed |= line(&w->usage, w->usage_part.data,
+				    w->usage_part.len) == 1;
 				buf_reset(&w->usage_part);
 			} else
-				changed |= usage_claude_line(&w->usage, tmp + at,
-				    len) == 1;
+				changed |= line(&w->usage, tmp + at, len) == 1;
 		}
 		if (w->usage_skip || at == (size_t)n)
 			continue;
@@ -493,7 +498,7 @@ agentfiles_transcript(struct pane *p, const char *name)
 		free(path);
 		return;
 	}
-	agentfiles_usage(p, path);
+	agentfiles_usage(p, path, usage_claude_line);
 	free(path);
 	ev = claude_transcript_tail(buf, (size_t)n,
 	    (size_t)n >= AGENTFILES_MAX_FILE);
@@ -513,6 +518,8 @@ agentfiles_agent(struct pane *p)
 	struct watch	*w = p->watch;
 	char		*cdir, *sdir;
 
+	if (w->agent != NULL && w->agent->codex_files)
+		agentfiles_codex_look(p);
 	if (w->agent == NULL || !w->agent->claude_files)
 		return;
 	if (w->session_dir == NULL) {
@@ -537,8 +544,11 @@ agentfiles_look(struct pane *p)
 	struct watch	*w = p->watch;
 	char		*name;
 
-	if (!agentfiles_blind || w == NULL || !w->agent_alive ||
-	    w->session_dir == NULL)
+	if (!agentfiles_blind || w == NULL || !w->agent_alive)
+		return;
+	if (w->agent != NULL && w->agent->codex_files)
+		agentfiles_codex_look(p);
+	if (w->session_dir == NULL)
 		return;
 	agentfiles_read(p, w->session_dir);
 	if (w->transcript_dir != NULL && w->claude_session_id[0] != '\0') {

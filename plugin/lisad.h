@@ -273,6 +273,9 @@ struct watch {
 	uint64_t		 transcript_at;
 	struct file_stamp	 transcript_stamp;
 	struct file_stamp	 session_stamp;
+	char			*codex_home;	/* its CODEX_HOME */
+	char			*rollout;	/* its thread's rollout file */
+	uint64_t		 codex_turn_at;	/* OSC 7501 working began */
 	struct usage		 usage;		/* tokens, from its transcript */
 	uint64_t		 usage_ino;	/* the file counted (0: none) */
 	uint64_t		 usage_dev;
@@ -370,6 +373,13 @@ void		 agentfiles_agent(struct pane *);
 void		 agentfiles_agent_gone(struct pane *);
 void		 agentfiles_look(struct pane *);
 void		 agentfiles_close(void);
+int		 agentfiles_watch(const char *);
+void		 agentfiles_usage(struct pane *, const char *,
+		     int (*)(struct usage *, const char *, size_t));
+
+/* agentfiles-codex.c: Codex's rollout, for its tokens and window. */
+void		 agentfiles_codex_look(struct pane *);
+void		 agentfiles_codex_changed(const char *, const char *);
 
 /* publish.c: @lisa_* options into tmux, coalesced. */
 struct publish_stats {

@@ -175,11 +175,113 @@ usage_model_window(const char *model, const char *user)
 	return (window);
 }
 
-/* The window for the last message's model; a context past it is long. */
+/*
+ * One line of Codex's rollout ($CODEX_HOME/sessions/Y/M/D/rollout-*.jsonl).
+ * Its event_msg token_count carries the session's totals
+ * (total_token_usage, which replace ours: Codex counts them itself), the
+ * last request's (last_token_usage: what it sent and got back is what the
+ * context now holds) and the model's window (model_context_window). One
+ * with "info": null only reports rate limits. Same returns as
+ * usage_claude_line.
+ */
+int
+usage_codex_line(struct usage *u, const char *line, size_t len)
+{
+	struct json_doc	*d;
+	char		*type = NULL, *ptype = NULL, *cause = NULL;
+	long long	 v[USAGE_NPARTS], cached, in, out, total, window;
+	int		 pl, info, tot, last, rc = 0;
+
+	if (memmem(line, len, "\"token_count\"", 13) == NULL)
+		return (0);
+	if ((d = json_parse(line, len, &cause)) == NULL) {
+		free(cause);
+		return (-1);
+	}
+	type = json_get_str(d, 0, "type");
+	if (type == NULL || strcmp(type, "event_msg") != 0 ||
+	    (pl = json_get(d, 0, "payload")) == -1 ||
+	    (ptype = json_get_str(d, pl, "type")) == NULL ||
+	    strcmp(ptype, "token_count") != 0 ||
+	    (info = json_get(d, pl, "info")) == -1 ||
+	    json_type(d, info) != JSON_T_OBJECT)
+		goto out;
+	rc = -1;
+	if ((tot = json_get(d, info, "total_token_usage")) == -1 ||
+	    json_type(d, tot) != JSON_T_OBJECT ||
+	    (last = json_get(d, info, "last_token_usage")) == -1 ||
+	    json_type(d, last) != JSON_T_OBJECT)
+		goto out;
+	if (usage_count(d, tot, "input_tokens", &v[USAGE_INPUT]) != 0 ||
+	    usage_count(d, tot, "cached_input_tokens", &cached) != 0 ||
+	    cached > v[USAGE_INPUT] ||
+	    usage_count(d, tot, "output_tokens", &v[USAGE_OUTPUT]) != 0 ||
+	    usage_count(d, tot, "cache_write_input_tokens",
+	    &v[USAGE_CACHE_WRITE]) != 0 ||
+	    usage_count(d, last, "input_tokens", &in) != 0 ||
+	    usage_count(d, last, "output_tokens", &out) != 0 ||
+	    usage_count(d, last, "total_tokens", &total) != 0 ||
+	    usage_count(d, info, "model_context_window", &window) != 0)
+		goto out;
+	v[USAGE_INPUT] -= cached;	/* Claude's sense: not from a cache */
+	v[USAGE_CACHE_READ] = cached;
+	memcpy(u->total, v, sizeof u->total);
+	u->context = total > 0 ? total : in + out;
+	if (window > 0) {
+		u->window = window;
+		u->window_given = 1;
+	}
+	u->known = 1;
+	rc = 1;
+out:
+	free(type);
+	free(ptype);
+	json_free(d);
+	return (rc);
+}
+
+/*
+ * A rollout's first line, session_meta: the directory the thread works in
+ * (payload.cwd), which is how lisa knows whose a new rollout is. 0 if cwd
+ * was found (and fits).
+ */
+int
+usage_codex_meta(const char *line, size_t len, char *cwd, size_t cwdlen)
+{
+	struct json_doc	*d;
+	char		*type = NULL, *dir = NULL, *cause = NULL;
+	int		 pl, rc = -1;
+
+	if ((d = json_parse(line, len, &cause)) == NULL) {
+		free(cause);
+		return (-1);
+	}
+	type = json_get_str(d, 0, "type");
+	if (type != NULL && strcmp(type, "session_meta") == 0 &&
+	    (pl = json_get(d, 0, "payload")) != -1 &&
+	    (dir = json_get_str(d, pl, "cwd")) != NULL && *dir == '/' &&
+	    strlen(dir) < cwdlen) {
+		strlcpy(cwd, dir, cwdlen);
+		rc = 0;
+	}
+	free(type);
+	free(dir);
+	json_free(d);
+	return (rc);
+}
+
+/*
+ * The window for the last message's model; a context past it is long.
+ * A window the agent wrote itself (Codex) stands.
+ */
 void
 usage_set_window(struct usage *u, const char *user)
 {
-	long long	w = usage_model_window(u->model, user);
+	long long	w;
+
+	if (u->window_given)
+		return;
+	w = usage_model_window(u->model, user);
 
 	if (u->context > w && w < USAGE_CLAUDE_WINDOW_1M)
 		w = USAGE_CLAUDE_WINDOW_1M;

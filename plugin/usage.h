@@ -19,6 +19,7 @@ struct usage {
 	long long	 total[USAGE_NPARTS];	/* over the session */
 	long long	 context;	/* the last request's whole input */
 	long long	 window;	/* its context window, 0 if unknown */
+	int		 window_given;	/* by the agent itself (Codex) */
 	/* Claude writes a message once per content block: count it once. */
 	char		 last_id[64];
 	long long	 last[USAGE_NPARTS];
@@ -27,6 +28,8 @@ struct usage {
 
 void	usage_init(struct usage *);
 int	usage_claude_line(struct usage *, const char *, size_t);
+int	usage_codex_line(struct usage *, const char *, size_t);
+int	usage_codex_meta(const char *, size_t, char *, size_t);
 long long usage_model_window(const char *, const char *);
 void	usage_set_window(struct usage *, const char *);
 int	usage_percent(const struct usage *);

@@ -68,6 +68,8 @@ watch_free(struct pane *p)
 	free(w->title);
 	free(w->session_dir);
 	free(w->transcript_dir);
+	free(w->codex_home);
+	free(w->rollout);
 	buf_free(&w->usage_part);
 	for (i = 0; i < PUBLISH_NFIELDS; i++)
 		free(w->pub[i]);
@@ -118,6 +120,10 @@ watch_reset_run(struct watch *w)
 	memset(&w->session_stamp, 0, sizeof w->session_stamp);
 	free(w->transcript_dir);
 	w->transcript_dir = NULL;
+	free(w->codex_home);
+	w->codex_home = NULL;
+	free(w->rollout);
+	w->rollout = NULL;
 	w->claude_session_id[0] = '\0';
 	w->transcript = TX_NONE;
 	w->transcript_at = 0;
@@ -205,6 +211,13 @@ watch_osc(const struct osc_event *ev, void *arg)
 		break;
 	case 7501:
 		if ((cx = watch_codex_state(ev->payload)) != CX_NONE) {
+			/* A turn's start: its thread's rollout may be new. */
+			if (cx == CX_WORKING && w->codex != CX_WORKING) {
+				w->codex_turn_at = now;
+				if (w->agent_alive && w->agent != NULL &&
+				    w->agent->codex_files)
+					agentfiles_codex_look(p);
+			}
 			w->codex = cx;
 			w->codex_at = now;
 			w->scan = w->scan || !w->agent_seen;

@@ -38,6 +38,9 @@ LISAD = os.path.join(ROOT, "bin", "lisad")
 GRACE = 2	# @lisa-grace for the tests, seconds
 DEBOUNCE = 0.5
 STALE = 15
+# model_context_window in the test CODEX_HOME. Codex works with 95% of it
+# (and of its own table's: 272000 for a model it does not know, as 258400).
+CODEX_WINDOW = 200000
 
 
 def now_ms():
@@ -239,6 +242,9 @@ class Codex(Agent):
                'wire_api = "responses"\nrequest_max_retries = 4\n'
                'stream_max_retries = 2\n\n[projects.%s]\ntrust_level = "trusted"\n'
                % (self.port, json.dumps(self.work)))
+        # A window of our choosing, so that lisa's number is checked
+        # against one it could not have taken from anywhere else.
+        cfg = "model_context_window = %d\n" % CODEX_WINDOW + cfg
         with open(os.path.join(self.home, "config.toml"), "w") as f:
             f.write(cfg)
         if self.hooks:
@@ -585,7 +591,7 @@ class Driver:
             self.then_escape(pane, a.prompts["question"], "question",
                              "waiting_input", "question", "question dismissed")
 
-        if a.name == "claude":
+        if a.name in ("claude", "codex"):
             self.context(pane)
         self.limit(pane)
 
@@ -598,17 +604,22 @@ class Driver:
                     "waiting_input", a.error_detail)
 
     def context(self, pane):
-        """The context in use, as Claude's transcript records the API's
-        usage: 10 new + N cache read + 500 cache written, of the window
-        Claude itself shows on its banner ("Opus 4.8 (1M context)")."""
+        """The context in use, as the agent records the API's usage.
+        Claude's transcript: 10 new + N cache read + 500 cache written, of
+        the window Claude itself shows on its banner ("Opus 4.8 (1M
+        context)"). Codex's rollout: the last request's N in + 20 out, of
+        95% of the window its config.toml sets (model_context_window)."""
         n = 150000
-        banner = self.s.tmux("capture-pane", "-p", "-S", "-100", "-t", pane,
-                             check=False)
-        window = 1000000 if re.search(r"\(1M context\)", banner) else 200000
+        if self.a.name == "codex":
+            used, window = n + 20, CODEX_WINDOW * 95 // 100
+        else:
+            banner = self.s.tmux("capture-pane", "-p", "-S", "-100", "-t",
+                                 pane, check=False)
+            used = n + 510
+            window = 1000000 if re.search(r"\(1M context\)", banner) else 200000
         t = self.type(pane, "#mock usage %d fill the context" % n)
         self.wait_turn(pane, 30)
-        want = "%d/%d %d%%" % (n + 510, window,
-                               ((n + 510) * 100 + window // 2) // window)
+        want = "%d/%d %d%%" % (used, window, (used * 100 + window // 2) // window)
         got, end = None, time.time() + 10
         while time.time() < end:
             c = self.s.status(pane).get("context") or {}

@@ -18,6 +18,8 @@ typed user message (Codex's own <environment_context> blocks are skipped):
     #mock limit S       HTTP 429 as the API sends a rate limit: retry-after S,
                         x-ratelimit-* headers, code rate_limit_exceeded
     #mock stall         send response.created, then nothing
+    #mock usage N       a short answer whose usage says N input tokens
+                        (N-1000 of them cached)
     (nothing)           a short answer at once
 
 A request whose newest item is a function_call_output ends the turn with a
@@ -111,15 +113,19 @@ class OpenAI(Handler):
             self.event({"type": "response.output_item.added", "output_index": 1, "item": item})
             item = dict(item, arguments=json.dumps(args))
             self.event({"type": "response.output_item.done", "output_index": 1, "item": item})
+        elif verb == "usage":
+            self.message(0, ["Mock answer: a long context."], 0)
         elif verb == "after_tool":
             self.message(0, ["The command finished. Mock turn complete."], 0)
         else:
             self.message(0, ["Mock answer: done."], 0)
+        tokens = int(number(arg, 100)) if verb == "usage" else 100
         self.event({"type": "response.completed", "response": {
             "id": rid, "status": "completed",
-            "usage": {"input_tokens": 100, "input_tokens_details": {"cached_tokens": 0},
+            "usage": {"input_tokens": tokens,
+                      "input_tokens_details": {"cached_tokens": max(0, tokens - 1000)},
                       "output_tokens": 20, "output_tokens_details": {"reasoning_tokens": 0},
-                      "total_tokens": 120}}})
+                      "total_tokens": tokens + 20}}})
 
     def message(self, index, chunks, delay):
         mid = "msg_" + uuid.uuid4().hex[:12]

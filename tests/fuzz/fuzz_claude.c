@@ -19,6 +19,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct claude_session	 cs;
+	char			 cwd[256];
 	struct usage		 u;
 	enum transcript_event	 ev;
 	const char		*line, *end, *nl;
@@ -58,6 +59,23 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	usage_set_window(&u, "claude-=1000 x=abc");
 	if (u.known && (u.context < 0 || usage_percent(&u) < 0))
+		abort();
+
+	/* And as Codex's rollout. */
+	usage_init(&u);
+	for (line = (const char *)data; line < end; line = nl + 1) {
+		if ((nl = memchr(line, '\n', (size_t)(end - line))) == NULL)
+			nl = end;
+		if (usage_codex_line(&u, line, (size_t)(nl - line)) < -1 ||
+		    usage_codex_meta(line, (size_t)(nl - line), cwd,
+		    sizeof cwd) < -1)
+			abort();
+	}
+	for (i = 0; i < USAGE_NPARTS; i++) {
+		if (u.total[i] < 0)
+			abort();
+	}
+	if (u.known && (u.context < 0 || u.window < 0))
 		abort();
 	return (0);
 }

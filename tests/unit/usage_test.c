@@ -118,6 +118,68 @@ test_not_usage(void **state)
 	assert_int_equal(u.total[USAGE_INPUT], 0);
 }
 
+/* Codex 0.169.0's token_count, as its rollout has it (shortened). */
+#define CX(tin, tcached, tout, lin, lout, ltotal, window) \
+	"{\"timestamp\":\"2026-11-25T16:57:26.420Z\",\"type\":\"event_msg\"," \
+	"\"payload\":{\"type\":\"token_count\",\"info\":{\"total_token_usage\":" \
+	"{\"input_tokens\":" #tin ",\"cached_input_tokens\":" #tcached \
+	",\"cache_write_input_tokens\":0,\"output_tokens\":" #tout \
+	",\"reasoning_output_tokens\":0,\"total_tokens\":1},\"last_token_usage\":" \
+	"{\"input_tokens\":" #lin ",\"cached_input_tokens\":0,\"output_tokens\":" \
+	#lout ",\"total_tokens\":" #ltotal "},\"model_context_window\":" \
+	#window "},\"rate_limits\":{\"primary\":null}}}"
+
+static int
+feed_cx(struct usage *u, const char *line)
+{
+	return (usage_codex_line(u, line, strlen(line)));
+}
+
+static void
+test_codex(void **state)
+{
+	struct usage	u;
+	char		cwd[64];
+	const char	*meta = "{\"type\":\"session_meta\",\"payload\":{\"id\":"
+	    "\"01a2\",\"cwd\":\"/home/me/work\",\"originator\":\"codex-tui\"}}";
+
+	usage_init(&u);
+	assert_int_equal(feed_cx(&u, CX(150000, 149000, 20, 150000, 20, 150020,
+	    258400)), 1);
+	/* Totals are Codex's own; input is what no cache held. */
+	assert_int_equal(u.total[USAGE_INPUT], 1000);
+	assert_int_equal(u.total[USAGE_CACHE_READ], 149000);
+	assert_int_equal(u.total[USAGE_OUTPUT], 20);
+	assert_int_equal(u.context, 150020);
+	assert_int_equal(u.window, 258400);
+	assert_int_equal(usage_percent(&u), 58);
+	/* Its window is not replaced by Claude's table or the user's. */
+	usage_set_window(&u, "=1000");
+	assert_int_equal(u.window, 258400);
+	/* The next turn: totals replace, not add. */
+	assert_int_equal(feed_cx(&u, CX(300000, 290000, 60, 150100, 40, 150140,
+	    258400)), 1);
+	assert_int_equal(u.total[USAGE_INPUT], 10000);
+	assert_int_equal(u.total[USAGE_OUTPUT], 60);
+	assert_int_equal(u.context, 150140);
+	/* Rate limits only, other records, nonsense: nothing changes. */
+	assert_int_equal(feed_cx(&u, "{\"type\":\"event_msg\",\"payload\":{"
+	    "\"type\":\"token_count\",\"info\":null,\"rate_limits\":{}}}"), 0);
+	assert_int_equal(feed_cx(&u, "{\"type\":\"event_msg\",\"payload\":{"
+	    "\"type\":\"task_complete\"}}"), 0);
+	assert_int_equal(feed_cx(&u, CX(10, 20, 1, 1, 1, 2, 100)), -1);
+	assert_int_equal(feed_cx(&u, CX(-5, 0, 1, 1, 1, 2, 100)), -1);
+	assert_int_equal(feed_cx(&u, "{\"type\":\"token_count\""), -1);
+	assert_int_equal(u.context, 150140);
+
+	assert_int_equal(usage_codex_meta(meta, strlen(meta), cwd, sizeof cwd),
+	    0);
+	assert_string_equal(cwd, "/home/me/work");
+	assert_int_equal(usage_codex_meta(meta, strlen(meta), cwd, 5), -1);
+	assert_int_equal(usage_codex_meta("{\"type\":\"event_msg\"}", 20, cwd,
+	    sizeof cwd), -1);
+}
+
 int
 main(void)
 {
@@ -125,6 +187,7 @@ main(void)
 		cmocka_unit_test(test_totals_and_context),
 		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_not_usage),
+		cmocka_unit_test(test_codex),
 	};
 
 	return (cmocka_run_group_tests_name("usage", tests, NULL, NULL));
