@@ -50,7 +50,8 @@ static const struct builtin builtins[] = {
 			[2] = "Yes, I trust this folder|Is this a project you "
 			    "created or one you trust",
 			[3] = "esc to interrupt",
-			[4] = "Retrying in [0-9]+s \xc2\xb7 attempt [0-9]+/[0-9]+",
+			/* 2.1.332: "API error · retrying in 1s · attempt 1/3" */
+			[4] = "[Rr]etrying in [0-9]+s \xc2\xb7 attempt [0-9]+/[0-9]+",
 			[5] = "\xe2\x8e\xbf  Running\xe2\x80\xa6",
 			[6] = "API Error:|Invalid API key|Request timed out",
 			[7] = "Interrupted \xc2\xb7 What should Claude do instead",
@@ -60,7 +61,7 @@ static const struct builtin builtins[] = {
 			[11] = "Request rejected \\(429\\)|usage limit reached|"
 			    "hit your (usage )?limit|limit reached .*resets",
 		},
-		.retry_marks = { "Retrying in " },
+		.retry_marks = { "Retrying in ", "\xc2\xb7 retrying in " },
 		.claude_files = 1,
 	},
 	{

@@ -519,9 +519,12 @@ classify(const struct cls_input *in, struct cls_result *r)
 		r->want_capture = 1;
 	/*
 	 * An error may be a usage or rate limit: where no signal said which
-	 * (Codex's OSC 7501 error, Claude without hooks), its screen does.
+	 * (Codex's OSC 7501 error), its screen does. Claude's transcript
+	 * says which (rate_limit or not): an earlier turn's 429 still on
+	 * screen is not this error.
 	 */
-	if (r->state == ST_WAITING_INPUT && strcmp(r->detail, "error") == 0) {
+	if (r->state == ST_WAITING_INPUT && strcmp(r->detail, "error") == 0 &&
+	    in->transcript != TX_API_ERROR) {
 		if (!screen_fresh(in, quiet_since)) {
 			if (in->now - quiet_since >= in->debounce)
 				r->want_capture = 1;
