@@ -6,7 +6,7 @@
  * use is that request's whole input: new, cache written and cache read.
  * The transcript does not say the window; the model's id does, through
  * what Claude Code itself knows of its models (its model table in the
- * pinned 2.1.197: 1M for these, 200k for the others), the user's
+ * pinned 2.1.332: 1M for these, 200k for the others), the user's
  * @lisa-context-windows, or a [1m] suffix; a context past the window
  * means the long one.
  * Pure functions over untrusted text, unit-tested and fuzzed.
@@ -18,14 +18,22 @@
 #include "lisa.h"
 #include "usage.h"
 
+/*
+ * The models Claude Code 2.1.332 gives a 1M window (its model table,
+ * context.window); every other Claude model has 200k. Prefixes: a
+ * model's dated or later minor ids share its window.
+ */
 static const struct {
 	const char	*prefix;
 	long long	 window;
 } usage_windows[] = {
 	{ "claude-opus-4-7", USAGE_CLAUDE_WINDOW_1M },
 	{ "claude-opus-4-8", USAGE_CLAUDE_WINDOW_1M },
+	{ "claude-opus-5", USAGE_CLAUDE_WINDOW_1M },
 	{ "claude-sonnet-5", USAGE_CLAUDE_WINDOW_1M },
+	{ "claude-haiku-5", USAGE_CLAUDE_WINDOW_1M },
 	{ "claude-fable-5", USAGE_CLAUDE_WINDOW_1M },
+	{ "claude-mythos-5", USAGE_CLAUDE_WINDOW_1M },
 };
 
 static const char *usage_part_names[USAGE_NPARTS] = {

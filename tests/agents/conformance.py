@@ -18,6 +18,7 @@ oneshot). Prints a table and "conformance: N passed, N failed" at the end;
 --report writes the table as markdown.
 """
 import argparse
+import glob
 import json
 import os
 import re
@@ -213,6 +214,39 @@ class Claude(Agent):
 
     def cleanup(self):
         pass
+
+    def model_window(self):
+        """The window of the model Claude last used, by Claude Code's own
+        model table (context.window for each first_party id), read out of
+        the installed binary: Claude's word for it, not lisa's copy. None
+        if the table or the model cannot be found."""
+        top = os.path.realpath(self.bin)
+        while top != "/" and os.path.basename(top) != "node_modules":
+            top = os.path.dirname(top)
+        table = {}
+        for d, _, files in os.walk(top):
+            for f in files:
+                path = os.path.join(d, f)
+                if f != "claude" or os.path.getsize(path) < 10 << 20:
+                    continue
+                with open(path, "rb") as fh:
+                    data = fh.read()
+                for m in re.finditer(rb"context:\{window:([0-9e.]+)", data):
+                    ids = re.findall(rb'first_party:"(claude-[a-z0-9-]+)"',
+                                     data[max(0, m.start() - 1500):m.start()])
+                    if ids:
+                        table[ids[-1].decode()] = int(float(m.group(1)))
+        model = None
+        for t in sorted(glob.glob(os.path.join(self.home, ".claude", "projects",
+                                               "*", "*.jsonl")), key=os.path.getmtime):
+            with open(t, errors="replace") as fh:
+                for m in re.finditer(r'"model":"(claude-[^"]+)"', fh.read()):
+                    model = m.group(1)
+        if not table or model is None:
+            return None
+        if model in table:
+            return table[model]
+        return next((w for k, w in table.items() if k.startswith(model + "-")), 200000)
 
 
 class Codex(Agent):
@@ -606,19 +640,21 @@ class Driver:
     def context(self, pane):
         """The context in use, as the agent records the API's usage.
         Claude's transcript: 10 new + N cache read + 500 cache written, of
-        the window Claude itself shows on its banner ("Opus 4.8 (1M
+        the window Claude Code's own model table gives the model (2.1.332
+        no longer names it on its banner; 2.1.197 showed "Opus 4.8 (1M
         context)"). Codex's rollout: the last request's N in + 20 out, of
         95% of the window its config.toml sets (model_context_window)."""
         n = 150000
+        banner = self.s.tmux("capture-pane", "-p", "-S", "-100", "-t", pane,
+                             check=False)
+        t = self.type(pane, "#mock usage %d fill the context" % n)
+        self.wait_turn(pane, 30)
         if self.a.name == "codex":
             used, window = n + 20, CODEX_WINDOW * 95 // 100
         else:
-            banner = self.s.tmux("capture-pane", "-p", "-S", "-100", "-t",
-                                 pane, check=False)
             used = n + 510
-            window = 1000000 if re.search(r"\(1M context\)", banner) else 200000
-        t = self.type(pane, "#mock usage %d fill the context" % n)
-        self.wait_turn(pane, 30)
+            window = self.a.model_window() or (
+                1000000 if re.search(r"\(1M context\)", banner) else 200000)
         want = "%d/%d %d%%" % (used, window, (used * 100 + window // 2) // window)
         got, end = None, time.time() + 10
         while time.time() < end:

@@ -82,6 +82,15 @@ test_window(void **state)
 	assert_int_equal(usage_model_window("claude-opus-4-8", "claude-opus-4-8=64000"),
 	    64000);
 	assert_int_equal(usage_model_window("", NULL), USAGE_CLAUDE_WINDOW);
+	/* Claude Code 2.1.332's default, and its neighbours. */
+	assert_int_equal(usage_model_window("claude-opus-5-5", NULL),
+	    USAGE_CLAUDE_WINDOW_1M);
+	assert_int_equal(usage_model_window("claude-haiku-5-5", NULL),
+	    USAGE_CLAUDE_WINDOW_1M);
+	assert_int_equal(usage_model_window("claude-haiku-4-5-20251001", NULL),
+	    USAGE_CLAUDE_WINDOW);
+	assert_int_equal(usage_model_window("claude-opus-4-6", NULL),
+	    USAGE_CLAUDE_WINDOW);
 }
 
 static void
