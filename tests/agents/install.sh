@@ -12,7 +12,7 @@
 # the registry cannot be reached (the caller skips, loudly), 1 on failure.
 set -u
 
-PINS="claude @anthropic-ai/claude-code 2.1.197
+PINS="claude @anthropic-ai/claude-code 2.1.332
 codex @openai/codex 0.169.0
 gemini @google/gemini-cli 0.61.0"
 
