@@ -37,7 +37,7 @@ CONTROL_SRCS = control/xmalloc.c control/buf.c control/log.c control/time.c \
 COMMON_SRCS = plugin/runtime.c plugin/json.c plugin/server-find.c plugin/osc.c \
 	plugin/classify.c plugin/agent.c plugin/json-edit.c plugin/ui-format.c \
 	plugin/run-stderr.c plugin/run.c plugin/claude-file.c plugin/usage.c \
-	plugin/tmux-version.c plugin/compat.c plugin/notify-term.c \
+	plugin/tmux-version.c plugin/compat.c plugin/notify-term.c plugin/bgtasks.c \
 	plugin/osdep-$(OSDEP).c
 LISAD_SRCS = plugin/lisad.c plugin/loop.c plugin/session.c plugin/pane.c \
 	plugin/hooks.c plugin/listener.c plugin/tmux-cmd.c plugin/events.c plugin/proc.c \
@@ -56,7 +56,7 @@ COMMON_OBJS = $(call obj,$(COMMON_SRCS))
 
 UNIT_TESTS = control_parse control_unescape control_client control_quote \
 	control_layout json runtime osc classify agent ui_format run_stderr \
-	claude_file run usage notify_term
+	claude_file run usage notify_term bgtasks
 UNIT_BINS = $(patsubst %,$(BUILD)/tests/%_test,$(UNIT_TESTS))
 
 .PHONY: all clean test test-unit test-integration test-agents deps bench demo \

@@ -84,6 +84,13 @@ agentfiles_codex_cwd(const char *path, char *cwd, size_t len)
 	return (rc);
 }
 
+static int
+agentfiles_codex_line(struct watch *w, const char *line, size_t len)
+{
+	return (usage_codex_line(&w->usage, line, len) == 1 ?
+	    AGENTFILES_USAGE : 0);
+}
+
 /* Is p a live Codex pane of this CODEX_HOME working in cwd? */
 static int
 agentfiles_codex_in(struct pane *p, const char *dir, const char *cwd)
@@ -117,7 +124,7 @@ agentfiles_codex_changed(const char *dir, const char *name)
 		if ((w = p->watch) != NULL && w->rollout != NULL &&
 		    strcmp(w->rollout, path) == 0) {
 			if (w->agent_alive)
-				agentfiles_usage(p, path, usage_codex_line);
+				agentfiles_usage(p, path, agentfiles_codex_line);
 			free(path);
 			return;
 		}
@@ -149,7 +156,7 @@ agentfiles_codex_changed(const char *dir, const char *name)
 	w->rollout = path;
 	usage_init(&w->usage);
 	w->usage_ino = w->usage_dev = w->usage_off = 0;
-	agentfiles_usage(best, path, usage_codex_line);
+	agentfiles_usage(best, path, agentfiles_codex_line);
 }
 
 /* The agent was found, or began a turn: its day's rollouts. */
@@ -172,7 +179,7 @@ agentfiles_codex_look(struct pane *p)
 	    tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
 	agentfiles_watch(dir);
 	if (w->rollout != NULL)
-		agentfiles_usage(p, w->rollout, usage_codex_line);
+		agentfiles_usage(p, w->rollout, agentfiles_codex_line);
 	else if ((d = opendir(dir)) != NULL) {
 		while ((de = readdir(d)) != NULL && w->rollout == NULL) {
 			if (strncmp(de->d_name, "rollout-", 8) == 0)

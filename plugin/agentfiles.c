@@ -242,7 +242,7 @@ agentfiles_dir_changed(const char *dir, const char *name)
 	struct pane	*p;
 	struct watch	*w;
 	long		 pid;
-	char		*end;
+	char		*end, *tname;
 	size_t		 n = strlen(name);
 
 	if (n > 6 && strcmp(name + n - 6, ".jsonl") == 0 &&
@@ -268,6 +268,16 @@ agentfiles_dir_changed(const char *dir, const char *name)
 		    strcmp(w->session_dir, dir) != 0)
 			continue;
 		agentfiles_read(p, dir);
+		/*
+		 * "idle" and the turn's last transcript lines come together;
+		 * read those first, so that a turn that left work running is
+		 * not "done" for a moment.
+		 */
+		if (w->transcript_dir != NULL && w->claude_session_id[0] != '\0') {
+			xasprintf(&tname, "%s.jsonl", w->claude_session_id);
+			agentfiles_transcript(p, tname);
+			free(tname);
+		}
 		watch_poke(p);
 	}
 }
@@ -404,7 +414,7 @@ agentfiles_transcript_dir(struct watch *w, const char *known)
  */
 void
 agentfiles_usage(struct pane *p, const char *path,
-    int (*line)(struct usage *, const char *, size_t))
+    int (*line)(struct watch *, const char *, size_t))
 {
 	struct watch	*w = p->watch;
 	struct stat	 st;
@@ -428,8 +438,10 @@ agentfiles_usage(struct pane *p, const char *path,
 		w->usage_off = 0;
 		buf_reset(&w->usage_part);
 		w->usage_skip = 0;
-		changed = w->usage.known;
+		changed = (w->usage.known ? AGENTFILES_USAGE : 0) |
+		    (w->bg.n != 0 ? AGENTFILES_BG : 0);
 		usage_init(&w->usage);
+		bgtasks_init(&w->bg);
 	}
 	while (left > 0 &&
 	    (n = pread(fd, tmp, sizeof tmp, (off_t)w->usage_off)) > 0) {
@@ -442,11 +454,11 @@ agentfiles_usage(struct pane *p, const char *path,
 				w->usage_skip = 0;
 			else if (w->usage_part.len != 0) {
 				buf_add(&w->usage_part, tmp + at, len);
-				changed |= line(&w->usage, w->usage_part.data,
-				    w->usage_part.len) == 1;
+				changed |= line(w, w->usage_part.data,
+				    w->usage_part.len);
 				buf_reset(&w->usage_part);
 			} else
-				changed |= line(&w->usage, tmp + at, len) == 1;
+				changed |= line(w, tmp + at, len);
 		}
 		if (w->usage_skip || at == (size_t)n)
 			continue;
@@ -458,12 +470,30 @@ agentfiles_usage(struct pane *p, const char *path,
 			buf_add(&w->usage_part, tmp + at, (size_t)n - at);
 	}
 	close(fd);
-	if (changed) {
+	if (changed & AGENTFILES_USAGE) {
 		usage_set_window(&w->usage, lisad.context_windows);
 		publish_pane(p);
 		log_debug("pane %%%d: context %lld of %lld, %d%%", p->id,
 		    w->usage.context, w->usage.window, usage_percent(&w->usage));
 	}
+	if (changed & AGENTFILES_BG) {
+		log_debug("pane %%%d: %d background task%s", p->id, w->bg.n,
+		    w->bg.n == 1 ? "" : "s");
+		watch_poke(p);
+	}
+}
+
+/* A transcript line: its usage, and the background work it starts or ends. */
+static int
+agentfiles_claude_line(struct watch *w, const char *line, size_t len)
+{
+	int	rc = 0;
+
+	if (usage_claude_line(&w->usage, line, len) == 1)
+		rc |= AGENTFILES_USAGE;
+	if (bgtasks_claude_line(&w->bg, line, len) == 1)
+		rc |= AGENTFILES_BG;
+	return (rc);
 }
 
 static void
@@ -498,7 +528,7 @@ agentfiles_transcript(struct pane *p, const char *name)
 		free(path);
 		return;
 	}
-	agentfiles_usage(p, path, usage_claude_line);
+	agentfiles_usage(p, path, agentfiles_claude_line);
 	free(path);
 	ev = claude_transcript_tail(buf, (size_t)n,
 	    (size_t)n >= AGENTFILES_MAX_FILE);

@@ -293,6 +293,11 @@ explicit_state(const struct cls_input *in, struct cls_result *r,
 		case SS_WAITING:
 			set_waiting(in, r, "claude_session_waiting", sess_at);
 			break;
+		case SS_SHELL:
+			/* Its turn is over; a background shell still runs. */
+			set(r, ST_IN_PROGRESS, "background",
+			    "claude_session_shell");
+			break;
 		case SS_IDLE:
 		case SS_NONE:
 			/* Idle after a failed turn: both are written at once. */
@@ -482,6 +487,16 @@ classify(const struct cls_input *in, struct cls_result *r)
 	if (in->children > 0 && weak && r->state == ST_IN_PROGRESS)
 		set(r, ST_IN_PROGRESS, "tool", "process_children");
 
+	/*
+	 * 6b. A turn that ended with work still running (a background shell)
+	 * is not done: the agent takes it up when that work ends.
+	 */
+	if (in->background > 0 && r->state == ST_WAITING_INPUT &&
+	    strcmp(r->detail, "prompt") == 0) {
+		set(r, ST_IN_PROGRESS, "background", "claude_background_tasks");
+		weak = 0;
+	}
+
 	/* 7. Grace: a new agent is "just started" until it shows more. */
 	if (in->agent_since != 0 && in->now - in->agent_since < in->grace) {
 		if (weak || (r->state == ST_WAITING_INPUT &&
@@ -493,8 +508,12 @@ classify(const struct cls_input *in, struct cls_result *r)
 		    in->agent_since + in->grace);
 	}
 
-	/* 8. Working but silent for too long, with nothing running: stuck. */
-	if (r->state == ST_IN_PROGRESS && in->stale != 0) {
+	/*
+	 * 8. Working but silent for too long, with nothing running: stuck.
+	 * Background work is silent by nature: never stuck for that.
+	 */
+	if (r->state == ST_IN_PROGRESS && in->stale != 0 &&
+	    strcmp(r->detail, "background") != 0) {
 		uint64_t	last = quiet_since > at ? quiet_since : at;
 
 		if (in->now - last >= in->stale && in->children == 0 &&

@@ -55,7 +55,9 @@ enum codex_state {
 };
 
 /* Claude's sessions/<pid>.json status. */
-enum session_status { SS_NONE = 0, SS_IDLE, SS_BUSY, SS_WAITING };
+/* Claude's sessions/<pid>.json status; "shell": a turn over, a
+ * background shell still running (2.1.332). */
+enum session_status { SS_NONE = 0, SS_IDLE, SS_BUSY, SS_WAITING, SS_SHELL };
 
 /* The last meaningful entry of Claude's transcript. */
 enum transcript_event {
@@ -87,6 +89,7 @@ struct cls_input {
 	int		agent_exit_status;	/* -1 unknown */
 	int		agent_exit_signal;	/* -1 unknown */
 	int		children;	/* live tool processes under it */
+	int		background;	/* tasks it left running (transcript) */
 	int		cpu_busy;	/* CPU used since the last look */
 	int		proc_failed;	/* /proc unreadable */
 

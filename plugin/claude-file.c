@@ -64,8 +64,13 @@ claude_session_parse(const char *text, size_t len, long long pid,
 		cs->status = SS_BUSY;
 	else if (strcmp(status, "waiting") == 0)
 		cs->status = SS_WAITING;
+	else if (strcmp(status, "shell") == 0)
+		cs->status = SS_SHELL;
 	else {
-		xasprintf(cause, "unknown status");
+		/* (its name, cut short and printable: it goes to the log) */
+		xasprintf(cause, "unknown status \"%.24s\"",
+		    strspn(status, "abcdefghijklmnopqrstuvwxyz_-") ==
+		    strlen(status) ? status : "?");
 		rc = -1;
 	}
 	free(status);

@@ -8,6 +8,7 @@
 #include "tmux-version.h"
 #include "osdep.h"
 #include "usage.h"
+#include "bgtasks.h"
 
 /* loop.c: one poll() loop; fds and timers, nothing else wakes us. */
 typedef void (*loop_fd_cb)(int, short, void *);
@@ -277,6 +278,7 @@ struct watch {
 	char			*rollout;	/* its thread's rollout file */
 	uint64_t		 codex_turn_at;	/* OSC 7501 working began */
 	struct usage		 usage;		/* tokens, from its transcript */
+	struct bgtasks		 bg;		/* its work left running */
 	uint64_t		 usage_ino;	/* the file counted (0: none) */
 	uint64_t		 usage_dev;
 	uint64_t		 usage_off;	/* read up to here */
@@ -374,8 +376,10 @@ void		 agentfiles_agent_gone(struct pane *);
 void		 agentfiles_look(struct pane *);
 void		 agentfiles_close(void);
 int		 agentfiles_watch(const char *);
+#define AGENTFILES_USAGE	0x1	/* a line changed the usage */
+#define AGENTFILES_BG		0x2	/* ... the background tasks */
 void		 agentfiles_usage(struct pane *, const char *,
-		     int (*)(struct usage *, const char *, size_t));
+		     int (*)(struct watch *, const char *, size_t));
 
 /* agentfiles-codex.c: Codex's rollout, for its tokens and window. */
 void		 agentfiles_codex_look(struct pane *);

@@ -34,7 +34,7 @@ watch_signals(struct buf *b, struct pane *p, uint64_t now)
 	static const char	*codex_names[] = { "none", "idle", "working",
 				    "blocked", "done", "error", "clear" };
 	static const char	*session_names[] = { "none", "idle", "busy",
-				    "waiting" };
+				    "waiting", "shell" };
 	static const char	*hook_names[] = { "none", "SessionStart",
 				    "UserPromptSubmit", "PreToolUse",
 				    "PermissionRequest", "PostToolUse", "Stop",

@@ -129,6 +129,7 @@ watch_reset_run(struct watch *w)
 	w->transcript_at = 0;
 	memset(&w->transcript_stamp, 0, sizeof w->transcript_stamp);
 	usage_init(&w->usage);
+	bgtasks_init(&w->bg);
 	w->usage_ino = w->usage_dev = w->usage_off = 0;
 	buf_reset(&w->usage_part);
 	w->usage_skip = 0;
@@ -488,6 +489,7 @@ watch_input(struct pane *p, struct cls_input *in)
 	in->agent_exit_status = w->agent_exit_status;
 	in->agent_exit_signal = w->agent_exit_signal;
 	in->children = w->children;
+	in->background = w->bg.n;
 	in->cpu_busy = w->cpu_busy;
 	in->proc_failed = w->proc_failed;
 	in->last_output = p->out_last;

@@ -391,8 +391,10 @@ watchdog_check(struct pane *p)
 
 	if (w == NULL)
 		return;
+	/* Background work runs without output: not a stall to nudge. */
 	working = w->classified && w->agent_alive &&
-	    (w->res.state == ST_IN_PROGRESS || w->res.state == ST_STUCK);
+	    (w->res.state == ST_IN_PROGRESS || w->res.state == ST_STUCK) &&
+	    strcmp(w->res.detail, "background") != 0;
 	if (!wd.on || !working) {
 		loop_timer_del(&w->wd_timer);
 		if (w->wd_level >= 0)

@@ -628,6 +628,8 @@ class Driver:
         if a.name in ("claude", "codex"):
             self.context(pane)
         self.limit(pane)
+        if a.name == "claude":
+            self.background(pane)
 
         t = self.type(pane, "#mock error 500")
         # Retries last a few seconds at most: what lisa showed on the way.
@@ -665,6 +667,18 @@ class Driver:
             time.sleep(0.2)
         lat = now_ms() - self.mock_done("usage", t) if got == want else None
         self.record("context reported", want, got, got == want, lat)
+
+    def background(self, pane):
+        """A Bash command run in the background (#mock background): the
+        turn ends at once ("done · 1 shell still running"), which is not
+        done; when the command ends Claude starts a turn to read it."""
+        t = self.type(pane, "#mock background sleep 8")
+        self.expect("background work", pane, t, "in_progress", "background",
+                    20)
+        self.s.lisa("wait", pane, "--until", "waiting_input", "--timeout",
+                    "40", timeout=50)
+        self.expect("background ended", pane, self.mock_done("text", t),
+                    "waiting_input", "prompt")
 
     def limit(self, pane):
         """The API's 429 with its rate-limit headers (#mock limit): the

@@ -13,6 +13,8 @@ last one wins):
 
     #mock slow S        stream filler text for about S seconds
     #mock bash CMD      call the Bash tool with CMD (to end of line)
+    #mock background CMD  the same, run_in_background: the turn ends while
+                        CMD still runs
     #mock ask           call AskUserQuestion with two options
     #mock error STATUS  answer every request of that prompt with HTTP STATUS
     #mock stall         accept the request and never answer
@@ -97,6 +99,11 @@ def choose(req):
             return "text", json.dumps(sample(fmt.get("schema"), "value"))
         return "text", "Mock side answer."
     messages = req.get("messages") or []
+    # A background command ended: Claude starts a turn to say so.
+    if messages and messages[-1].get("role") == "user" and any(
+            "<task-notification>" in t
+            for t in texts(messages[-1].get("content"))):
+        return "text", "The background command finished."
     if ends_with_tool_result(messages):
         return "text", "The tool finished. Mock turn complete."
     return directive(last_prompt(messages),
@@ -152,6 +159,11 @@ class Anthropic(Handler):
             blocks = [("text", "I will run a command."),
                       ("tool", "Bash", {"command": arg or "true",
                                         "description": "Run the mock command"})]
+        elif verb == "background":
+            blocks = [("text", "I will start a command in the background."),
+                      ("tool", "Bash", {"command": arg or "sleep 30",
+                                        "description": "Run the mock command",
+                                        "run_in_background": True})]
         elif verb == "ask":
             q = {"question": arg or "Which option do you prefer?", "header": "Choice",
                  "multiSelect": False,

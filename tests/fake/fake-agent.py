@@ -22,6 +22,10 @@ It reads commands typed into the pane (one per line):
   limit            the API's 429: Claude's "Request rejected (429)" (its
                    transcript's rate_limit error, StopFailure), Codex's
                    "exceeded retry limit, last status: 429" (OSC 7501 error)
+  background SECONDS  (Claude) start a shell in the background and end the
+                   turn while it runs (session status "shell", as 2.1.332;
+                   "idle" with FAKE_AGENT_OLD_SESSION=1); when it ends,
+                   Claude's <task-notification> and a turn to read it
   usage IN OUT CR CW  (Claude) a turn whose answer used these tokens:
                    input, output, cache read, cache write (in the
                    transcript, written once per content block, as Claude)
@@ -428,6 +432,30 @@ def main():
                 title(title_text)
                 w("\r\n\u25a0 We\u2019re currently experiencing high demand\r\n")
             idle_screen()
+        elif cmd == "background" and CLAUDE:
+            turn_start(line)
+            busy(0.3, "Working")
+            child = subprocess.Popen(["sleep", str(float(arg) / SPEED)])
+            task = "bfake%d" % child.pid
+            transcript({"type": "user", "message": {"role": "user", "content": [
+                {"tool_use_id": "t1", "type": "tool_result",
+                 "content": "Command running in background with ID: %s. "
+                            "Output is being written to: /tmp/%s.output." % (task, task)}]}})
+            turn_end("Started it in the background.")
+            w("\u273b done \u00b7 1 shell still running\r\n")
+            if not os.environ.get("FAKE_AGENT_OLD_SESSION"):
+                session("shell")
+
+            def ended(child=child, task=task):
+                child.wait()
+                transcript({"type": "user", "message": {"role": "user", "content":
+                            "<task-notification>\n<task-id>%s</task-id>\n"
+                            "<status>completed</status>\n</task-notification>" % task}})
+                session("busy")
+                busy(0.3, "Working")
+                turn_end("The background command finished.")
+            import threading
+            threading.Thread(target=ended, daemon=True).start()
         elif cmd == "usage" and CLAUDE and len(words) == 5:
             turn_start(line)
             busy(0.3, "Working")

@@ -12,6 +12,7 @@
 #include "lisa.h"
 #include "claude-file.h"
 #include "usage.h"
+#include "bgtasks.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -20,6 +21,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct claude_session	 cs;
 	char			 cwd[256];
+	struct bgtasks		 bg;
 	struct usage		 u;
 	enum transcript_event	 ev;
 	const char		*line, *end, *nl;
@@ -59,6 +61,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	usage_set_window(&u, "claude-=1000 x=abc");
 	if (u.known && (u.context < 0 || usage_percent(&u) < 0))
+		abort();
+
+	/* Background tasks: bounded, never negative. */
+	bgtasks_init(&bg);
+	for (line = (const char *)data; line < end; line = nl + 1) {
+		if ((nl = memchr(line, '\n', (size_t)(end - line))) == NULL)
+			nl = end;
+		if (bgtasks_claude_line(&bg, line, (size_t)(nl - line)) < -1)
+			abort();
+	}
+	if (bg.n < 0 || bg.n > BGTASKS_MAX)
 		abort();
 
 	/* And as Codex's rollout. */

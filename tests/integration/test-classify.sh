@@ -411,3 +411,56 @@ print(' '.join('%s/%s' % (e.get('to'), e.get('detail')) for e in map(json.loads,
 	esac
 	note "after the restart: $details"
 }
+
+# A turn that leaves a background shell running is not done. Claude 2.1.332
+# says so in its session file ("shell"); an older Claude only in its
+# transcript (the tool_result, then its own <task-notification>). lisa says
+# in_progress/background: no waiting notification, never stuck however
+# silent; when the shell ends and Claude's next turn does, a prompt.
+test_background_work_is_not_done() {
+	export FAKE_AGENT_TRANSCRIPT=1
+	mkdir -p "$TESTDIR/bin"
+	printf '#!/bin/sh\necho "$@" >> "%s/desktop.log"\n' "$TESTDIR" >"$TESTDIR/bin/notify-send"
+	chmod +x "$TESTDIR/bin/notify-send"
+	export PATH="$TESTDIR/bin:$PATH"
+	setup_agents 2	# @lisa-stale 2 s, shorter than the background work
+	T set -g @lisa-notify-waiting on
+	T set -g @lisa-notify-cooldown 0
+	L reload >/dev/null
+	c=$(agent_window 1 claude)
+	o=$(T new-window -d -P -F '#{pane_id}' -t main:2 -n old \
+	    "env FAKE_AGENT_OLD_SESSION=1 $FAKE/claude")
+	expect "$c" waiting_input prompt
+	expect "$o" waiting_input prompt
+	T send-keys -t "$c" 'background 4' Enter
+	T send-keys -t "$o" 'background 4' Enter
+	expect "$c" in_progress background claude_session_shell
+	expect "$o" in_progress background claude_background_tasks
+	expect_shown "$c" '#{@lisa_detail}' background
+	# The shell ends; Claude reads it in a turn of its own; then a prompt.
+	expect "$c" waiting_input prompt
+	expect "$o" waiting_input prompt
+	# Never stuck, never a prompt while the shell ran.
+	for p in "$c" "$o"; do
+		seen=$(L events --json | python3 -c '
+import json, sys
+print(" ".join(e["to"] + "/" + (e.get("detail") or "")
+               for e in map(json.loads, sys.stdin)
+               if e.get("pane_id") == sys.argv[1] and e.get("to")))' "$p")
+		case "$seen" in
+		*in_progress/background*) ;;
+		*) fail "$p: never background: $seen" ;;
+		esac
+		case "$seen" in
+		*stuck*) fail "$p: stuck while its shell ran: $seen" ;;
+		esac
+		echo "$seen" | grep -q 'waiting_input/prompt in_progress/background' &&
+		    fail "$p: a prompt just before background: $seen"
+	done
+	# Told once, at the real end of each turn: not when the shell started.
+	until_ms 5000 sh -c "[ \$(grep -c 'claude waits' '$TESTDIR/desktop.log') -ge 2 ]" ||
+	    fail "not notified at the end: $(cat "$TESTDIR/desktop.log" 2>/dev/null)"
+	[ "$(grep -c 'claude waits' "$TESTDIR/desktop.log")" = 2 ] ||
+	    fail "notified while background work ran: $(cat "$TESTDIR/desktop.log")"
+	note "events: $seen"
+}

@@ -229,6 +229,24 @@ static const struct row rows[] = {
 	  .session_at = NOW - 100, .transcript = TX_LIMIT,
 	  .transcript_at = NOW - 101 },
 	  ST_WAITING_INPUT, "limit", "claude_session_idle", 0 },
+	/* A turn that left a background shell running is not done... */
+	{ "session idle, a background shell runs", { BASE,
+	  .session = SS_IDLE, .session_at = NOW - 100, .background = 1,
+	  .children = 1 },
+	  ST_IN_PROGRESS, "background", "claude_background_tasks", 0 },
+	/* Claude 2.1.332 says so itself. */
+	{ "session shell", { BASE, .session = SS_SHELL,
+	  .session_at = NOW - 100 },
+	  ST_IN_PROGRESS, "background", "claude_session_shell", 0 },
+	/* ...and silent work is never stuck. */
+	{ "background, silent past stale", { BASE, .session = SS_IDLE,
+	  .session_at = NOW - 600000, .last_output = NOW - 600000,
+	  .background = 1 },
+	  ST_IN_PROGRESS, "background", "claude_background_tasks", 0 },
+	/* A question is still a question. */
+	{ "background, and a permission dialog", { BASE,
+	  .hook = HK_PERMISSION, .hook_at = NOW - 100, .background = 1 },
+	  ST_WAITING_INPUT, "permission", "hook_permission", 1 },
 	{ "session idle, an old failure", { BASE, .session = SS_IDLE,
 	  .session_at = NOW - 100, .transcript = TX_API_ERROR,
 	  .transcript_at = NOW - 60000 },

@@ -28,6 +28,8 @@ test_session(void **state)
 		  "\"sessionId\":\"abc\"}", 0, 0, SS_BUSY, "abc" },
 		{ "{\"pid\":7,\"status\":\"idle\"}", 0, 0, SS_IDLE, "" },
 		{ "{\"pid\":7,\"status\":\"waiting\"}", 0, 0, SS_WAITING, "" },
+		/* 2.1.332: a turn over, a background shell running. */
+		{ "{\"pid\":7,\"status\":\"shell\"}", 0, 0, SS_SHELL, "" },
 		{ "{\"pid\":7}", 0, 0, SS_NONE, "" },
 		{ "{\"pid\":7,\"procStart\":\"98\",\"status\":\"busy\"}",
 		  0, 1, SS_NONE, "" },
