@@ -422,7 +422,7 @@ agentfiles_usage(struct pane *p, const char *path,
 	uint64_t	 left = AGENTFILES_USAGE_READ;
 	size_t		 at, len;
 	ssize_t		 n;
-	int		 fd, changed = 0;
+	int		 fd, changed = 0, bg_before = w->bg.n;
 
 	if ((fd = open(path, O_RDONLY|O_NOFOLLOW|O_NONBLOCK|O_CLOEXEC)) == -1)
 		return;
@@ -442,6 +442,7 @@ agentfiles_usage(struct pane *p, const char *path,
 		    (w->bg.n != 0 ? AGENTFILES_BG : 0);
 		usage_init(&w->usage);
 		bgtasks_init(&w->bg);
+		bg_before = 0;	/* another file: nothing ended */
 	}
 	while (left > 0 &&
 	    (n = pread(fd, tmp, sizeof tmp, (off_t)w->usage_off)) > 0) {
@@ -477,6 +478,8 @@ agentfiles_usage(struct pane *p, const char *path,
 		    w->usage.context, w->usage.window, usage_percent(&w->usage));
 	}
 	if (changed & AGENTFILES_BG) {
+		if (w->bg.n < bg_before)
+			w->bg_ended_at = time_mono_ms();
 		log_debug("pane %%%d: %d background task%s", p->id, w->bg.n,
 		    w->bg.n == 1 ? "" : "s");
 		watch_poke(p);

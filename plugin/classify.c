@@ -19,6 +19,8 @@
 #define RETRY_FRESH_MS 3000
 /* How far apart one turn end's entries in different files may be. */
 #define TURN_END_SLACK_MS 2000
+/* A background task ended: the agent's turn about it is starting. */
+#define BG_END_SLACK_MS 3000
 #define RETRY_CHECK_MS 2000
 
 static const char *state_names[ST_NSTATES] = {
@@ -491,10 +493,25 @@ classify(const struct cls_input *in, struct cls_result *r)
 	 * 6b. A turn that ended with work still running (a background shell)
 	 * is not done: the agent takes it up when that work ends.
 	 */
-	if (in->background > 0 && r->state == ST_WAITING_INPUT &&
-	    strcmp(r->detail, "prompt") == 0) {
-		set(r, ST_IN_PROGRESS, "background", "claude_background_tasks");
-		weak = 0;
+	if (r->state == ST_WAITING_INPUT && strcmp(r->detail, "prompt") == 0) {
+		if (in->background > 0) {
+			set(r, ST_IN_PROGRESS, "background",
+			    "claude_background_tasks");
+			weak = 0;
+		} else if (in->background_ended_at != 0 &&
+		    in->background_ended_at >= at &&
+		    in->now - in->background_ended_at < BG_END_SLACK_MS) {
+			/*
+			 * It just ended, after the last "idle": Claude is
+			 * starting the turn that reads it (its "busy" comes
+			 * a moment later). Not a prompt to tell anyone of.
+			 */
+			set(r, ST_IN_PROGRESS, "background",
+			    "claude_background_ended");
+			r->recheck_at = earliest(r->recheck_at,
+			    in->background_ended_at + BG_END_SLACK_MS);
+			weak = 0;
+		}
 	}
 
 	/* 7. Grace: a new agent is "just started" until it shows more. */

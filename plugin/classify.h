@@ -90,6 +90,7 @@ struct cls_input {
 	int		agent_exit_signal;	/* -1 unknown */
 	int		children;	/* live tool processes under it */
 	int		background;	/* tasks it left running (transcript) */
+	uint64_t	background_ended_at;	/* the last of them ended */
 	int		cpu_busy;	/* CPU used since the last look */
 	int		proc_failed;	/* /proc unreadable */
 

@@ -279,6 +279,7 @@ struct watch {
 	uint64_t		 codex_turn_at;	/* OSC 7501 working began */
 	struct usage		 usage;		/* tokens, from its transcript */
 	struct bgtasks		 bg;		/* its work left running */
+	uint64_t		 bg_ended_at;	/* a task of it ended */
 	uint64_t		 usage_ino;	/* the file counted (0: none) */
 	uint64_t		 usage_dev;
 	uint64_t		 usage_off;	/* read up to here */

@@ -130,6 +130,7 @@ watch_reset_run(struct watch *w)
 	memset(&w->transcript_stamp, 0, sizeof w->transcript_stamp);
 	usage_init(&w->usage);
 	bgtasks_init(&w->bg);
+	w->bg_ended_at = 0;
 	w->usage_ino = w->usage_dev = w->usage_off = 0;
 	buf_reset(&w->usage_part);
 	w->usage_skip = 0;
@@ -490,6 +491,7 @@ watch_input(struct pane *p, struct cls_input *in)
 	in->agent_exit_signal = w->agent_exit_signal;
 	in->children = w->children;
 	in->background = w->bg.n;
+	in->background_ended_at = w->bg_ended_at;
 	in->cpu_busy = w->cpu_busy;
 	in->proc_failed = w->proc_failed;
 	in->last_output = p->out_last;
