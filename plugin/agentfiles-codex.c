@@ -32,32 +32,6 @@
 
 #define CODEX_META_MAX	(1024 * 1024)	/* its base instructions are in it */
 
-/* The agent's CODEX_HOME, or ~/.codex. */
-static char *
-agentfiles_codex_home(pid_t pid)
-{
-	char	 buf[32768], *p, *end, *dir = NULL, *home = NULL, *out;
-	ssize_t	 n;
-
-	if ((n = proc_environ(pid, buf, sizeof buf)) > 0) {
-		end = buf + n;
-		for (p = buf; p < end; p += strlen(p) + 1) {
-			if (strncmp(p, "CODEX_HOME=", 11) == 0)
-				dir = p + 11;
-			else if (strncmp(p, "HOME=", 5) == 0)
-				home = p + 5;
-		}
-	}
-	if (dir != NULL && *dir == '/')
-		return (xstrdup(dir));
-	if (home == NULL || *home != '/')
-		home = getenv("HOME");
-	if (home == NULL)
-		return (NULL);
-	xasprintf(&out, "%s/.codex", home);
-	return (out);
-}
-
 /* The thread's directory, from the rollout's first line. */
 static int
 agentfiles_codex_cwd(const char *path, char *cwd, size_t len)
@@ -171,7 +145,8 @@ agentfiles_codex_look(struct pane *p)
 	char		*dir;
 
 	if (w->codex_home == NULL &&
-	    (w->codex_home = agentfiles_codex_home(w->agent_pid)) == NULL)
+	    (w->codex_home = agentfiles_env_dir(w->agent_pid,
+	    "CODEX_HOME", ".codex")) == NULL)
 		return;
 	if (localtime_r(&now, &tm) == NULL)
 		return;

@@ -36,18 +36,23 @@ static int		 agentfiles_fd = -1;
 static int		 agentfiles_blind;	/* no file events here */
 static struct loop_fd	*agentfiles_ev;
 
-/* The agent's Claude config directory: its CLAUDE_CONFIG_DIR or HOME. */
-static char *
-agentfiles_config_dir(pid_t pid)
+/*
+ * An agent's own directory: its environment's VAR (an absolute path), or
+ * SUB under its HOME (ours if it has none). CLAUDE_CONFIG_DIR or
+ * ~/.claude; CODEX_HOME or ~/.codex.
+ */
+char *
+agentfiles_env_dir(pid_t pid, const char *var, const char *sub)
 {
 	char	 buf[32768], *p, *end, *dir = NULL, *home = NULL;
+	size_t	 len = strlen(var);
 	ssize_t	 n;
 
 	if ((n = proc_environ(pid, buf, sizeof buf)) > 0) {
 		end = buf + n;
 		for (p = buf; p < end; p += strlen(p) + 1) {
-			if (strncmp(p, "CLAUDE_CONFIG_DIR=", 18) == 0)
-				dir = p + 18;
+			if (strncmp(p, var, len) == 0 && p[len] == '=')
+				dir = p + len + 1;
 			else if (strncmp(p, "HOME=", 5) == 0)
 				home = p + 5;
 		}
@@ -58,7 +63,7 @@ agentfiles_config_dir(pid_t pid)
 		home = getenv("HOME");
 	if (home == NULL)
 		return (NULL);
-	xasprintf(&p, "%s/.claude", home);
+	xasprintf(&p, "%s/%s", home, sub);
 	return (p);
 }
 
@@ -556,7 +561,8 @@ agentfiles_agent(struct pane *p)
 	if (w->agent == NULL || !w->agent->claude_files)
 		return;
 	if (w->session_dir == NULL) {
-		if ((cdir = agentfiles_config_dir(w->agent_pid)) == NULL)
+		if ((cdir = agentfiles_env_dir(w->agent_pid, "CLAUDE_CONFIG_DIR",
+		    ".claude")) == NULL)
 			return;
 		xasprintf(&sdir, "%s/sessions", cdir);
 		w->session_dir = sdir;

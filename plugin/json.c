@@ -14,8 +14,8 @@
 #include "lisa.h"
 
 /* Length of a valid UTF-8 sequence at p (1-4), or 0 if invalid. */
-static size_t
-utf8_valid_len(const unsigned char *p, size_t left)
+size_t
+json_utf8_len(const unsigned char *p, size_t left)
 {
 	size_t		n, i;
 	uint32_t	cp;
@@ -65,7 +65,7 @@ json_str(struct buf *b, const char *s, size_t len)
 			buf_printf(b, "\\u%04x", p[i++]);
 		} else if (p[i] < 0x80) {
 			buf_addc(b, (char)p[i++]);
-		} else if ((n = utf8_valid_len(p + i, len - i)) != 0) {
+		} else if ((n = json_utf8_len(p + i, len - i)) != 0) {
 			buf_add(b, p + i, n);
 			i += n;
 		} else {

@@ -36,6 +36,7 @@ int	 runtime_lock(const char *path, pid_t *holder, char **cause);
 int	 runtime_read_pid(const char *path, pid_t *);
 
 /* json.c: writing and reading (jsmn) JSON. */
+size_t	 json_utf8_len(const unsigned char *, size_t);
 void	 json_str(struct buf *, const char *, size_t);
 void	 json_cstr(struct buf *, const char *);
 void	 json_key(struct buf *, const char *);

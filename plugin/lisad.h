@@ -377,6 +377,7 @@ void		 agentfiles_agent_gone(struct pane *);
 void		 agentfiles_look(struct pane *);
 void		 agentfiles_close(void);
 int		 agentfiles_watch(const char *);
+char		*agentfiles_env_dir(pid_t, const char *, const char *);
 #define AGENTFILES_USAGE	0x1	/* a line changed the usage */
 #define AGENTFILES_BG		0x2	/* ... the background tasks */
 void		 agentfiles_usage(struct pane *, const char *,

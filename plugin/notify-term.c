@@ -21,6 +21,7 @@
  */
 #include <string.h>
 
+#include "lisa.h"
 #include "notify-term.h"
 
 static const char *nterm_names[] = { "off", "auto", "osc9", "osc777",
@@ -88,35 +89,6 @@ nterm_pick(int mode, const char *termname, const char *termtype, int *wrap)
 	return (NTERM_OFF);
 }
 
-/* Length of the valid UTF-8 character at s (n bytes left), 0 if none. */
-static size_t
-nterm_utf8(const unsigned char *s, size_t n)
-{
-	size_t	len, i;
-
-	if (s[0] < 0x80)
-		return (1);
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4;
-	else
-		return (0);
-	if (len > n)
-		return (0);
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return (0);
-	}
-	/* Overlong three-byte forms and C1 controls (U+0080..U+009F). */
-	if ((len == 3 && s[0] == 0xe0 && s[1] < 0xa0) ||
-	    (len == 2 && s[0] == 0xc2 && s[1] < 0xa0))
-		return (0);
-	return (len);
-}
-
 /*
  * Printable UTF-8 only, at most NTERM_TEXT_MAX bytes; a separator of the
  * sequence (';' where it splits fields) becomes ','.
@@ -128,7 +100,10 @@ nterm_clean(struct buf *b, const char *text, int semicolon)
 	size_t			 n = strlen(text), len, used = 0;
 
 	while (n > 0) {
-		len = nterm_utf8(s, n);
+		len = json_utf8_len(s, n);
+		/* C1 controls (U+0080..U+009F) are controls too. */
+		if (len == 2 && s[0] == 0xc2 && s[1] < 0xa0)
+			len = 0;
 		if (len == 0 || (len == 1 && (*s < 0x20 || *s == 0x7f))) {
 			len = len == 0 ? 1 : len;
 			if (used + 1 > NTERM_TEXT_MAX)
