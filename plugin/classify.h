@@ -54,16 +54,17 @@ enum codex_state {
 	CX_CLEAR
 };
 
-/* Claude's sessions/<pid>.json status. */
 /* Claude's sessions/<pid>.json status; "shell": a turn over, a
  * background shell still running (2.1.332). */
 enum session_status { SS_NONE = 0, SS_IDLE, SS_BUSY, SS_WAITING, SS_SHELL };
+#define SS_LAST SS_SHELL	/* the fuzzer's bound: move it with a new status */
 
 /* The last meaningful entry of Claude's transcript. */
 enum transcript_event {
 	TX_NONE = 0, TX_WORKING, TX_TURN_DONE, TX_API_ERROR, TX_INTERRUPTED,
 	TX_LIMIT		/* an API error that is a rate or usage limit */
 };
+#define TX_LAST TX_LIMIT
 
 /* The last agent hook pushed by `lisa notify`. */
 enum hook_event {

@@ -32,18 +32,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (claude_session_parse((const char *)data, size, 4242, 12345, &cs,
 	    &cause) == 0) {
 		if (cause != NULL || strnlen(cs.id, sizeof cs.id) ==
-		    sizeof cs.id || cs.status > SS_WAITING)
+		    sizeof cs.id || cs.status > SS_LAST)
 			abort();
 	} else if (cause == NULL)
 		abort();	/* every refusal says why */
 	free(cause);
 
 	ev = claude_transcript_tail((const char *)data, size, 0);
-	if (ev > TX_LIMIT)
+	if (ev > TX_LAST)
 		abort();
 	skip = size > 0 ? data[0] % (size + 1) : 0;
 	ev = claude_transcript_tail((const char *)data + skip, size - skip, 1);
-	if (ev > TX_LIMIT)
+	if (ev > TX_LAST)
 		abort();
 
 	/* Counts stay sane whatever the lines: never below zero. */
