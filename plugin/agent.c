@@ -32,6 +32,7 @@ struct builtin {
 	int		 osc7501;
 	int		 claude_files;
 	int		 codex_files;
+	int		 gemini_files;
 };
 
 #define BRAILLE "\xe2[\xa0-\xa3][\x80-\xbf]"	/* U+2800-U+28FF */
@@ -106,7 +107,14 @@ static const struct builtin builtins[] = {
 			[7] = "Request cancelled\\.",
 			[8] = "Type your message or @path/to/file",
 			[9] = "To resume this session: gemini --resume",
+			/*
+			 * 0.61.0's quota dialog, gone once answered; the
+			 * error it leaves is read from the chat log, since
+			 * its text stays on screen after the next turns.
+			 */
+			[11] = "Usage limit reached for ",
 		},
+		.gemini_files = 1,
 	},
 	{
 		.name = "aider",
@@ -308,6 +316,7 @@ profile_from_builtin(const struct builtin *b)
 	p->osc7501 = b->osc7501;
 	p->claude_files = b->claude_files;
 	p->codex_files = b->codex_files;
+	p->gemini_files = b->gemini_files;
 	return (p);
 }
 
@@ -393,6 +402,7 @@ agent_parse_user(const char *buf, size_t n, const char *path, char **cause)
 		json_get_bool(d, obj, "osc7501", &p->osc7501);
 		json_get_bool(d, obj, "claude_files", &p->claude_files);
 		json_get_bool(d, obj, "codex_files", &p->codex_files);
+		json_get_bool(d, obj, "gemini_files", &p->gemini_files);
 		title = json_get(d, obj, "title");
 		p->title_busy = user_pattern(d, title, "busy", p->name, cause);
 		p->title_idle = user_pattern(d, title, "idle", p->name, cause);

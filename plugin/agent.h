@@ -26,6 +26,7 @@ struct agent_profile {
 	int		 osc7501;	/* speaks Codex's state protocol */
 	int		 claude_files;	/* keeps ~/.claude/sessions/PID.json */
 	int		 codex_files;	/* writes $CODEX_HOME/sessions rollouts */
+	int		 gemini_files;	/* writes ~/.gemini/tmp/<id>/chats logs */
 	int		 user;		/* from agents.json */
 };
 

@@ -255,6 +255,8 @@ agentfiles_dir_changed(const char *dir, const char *name)
 		agentfiles_codex_changed(dir, name);
 		return;
 	}
+	if (agentfiles_gemini_changed(dir, name))
+		return;
 	if (n > 6 && strcmp(name + n - 6, ".jsonl") == 0) {
 		RB_FOREACH(p, panes, &panes) {
 			if ((w = p->watch) != NULL && w->agent_alive &&
@@ -558,6 +560,8 @@ agentfiles_agent(struct pane *p)
 
 	if (w->agent != NULL && w->agent->codex_files)
 		agentfiles_codex_look(p);
+	if (w->agent != NULL && w->agent->gemini_files)
+		agentfiles_gemini_look(p);
 	if (w->agent == NULL || !w->agent->claude_files)
 		return;
 	if (w->session_dir == NULL) {
@@ -587,6 +591,8 @@ agentfiles_look(struct pane *p)
 		return;
 	if (w->agent != NULL && w->agent->codex_files)
 		agentfiles_codex_look(p);
+	if (w->agent != NULL && w->agent->gemini_files)
+		agentfiles_gemini_look(p);
 	if (w->session_dir == NULL)
 		return;
 	agentfiles_read(p, w->session_dir);

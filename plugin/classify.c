@@ -247,8 +247,8 @@ explicit_state(const struct cls_input *in, struct cls_result *r,
 			    "claude_transcript_api_error");
 			break;
 		case TX_LIMIT:
-			set(r, ST_WAITING_INPUT, "limit",
-			    "claude_transcript_limit");
+			set(r, ST_WAITING_INPUT, "limit", in->gemini_chat ?
+			    "gemini_chat_limit" : "claude_transcript_limit");
 			break;
 		case TX_INTERRUPTED:
 			set(r, ST_WAITING_INPUT, "prompt",
@@ -368,7 +368,21 @@ observed_state(const struct cls_input *in, struct cls_result *r,
 		set_waiting(in, r, "title_action_required", in->title_at);
 		return;
 	case TITLE_BUSY:
-		set_working(in, r, "title_busy", in->title_at);
+		/*
+		 * A busy title over a silent pane: Gemini CLI keeps "Working"
+		 * while its quota dialog waits (its spinner row stops). A
+		 * settled screen tells; a working agent's spinner never lets
+		 * the pane settle, so this costs one capture at most.
+		 */
+		if (settled && fresh && (in->screen & SCREEN_LIMIT) &&
+		    !(in->screen & (SCREEN_BUSY|SCREEN_RETRYING)))
+			set(r, ST_WAITING_INPUT, "limit",
+			    "title_busy_screen_limit");
+		else {
+			set_working(in, r, "title_busy", in->title_at);
+			if (settled && !fresh)
+				r->want_capture = 1;
+		}
 		return;
 	case TITLE_IDLE:
 		/* Idle or waiting: only the screen can tell. */

@@ -124,6 +124,7 @@ struct cls_input {
 	int		hook_question;	/* PermissionRequest for AskUserQuestion */
 	enum transcript_event transcript;
 	uint64_t	transcript_at;
+	int		gemini_chat;	/* the transcript is Gemini's chat log */
 
 	/* thresholds, ms */
 	uint64_t	debounce;

@@ -275,7 +275,9 @@ struct watch {
 	struct file_stamp	 transcript_stamp;
 	struct file_stamp	 session_stamp;
 	char			*codex_home;	/* its CODEX_HOME */
-	char			*rollout;	/* its thread's rollout file */
+	char			*rollout;	/* its rollout, or Gemini's chat log */
+	char			*gemini_home;	/* its ~/.gemini */
+	char			*gemini_chats;	/* tmp/<project>/chats there */
 	uint64_t		 codex_turn_at;	/* OSC 7501 working began */
 	struct usage		 usage;		/* tokens, from its transcript */
 	struct bgtasks		 bg;		/* its work left running */
@@ -386,6 +388,10 @@ void		 agentfiles_usage(struct pane *, const char *,
 /* agentfiles-codex.c: Codex's rollout, for its tokens and window. */
 void		 agentfiles_codex_look(struct pane *);
 void		 agentfiles_codex_changed(const char *, const char *);
+
+/* agentfiles-gemini.c: Gemini CLI's chat log, for its tokens and limits. */
+void		 agentfiles_gemini_look(struct pane *);
+int		 agentfiles_gemini_changed(const char *, const char *);
 
 /* publish.c: @lisa_* options into tmux, coalesced. */
 struct publish_stats {

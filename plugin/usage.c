@@ -9,6 +9,8 @@
  * pinned 2.1.332: 1M for these, 200k for the others), the user's
  * @lisa-context-windows, or a [1m] suffix; a context past the window
  * means the long one.
+ * Gemini CLI's chat log and Codex's rollout are read the same way
+ * (usage_gemini_line, usage_codex_line).
  * Pure functions over untrusted text, unit-tested and fuzzed.
  */
 #include <stdio.h>
@@ -34,6 +36,14 @@ static const struct {
 	{ "claude-haiku-5", USAGE_CLAUDE_WINDOW_1M },
 	{ "claude-fable-5", USAGE_CLAUDE_WINDOW_1M },
 	{ "claude-mythos-5", USAGE_CLAUDE_WINDOW_1M },
+	/*
+	 * Gemini CLI 0.61.0's tokenLimit(): 1048576 for every model but
+	 * Gemma 4's (256000).
+	 */
+	{ "gemini-", USAGE_GEMINI_WINDOW },
+	{ "gemma-", USAGE_GEMINI_WINDOW },
+	{ "gemma-4-31b-it", 256000 },
+	{ "gemma-4-26b-a4b-it", 256000 },
 };
 
 static const char *usage_part_names[USAGE_NPARTS] = {
@@ -134,6 +144,68 @@ usage_claude_line(struct usage *u, const char *line, size_t len)
 	snprintf(u->model, sizeof u->model, "%s", model != NULL ? model : "");
 	u->context = v[USAGE_INPUT] + v[USAGE_CACHE_READ] +
 	    v[USAGE_CACHE_WRITE];
+	u->known = 1;
+	rc = 1;
+out:
+	free(type);
+	free(id);
+	free(model);
+	json_free(d);
+	return (rc);
+}
+
+/*
+ * One line of Gemini CLI's chat log ($GEMINI_CLI_HOME or ~, then
+ * .gemini/tmp/<project>/chats/session-*.jsonl). A record of type "gemini"
+ * carries the API's usageMetadata as tokens {input (the whole prompt,
+ * cached included), output, cached, thoughts, tool, total} and its model.
+ * Gemini rewrites a message by appending it again with the same id (the
+ * tokens come after the text): the newest counts, once. The context in
+ * use is the prompt, which is what Gemini's own "context left" divides.
+ * Same returns as usage_claude_line.
+ */
+int
+usage_gemini_line(struct usage *u, const char *line, size_t len)
+{
+	struct json_doc	*d;
+	char		*type = NULL, *id = NULL, *model = NULL, *cause = NULL;
+	long long	 v[USAGE_NPARTS], in, cached, thoughts;
+	int		 tk, rc = 0, i;
+
+	if (memmem(line, len, "\"tokens\"", 8) == NULL ||
+	    memmem(line, len, "\"gemini\"", 8) == NULL)
+		return (0);
+	if ((d = json_parse(line, len, &cause)) == NULL) {
+		free(cause);
+		return (-1);
+	}
+	type = json_get_str(d, 0, "type");
+	if (type == NULL || strcmp(type, "gemini") != 0 ||
+	    (tk = json_get(d, 0, "tokens")) == -1 ||
+	    json_type(d, tk) != JSON_T_OBJECT)
+		goto out;	/* tokens: null, until the answer's usage */
+	rc = -1;
+	if (usage_count(d, tk, "input", &in) != 0 ||
+	    usage_count(d, tk, "cached", &cached) != 0 || cached > in ||
+	    usage_count(d, tk, "output", &v[USAGE_OUTPUT]) != 0 ||
+	    usage_count(d, tk, "thoughts", &thoughts) != 0)
+		goto out;
+	v[USAGE_INPUT] = in - cached;	/* Claude's sense: not from a cache */
+	v[USAGE_CACHE_READ] = cached;
+	v[USAGE_CACHE_WRITE] = 0;
+	v[USAGE_OUTPUT] += thoughts;	/* thinking is output, billed so */
+	id = json_get_str(d, 0, "id");
+	model = json_get_str(d, 0, "model");
+	if (id == NULL || *id == '\0' || strcmp(id, u->last_id) != 0)
+		memset(u->last, 0, sizeof u->last);
+	for (i = 0; i < USAGE_NPARTS; i++) {
+		u->total[i] += v[i] - u->last[i];
+		u->last[i] = v[i];
+	}
+	snprintf(u->last_id, sizeof u->last_id, "%s", id != NULL ? id : "");
+	if (model != NULL)
+		snprintf(u->model, sizeof u->model, "%s", model);
+	u->context = in;
 	u->known = 1;
 	rc = 1;
 out:

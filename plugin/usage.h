@@ -10,6 +10,7 @@
 
 #define USAGE_CLAUDE_WINDOW	200000LL	/* Claude's standard window */
 #define USAGE_CLAUDE_WINDOW_1M	1000000LL	/* its long-context one */
+#define USAGE_GEMINI_WINDOW	1048576LL	/* Gemini CLI's default limit */
 
 enum usage_part { USAGE_INPUT, USAGE_OUTPUT, USAGE_CACHE_READ,
     USAGE_CACHE_WRITE, USAGE_NPARTS };
@@ -30,6 +31,7 @@ void	usage_init(struct usage *);
 int	usage_claude_line(struct usage *, const char *, size_t);
 int	usage_codex_line(struct usage *, const char *, size_t);
 int	usage_codex_meta(const char *, size_t, char *, size_t);
+int	usage_gemini_line(struct usage *, const char *, size_t);
 long long usage_model_window(const char *, const char *);
 void	usage_set_window(struct usage *, const char *);
 int	usage_percent(const struct usage *);

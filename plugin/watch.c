@@ -70,6 +70,8 @@ watch_free(struct pane *p)
 	free(w->transcript_dir);
 	free(w->codex_home);
 	free(w->rollout);
+	free(w->gemini_home);
+	free(w->gemini_chats);
 	buf_free(&w->usage_part);
 	for (i = 0; i < PUBLISH_NFIELDS; i++)
 		free(w->pub[i]);
@@ -124,6 +126,10 @@ watch_reset_run(struct watch *w)
 	w->codex_home = NULL;
 	free(w->rollout);
 	w->rollout = NULL;
+	free(w->gemini_home);
+	w->gemini_home = NULL;
+	free(w->gemini_chats);
+	w->gemini_chats = NULL;
 	w->claude_session_id[0] = '\0';
 	w->transcript = TX_NONE;
 	w->transcript_at = 0;
@@ -527,6 +533,7 @@ watch_input(struct pane *p, struct cls_input *in)
 	in->hook_at = w->hook_at;
 	in->transcript = w->transcript;
 	in->transcript_at = w->transcript_at;
+	in->gemini_chat = w->agent != NULL && w->agent->gemini_files;
 	in->hook_question = w->hook_question;
 	in->debounce = lisad.debounce_ms;
 	in->grace = lisad.grace_ms;

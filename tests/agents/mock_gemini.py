@@ -14,6 +14,10 @@ newest typed user text:
     #mock slow S        stream text chunks for about S seconds
     #mock run CMD       call run_shell_command with CMD
     #mock error STATUS  answer with HTTP STATUS (Gemini retries silently)
+    #mock limit S       HTTP 429 as the API sends a daily quota: RESOURCE_EXHAUSTED
+                        with a QuotaFailure (quotaId ...PerDay...) and a
+                        RetryInfo of S seconds
+    #mock usage N       a short answer whose usageMetadata says N prompt tokens
     #mock drop          a few chunks, then close without a finish reason
     #mock stall         send the headers, then nothing
     (nothing)           a short answer at once
@@ -68,12 +72,12 @@ def sample(schema, name):
 
 
 class Gemini(Handler):
-    def chunk(self, parts, finish=None):
+    def chunk(self, parts, finish=None, prompt=100):
         obj = {"candidates": [{"content": {"role": "model", "parts": parts}, "index": 0}]}
         if finish:
             obj["candidates"][0]["finishReason"] = finish
-            obj["usageMetadata"] = {"promptTokenCount": 100, "candidatesTokenCount": 20,
-                                    "totalTokenCount": 120}
+            obj["usageMetadata"] = {"promptTokenCount": prompt, "candidatesTokenCount": 20,
+                                    "totalTokenCount": prompt + 20}
         self.wfile.write(("data: %s\r\n\r\n" % json.dumps(obj)).encode())
         self.wfile.flush()
 
@@ -105,6 +109,24 @@ class Gemini(Handler):
             status = int(number(arg, 500))
             return self.reply(status, {"error": {"code": status, "message": "mock error",
                                                  "status": "INTERNAL"}})
+        if verb == "limit":
+            secs = int(number(arg, 60))
+            return self.reply(429, {"error": {
+                "code": 429, "status": "RESOURCE_EXHAUSTED",
+                "message": "You exceeded your current quota, please check your plan and "
+                           "billing details.\n* Quota exceeded for metric: "
+                           "generativelanguage.googleapis.com/generate_content_free_tier_requests"
+                           ", limit: 250\nPlease retry in %d.0s." % secs,
+                "details": [
+                    {"@type": "type.googleapis.com/google.rpc.QuotaFailure",
+                     "violations": [{
+                         "quotaMetric": "generativelanguage.googleapis.com/"
+                                        "generate_content_free_tier_requests",
+                         "quotaId": "GenerateRequestsPerDayPerProjectPerModel-FreeTier",
+                         "quotaDimensions": {"location": "global", "model": "gemini-mock"},
+                         "quotaValue": "250"}]},
+                    {"@type": "type.googleapis.com/google.rpc.RetryInfo",
+                     "retryDelay": "%ds" % secs}]}})
         self.start_sse()
         if verb == "stall":
             return self.hang()
@@ -125,6 +147,9 @@ class Gemini(Handler):
                 finish="STOP")
         elif verb == "after_tool":
             self.chunk([{"text": "The command finished. Mock turn complete."}], finish="STOP")
+        elif verb == "usage":
+            self.chunk([{"text": "Mock answer: a full context."}], finish="STOP",
+                       prompt=int(number(arg, 100)))
         else:
             self.chunk([{"text": "Mock answer: done."}], finish="STOP")
 

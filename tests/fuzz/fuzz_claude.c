@@ -1,8 +1,9 @@
 /*
  * Claude Code's files as lisa reads them: sessions/<pid>.json and the
  * tail of a transcript (whole, or cut at any byte as the tail read cuts
- * it), and its lines as the usage reader takes them. The first input
- * byte picks the cut.
+ * it), and its lines as the usage reader takes them; the same lines as
+ * Codex's rollout and Gemini CLI's chat log, and the text as Gemini's
+ * projects.json. The first input byte picks the cut.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -13,6 +14,7 @@
 #include "claude-file.h"
 #include "usage.h"
 #include "bgtasks.h"
+#include "gemini-file.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -20,7 +22,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct claude_session	 cs;
-	char			 cwd[256];
+	char			 cwd[256], id[64];
 	struct bgtasks		 bg;
 	struct usage		 u;
 	enum transcript_event	 ev;
@@ -89,6 +91,25 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 	}
 	if (u.known && (u.context < 0 || u.window < 0))
+		abort();
+
+	/* And as Gemini CLI's chat log and projects.json. */
+	usage_init(&u);
+	for (line = (const char *)data; line < end; line = nl + 1) {
+		if ((nl = memchr(line, '\n', (size_t)(end - line))) == NULL)
+			nl = end;
+		if (usage_gemini_line(&u, line, (size_t)(nl - line)) < -1 ||
+		    gemini_chat_event(line, (size_t)(nl - line)) > TX_LAST)
+			abort();
+	}
+	for (i = 0; i < USAGE_NPARTS; i++) {
+		if (u.total[i] < 0)
+			abort();
+	}
+	if (u.known && u.context < 0)
+		abort();
+	if (gemini_project_id((const char *)data, size, "/w", id,
+	    sizeof id) == 0 && (strchr(id, '/') != NULL || *id == '\0'))
 		abort();
 	return (0);
 }

@@ -464,3 +464,40 @@ print(" ".join(e["to"] + "/" + (e.get("detail") or "")
 	    fail "notified while background work ran: $(cat "$TESTDIR/desktop.log")"
 	note "events: $seen"
 }
+
+# Gemini CLI's chat log (the fake writes it as 0.61.0 does): its tokens,
+# and the daily quota it gives up on. The quota dialog keeps a Working
+# title over a silent pane; once stopped, the error line stays on screen
+# but only the log's last record says "limit".
+test_gemini_context_and_limit() {
+	linux_only "the log's project is the agent's cwd, from /proc"
+	setup_agents
+	mkdir -p "$TESTDIR/gproj"
+	T new-window -d -t main:1 -c "$TESTDIR/gproj" "$FAKE/gemini"
+	g=$(T display -p -t main:1 '#{pane_id}')
+	expect "$g" waiting_input prompt
+	T send-keys -t "$g" 'usage 524288' Enter
+	expect "$g" waiting_input prompt
+	until_ms 5000 sh -c "$LISA -L $SOCK status $g --json | grep -q '\"percent\": *50'" ||
+	    fail "context: $(L status "$g" --json)"
+	ctx=$(L status "$g" --json | jget "'%(used)d/%(window)d/%(percent)d' % d['context']")
+	[ "$ctx" = "524288/1048576/50" ] || fail "context: $ctx"
+	expect_shown "$g" '#{@lisa_context}' 50
+	# The quota: the dialog, then the error it leaves.
+	T send-keys -t "$g" limit Enter
+	expect "$g" waiting_input limit title_busy_screen_limit
+	T send-keys -t "$g" 2 Enter
+	expect "$g" waiting_input limit gemini_chat_limit
+	# A new turn is no limit, though the error is still on the screen.
+	T send-keys -t "$g" 'work 1' Enter
+	expect "$g" in_progress
+	expect "$g" waiting_input prompt title_idle
+	T capture-pane -p -t "$g" | grep -q "exhausted your daily quota" ||
+	    fail "the old error should still be on screen"
+	# "Keep trying" that succeeds: no limit either.
+	T send-keys -t "$g" limit Enter
+	expect "$g" waiting_input limit title_busy_screen_limit
+	T send-keys -t "$g" 1 Enter
+	expect "$g" waiting_input prompt
+	note "gemini: $(L status "$g")"
+}

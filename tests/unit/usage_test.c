@@ -189,6 +189,65 @@ test_codex(void **state)
 	    sizeof cwd), -1);
 }
 
+/* As Gemini CLI 0.61.0 wrote them (content shortened). */
+#define GM(id, in, cached, out, thoughts) \
+	"{\"id\":\"" id "\",\"timestamp\":\"2026-11-25T20:07:46.019Z\"," \
+	"\"type\":\"gemini\",\"content\":\"Mock answer.\",\"thoughts\":[]," \
+	"\"tokens\":{\"input\":" #in ",\"output\":" #out ",\"cached\":" \
+	#cached ",\"thoughts\":" #thoughts ",\"tool\":0,\"total\":1}," \
+	"\"model\":\"gemini-3.8-flash\"}"
+
+static int
+feed_gm(struct usage *u, const char *line)
+{
+	return (usage_gemini_line(u, line, strlen(line)));
+}
+
+static void
+test_gemini(void **state)
+{
+	struct usage	u;
+
+	usage_init(&u);
+	/* An answer without its usage yet, then the same with it. */
+	assert_int_equal(feed_gm(&u, "{\"id\":\"a\",\"type\":\"gemini\","
+	    "\"content\":\"x\",\"tokens\":null,\"model\":\"gemini-3.8-flash\"}"),
+	    0);
+	assert_false(u.known);
+	assert_int_equal(feed_gm(&u, GM("a", 150000, 0, 20, 0)), 1);
+	assert_true(u.known);
+	assert_int_equal(u.context, 150000);
+	assert_int_equal(u.total[USAGE_INPUT], 150000);
+	assert_int_equal(u.total[USAGE_OUTPUT], 20);
+	/* The same message again: counted once, its newest usage. */
+	assert_int_equal(feed_gm(&u, GM("a", 150000, 0, 30, 0)), 1);
+	assert_int_equal(u.total[USAGE_OUTPUT], 30);
+	/* The next one: cached prompt tokens and thinking. */
+	assert_int_equal(feed_gm(&u, GM("b", 200000, 150000, 10, 5)), 1);
+	assert_int_equal(u.context, 200000);
+	assert_int_equal(u.total[USAGE_INPUT], 200000);
+	assert_int_equal(u.total[USAGE_CACHE_READ], 150000);
+	assert_int_equal(u.total[USAGE_OUTPUT], 45);
+	assert_string_equal(u.model, "gemini-3.8-flash");
+	usage_set_window(&u, "");
+	assert_int_equal(u.window, USAGE_GEMINI_WINDOW);
+	assert_int_equal(usage_percent(&u), 19);
+	/* Gemma 4 has a smaller one; the user's word wins. */
+	snprintf(u.model, sizeof u.model, "gemma-4-31b-it");
+	usage_set_window(&u, "");
+	assert_int_equal(u.window, 256000);
+	usage_set_window(&u, "gemma-4-31b-it=400000");
+	assert_int_equal(u.window, 400000);
+
+	/* Nonsense is left out; other records are not usage. */
+	assert_int_equal(feed_gm(&u, GM("c", 10, 20, 1, 0)), -1);
+	assert_int_equal(feed_gm(&u, GM("c", -1, 0, 1, 0)), -1);
+	assert_int_equal(feed_gm(&u, "{\"type\":\"gemini\",\"tokens\":"), -1);
+	assert_int_equal(feed_gm(&u, "{\"type\":\"user\",\"content\":"
+	    "\"\\\"gemini\\\" \\\"tokens\\\"\"}"), 0);
+	assert_int_equal(u.context, 200000);
+}
+
 int
 main(void)
 {
@@ -197,6 +256,7 @@ main(void)
 		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_not_usage),
 		cmocka_unit_test(test_codex),
+		cmocka_unit_test(test_gemini),
 	};
 
 	return (cmocka_run_group_tests_name("usage", tests, NULL, NULL));
