@@ -347,6 +347,35 @@ class Gemini(Agent):
     def cleanup(self):
         pass
 
+    def model_window(self):
+        """The window Gemini CLI itself gives the model it last used: its
+        tokenLimit(), read out of the installed bundle (the Gemma 4 models
+        have their own; every other model the default). None if not found."""
+        top = os.path.realpath(self.bin)
+        while top != "/" and os.path.basename(top) != "node_modules":
+            top = os.path.dirname(top)
+        default = None
+        for d, _, files in os.walk(top):
+            for f in files:
+                if not f.endswith(".js") or "gemini-cli" not in d:
+                    continue
+                with open(os.path.join(d, f), "rb") as fh:
+                    m = re.search(rb"var DEFAULT_TOKEN_LIMIT = ([0-9e.]+);", fh.read())
+                if m:
+                    default = int(float(m.group(1)))
+                    break
+            if default:
+                break
+        model = None
+        for t in sorted(glob.glob(os.path.join(self.home, ".gemini", "tmp", "*", "chats",
+                                               "session-*.jsonl")), key=os.path.getmtime):
+            with open(t, errors="replace") as fh:
+                for m in re.finditer(r'"model":"([^"]+)"', fh.read()):
+                    model = m.group(1)
+        if default is None or model is None or model.startswith("gemma-4-"):
+            return None
+        return default
+
 
 class Driver:
     """Runs one agent's scenarios on a server and records the results."""
@@ -508,7 +537,30 @@ class Driver:
             scenario, pane, "\n".join(l for l in screen.splitlines() if l.strip()), expl),
             file=sys.stderr)
 
-    def expect_seen(self, scenario, pane, t0, state, timeout=10, detail=None):
+    def seen(self, pane, t0, state, detail, timeout):
+        """Whether the events log shows STATE/DETAIL after t0 (no record)."""
+        end = time.time() + timeout
+        while time.time() < end:
+            if self.latency(pane, t0, state, detail) is not None:
+                return True
+            time.sleep(0.1)
+        return False
+
+    def mock_times(self, verb, t0):
+        """Seconds after t0 at which the mock was asked for VERB."""
+        out = []
+        try:
+            with open(os.path.join(self.a.top, "mock.log")) as f:
+                for line in f:
+                    e = json.loads(line)
+                    if e.get("verb") == verb and e["t"] * 1000 >= t0:
+                        out.append(round(e["t"] - t0 / 1000.0, 1))
+        except (OSError, ValueError):
+            pass
+        return out
+
+    def expect_seen(self, scenario, pane, t0, state, timeout=10, detail=None,
+                    note=""):
         """A passing state: the events log must show it after t0."""
         want = state + ("/" + detail if detail else "")
         end = time.time() + timeout
@@ -521,7 +573,7 @@ class Driver:
         if lat is None:
             self.dump(scenario, pane)
         return self.record(scenario, want, want if lat is not None else
-                           "never " + want, lat is not None, lat)
+                           "never " + want, lat is not None, lat, note)
 
     def hold(self, scenario, pane, state, detail, seconds, note=""):
         """STATE/DETAIL for SECONDS, without a break."""
@@ -653,6 +705,8 @@ class Driver:
         self.wait_turn(pane, 30)
         if self.a.name == "codex":
             used, window = n + 20, CODEX_WINDOW * 95 // 100
+        elif self.a.name == "gemini":
+            used, window = n, self.a.model_window()
         else:
             used = n + 510
             window = self.a.model_window() or (
@@ -688,6 +742,31 @@ class Driver:
         self.expect("rate limit", pane, self.mock_done("limit", t),
                     "waiting_input", "limit", 60)
 
+    def gemini_limit(self, pane):
+        """The API's daily quota (#mock limit: 429 RESOURCE_EXHAUSTED with a
+        QuotaFailure per day): Gemini asks "Keep trying" or "Stop" under a
+        title that still says Working; Stop leaves its error at the prompt."""
+        t = self.type(pane, "#mock limit 3600 please")
+        self.expect("rate limit (dialog)", pane, self.mock_done("limit", t),
+                    "waiting_input", "limit", 60)
+        time.sleep(0.3)
+        self.key(pane, "Down")
+        time.sleep(0.3)
+        t = self.key(pane, "Enter")		# 2. Stop
+        # Still a limit, but now by the error Gemini wrote, not the dialog:
+        # the same state before and after, so the reason is the test.
+        want, got, end = "waiting_input/limit gemini_chat_limit", None, time.time() + 30
+        while time.time() < end:
+            st = self.s.status(pane)
+            got = "%s/%s %s" % (st.get("state"), st.get("detail"), st.get("reason"))
+            if got == want:
+                break
+            time.sleep(0.2)
+        if got != want:
+            self.dump("rate limit", pane)
+        self.record("rate limit", want, got, got == want,
+                    now_ms() - t if got == want else None)
+
     def gemini_middle(self, pane):
         """Gemini asks before every shell command and retries a failing API
         silently."""
@@ -703,6 +782,8 @@ class Driver:
         self.expect("tool done", pane, self.mock_done("after_tool", t),
                     "waiting_input", "prompt")
 
+        self.context(pane)
+        self.gemini_limit(pane)
         self.then_escape(pane, "#mock error 500", "API error retried",
                          "in_progress", "generating", "interrupt (retrying)")
 
