@@ -562,6 +562,8 @@ classify(const struct cls_input *in, struct cls_result *r)
 	if (in->now - quiet_since < in->debounce)
 		r->recheck_at = earliest(r->recheck_at,
 		    quiet_since + in->debounce);
+	else
+		r->settled = 1;
 	/* Waiting for what: a settled screen tells question from permission. */
 	if (r->state == ST_WAITING_INPUT && (strcmp(r->detail, "permission") ==
 	    0 || *r->detail == '\0') && !screen_fresh(in, quiet_since) &&

@@ -142,6 +142,11 @@ struct cls_result {
 	uint64_t		recheck_at;
 	/* The screen should be captured (quiet or ambiguous). */
 	int			want_capture;
+	/*
+	 * Made with the pane quiet past the debounce: no timer follows the
+	 * output then, so output that comes must bring a new verdict.
+	 */
+	int			settled;
 };
 
 void		 classify(const struct cls_input *, struct cls_result *);

@@ -264,6 +264,8 @@ struct watch {
 	pid_t			 relisted_pid;	/* gone: the session listed */
 	int			 young_rescanned;
 	int			 capturing;
+	uint64_t		 capture_asked;	/* mono ms: when it was asked */
+	uint64_t		 resync_asked;	/* the same, pane_resync's */
 	int			 capture_failed;
 
 	char			*session_dir;	/* Claude's sessions/ */
@@ -340,7 +342,7 @@ void		 watch_free(struct pane *);
 void		 watch_output(struct pane *, const char *, size_t);
 void		 watch_title(struct pane *, const char *);
 void		 watch_changed(struct pane *);
-void		 watch_screen(struct pane *, const char *, size_t);
+void		 watch_screen(struct pane *, const char *, size_t, uint64_t);
 void		 watch_json(struct buf *, struct pane *);
 int		 watch_title_ours(struct watch *);
 int		 watch_matches(struct pane *, unsigned);

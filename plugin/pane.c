@@ -440,10 +440,13 @@ pane_capture_cb(struct ctl_client *c, int ok, const char *body, size_t len,
     void *arg)
 {
 	struct pane	*p = arg;
+	uint64_t	 asked = p->watch != NULL ? p->watch->resync_asked : 0;
 
-	if (!ok)
+	if (p->watch != NULL)
+		p->watch->resync_asked = 0;
+	if (!ok || p->watch == NULL)
 		return;
-	watch_screen(p, body, len);
+	watch_screen(p, body, len, asked);
 	log_debug("pane %%%d resynced (%zu bytes of screen)", p->id, len);
 }
 
@@ -487,7 +490,10 @@ pane_resync(struct pane *p)
 	    p->sessions[0])) == NULL || !s->attached || s->closing)
 		return;
 	snprintf(cmd, sizeof cmd, "capture-pane -p -J -t '%%%d'", p->id);
-	session_send(s, cmd, pane_capture_cb, p);
+	/* With several asked, the first one's time: the oldest it may be. */
+	if (session_send(s, cmd, pane_capture_cb, p) == 0 &&
+	    p->watch != NULL && p->watch->resync_asked == 0)
+		p->watch->resync_asked = time_mono_ms();
 }
 
 /*

@@ -336,8 +336,13 @@ watch_output(struct pane *p, const char *data, size_t len)
 		    w->shell_words_left;
 		watch_shell_words(p, w->tail, w->tail_len);
 	}
+	/*
+	 * A working verdict made in the quiet (a screen read, a silent busy
+	 * title) has no timer behind it: output that comes must bring a new
+	 * one, or a dialog drawn in one burst after it is never read.
+	 */
 	if (!w->classified || w->res.state != ST_IN_PROGRESS ||
-	    strcmp(w->res.reason, "output_quiet") == 0)
+	    w->res.settled)
 		watch_touch(p);
 	else if (w->agent_alive && time_mono_ms() - w->cpu_at >= WATCH_RESCAN) {
 		/*
@@ -404,8 +409,12 @@ watch_hook(struct pane *p, enum hook_event ev, int question)
  */
 #define WATCH_SCREEN_LINES 15
 
+/*
+ * The screen is as old as the request, not the reply: output that reached
+ * us while tmux answered may be newer than what it captured.
+ */
 void
-watch_screen(struct pane *p, const char *text, size_t len)
+watch_screen(struct pane *p, const char *text, size_t len, uint64_t asked)
 {
 	struct watch	*w = p->watch;
 	const char	*start = text + len;
@@ -423,7 +432,7 @@ watch_screen(struct pane *p, const char *text, size_t len)
 	}
 	copy = xstrndup(start, (size_t)(text + len - start));
 	w->screen = agent_screen(w->agent, copy, &w->screen_signal);
-	w->screen_at = time_mono_ms();
+	w->screen_at = asked != 0 ? asked : time_mono_ms();
 	w->capture_failed = 0;
 	free(copy);
 	log_debug("pane %%%d: screen hints %#x", p->id, w->screen);
@@ -448,7 +457,7 @@ watch_capture_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 		watch_touch(p);
 		return;
 	}
-	watch_screen(p, body, len);
+	watch_screen(p, body, len, p->watch->capture_asked);
 }
 
 static void
@@ -460,8 +469,10 @@ watch_capture(struct pane *p)
 	if (s == NULL || p->watch->capturing)
 		return;
 	snprintf(cmd, sizeof cmd, "capture-pane -p -J -t '%%%d'", p->id);
-	if (session_send(s, cmd, watch_capture_cb, p) == 0)
+	if (session_send(s, cmd, watch_capture_cb, p) == 0) {
 		p->watch->capturing = 1;
+		p->watch->capture_asked = time_mono_ms();
+	}
 }
 
 /*
