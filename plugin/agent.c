@@ -33,6 +33,7 @@ struct builtin {
 	int		 claude_files;
 	int		 codex_files;
 	int		 gemini_files;
+	int		 qwen_files;
 };
 
 #define BRAILLE "\xe2[\xa0-\xa3][\x80-\xbf]"	/* U+2800-U+28FF */
@@ -115,6 +116,29 @@ static const struct builtin builtins[] = {
 			[11] = "Usage limit reached for ",
 		},
 		.gemini_files = 1,
+	},
+	{
+		/*
+		 * Qwen Code 0.15.10 (a fork of Gemini CLI): its title never
+		 * changes ("Qwen - <dir>"), so its screen tells. Its input
+		 * box is drawn while it works too: the spinner row ("esc to
+		 * cancel)") says busy; the permission dialog's spinner stands
+		 * still, so the pane settles and is read.
+		 */
+		.name = "qwen",
+		.comm = { "qwen" },
+		.argv = { "qwen" },
+		.screen = {
+			[0] = "Allow execution of|Yes, allow once|Waiting for "
+			    "user confirmation",
+			[2] = "Do you trust (the files in )?this folder",
+			[3] = "esc to cancel\\)",
+			[6] = "\xe2\x9c\x95 ",			/* ✕ */
+			[7] = "Request cancelled\\.",
+			[8] = "Type your message or @path/to/file",
+			[9] = "To continue this session, run qwen --resume",
+		},
+		.qwen_files = 1,
 	},
 	{
 		.name = "aider",
@@ -317,6 +341,7 @@ profile_from_builtin(const struct builtin *b)
 	p->claude_files = b->claude_files;
 	p->codex_files = b->codex_files;
 	p->gemini_files = b->gemini_files;
+	p->qwen_files = b->qwen_files;
 	return (p);
 }
 
@@ -403,6 +428,7 @@ agent_parse_user(const char *buf, size_t n, const char *path, char **cause)
 		json_get_bool(d, obj, "claude_files", &p->claude_files);
 		json_get_bool(d, obj, "codex_files", &p->codex_files);
 		json_get_bool(d, obj, "gemini_files", &p->gemini_files);
+		json_get_bool(d, obj, "qwen_files", &p->qwen_files);
 		title = json_get(d, obj, "title");
 		p->title_busy = user_pattern(d, title, "busy", p->name, cause);
 		p->title_idle = user_pattern(d, title, "idle", p->name, cause);

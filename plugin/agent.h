@@ -27,6 +27,7 @@ struct agent_profile {
 	int		 claude_files;	/* keeps ~/.claude/sessions/PID.json */
 	int		 codex_files;	/* writes $CODEX_HOME/sessions rollouts */
 	int		 gemini_files;	/* writes ~/.gemini/tmp/<id>/chats logs */
+	int		 qwen_files;	/* writes ~/.qwen/projects/<cwd>/chats logs */
 	int		 user;		/* from agents.json */
 };
 

@@ -7,11 +7,15 @@
  *    tmp/<id>/chats/session-<time>-<id8>.jsonl is a session's log, made
  *    at its first prompt (and again at /clear), appended to as it goes.
  *
- * No process says whose a log is: a new one belongs to the Gemini pane
- * working in that project that has no log yet, or else to the one whose
- * title turned busy last (the log is made as the prompt is sent). Two
- * Gemini panes in one directory sending their first prompts in the same
- * moment can be swapped; docs/classification.md says so.
+ * Qwen Code, its fork (0.15.10), keeps one the same way, for tokens only:
+ * $QWEN_RUNTIME_DIR, $QWEN_HOME or ~/.qwen, then projects/<cwd, every
+ * non-alphanumeric byte a '-'>/chats/<session>.jsonl.
+ *
+ * No process says whose a log is: a new one belongs to the pane working
+ * in that project that has no log yet, or else to the one that turned
+ * busy last (the log is made as the prompt is sent). Two panes in one
+ * directory sending their first prompts in the same moment can be
+ * swapped; docs/classification.md says so.
  */
 #include <sys/stat.h>
 
@@ -37,6 +41,9 @@ agentfiles_gemini_line(struct watch *w, const char *line, size_t len)
 	enum transcript_event	ev;
 	int			rc = 0;
 
+	if (w->agent != NULL && w->agent->qwen_files)
+		return (usage_qwen_line(&w->usage, line, len) == 1 ?
+		    AGENTFILES_USAGE : 0);
 	if (usage_gemini_line(&w->usage, line, len) == 1)
 		rc |= AGENTFILES_USAGE;
 	if ((ev = gemini_chat_event(line, len)) != TX_NONE) {
@@ -67,20 +74,38 @@ agentfiles_gemini_in(struct pane *p, const char *dir)
 	struct watch	*w = p->watch;
 
 	return (w != NULL && w->agent_alive && w->agent != NULL &&
-	    w->agent->gemini_files && w->gemini_chats != NULL &&
-	    strcmp(w->gemini_chats, dir) == 0);
+	    (w->agent->gemini_files || w->agent->qwen_files) &&
+	    w->gemini_chats != NULL && strcmp(w->gemini_chats, dir) == 0);
 }
 
-/* When p's title last turned busy (0: it is not busy). */
+/*
+ * When p last turned busy: its title (Gemini), else its last output
+ * (Qwen's title never changes).
+ */
 static uint64_t
 agentfiles_gemini_busy(struct pane *p)
 {
 	struct watch	*w = p->watch;
 
+	if (w->agent != NULL && w->agent->qwen_files)
+		return (p->out_last);
 	if (w->title == NULL || w->agent == NULL ||
 	    agent_title(w->agent, w->title) != TITLE_BUSY)
 		return (0);
 	return (w->title_at);
+}
+
+/* Is dir some live pane's log directory? (Qwen's logs have no prefix.) */
+static int
+agentfiles_gemini_dir(const char *dir)
+{
+	struct pane	*p;
+
+	RB_FOREACH(p, panes, &panes) {
+		if (agentfiles_gemini_in(p, dir))
+			return (1);
+	}
+	return (0);
 }
 
 /*
@@ -107,8 +132,8 @@ agentfiles_gemini_changed(const char *dir, const char *name)
 		}
 		return (1);
 	}
-	if (strncmp(name, "session-", 8) != 0 || n < 6 ||
-	    strcmp(name + n - 6, ".jsonl") != 0)
+	if (n < 6 || strcmp(name + n - 6, ".jsonl") != 0 ||
+	    (strncmp(name, "session-", 8) != 0 && !agentfiles_gemini_dir(dir)))
 		return (0);
 
 	xasprintf(&path, "%s/%s", dir, name);
@@ -179,6 +204,33 @@ agentfiles_gemini_project(struct watch *w, char *id, size_t len)
 	return (rc);
 }
 
+/* Qwen's project directory: projects/<cwd slug>/chats. */
+static void
+agentfiles_qwen_chats(struct watch *w)
+{
+	char	*base = NULL, cwd[PATH_MAX], *q;
+
+	if (proc_cwd(w->agent_pid, cwd, sizeof cwd) != 0)
+		return;
+	for (q = cwd; *q != '\0'; q++) {
+		if (!((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
+		    (*q >= '0' && *q <= '9')))
+			*q = '-';
+	}
+	if ((base = agentfiles_env_dir(w->agent_pid, "QWEN_RUNTIME_DIR",
+	    "")) != NULL && strcmp(base + strlen(base) - 1, "/") != 0) {
+		xasprintf(&w->gemini_chats, "%s/projects/%s/chats", base, cwd);
+		free(base);
+		return;
+	}
+	free(base);
+	if ((base = agentfiles_env_dir(w->agent_pid, "QWEN_HOME",
+	    ".qwen")) == NULL)
+		return;
+	xasprintf(&w->gemini_chats, "%s/projects/%s/chats", base, cwd);
+	free(base);
+}
+
 /* The agent was found (or looked at again): its project's logs. */
 void
 agentfiles_gemini_look(struct pane *p)
@@ -189,7 +241,13 @@ agentfiles_gemini_look(struct pane *p)
 	char		*base, id[256];
 	size_t		 n;
 
-	if (w->gemini_home == NULL) {
+	if (w->agent->qwen_files && w->gemini_chats == NULL) {
+		agentfiles_qwen_chats(w);
+		if (w->gemini_chats == NULL)
+			return;
+		agentfiles_watch(w->gemini_chats);
+	}
+	if (w->gemini_home == NULL && !w->agent->qwen_files) {
 		/* GEMINI_CLI_HOME stands for the home, not for .gemini. */
 		if ((base = agentfiles_env_dir(w->agent_pid, "GEMINI_CLI_HOME",
 		    "")) == NULL)

@@ -560,7 +560,8 @@ agentfiles_agent(struct pane *p)
 
 	if (w->agent != NULL && w->agent->codex_files)
 		agentfiles_codex_look(p);
-	if (w->agent != NULL && w->agent->gemini_files)
+	if (w->agent != NULL &&
+	    (w->agent->gemini_files || w->agent->qwen_files))
 		agentfiles_gemini_look(p);
 	if (w->agent == NULL || !w->agent->claude_files)
 		return;
@@ -591,7 +592,8 @@ agentfiles_look(struct pane *p)
 		return;
 	if (w->agent != NULL && w->agent->codex_files)
 		agentfiles_codex_look(p);
-	if (w->agent != NULL && w->agent->gemini_files)
+	if (w->agent != NULL &&
+	    (w->agent->gemini_files || w->agent->qwen_files))
 		agentfiles_gemini_look(p);
 	if (w->session_dir == NULL)
 		return;

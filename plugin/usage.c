@@ -44,6 +44,14 @@ static const struct {
 	{ "gemma-", USAGE_GEMINI_WINDOW },
 	{ "gemma-4-31b-it", 256000 },
 	{ "gemma-4-26b-a4b-it", 256000 },
+	/* Qwen Code 0.15.10's table, for its own models. */
+	{ "qwen3-coder-plus", USAGE_CLAUDE_WINDOW_1M },
+	{ "qwen3-coder-flash", USAGE_CLAUDE_WINDOW_1M },
+	{ "qwen3.", USAGE_CLAUDE_WINDOW_1M },
+	{ "coder-model", USAGE_CLAUDE_WINDOW_1M },
+	{ "qwen3-max", 262144 },
+	{ "qwen3-coder-", 262144 },
+	{ "qwen", 262144 },
 };
 
 static const char *usage_part_names[USAGE_NPARTS] = {
@@ -217,15 +225,78 @@ out:
 }
 
 /*
+ * One line of Qwen Code's chat log ($QWEN_RUNTIME_DIR, $QWEN_HOME or
+ * ~/.qwen, then projects/<cwd, every non-alphanumeric byte a '-'>/chats/
+ * <session>.jsonl; 0.15.10). A record of type "assistant" carries the
+ * API's usageMetadata as Gemini names it (promptTokenCount, with
+ * cachedContentTokenCount in it; candidatesTokenCount; thoughtsTokenCount)
+ * and its model; one record per message (uuid). Same returns as
+ * usage_claude_line.
+ */
+int
+usage_qwen_line(struct usage *u, const char *line, size_t len)
+{
+	struct json_doc	*d;
+	char		*type = NULL, *id = NULL, *model = NULL, *cause = NULL;
+	long long	 v[USAGE_NPARTS], in, cached, thoughts;
+	int		 um, rc = 0, i;
+
+	if (memmem(line, len, "\"usageMetadata\"", 15) == NULL ||
+	    memmem(line, len, "\"assistant\"", 11) == NULL)
+		return (0);
+	if ((d = json_parse(line, len, &cause)) == NULL) {
+		free(cause);
+		return (-1);
+	}
+	type = json_get_str(d, 0, "type");
+	if (type == NULL || strcmp(type, "assistant") != 0)
+		goto out;
+	rc = -1;
+	if ((um = json_get(d, 0, "usageMetadata")) == -1 ||
+	    json_type(d, um) != JSON_T_OBJECT ||
+	    usage_count(d, um, "promptTokenCount", &in) != 0 ||
+	    usage_count(d, um, "cachedContentTokenCount", &cached) != 0 ||
+	    cached > in ||
+	    usage_count(d, um, "candidatesTokenCount", &v[USAGE_OUTPUT]) != 0 ||
+	    usage_count(d, um, "thoughtsTokenCount", &thoughts) != 0)
+		goto out;
+	v[USAGE_INPUT] = in - cached;
+	v[USAGE_CACHE_READ] = cached;
+	v[USAGE_CACHE_WRITE] = 0;
+	v[USAGE_OUTPUT] += thoughts;
+	id = json_get_str(d, 0, "uuid");
+	model = json_get_str(d, 0, "model");
+	if (id == NULL || *id == '\0' || strcmp(id, u->last_id) != 0)
+		memset(u->last, 0, sizeof u->last);
+	for (i = 0; i < USAGE_NPARTS; i++) {
+		u->total[i] += v[i] - u->last[i];
+		u->last[i] = v[i];
+	}
+	snprintf(u->last_id, sizeof u->last_id, "%s", id != NULL ? id : "");
+	if (model != NULL)
+		snprintf(u->model, sizeof u->model, "%s", model);
+	u->context = in;
+	u->fallback = USAGE_QWEN_WINDOW;
+	u->known = 1;
+	rc = 1;
+out:
+	free(type);
+	free(id);
+	free(model);
+	json_free(d);
+	return (rc);
+}
+
+/*
  * The window of a model: the longest prefix in user ("PREFIX=TOKENS ...",
  * from @lisa-context-windows), else in what we know, else Claude's
  * standard 200k; a [1m] suffix is the long window.
  */
-long long
-usage_model_window(const char *model, const char *user)
+static long long
+usage_window(const char *model, const char *user, long long fallback)
 {
 	const char	*p, *eq, *end;
-	long long	 window = USAGE_CLAUDE_WINDOW, v;
+	long long	 window = fallback > 0 ? fallback : USAGE_CLAUDE_WINDOW, v;
 	size_t		 best = 0, n, i;
 	char		*stop;
 
@@ -253,6 +324,12 @@ usage_model_window(const char *model, const char *user)
 		}
 	}
 	return (window);
+}
+
+long long
+usage_model_window(const char *model, const char *user)
+{
+	return (usage_window(model, user, 0));
 }
 
 /*
@@ -361,9 +438,10 @@ usage_set_window(struct usage *u, const char *user)
 
 	if (u->window_given)
 		return;
-	w = usage_model_window(u->model, user);
+	w = usage_window(u->model, user, u->fallback);
 
-	if (u->context > w && w < USAGE_CLAUDE_WINDOW_1M)
+	/* Claude's long window is told by the context alone. */
+	if (u->fallback == 0 && u->context > w && w < USAGE_CLAUDE_WINDOW_1M)
 		w = USAGE_CLAUDE_WINDOW_1M;
 	u->window = w;
 }

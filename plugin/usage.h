@@ -11,6 +11,8 @@
 #define USAGE_CLAUDE_WINDOW	200000LL	/* Claude's standard window */
 #define USAGE_CLAUDE_WINDOW_1M	1000000LL	/* its long-context one */
 #define USAGE_GEMINI_WINDOW	1048576LL	/* Gemini CLI's default limit */
+#define USAGE_QWEN_WINDOW	131072LL	/* Qwen Code's, for a model it
+						   does not know */
 
 enum usage_part { USAGE_INPUT, USAGE_OUTPUT, USAGE_CACHE_READ,
     USAGE_CACHE_WRITE, USAGE_NPARTS };
@@ -25,6 +27,8 @@ struct usage {
 	char		 last_id[64];
 	long long	 last[USAGE_NPARTS];
 	char		 model[64];	/* the last message's */
+	long long	 fallback;	/* the agent's window for a model
+					   nobody knows (0: Claude's) */
 };
 
 void	usage_init(struct usage *);
@@ -32,6 +36,7 @@ int	usage_claude_line(struct usage *, const char *, size_t);
 int	usage_codex_line(struct usage *, const char *, size_t);
 int	usage_codex_meta(const char *, size_t, char *, size_t);
 int	usage_gemini_line(struct usage *, const char *, size_t);
+int	usage_qwen_line(struct usage *, const char *, size_t);
 long long usage_model_window(const char *, const char *);
 void	usage_set_window(struct usage *, const char *);
 int	usage_percent(const struct usage *);

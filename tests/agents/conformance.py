@@ -377,6 +377,57 @@ class Gemini(Agent):
         return default
 
 
+class Qwen(Agent):
+    """Qwen Code 0.15.10, a fork of Gemini CLI, on the Chat Completions mock.
+    The newest (0.24.x) needs node 22; 0.15.10 is the newest npm gives
+    node 20. Its auto-update would run a global `npm install` of the newest
+    version: general.enableAutoUpdate is off here, and must be."""
+    name = "qwen"
+    mock = "mock_chat.py"
+    prompts = {"exit": "/quit"}
+    kill_detail = None
+    oneshot_name = "print mode"
+    oneshot_ok = ["-p", "say hello"]
+    oneshot_fail = ["-p", "#mock error 400"]
+
+    def setup(self, server):
+        self.home = os.path.join(self.top, "home")
+        os.makedirs(os.path.join(self.home, ".qwen"), exist_ok=True)
+        settings = {"security": {"auth": {"selectedType": "openai"}},
+                    "privacy": {"usageStatisticsEnabled": False},
+                    "telemetry": {"enabled": False},
+                    "general": {"enableAutoUpdate": False},
+                    "$version": 4}
+        with open(os.path.join(self.home, ".qwen", "settings.json"), "w") as f:
+            json.dump(settings, f)
+        with open(os.path.join(self.home, ".qwen", "trustedFolders.json"), "w") as f:
+            json.dump({self.work: "TRUST_FOLDER"}, f)
+        if self.hooks:
+            raise Failure("lisa has no hooks for Qwen Code")
+
+    def env(self):
+        return {"HOME": self.home, "OPENAI_API_KEY": "mock-key",
+                "OPENAI_BASE_URL": "http://127.0.0.1:%d/v1" % self.port,
+                "OPENAI_MODEL": "mock-model",
+                "PATH": os.path.dirname(self.bin) + ":" + os.environ["PATH"]}
+
+    def cleanup(self):
+        pass
+
+    def model_window(self):
+        """Qwen's DEFAULT_TOKEN_LIMIT (the mock's model is in no table),
+        read out of the installed package."""
+        top = os.path.realpath(self.bin)
+        while top != "/" and os.path.basename(top) != "qwen-code":
+            top = os.path.dirname(top)
+        try:
+            with open(os.path.join(top, "cli.js"), "rb") as fh:
+                m = re.search(rb"DEFAULT_TOKEN_LIMIT = ([0-9e.]+);", fh.read())
+        except OSError:
+            return None
+        return int(float(m.group(1))) if m else None
+
+
 class Driver:
     """Runs one agent's scenarios on a server and records the results."""
 
@@ -472,6 +523,9 @@ class Driver:
                 # Gemini relaunches itself: the inner node does the work.
                 if self.a.name == "gemini" and any(
                         os.path.basename(a) in (b"gemini", b"gemini.js") for a in argv):
+                    native = child
+                if self.a.name == "qwen" and any(
+                        os.path.basename(a) == b"qwen" for a in argv):
                     native = child
                 queue.append(child)
         return native
@@ -621,6 +675,8 @@ class Driver:
         self.streaming(pane)
         if a.name == "gemini":
             self.gemini_middle(pane)
+        elif a.name == "qwen":
+            self.qwen_middle(pane)
         else:
             self.middle(pane)
         self.stall(pane)
@@ -715,7 +771,7 @@ class Driver:
         self.wait_turn(pane, 30)
         if self.a.name == "codex":
             used, window = n + 20, CODEX_WINDOW * 95 // 100
-        elif self.a.name == "gemini":
+        elif self.a.name in ("gemini", "qwen"):
             used, window = n, self.a.model_window()
         else:
             used = n + 510
@@ -803,6 +859,25 @@ class Driver:
         self.wait_turn(pane, 60)
         self.expect("API error final", pane, self.mock_done("drop", t),
                     "waiting_input", "prompt")
+
+    def qwen_middle(self, pane):
+        """Qwen asks before a shell command (its dialog's spinner stands
+        still) and retries a failing API silently, a 429 too."""
+        self.then_escape(pane, "#mock run touch lisa-perm", "tool permission",
+                         "waiting_input", "permission", "permission denied")
+        # Qwen refuses a standalone sleep ("Run blocking commands in the
+        # background"): a command that takes as long.
+        t = self.type(pane, "#mock run python3 -c 'import time; time.sleep(6)'")
+        self.expect("tool permission (2)", pane, t, "waiting_input", "permission", 60)
+        time.sleep(0.3)
+        t = self.key(pane, "Enter")		# 1. Yes, allow once
+        self.expect("running a tool", pane, t, "in_progress")
+        self.wait_turn(pane, 60)
+        self.expect("tool done", pane, self.mock_done("after_tool", t),
+                    "waiting_input", "prompt")
+        self.context(pane)
+        self.then_escape(pane, "#mock error 500", "API error retried",
+                         "in_progress", "generating", "interrupt (retrying)")
 
     def then_escape(self, pane, prompt, name, state, detail, after, hold=0):
         """PROMPT makes STATE/DETAIL (held for HOLD seconds); Escape brings
@@ -918,7 +993,8 @@ def clean_env(runtime):
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--agents", default="claude,codex,gemini")
+    ap.add_argument("--agents", default="claude,codex,gemini",
+                    help="of claude, codex, gemini, qwen")
     ap.add_argument("--hooks", default="off,on", help="off, on or off,on")
     ap.add_argument("--versions", default=os.environ.get("AGENT_VERSIONS") or "pinned")
     ap.add_argument("--only", help="regex on the step name (interactive, oneshot)")
@@ -941,9 +1017,10 @@ def main():
                 runtime = os.path.join(sub, "run")
                 os.makedirs(runtime, mode=0o700)
                 env = clean_env(runtime)
-                cls = {"claude": Claude, "codex": Codex, "gemini": Gemini}[name]
-                if cls is Gemini and hk == "on":
-                    continue	# lisa has no Gemini hooks
+                cls = {"claude": Claude, "codex": Codex, "gemini": Gemini,
+                       "qwen": Qwen}[name]
+                if cls in (Gemini, Qwen) and hk == "on":
+                    continue	# lisa has no Gemini or Qwen hooks
                 agent = cls(bins[name][1], bins[name][0], sub, hk == "on")
                 server = None
                 try:

@@ -2,9 +2,10 @@
 # Installs the real agent CLIs the conformance tests drive, with npm, into a
 # cache directory (never the repository, never global):
 #
-#   sh tests/agents/install.sh [pinned|latest] [claude] [codex] [gemini]
+#   sh tests/agents/install.sh [pinned|latest] [claude] [codex] [gemini] [qwen]
 #
 # pinned (default): the versions below, installed once and kept.
+# (qwen only when named: 0.15.10 is the newest that runs on node 20.)
 # latest: the newest published versions, checked against the registry on
 # every run - how a maintainer learns that an agent changed.
 # Cache: $LISA_AGENTS_CACHE, default ${XDG_CACHE_HOME:-$HOME/.cache}/lisa-agents.
@@ -14,14 +15,15 @@ set -u
 
 PINS="claude @anthropic-ai/claude-code 2.1.332
 codex @openai/codex 0.169.0
-gemini @google/gemini-cli 0.61.0"
+gemini @google/gemini-cli 0.61.0
+qwen @qwen-code/qwen-code 0.15.10"
 
 mode=pinned
 want=
 for a in "$@"; do
 	case "$a" in
 	pinned|latest) mode=$a ;;
-	claude|codex|gemini) want="$want $a" ;;
+	claude|codex|gemini|qwen) want="$want $a" ;;
 	*) echo "install.sh: unknown argument: $a" >&2; exit 2 ;;
 	esac
 done

@@ -99,6 +99,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if ((nl = memchr(line, '\n', (size_t)(end - line))) == NULL)
 			nl = end;
 		if (usage_gemini_line(&u, line, (size_t)(nl - line)) < -1 ||
+		    usage_qwen_line(&u, line, (size_t)(nl - line)) < -1 ||
 		    gemini_chat_event(line, (size_t)(nl - line)) > TX_LAST)
 			abort();
 	}

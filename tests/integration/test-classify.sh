@@ -501,3 +501,33 @@ test_gemini_context_and_limit() {
 	expect "$g" waiting_input prompt
 	note "gemini: $(L status "$g")"
 }
+
+# Qwen Code (the fake, as 0.15.10 behaves): a title that never changes,
+# so its screen tells; its chat log gives the tokens, of its own 128k
+# window for a model it does not know.
+test_qwen_states_and_context() {
+	linux_only "the log's directory is the agent's cwd, from /proc"
+	setup_agents
+	mkdir -p "$TESTDIR/qproj"
+	T new-window -d -t main:1 -c "$TESTDIR/qproj" "$FAKE/qwen"
+	q=$(T display -p -t main:1 '#{pane_id}')
+	expect "$q" waiting_input prompt screen_prompt
+	T send-keys -t "$q" 'work 3' Enter
+	expect "$q" in_progress generating
+	expect "$q" waiting_input prompt screen_prompt
+	T send-keys -t "$q" permission Enter
+	expect "$q" waiting_input permission screen_dialog
+	T send-keys -t "$q" 1 Enter
+	expect "$q" in_progress
+	expect "$q" waiting_input prompt
+	T send-keys -t "$q" permission Enter
+	expect "$q" waiting_input permission
+	T send-keys -t "$q" 4 Enter
+	expect "$q" waiting_input prompt
+	T send-keys -t "$q" 'usage 100000' Enter
+	until_ms 8000 sh -c "$LISA -L $SOCK status $q --json | grep -q '\"percent\": *76'" ||
+	    fail "context: $(L status "$q" --json)"
+	ctx=$(L status "$q" --json | jget "'%(used)d/%(window)d/%(percent)d' % d['context']")
+	[ "$ctx" = "100000/131072/76" ] || fail "context: $ctx"
+	note "qwen: $(L status "$q")"
+}

@@ -147,7 +147,7 @@ test_doctor_reports_broken_agents_json() {
 	grep -q "built-in profiles in use" "$TESTDIR/err" || fail "$(cat "$TESTDIR/err")"
 	echo '{"agents": [{"name": "mybot", "comm": ["mybot"]}]}' >"$XDG_CONFIG_HOME/lisa/agents.json"
 	L reload >/dev/null || fail "reload of a good file"
-	L doctor | grep -q "ok    agents.json *6 agent profiles" || fail "$(L doctor)"
+	L doctor | grep -q "ok    agents.json *7 agent profiles" || fail "$(L doctor)"
 }
 
 # The events log is bounded and rotated; every line is whole JSON.

@@ -30,6 +30,8 @@ test_match(void **state)
 		    "exec" };
 	char	*node_gemini[] = { "node", "--max-old-space-size=4096",
 		    "/x/bundle/gemini.js" };
+	char	*node_qwen[] = { "/usr/bin/node", "--max-old-space-size=12052",
+		    "/x/node_modules/.bin/qwen" };
 	char	*node_other[] = { "node", "server.js" };
 	char	*none[] = { NULL };
 
@@ -38,9 +40,10 @@ test_match(void **state)
 	assert_string_equal(agent_match("node", node_codex, 3)->name, "codex");
 	assert_string_equal(agent_match("node", node_gemini, 3)->name,
 	    "gemini");
+	assert_string_equal(agent_match("node", node_qwen, 3)->name, "qwen");
 	assert_null(agent_match("node", node_other, 2));
 	assert_null(agent_match("bash", none, 0));
-	assert_int_equal(agent_count(), 5);
+	assert_int_equal(agent_count(), 6);
 }
 
 struct title_case {
@@ -214,7 +217,7 @@ test_user_file(void **state)
 	free(cause);
 	unlink(path);
 	free(path);
-	assert_int_equal(agent_count(), 5);
+	assert_int_equal(agent_count(), 6);
 }
 
 /* Patterns glibc would build out into gigabytes are refused (fuzzing). */
@@ -263,7 +266,7 @@ test_pattern_limits(void **state)
 	assert_null(agent_match("x", NULL, 0));
 	unlink(path);
 	free(path);
-	assert_int_equal(agent_count(), 5);
+	assert_int_equal(agent_count(), 6);
 }
 
 int

@@ -248,6 +248,49 @@ test_gemini(void **state)
 	assert_int_equal(u.context, 200000);
 }
 
+/* As Qwen Code 0.15.10 wrote it (shortened). */
+#define QW(id, model, in, cached, out) \
+	"{\"uuid\":\"" id "\",\"sessionId\":\"525d\",\"type\":\"assistant\"," \
+	"\"cwd\":\"/tmp/qw/work\",\"version\":\"0.15.10\",\"model\":\"" model \
+	"\",\"message\":{\"role\":\"model\",\"parts\":[{\"text\":\"Done.\"}]}," \
+	"\"usageMetadata\":{\"promptTokenCount\":" #in ",\"candidatesTokenCount\":" \
+	#out ",\"thoughtsTokenCount\":0,\"totalTokenCount\":1," \
+	"\"cachedContentTokenCount\":" #cached "}}"
+
+static void
+test_qwen(void **state)
+{
+	struct usage	u;
+	const char	*line;
+
+	usage_init(&u);
+	line = QW("a", "mock-model", 100000, 1000, 20);
+	assert_int_equal(usage_qwen_line(&u, line, strlen(line)), 1);
+	line = QW("b", "mock-model", 120000, 100000, 30);
+	assert_int_equal(usage_qwen_line(&u, line, strlen(line)), 1);
+	assert_int_equal(u.context, 120000);
+	assert_int_equal(u.total[USAGE_INPUT], 99000 + 20000);
+	assert_int_equal(u.total[USAGE_CACHE_READ], 101000);
+	assert_int_equal(u.total[USAGE_OUTPUT], 50);
+	/* A model Qwen does not know has its 128k, never Claude's rules. */
+	usage_set_window(&u, NULL);
+	assert_int_equal(u.window, USAGE_QWEN_WINDOW);
+	assert_int_equal(usage_percent(&u), 92);
+	line = QW("c", "mock-model", 200000, 0, 1);
+	assert_int_equal(usage_qwen_line(&u, line, strlen(line)), 1);
+	usage_set_window(&u, NULL);
+	assert_int_equal(u.window, USAGE_QWEN_WINDOW);
+	line = QW("d", "qwen3-coder-plus", 200000, 0, 1);
+	assert_int_equal(usage_qwen_line(&u, line, strlen(line)), 1);
+	usage_set_window(&u, NULL);
+	assert_int_equal(u.window, USAGE_CLAUDE_WINDOW_1M);
+	/* Nonsense is left out; a user line is not usage. */
+	line = QW("e", "m", 10, 20, 1);
+	assert_int_equal(usage_qwen_line(&u, line, strlen(line)), -1);
+	line = "{\"type\":\"user\",\"x\":\"\\\"usageMetadata\\\" \\\"assistant\\\"\"}";
+	assert_int_equal(usage_qwen_line(&u, line, strlen(line)), 0);
+}
+
 int
 main(void)
 {
@@ -257,6 +300,7 @@ main(void)
 		cmocka_unit_test(test_not_usage),
 		cmocka_unit_test(test_codex),
 		cmocka_unit_test(test_gemini),
+		cmocka_unit_test(test_qwen),
 	};
 
 	return (cmocka_run_group_tests_name("usage", tests, NULL, NULL));

@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""A scripted OpenAI Chat Completions API (SSE), for agents that speak it
+(Qwen Code, and any OpenAI-compatible client), run offline.
+
+    python3 mock_chat.py [--port N] [--log FILE]
+
+Listens on 127.0.0.1 (port 0 = any free port) and prints "port N" on stdout
+once it accepts connections; the agent's base URL is http://127.0.0.1:N/v1.
+
+What a streamed request gets is chosen by the last "#mock VERB [ARG]" in the
+newest typed user message (text in <...> blocks is the agent's own):
+
+    #mock slow S        stream text chunks for about S seconds
+    #mock run CMD       call run_shell_command with CMD
+    #mock error STATUS  answer with HTTP STATUS
+    #mock limit S       HTTP 429 as the API sends a rate limit: retry-after S,
+                        x-ratelimit-* headers, code rate_limit_exceeded
+    #mock usage N       a short answer whose usage says N prompt tokens
+    #mock drop          a few chunks, then close without finish_reason
+    #mock stall         send the headers, then nothing
+    (nothing)           a short answer at once
+
+A request whose last message is a tool result ends the turn with a short
+text. A request that is not streamed (an agent's side call) gets a short
+answer, JSON if it asked for JSON. Standard library only; one JSON line per
+request goes to --log.
+"""
+import json
+import socket
+import sys
+import time
+import uuid
+
+from mockserver import WORDS, Handler, directive, number, serve
+
+
+def text_of(content):
+    if isinstance(content, str):
+        return content
+    out = []
+    for c in content or []:
+        if isinstance(c, dict) and c.get("type") == "text":
+            out.append(c.get("text", ""))
+    return "\n".join(out)
+
+
+def choose(req):
+    msgs = req.get("messages") or []
+    if msgs and msgs[-1].get("role") == "tool":
+        return "after_tool", ""
+    for m in reversed(msgs):
+        if m.get("role") == "user":
+            t = text_of(m.get("content"))
+            if "#mock" in t or not t.lstrip().startswith("<"):
+                return directive(t)
+    return "text", ""
+
+
+class Chat(Handler):
+    def chunk(self, delta, finish=None, usage=None):
+        obj = {"id": self.cid, "object": "chat.completion.chunk",
+               "created": int(time.time()), "model": self.model,
+               "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+        if usage is not None:
+            obj["usage"] = usage
+        self.wfile.write(("data: %s\n\n" % json.dumps(obj)).encode())
+        self.wfile.flush()
+
+    def done(self, finish, prompt=100):
+        self.chunk({}, finish)
+        self.chunk({}, None, {"prompt_tokens": prompt, "completion_tokens": 20,
+                              "total_tokens": prompt + 20})
+        self.wfile.write(b"data: [DONE]\n\n")
+        self.wfile.flush()
+
+    def do_GET(self):
+        if "/models" in self.path:
+            return self.reply(200, {"object": "list", "data": [
+                {"id": "mock-model", "object": "model", "owned_by": "mock"}]})
+        self.reply(200, {})
+
+    def do_POST(self):
+        _, req = self.read_json()
+        if not self.path.split("?")[0].rstrip("/").endswith("/chat/completions"):
+            return self.reply(404, {"error": {"message": "mock: unknown path"}})
+        self.cid = "chatcmpl-" + uuid.uuid4().hex[:12]
+        self.model = req.get("model") or "mock-model"
+        verb, arg = choose(req)
+        if not req.get("stream"):
+            verb = "side"
+        self.answer(verb, lambda: self.perform(verb, arg, req))
+
+    def perform(self, verb, arg, req):
+        if verb == "side":
+            fmt = req.get("response_format") or {}
+            text = "{}" if fmt.get("type") in ("json_object", "json_schema") else \
+                "Mock side answer."
+            return self.reply(200, {"id": self.cid, "object": "chat.completion",
+                                    "model": self.model, "choices": [{
+                                        "index": 0, "finish_reason": "stop",
+                                        "message": {"role": "assistant", "content": text}}],
+                                    "usage": {"prompt_tokens": 10, "completion_tokens": 2,
+                                              "total_tokens": 12}})
+        if verb == "error":
+            status = int(number(arg, 500))
+            return self.reply(status, {"error": {"message": "mock error %d" % status,
+                                                 "type": "server_error",
+                                                 "code": "server_error"}})
+        if verb == "limit":
+            secs = int(number(arg, 60))
+            return self.reply(429, {"error": {
+                "message": "Rate limit reached for requests. Please try again in "
+                           "%ds." % secs,
+                "type": "requests", "code": "rate_limit_exceeded"}}, [
+                ("retry-after", str(secs)),
+                ("x-ratelimit-limit-requests", "60"),
+                ("x-ratelimit-remaining-requests", "0"),
+                ("x-ratelimit-reset-requests", "%ds" % secs)])
+        self.start_sse()
+        self.chunk({"role": "assistant", "content": ""})
+        if verb == "stall":
+            return self.hang()
+        if verb == "slow":
+            for i in range(max(1, int(number(arg, 10) * 5))):
+                self.chunk({"content": WORDS[i % len(WORDS)] + " "})
+                time.sleep(0.2)
+            self.chunk({"content": "\n\nDone."})
+            self.done("stop")
+        elif verb == "drop":
+            for w in WORDS[:4]:
+                self.chunk({"content": w + " "})
+                time.sleep(0.2)
+            self.connection.shutdown(socket.SHUT_RDWR)
+        elif verb == "run":
+            self.chunk({"content": "I will run the command now.\n"})
+            call = {"index": 0, "id": "call_" + uuid.uuid4().hex[:12], "type": "function",
+                    "function": {"name": "run_shell_command",
+                                 "arguments": json.dumps({"command": arg or "true",
+                                                          "description": "the mock command"})}}
+            self.chunk({"tool_calls": [call]})
+            self.done("tool_calls")
+        elif verb == "after_tool":
+            self.chunk({"content": "The command finished. Mock turn complete."})
+            self.done("stop")
+        elif verb == "usage":
+            self.chunk({"content": "Mock answer: a full context."})
+            self.done("stop", int(number(arg, 100)))
+        else:
+            self.chunk({"content": "Mock answer: done."})
+            self.done("stop")
+
+
+if __name__ == "__main__":
+    sys.exit(serve(Chat, __doc__))
