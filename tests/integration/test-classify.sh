@@ -432,8 +432,10 @@ test_background_work_is_not_done() {
 	    "env FAKE_AGENT_OLD_SESSION=1 $FAKE/claude")
 	expect "$c" waiting_input prompt
 	expect "$o" waiting_input prompt
-	T send-keys -t "$c" 'background 4' Enter
-	T send-keys -t "$o" 'background 4' Enter
+	# 6 s: the checks below (two waits, the border option) took more
+	# than 4 s once under ASan on a busy machine.
+	T send-keys -t "$c" 'background 6' Enter
+	T send-keys -t "$o" 'background 6' Enter
 	expect "$c" in_progress background claude_session_shell
 	expect "$o" in_progress background claude_background_tasks
 	expect_shown "$c" '#{@lisa_detail}' background
