@@ -96,6 +96,25 @@ usage_count(struct json_doc *d, int obj, const char *key, long long *v)
 }
 
 /*
+ * A message's counts: the same message again (by id) replaces its older
+ * ones, so each is counted once, at its newest.
+ */
+static void
+usage_add(struct usage *u, const char *id, long long v[USAGE_NPARTS])
+{
+	int	i;
+
+	if (id == NULL || *id == '\0' || strcmp(id, u->last_id) != 0)
+		memset(u->last, 0, sizeof u->last);
+	for (i = 0; i < USAGE_NPARTS; i++) {
+		u->total[i] += v[i] - u->last[i];
+		u->last[i] = v[i];
+	}
+	snprintf(u->last_id, sizeof u->last_id, "%s", id != NULL ? id : "");
+	u->known = 1;
+}
+
+/*
  * One transcript line. Returns 1 if it changed u (an assistant message
  * with usage), 0 if it was not one, -1 if it claimed to be but made no
  * sense (left out).
@@ -106,7 +125,7 @@ usage_claude_line(struct usage *u, const char *line, size_t len)
 	struct json_doc	*d;
 	char		*type = NULL, *id = NULL, *model = NULL, *cause = NULL;
 	long long	 v[USAGE_NPARTS];
-	int		 msg, us, err = 0, side = 0, rc = 0, i;
+	int		 msg, us, err = 0, side = 0, rc = 0;
 
 	/* Most lines are not assistant messages: no parse for them. */
 	if (memmem(line, len, "\"usage\"", 7) == NULL ||
@@ -141,18 +160,10 @@ usage_claude_line(struct usage *u, const char *line, size_t len)
 	/* Claude's own notes (an interrupt, an error) used nothing. */
 	if (model != NULL && strcmp(model, "<synthetic>") == 0)
 		goto out;
-	/* The same message again: its newer usage replaces the older. */
-	if (id == NULL || *id == '\0' || strcmp(id, u->last_id) != 0)
-		memset(u->last, 0, sizeof u->last);
-	for (i = 0; i < USAGE_NPARTS; i++) {
-		u->total[i] += v[i] - u->last[i];
-		u->last[i] = v[i];
-	}
-	snprintf(u->last_id, sizeof u->last_id, "%s", id != NULL ? id : "");
+	usage_add(u, id, v);
 	snprintf(u->model, sizeof u->model, "%s", model != NULL ? model : "");
 	u->context = v[USAGE_INPUT] + v[USAGE_CACHE_READ] +
 	    v[USAGE_CACHE_WRITE];
-	u->known = 1;
 	rc = 1;
 out:
 	free(type);
@@ -178,7 +189,7 @@ usage_gemini_line(struct usage *u, const char *line, size_t len)
 	struct json_doc	*d;
 	char		*type = NULL, *id = NULL, *model = NULL, *cause = NULL;
 	long long	 v[USAGE_NPARTS], in, cached, thoughts;
-	int		 tk, rc = 0, i;
+	int		 tk, rc = 0;
 
 	if (memmem(line, len, "\"tokens\"", 8) == NULL ||
 	    memmem(line, len, "\"gemini\"", 8) == NULL)
@@ -204,17 +215,10 @@ usage_gemini_line(struct usage *u, const char *line, size_t len)
 	v[USAGE_OUTPUT] += thoughts;	/* thinking is output, billed so */
 	id = json_get_str(d, 0, "id");
 	model = json_get_str(d, 0, "model");
-	if (id == NULL || *id == '\0' || strcmp(id, u->last_id) != 0)
-		memset(u->last, 0, sizeof u->last);
-	for (i = 0; i < USAGE_NPARTS; i++) {
-		u->total[i] += v[i] - u->last[i];
-		u->last[i] = v[i];
-	}
-	snprintf(u->last_id, sizeof u->last_id, "%s", id != NULL ? id : "");
+	usage_add(u, id, v);
 	if (model != NULL)
 		snprintf(u->model, sizeof u->model, "%s", model);
 	u->context = in;
-	u->known = 1;
 	rc = 1;
 out:
 	free(type);
@@ -239,7 +243,7 @@ usage_qwen_line(struct usage *u, const char *line, size_t len)
 	struct json_doc	*d;
 	char		*type = NULL, *id = NULL, *model = NULL, *cause = NULL;
 	long long	 v[USAGE_NPARTS], in, cached, thoughts;
-	int		 um, rc = 0, i;
+	int		 um, rc = 0;
 
 	if (memmem(line, len, "\"usageMetadata\"", 15) == NULL ||
 	    memmem(line, len, "\"assistant\"", 11) == NULL)
@@ -266,18 +270,11 @@ usage_qwen_line(struct usage *u, const char *line, size_t len)
 	v[USAGE_OUTPUT] += thoughts;
 	id = json_get_str(d, 0, "uuid");
 	model = json_get_str(d, 0, "model");
-	if (id == NULL || *id == '\0' || strcmp(id, u->last_id) != 0)
-		memset(u->last, 0, sizeof u->last);
-	for (i = 0; i < USAGE_NPARTS; i++) {
-		u->total[i] += v[i] - u->last[i];
-		u->last[i] = v[i];
-	}
-	snprintf(u->last_id, sizeof u->last_id, "%s", id != NULL ? id : "");
+	usage_add(u, id, v);
 	if (model != NULL)
 		snprintf(u->model, sizeof u->model, "%s", model);
 	u->context = in;
 	u->fallback = USAGE_QWEN_WINDOW;
-	u->known = 1;
 	rc = 1;
 out:
 	free(type);
