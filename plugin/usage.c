@@ -174,51 +174,69 @@ out:
 }
 
 /*
- * One line of Gemini CLI's chat log ($GEMINI_CLI_HOME or ~, then
- * .gemini/tmp/<project>/chats/session-*.jsonl). A record of type "gemini"
- * carries the API's usageMetadata as tokens {input (the whole prompt,
- * cached included), output, cached, thoughts, tool, total} and its model.
- * Gemini rewrites a message by appending it again with the same id (the
- * tokens come after the text): the newest counts, once. The context in
- * use is the prompt, which is what Gemini's own "context left" divides.
- * Same returns as usage_claude_line.
+ * Gemini's usageMetadata, as Gemini CLI and Qwen Code (its fork) write it
+ * to their chat logs, each with its own names: the prompt (cached tokens
+ * included), the cached part, the answer, the thinking.
  */
-int
-usage_gemini_line(struct usage *u, const char *line, size_t len)
+struct usage_shape {
+	const char	*type, *qtype;	/* the record's type (quoted) */
+	const char	*obj, *qobj;	/* the object with the counts */
+	const char	*id;
+	const char	*in, *cached, *out, *thoughts;
+	int		 absent_ok;	/* no counts yet is not an error */
+	long long	 fallback;	/* the agent's window, unknown model */
+};
+
+static const struct usage_shape usage_gemini = {
+	"gemini", "\"gemini\"", "tokens", "\"tokens\"", "id",
+	"input", "cached", "output", "thoughts", 1, 0
+};
+static const struct usage_shape usage_qwen = {
+	"assistant", "\"assistant\"", "usageMetadata", "\"usageMetadata\"",
+	"uuid", "promptTokenCount", "cachedContentTokenCount",
+	"candidatesTokenCount", "thoughtsTokenCount", 0, USAGE_QWEN_WINDOW
+};
+
+static int
+usage_shaped_line(struct usage *u, const struct usage_shape *sh,
+    const char *line, size_t len)
 {
 	struct json_doc	*d;
 	char		*type = NULL, *id = NULL, *model = NULL, *cause = NULL;
 	long long	 v[USAGE_NPARTS], in, cached, thoughts;
-	int		 tk, rc = 0;
+	int		 obj, rc = 0;
 
-	if (memmem(line, len, "\"tokens\"", 8) == NULL ||
-	    memmem(line, len, "\"gemini\"", 8) == NULL)
+	if (memmem(line, len, sh->qobj, strlen(sh->qobj)) == NULL ||
+	    memmem(line, len, sh->qtype, strlen(sh->qtype)) == NULL)
 		return (0);
 	if ((d = json_parse(line, len, &cause)) == NULL) {
 		free(cause);
 		return (-1);
 	}
 	type = json_get_str(d, 0, "type");
-	if (type == NULL || strcmp(type, "gemini") != 0 ||
-	    (tk = json_get(d, 0, "tokens")) == -1 ||
-	    json_type(d, tk) != JSON_T_OBJECT)
-		goto out;	/* tokens: null, until the answer's usage */
+	if (type == NULL || strcmp(type, sh->type) != 0)
+		goto out;
+	obj = json_get(d, 0, sh->obj);
+	if (sh->absent_ok && (obj == -1 || json_type(d, obj) != JSON_T_OBJECT))
+		goto out;	/* Gemini's tokens: null, until the usage */
 	rc = -1;
-	if (usage_count(d, tk, "input", &in) != 0 ||
-	    usage_count(d, tk, "cached", &cached) != 0 || cached > in ||
-	    usage_count(d, tk, "output", &v[USAGE_OUTPUT]) != 0 ||
-	    usage_count(d, tk, "thoughts", &thoughts) != 0)
+	if (obj == -1 || json_type(d, obj) != JSON_T_OBJECT ||
+	    usage_count(d, obj, sh->in, &in) != 0 ||
+	    usage_count(d, obj, sh->cached, &cached) != 0 || cached > in ||
+	    usage_count(d, obj, sh->out, &v[USAGE_OUTPUT]) != 0 ||
+	    usage_count(d, obj, sh->thoughts, &thoughts) != 0)
 		goto out;
 	v[USAGE_INPUT] = in - cached;	/* Claude's sense: not from a cache */
 	v[USAGE_CACHE_READ] = cached;
 	v[USAGE_CACHE_WRITE] = 0;
 	v[USAGE_OUTPUT] += thoughts;	/* thinking is output, billed so */
-	id = json_get_str(d, 0, "id");
+	id = json_get_str(d, 0, sh->id);
 	model = json_get_str(d, 0, "model");
 	usage_add(u, id, v);
 	if (model != NULL)
 		snprintf(u->model, sizeof u->model, "%s", model);
-	u->context = in;
+	u->context = in;	/* the prompt: what "context left" divides */
+	u->fallback = sh->fallback;
 	rc = 1;
 out:
 	free(type);
@@ -229,59 +247,28 @@ out:
 }
 
 /*
+ * One line of Gemini CLI's chat log ($GEMINI_CLI_HOME or ~, then
+ * .gemini/tmp/<project>/chats/session-*.jsonl): a "gemini" record's
+ * tokens {input, output, cached, thoughts, tool, total} and model. Gemini
+ * appends a message again with the same id when its tokens come: the
+ * newest counts, once. Same returns as usage_claude_line.
+ */
+int
+usage_gemini_line(struct usage *u, const char *line, size_t len)
+{
+	return (usage_shaped_line(u, &usage_gemini, line, len));
+}
+
+/*
  * One line of Qwen Code's chat log ($QWEN_RUNTIME_DIR, $QWEN_HOME or
  * ~/.qwen, then projects/<cwd, every non-alphanumeric byte a '-'>/chats/
- * <session>.jsonl; 0.15.10). A record of type "assistant" carries the
- * API's usageMetadata as Gemini names it (promptTokenCount, with
- * cachedContentTokenCount in it; candidatesTokenCount; thoughtsTokenCount)
- * and its model; one record per message (uuid). Same returns as
- * usage_claude_line.
+ * <session>.jsonl; 0.15.10): an "assistant" record's usageMetadata in
+ * Gemini's names, one record per message (uuid). Same returns.
  */
 int
 usage_qwen_line(struct usage *u, const char *line, size_t len)
 {
-	struct json_doc	*d;
-	char		*type = NULL, *id = NULL, *model = NULL, *cause = NULL;
-	long long	 v[USAGE_NPARTS], in, cached, thoughts;
-	int		 um, rc = 0;
-
-	if (memmem(line, len, "\"usageMetadata\"", 15) == NULL ||
-	    memmem(line, len, "\"assistant\"", 11) == NULL)
-		return (0);
-	if ((d = json_parse(line, len, &cause)) == NULL) {
-		free(cause);
-		return (-1);
-	}
-	type = json_get_str(d, 0, "type");
-	if (type == NULL || strcmp(type, "assistant") != 0)
-		goto out;
-	rc = -1;
-	if ((um = json_get(d, 0, "usageMetadata")) == -1 ||
-	    json_type(d, um) != JSON_T_OBJECT ||
-	    usage_count(d, um, "promptTokenCount", &in) != 0 ||
-	    usage_count(d, um, "cachedContentTokenCount", &cached) != 0 ||
-	    cached > in ||
-	    usage_count(d, um, "candidatesTokenCount", &v[USAGE_OUTPUT]) != 0 ||
-	    usage_count(d, um, "thoughtsTokenCount", &thoughts) != 0)
-		goto out;
-	v[USAGE_INPUT] = in - cached;
-	v[USAGE_CACHE_READ] = cached;
-	v[USAGE_CACHE_WRITE] = 0;
-	v[USAGE_OUTPUT] += thoughts;
-	id = json_get_str(d, 0, "uuid");
-	model = json_get_str(d, 0, "model");
-	usage_add(u, id, v);
-	if (model != NULL)
-		snprintf(u->model, sizeof u->model, "%s", model);
-	u->context = in;
-	u->fallback = USAGE_QWEN_WINDOW;
-	rc = 1;
-out:
-	free(type);
-	free(id);
-	free(model);
-	json_free(d);
-	return (rc);
+	return (usage_shaped_line(u, &usage_qwen, line, len));
 }
 
 /*
