@@ -107,15 +107,7 @@ class Chat(Handler):
                                                  "type": "server_error",
                                                  "code": "server_error"}})
         if verb == "limit":
-            secs = int(number(arg, 60))
-            return self.reply(429, {"error": {
-                "message": "Rate limit reached for requests. Please try again in "
-                           "%ds." % secs,
-                "type": "requests", "code": "rate_limit_exceeded"}}, [
-                ("retry-after", str(secs)),
-                ("x-ratelimit-limit-requests", "60"),
-                ("x-ratelimit-remaining-requests", "0"),
-                ("x-ratelimit-reset-requests", "%ds" % secs)])
+            return self.openai_limit(int(number(arg, 60)))
         self.start_sse()
         self.chunk({"role": "assistant", "content": ""})
         if verb == "stall":

@@ -82,15 +82,7 @@ class OpenAI(Handler):
                                                  "code": "server_error"}},
                               [("retry-after", "1")] if status == 429 else [])
         if verb == "limit":
-            secs = int(number(arg, 60))
-            return self.reply(429, {"error": {
-                "message": "Rate limit reached for requests. Please try again in "
-                           "%ds." % secs,
-                "type": "requests", "code": "rate_limit_exceeded"}}, [
-                ("retry-after", str(secs)),
-                ("x-ratelimit-limit-requests", "60"),
-                ("x-ratelimit-remaining-requests", "0"),
-                ("x-ratelimit-reset-requests", "%ds" % secs)])
+            return self.openai_limit(int(number(arg, 60)))
         rid = "resp_" + uuid.uuid4().hex[:12]
         self.start_sse()
         self.event({"type": "response.created", "response": {"id": rid, "status": "in_progress"}})

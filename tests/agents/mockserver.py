@@ -63,6 +63,18 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def openai_limit(self, secs):
+        """HTTP 429 as OpenAI's APIs send a rate limit (Responses and Chat
+        Completions alike): retry-after and the x-ratelimit-* headers."""
+        self.reply(429, {"error": {
+            "message": "Rate limit reached for requests. Please try again in "
+                       "%ds." % secs,
+            "type": "requests", "code": "rate_limit_exceeded"}}, [
+            ("retry-after", str(secs)),
+            ("x-ratelimit-limit-requests", "60"),
+            ("x-ratelimit-remaining-requests", "0"),
+            ("x-ratelimit-reset-requests", "%ds" % secs)])
+
     def start_sse(self):
         self.send_response(200)
         self.send_header("content-type", "text/event-stream")
