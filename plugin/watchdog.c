@@ -193,6 +193,13 @@ wd_triage_decide(struct wd_triage *t)
 		return;
 	}
 	snprintf(extra, sizeof extra, "\"decision\":\"%s\"", word);
+	/* It woke up while the command decided: the answer is about a stall
+	 * that is over, and never kills an agent that works again. */
+	if (p->watch->wd_level < 2) {
+		wd_event(p, -1, "triage_dropped", extra);
+		wd_triage_free(t);
+		return;
+	}
 	wd_event(p, 2, "triage_decided", extra);
 	if (strcmp(word, "terminate") == 0) {
 		if (terminate_pane(p, "daemon", &cause) != 0) {
@@ -250,6 +257,7 @@ wd_triage_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 	int			 in[2], out[2], null;
 	pid_t			 pid;
 	sigset_t		 set;
+	char			 pane[16];
 
 	if (!ok || wd.triage == NULL || compat_pipe(in) != 0)
 		return;
@@ -267,6 +275,9 @@ wd_triage_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 		dup2(in[0], 0);
 		dup2(out[1], 1);
 		dup2(null, 2);
+		/* Which pane, as @lisa-on-transition is told. */
+		snprintf(pane, sizeof pane, "%%%d", (int)(intptr_t)arg);
+		setenv("LISA_PANE", pane, 1);
 		execl("/bin/sh", "sh", "-c", wd.triage, (char *)NULL);
 		_exit(127);
 	}

@@ -13,6 +13,16 @@ watchdog_setup() {
 	L reload >/dev/null
 }
 
+# The pane's transitions and watchdog levels, for a failure's message.
+wd_history() {
+	L events --json | python3 -c '
+import json, sys
+print(" ".join("%s:%s" % (e["level"], e["action"]) if e["event"] == "watchdog"
+               else "[%s/%s %s]" % (e["to"], e["detail"], e["reason"])
+               for e in map(json.loads, sys.stdin)
+               if e["event"] in ("watchdog", "transition") and e["pane_id"] == sys.argv[1]))' "$1"
+}
+
 wd_events() {
 	L events --json | python3 -c '
 import json, sys
@@ -30,13 +40,13 @@ test_watchdog_warn_nudge_triage_terminate() {
 	expect "$p" waiting_input prompt
 	T send-keys -t "$p" 'hang' Enter
 	expect "$p" in_progress
-	until_ms 4000 shows "$p" '#{@lisa_watchdog}' warn || fail "no warn: $(wd_events "$p")"
+	until_ms 4000 shows "$p" '#{@lisa_watchdog}' warn || fail "no warn: $(wd_history "$p")"
 	until_ms 8000 sh -c "'$LISA' -L '$SOCK' runs --json | grep -q '\"lifecycle\":\"finished\"'" ||
-	    fail "not terminated: $(wd_events "$p")"
+	    fail "not terminated: $(wd_history "$p")"
 	ev=$(wd_events "$p")
 	case "$ev" in
 	"0:warn 1:nudge 2:triage 2:triage_decided"*) ;;
-	*) fail "levels: $ev" ;;
+	*) fail "levels: $ev; history: $(wd_history "$p")" ;;
 	esac
 	grep -q "Claude Code" "$TESTDIR/triage.in" || fail "triage got no screen: $(head -3 "$TESTDIR/triage.in")"
 	t=$(L runs --json | jget "d[0]['termination']")
@@ -95,4 +105,41 @@ test_watchdog_output_resets_level() {
 	until_ms 3000 sh -c "'$LISA' -L '$SOCK' events --json | grep -q '\"action\":\"reset\"'" ||
 	    fail "no reset: $(wd_events "$p")"
 	note "watchdog: $(wd_events "$p")"
+}
+
+# The agent shows life while the triage command decides: its "terminate"
+# comes too late and is dropped; the agent lives on.
+test_watchdog_late_triage_dropped() {
+	triage="$TESTDIR/triage.sh"
+	# (the pane's tty is where its output goes: a line there is life)
+	cat >"$triage" <<EOF
+#!/bin/sh
+cat >/dev/null
+printf 'alive\n' >"\$(tmux -L '$SOCK' display -p -t "\$LISA_PANE" '#{pane_tty}')"
+# Answer once the helper has seen it (the next level is 5 s away).
+i=0
+until '$LISA' -L '$SOCK' events --json | grep -q '"action":"reset"'; do
+	i=\$((i + 1)); [ \$i -lt 100 ] || break; sleep 0.05
+done
+echo terminate
+EOF
+	chmod +x "$triage"
+	watchdog_setup "$triage"
+	# A step longer than the echo of the nudge is ignored (1.5 s).
+	T set -g @lisa-watchdog-step 5
+	L reload >/dev/null
+	p=$(agent_window 1 claude)
+	expect "$p" waiting_input prompt
+	T send-keys -t "$p" 'hang' Enter
+	expect "$p" in_progress
+	until_ms 30000 sh -c "'$LISA' -L '$SOCK' events --json | grep -q '\"action\":\"triage_dropped\"'" ||
+	    fail "no triage_dropped: $(wd_history "$p")"
+	ev=$(wd_events "$p")
+	case "$ev" in
+	*"2:triage -1:reset"*"-1:triage_dropped"*) ;;
+	*) fail "levels: $ev; history: $(wd_history "$p")" ;;
+	esac
+	[ "$(T display -p -t "$p" '#{pane_dead}')" = 0 ] || fail "the agent was killed"
+	L events --json | grep -q '"event":"terminate"' && fail "a terminate event"
+	note "watchdog: $ev"
 }
