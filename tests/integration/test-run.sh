@@ -158,11 +158,14 @@ test_nudge_refused_while_busy() {
 	setup_agents
 	p=$(agent_window 1 claude)
 	expect "$p" waiting_input prompt
-	T send-keys -t "$p" 'work 6' Enter
+	# Long enough to outlast a slow verdict on a busy machine (expect
+	# waits up to 8 s).
+	T send-keys -t "$p" 'work 20' Enter
 	expect "$p" in_progress
 	sleep 1
 	L nudge "$p" hello 2>"$TESTDIR/err" && fail "nudged a busy agent"
 	grep -q busy "$TESTDIR/err" || fail "no reason given: $(cat "$TESTDIR/err")"
+	L wait "$p" --until waiting_input --timeout 40 >/dev/null
 	expect "$p" waiting_input prompt
 	L nudge "$p" 'work 1' >/dev/null || fail "nudge at the prompt refused"
 	expect "$p" in_progress
