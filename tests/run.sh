@@ -4,7 +4,8 @@
 # summary line: "lisa tests: N passed, N failed, N skipped" (a test that
 # exits 77 skips itself, with the reason it printed after "SKIP: ").
 # LISA_TEST_FILTER=regex picks integration tests by name; LISA_TEST_SKIP=regex
-# leaves some out, each named in the output.
+# leaves some out, each named in the output. LISA_TEST_FILES=regex picks the
+# integration files by name (test-classify, ...).
 cd "$(dirname "$0")/.." || exit 2
 ROOT=$(pwd)
 export ROOT
@@ -44,6 +45,10 @@ fi
 
 if [ $integ = 1 ]; then
 	for file in tests/integration/test-*.sh; do
+		if [ -n "$LISA_TEST_FILES" ] && ! basename "$file" .sh |
+		    grep -Eq "$LISA_TEST_FILES"; then
+			continue
+		fi
 		for t in $(sed -n 's/^\(test_[a-z0-9_]*\)().*/\1/p' "$file"); do
 			if [ -n "$LISA_TEST_FILTER" ] &&
 			    ! printf '%s' "$t" | grep -Eq "$LISA_TEST_FILTER"; then

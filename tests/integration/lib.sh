@@ -45,7 +45,7 @@ fail() {
 	echo "FAIL: $*" >&2
 	for f in "$XDG_RUNTIME_DIR"/lisa/*.log; do
 		[ -f "$f" ] && { echo "--- helper log (tail, requests left out):"
-		    grep -v ' request: ' "$f" | tail -n 40; } >&2
+		    grep -v " request: " "$f" | tail -n ${LISA_LOG_TAIL:-40}; } >&2
 	done
 	exit 1
 }
