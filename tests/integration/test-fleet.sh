@@ -333,6 +333,9 @@ test_fleet_jump_to_remote_agent() {
 	setup_fleet
 	T set -g @lisa-notify-waiting on
 	T set -g @lisa-notify-desktop off
+	# (the agent's first prompt notifies too: within the default 10 s
+	# cooldown, the question after it would not)
+	T set -g @lisa-notify-cooldown 0
 	T set -g display-time 20000
 	L reload >/dev/null
 	R1 new-window -d -t work:1 -n claude "$FAKE/claude"
