@@ -62,9 +62,9 @@ muted_often() {
 stream_then_stop() {
 	T send-keys -t "$1" Enter
 	expect "$1" in_progress
-	until_ms 10000 muted_often "$1" 3 ||
+	until_ms 20000 muted_often "$1" 3 ||
 	    fail "never stream-muted: $(pane_json "$1")"
-	until_ms 5000 is_muted "$1" || fail "not muted now: $(pane_json "$1")"
+	until_ms 10000 is_muted "$1" || fail "not muted now: $(pane_json "$1")"
 	[ "$(L status "$1" --json | jget "d['state']")" = in_progress ] ||
 	    fail "muted, not working: $(L status "$1")"
 	touch "$TESTDIR/stop"
@@ -96,7 +96,7 @@ test_stream_muted_agent_screen_read_again() {
 	stream_then_stop "$p"
 	L wait "$p" --until waiting --timeout 10 >/dev/null ||
 	    fail "the dialog was missed: $(L status "$p")"
-	until_ms 3000 state_is "$p" waiting_input permission "" ||
+	until_ms 10000 state_is "$p" waiting_input permission "" ||
 	    fail "want waiting_input/permission: $(L status "$p")"
 }
 
