@@ -14,7 +14,7 @@ tty_client() {
 	env -u TMUX TERM="$2" python3 "$TTYC" "$TESTDIR/tty-$1.log" "$3" \
 	    tmux -L "$SOCK" attach -t main:0 >"$TESTDIR/ttyc-$1.err" 2>&1 &
 	eval "TTYC_$1=\$!"
-	until_ms 5000 tty_named "$1" "$3" ||
+	until_ms 15000 tty_named "$1" "$3" ||
 	    fail "client $1 not attached as '$3': $(T list-clients -F '#{client_name} #{client_termtype}'; cat "$TESTDIR/ttyc-$1.err")"
 }
 # The client whose terminal log is $1's has the termtype $2.
@@ -31,7 +31,7 @@ EOF
 }
 tty_dump() { python3 -c 'import sys; d=open(sys.argv[1],"rb").read(); print(repr(d[-600:]))' "$TESTDIR/tty-$1.log"; }
 expect_tty() {
-	until_ms 5000 tty_has "$1" "$2" ||
+	until_ms 15000 tty_has "$1" "$2" ||
 	    fail "client $1's terminal never got $2: $(tty_dump "$1")"
 }
 # (3.2a's display-message takes no -c.)
@@ -77,7 +77,7 @@ test_terminal_notification_per_terminal() {
 	tty_client iterm xterm-256color 'iTerm2 3.5.4'
 	tty_client nested screen-256color 'tmux 3.5a'
 	tty_client xterm xterm-256color 'XTerm(390)'
-	until_ms 5000 clients_attached 4 || fail "clients: $(T list-clients)"
+	until_ms 15000 clients_attached 4 || fail "clients: $(T list-clients)"
 	T send-keys -t "$p" 'work 1' Enter
 	expect "$p" in_progress
 	expect "$p" waiting_input prompt
@@ -86,7 +86,7 @@ test_terminal_notification_per_terminal() {
 	expect_tty kitty ';Y2xhdWRlIHdhaXRz\033\\'
 	expect_tty kitty 'p=body;bWFpbjoxIMK3IHByb21wdA==\033\\'
 	expect_tty nested '\033Ptmux;\033\033]9;lisa: claude in main:1 waits (prompt)\a\033\\'
-	until_ms 5000 sh -c "[ \$(cat $XDG_RUNTIME_DIR/lisa/*.log | grep -c 'pane $p: notified') -ge 1 ]" ||
+	until_ms 15000 sh -c "[ \$(cat $XDG_RUNTIME_DIR/lisa/*.log | grep -c 'pane $p: notified') -ge 1 ]" ||
 	    fail "never notified"
 	! tty_has xterm '\033]9;' && ! tty_has xterm '\033]777;' &&
 	    ! tty_has xterm '\033]99;' || fail "an unknown terminal got one: $(tty_dump xterm)"
@@ -108,7 +108,7 @@ test_terminal_notification_per_terminal() {
 	T send-keys -t "$p" 'work 1' Enter
 	expect "$p" in_progress
 	expect "$p" waiting_input prompt
-	until_ms 5000 sh -c "[ \$(cat $XDG_RUNTIME_DIR/lisa/*.log | grep -c 'pane $p: notified') -ge 3 ]" ||
+	until_ms 15000 sh -c "[ \$(cat $XDG_RUNTIME_DIR/lisa/*.log | grep -c 'pane $p: notified') -ge 3 ]" ||
 	    fail "third not notified"
 	[ "$(info | jget "d['notify']['terminal']")" = "$before" ] ||
 	    fail "off still writes to terminals"
@@ -132,18 +132,18 @@ test_desktop_show_action_and_sound() {
 	p=$(agent_window 1 claude)
 	expect "$p" waiting_input
 	tty_client one xterm-256color ''
-	until_ms 5000 clients_attached 1 || fail "no client"
+	until_ms 15000 clients_attached 1 || fail "no client"
 	client=$(T list-clients -F '#{client_control_mode} #{client_name}' | sed -n 's/^0 //p')
 	T send-keys -t "$p" 'work 1' Enter
 	expect "$p" in_progress
 	expect "$p" waiting_input prompt
-	until_ms 5000 grep -q -- "-A focus=Show -a lisa -u normal -- claude waits main:1 · prompt" "$TESTDIR/desktop.log" ||
+	until_ms 15000 grep -q -- "-A focus=Show -a lisa -u normal -- claude waits main:1 · prompt" "$TESTDIR/desktop.log" ||
 	    fail "no desktop notification with an action: $(cat "$TESTDIR/desktop.log" 2>/dev/null)"
-	until_ms 5000 grep -q "^$p claude waiting_input\$" "$TESTDIR/sound.log" ||
+	until_ms 15000 grep -q "^$p claude waiting_input\$" "$TESTDIR/sound.log" ||
 	    fail "no sound: $(cat "$TESTDIR/sound.log" 2>/dev/null)"
 	[ "$(client_pane)" != "$p" ] || fail "already there"
 	touch "$TESTDIR/click"
-	until_ms 5000 sh -c "[ \"\$(tmux -L $SOCK list-clients -F '#{client_name} #{pane_id}' | sed -n 's|^$client ||p')\" = '$p' ]" ||
+	until_ms 15000 sh -c "[ \"\$(tmux -L $SOCK list-clients -F '#{client_name} #{pane_id}' | sed -n 's|^$client ||p')\" = '$p' ]" ||
 	    fail "the click did not bring the client to $p: $(client_pane)"
 	[ "$(info | jget "d['notify']['focused']")" = 1 ] || fail "focused: $(info | jget "d['notify']")"
 	# Looking at it now: the next wait rings nothing, plays nothing.
@@ -151,7 +151,7 @@ test_desktop_show_action_and_sound() {
 	T send-keys -t "$p" 'work 1' Enter
 	expect "$p" in_progress
 	expect "$p" waiting_input prompt
-	until_ms 5000 sh -c "[ \$(cat $XDG_RUNTIME_DIR/lisa/*.log | grep -c 'pane $p: notified') = 2 ]" ||
+	until_ms 15000 sh -c "[ \$(cat $XDG_RUNTIME_DIR/lisa/*.log | grep -c 'pane $p: notified') = 2 ]" ||
 	    fail "second not decided"
 	[ "$(grep -c . "$TESTDIR/sound.log")" = 1 ] || fail "sound while in view: $(cat "$TESTDIR/sound.log")"
 	kill "$TTYC_one" 2>/dev/null
@@ -172,24 +172,24 @@ test_desktop_without_actions_and_stop() {
 	p=$(agent_window 1 claude)
 	expect "$p" waiting_input
 	tty_client one xterm-256color ''
-	until_ms 5000 clients_attached 1 || fail "no client"
+	until_ms 15000 clients_attached 1 || fail "no client"
 	T send-keys -t "$p" 'work 1' Enter
 	expect "$p" in_progress
 	expect "$p" waiting_input prompt
-	until_ms 5000 grep -q -- "^-a lisa -u normal -- claude waits main:1" "$TESTDIR/desktop.log" ||
+	until_ms 15000 grep -q -- "^-a lisa -u normal -- claude waits main:1" "$TESTDIR/desktop.log" ||
 	    fail "no plain notification after -A failed: $(cat "$TESTDIR/desktop.log" 2>/dev/null)"
 	# Now one that waits for a click, then lisa stop.
 	fake_notify_send ""
 	T send-keys -t "$p" 'work 1' Enter
 	expect "$p" in_progress
 	expect "$p" waiting_input prompt
-	until_ms 5000 sh -c "[ \$(grep -c 'focus=Show' '$TESTDIR/desktop.log') = 2 ]" ||
+	until_ms 15000 sh -c "[ \$(grep -c 'focus=Show' '$TESTDIR/desktop.log') = 2 ]" ||
 	    fail "second: $(cat "$TESTDIR/desktop.log")"
-	until_ms 5000 test -s "$TESTDIR/waiting.pid" || fail "no notify-send waiting"
+	until_ms 15000 test -s "$TESTDIR/waiting.pid" || fail "no notify-send waiting"
 	w=$(cat "$TESTDIR/waiting.pid")
 	kill -0 "$w" || fail "notify-send $w is not waiting"
 	L stop >/dev/null
-	until_ms 5000 sh -c "! kill -0 $w 2>/dev/null" ||
+	until_ms 15000 sh -c "! kill -0 $w 2>/dev/null" ||
 	    fail "notify-send left after stop: $(ps -o pid,args -p "$w")"
 	kill "$TTYC_one" 2>/dev/null
 	return 0
