@@ -701,7 +701,15 @@ class Driver:
         if self.a.name != "claude":
             return
         self.s.lisa("wait", pane, "--until", "waiting_input", "--timeout", "20", timeout=30)
-        screen = self.s.tmux("capture-pane", "-p", "-t", pane, check=False)
+        # It can come a moment after the prompt is drawn (seen on a busy
+        # machine: the first prompt was typed into it, and the session went
+        # on in a state no other run showed). Look for 3 s.
+        end = time.time() + 3
+        while True:
+            screen = self.s.tmux("capture-pane", "-p", "-t", pane, check=False)
+            if "auto mode your default" in screen or time.time() > end:
+                break
+            time.sleep(0.25)
         if "auto mode your default" not in screen:
             return
         self.expect("startup dialog (auto mode)", pane, t0, "waiting_input", "permission")
