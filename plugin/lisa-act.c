@@ -170,7 +170,8 @@ act_pane(struct lisa_ctx *ctx, const char *verb, const char *target,
 
 /*
  * Is the agent visibly busy (working, and its screen says so)? A nudge
- * then would land in the middle of its work.
+ * then would land in the middle of its work. A screen read before the
+ * work began (older than the state) says nothing about it: busy.
  */
 static int
 act_busy(struct lisa_ctx *ctx, const char *pane)
@@ -178,6 +179,7 @@ act_busy(struct lisa_ctx *ctx, const char *pane)
 	struct json_doc	*d;
 	char		*state;
 	int		 obj, sig, screen, hints, i, n, busy = 0;
+	long long	 state_age = -1, screen_age = -1;
 	char		*h;
 
 	if ((d = act_status(ctx, pane, &obj)) == NULL || obj < 0)
@@ -185,8 +187,11 @@ act_busy(struct lisa_ctx *ctx, const char *pane)
 	state = json_get_str(d, obj, "state");
 	if (state != NULL && strcmp(state, "in_progress") == 0) {
 		busy = 1;	/* unless the screen says otherwise */
+		json_get_int(d, obj, "state_age_ms", &state_age);
 		if ((sig = json_get(d, obj, "signals")) >= 0 &&
 		    (screen = json_get(d, sig, "screen")) >= 0 &&
+		    json_get_int(d, screen, "age_ms", &screen_age) == 0 &&
+		    screen_age >= 0 && screen_age <= state_age &&
 		    (hints = json_get(d, screen, "hints")) >= 0) {
 			busy = 0;
 			n = json_array_size(d, hints);
