@@ -18,7 +18,7 @@ test_lisa_tmux_builds_in_background_then_starts() {
 	# tmux start-up must not wait for the compiler.
 	[ "$ms" -lt 2000 ] || fail "run-shell lisa.tmux took ${ms} ms"
 	[ -x "$copy/bin/lisad" ] && fail "built synchronously?"
-	until_ms 120000 "$copy/bin/lisa" -L "$SOCK" list ||
+	until_ms 300000 "$copy/bin/lisa" -L "$SOCK" list ||
 	    fail "helper not started after build: $(cat "$TESTDIR/cache/lisa/build.log" 2>/dev/null | tail -5)"
 	note "run-shell returned in ${ms} ms; build + start took $(($(now_ms) - t0)) ms"
 	pid=$(info | jget "d['pid']")
@@ -61,7 +61,7 @@ set -g status-right '#{lisa_status} #[fg=blue]|'
 run '~/.tmux/plugins/tpm/tpm'
 CONF
 	tmux -L "$SOCK" -f "$HOME/.tmux.conf" new-session -d -s main -x 150 -y 30
-	until_ms 120000 "$plugins/lisa/bin/lisa" -L "$SOCK" list ||
+	until_ms 300000 "$plugins/lisa/bin/lisa" -L "$SOCK" list ||
 	    fail "helper not started: $(tail -5 "$XDG_CACHE_HOME/lisa/build.log" 2>/dev/null)"
 	T new-window -d -t main:1 -n agent "$ROOT/tests/fake/claude"
 	p=$(T display -p -t main:1 '#{pane_id}')
