@@ -319,7 +319,7 @@ test_limit_is_not_a_prompt() {
 	until_ms 5000 grep -q "codex hit a limit main:2" "$TESTDIR/desktop.log" ||
 	    fail "no notification: $(cat "$TESTDIR/desktop.log" 2>/dev/null)"
 	# The user types again: it is a prompt once more.
-	T send-keys -t "$c" 'work 1' Enter
+	T send-keys -t "$c" 'work 3' Enter
 	expect "$c" in_progress
 	expect "$c" waiting_input prompt
 	note "claude: $(L status "$c"); codex: $(L status "$x")"
@@ -379,7 +379,7 @@ test_reload_keeps_agents() {
 	T send-keys -t "$p" 'permission' Enter
 	expect "$p" waiting_input permission
 	T send-keys -t "$p" n Enter
-	T send-keys -t "$q" 'work 1' Enter
+	T send-keys -t "$q" 'work 3' Enter
 	expect "$q" in_progress
 	expect "$q" waiting_input prompt
 	[ "$(pane_field "$p" agent)" = claude ] || fail "agent: $(pane_field "$p" agent)"
@@ -491,7 +491,7 @@ test_gemini_context_and_limit() {
 	T send-keys -t "$g" 2 Enter
 	expect "$g" waiting_input limit gemini_chat_limit
 	# A new turn is no limit, though the error is still on the screen.
-	T send-keys -t "$g" 'work 1' Enter
+	T send-keys -t "$g" 'work 3' Enter
 	expect "$g" in_progress
 	expect "$g" waiting_input prompt title_idle
 	T capture-pane -p -t "$g" | grep -q "exhausted your daily quota" ||

@@ -320,7 +320,7 @@ test_agent_files_garbage_truncated_symlinked() {
 		L status "$p" --json | grep -q '"failed":true' ||
 		    fail "$bad: signal not marked failed"
 		# The agent writes a good file again: believed again.
-		T send-keys -t "$p" 'work 1' Enter
+		T send-keys -t "$p" 'work 3' Enter
 		expect "$p" in_progress
 		expect "$p" waiting_input prompt claude_session_idle
 	done
@@ -338,7 +338,7 @@ test_agent_files_garbage_truncated_symlinked() {
 	    -e FAKE_AGENT_TRANSCRIPT=1 "$FAKE/claude"
 	r=$(T display -p -t main:3 '#{pane_id}')
 	sleep 1.5
-	T send-keys -t "$r" 'work 1' Enter
+	T send-keys -t "$r" 'work 3' Enter
 	expect "$r" in_progress
 	expect "$r" waiting_input prompt claude_transcript_turn_done
 	tr=$(ls "$HOME/.claude/projects/"*/fake-*.jsonl)
@@ -364,7 +364,7 @@ test_agent_files_garbage_truncated_symlinked() {
 	esac
 	kill -CONT "$apid"
 	# The agent appends good lines after the garbage: those count.
-	T send-keys -t "$r" 'work 1' Enter
+	T send-keys -t "$r" 'work 3' Enter
 	expect "$r" in_progress
 	expect "$q" waiting_input prompt
 	kill -0 "$HELPER_PID" || fail "helper died"

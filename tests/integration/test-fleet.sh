@@ -159,7 +159,7 @@ test_fleet_remote_states_push() {
 	note "remote in_progress seen locally $(($(now_ms) - t0)) ms after the key"
 	expect_remote "$p" "$H1" waiting_input 10000
 	# lisa wait on it, pushed; its transitions in the local events.
-	R1 send-keys -t "$p" 'work 1' Enter
+	R1 send-keys -t "$p" 'work 3' Enter
 	out=$(L wait "$p@$H1" --until working --timeout 8) || fail "wait: $out"
 	echo "$out" | jget "d['host']" | grep -qx "$H1" || fail "wait said: $out"
 	L wait "$p@$H1" --until waiting --timeout 8 >/dev/null || fail "wait waiting"

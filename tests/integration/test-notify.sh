@@ -78,7 +78,7 @@ test_terminal_notification_per_terminal() {
 	tty_client nested screen-256color 'tmux 3.5a'
 	tty_client xterm xterm-256color 'XTerm(390)'
 	until_ms 15000 clients_attached 4 || fail "clients: $(T list-clients)"
-	T send-keys -t "$p" 'work 1' Enter
+	T send-keys -t "$p" 'work 3' Enter
 	expect "$p" in_progress
 	expect "$p" waiting_input prompt
 	expect_tty iterm '\033]9;lisa: claude in main:1 waits (prompt)\a'
@@ -96,7 +96,7 @@ test_terminal_notification_per_terminal() {
 	# The user's choice, for every terminal.
 	T set -g @lisa-notify-terminal osc777
 	L reload >/dev/null
-	T send-keys -t "$p" 'work 1' Enter
+	T send-keys -t "$p" 'work 3' Enter
 	expect "$p" in_progress
 	expect "$p" waiting_input prompt
 	expect_tty xterm '\033]777;notify;claude waits;main:1 · prompt\a'
@@ -105,7 +105,7 @@ test_terminal_notification_per_terminal() {
 	T set -g @lisa-notify-terminal off
 	L reload >/dev/null
 	before=$(info | jget "d['notify']['terminal']")
-	T send-keys -t "$p" 'work 1' Enter
+	T send-keys -t "$p" 'work 3' Enter
 	expect "$p" in_progress
 	expect "$p" waiting_input prompt
 	until_ms 15000 sh -c "[ \$(cat $XDG_RUNTIME_DIR/lisa/*.log | grep -c 'pane $p: notified') -ge 3 ]" ||
@@ -134,7 +134,7 @@ test_desktop_show_action_and_sound() {
 	tty_client one xterm-256color ''
 	until_ms 15000 clients_attached 1 || fail "no client"
 	client=$(T list-clients -F '#{client_control_mode} #{client_name}' | sed -n 's/^0 //p')
-	T send-keys -t "$p" 'work 1' Enter
+	T send-keys -t "$p" 'work 3' Enter
 	expect "$p" in_progress
 	expect "$p" waiting_input prompt
 	until_ms 15000 grep -q -- "-A focus=Show -a lisa -u normal -- claude waits main:1 · prompt" "$TESTDIR/desktop.log" ||
@@ -148,7 +148,7 @@ test_desktop_show_action_and_sound() {
 	[ "$(info | jget "d['notify']['focused']")" = 1 ] || fail "focused: $(info | jget "d['notify']")"
 	# Looking at it now: the next wait rings nothing, plays nothing.
 	rm -f "$TESTDIR/click"
-	T send-keys -t "$p" 'work 1' Enter
+	T send-keys -t "$p" 'work 3' Enter
 	expect "$p" in_progress
 	expect "$p" waiting_input prompt
 	until_ms 15000 sh -c "[ \$(cat $XDG_RUNTIME_DIR/lisa/*.log | grep -c 'pane $p: notified') = 2 ]" ||
@@ -173,14 +173,14 @@ test_desktop_without_actions_and_stop() {
 	expect "$p" waiting_input
 	tty_client one xterm-256color ''
 	until_ms 15000 clients_attached 1 || fail "no client"
-	T send-keys -t "$p" 'work 1' Enter
+	T send-keys -t "$p" 'work 3' Enter
 	expect "$p" in_progress
 	expect "$p" waiting_input prompt
 	until_ms 15000 grep -q -- "^-a lisa -u normal -- claude waits main:1" "$TESTDIR/desktop.log" ||
 	    fail "no plain notification after -A failed: $(cat "$TESTDIR/desktop.log" 2>/dev/null)"
 	# Now one that waits for a click, then lisa stop.
 	fake_notify_send ""
-	T send-keys -t "$p" 'work 1' Enter
+	T send-keys -t "$p" 'work 3' Enter
 	expect "$p" in_progress
 	expect "$p" waiting_input prompt
 	until_ms 15000 sh -c "[ \$(grep -c 'focus=Show' '$TESTDIR/desktop.log') = 2 ]" ||

@@ -167,7 +167,7 @@ test_nudge_refused_while_busy() {
 	grep -q busy "$TESTDIR/err" || fail "no reason given: $(cat "$TESTDIR/err")"
 	L wait "$p" --until waiting_input --timeout 40 >/dev/null
 	expect "$p" waiting_input prompt
-	L nudge "$p" 'work 1' >/dev/null || fail "nudge at the prompt refused"
+	L nudge "$p" 'work 3' >/dev/null || fail "nudge at the prompt refused"
 	expect "$p" in_progress
 }
 

@@ -66,7 +66,7 @@ test_hostile_pane_text_runs_nothing() {
 	# Into the output and the screen (the agent echoes what it does not know).
 	T send-keys -t "$p" -l "$evil"
 	T send-keys -t "$p" Enter
-	T send-keys -t "$p" 'work 1' Enter
+	T send-keys -t "$p" 'work 3' Enter
 	expect "$p" in_progress
 	expect "$p" waiting_input prompt
 	T send-keys -t "$p" 'hang' Enter

@@ -176,7 +176,7 @@ test_hostile_names_shown_as_text() {
 	T new-window -d -t "$name:1" -n 'w#{pane_pid}' "$FAKE/claude"
 	p=$(T display -p -t "$name:1" '#{pane_id}')
 	expect "$p" waiting_input
-	T send-keys -t "$p" 'work 1' Enter
+	T send-keys -t "$p" 'work 3' Enter
 	expect "$p" in_progress
 	expect "$p" waiting_input prompt
 	attach main:0
@@ -247,7 +247,7 @@ test_notifications_message_bell_desktop_command() {
 	p=$(agent_window 1 claude)
 	expect "$p" waiting_input
 	attach main:0
-	T send-keys -t "$p" 'work 1' Enter
+	T send-keys -t "$p" 'work 3' Enter
 	expect "$p" in_progress
 	expect "$p" waiting_input prompt
 	# A client that is not looking at the pane gets a message (not on
@@ -269,7 +269,7 @@ test_notifications_message_bell_desktop_command() {
 	    fail "on-transition input is not JSON lines"
 	# Looking at it: no message, no bell, no desktop notification.
 	T select-window -t main:1
-	T send-keys -t "$p" 'work 1' Enter
+	T send-keys -t "$p" 'work 3' Enter
 	expect "$p" in_progress
 	expect "$p" waiting_input prompt
 	# (the helper's log says when it has decided)
