@@ -140,10 +140,10 @@ SAN_LOGS = $(abspath build-asan/logs)
 # test_session_churn_instant_kill, and the 1000 in every make test. The
 # flood is a measure of speed, which ASan's own cost makes meaningless and
 # minutes long; its code runs under ASan in test_output_*,
-# test_server_sigkilled_mid_burst and the mutes. The two plugin tests
-# build lisa from a copy with the default flags: no ASan binary in them,
-# four minutes of compiling.
-SAN_SKIP ?= ^test_(session_churn_1000|flood_detached|lisa_tmux_builds_in_background_then_starts|tpm_install_from_clean_tmux_conf)$$
+# test_server_sigkilled_mid_burst and the mutes. Three tests build lisa
+# from a copy with the default flags (lisa.tmux, TPM, the first build's
+# messages): no ASan binary in them, minutes of compiling.
+SAN_SKIP ?= ^test_(session_churn_1000|flood_detached|lisa_tmux_builds_in_background_then_starts|tpm_install_from_clean_tmux_conf|first_build_says_building_then_ready)$$
 check-asan:
 	@rm -rf $(SAN_LOGS) && mkdir -p $(SAN_LOGS)
 	@ASAN_OPTIONS=log_path=$(SAN_LOGS)/asan:detect_leaks=1:fast_unwind_on_malloc=0 \

@@ -398,7 +398,7 @@ test_first_build_says_building_then_ready() {
 	T set -g @lisa-menu-key m
 	T run-shell "$copy/lisa.tmux"
 	expect_screen "lisa: building in the background"
-	expect_screen "lisa: ready: prefix + m for the agents menu" 180000
+	expect_screen "lisa: ready: prefix + m for the agents menu" 300000
 	# (3.2a says ready just before it starts the helper)
 	until_ms 10000 "$copy/bin/lisa" -L "$SOCK" list || fail "helper not running"
 	"$copy/bin/lisa" -L "$SOCK" stop >/dev/null
