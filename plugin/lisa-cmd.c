@@ -48,7 +48,7 @@ static const struct lisa_cmd lisa_cmds[] = {
 	  0, 0, 1 },
 	{ "shell-init", NULL, "bash|zsh|fish",
 	  "OSC 133 prompt marks for that shell", 1, 1, 0 },
-	{ "hooks", NULL, "install|uninstall [claude|qwen|codex] [--dry-run]",
+	{ "hooks", NULL, "install|uninstall [claude|codex] [--dry-run]",
 	  "add or remove lisa's agent hooks", 1, 2, 0 },
 	{ "notify", NULL, "[--agent A]",
 	  "what agent hooks run (reads the event)", 0, 1, 0 },

@@ -2,10 +2,9 @@
  * Agent hooks. `lisa notify` is what the hooks run: it reads the agent's
  * event (Claude: JSON on stdin; Codex: JSON as the last argument), pushes
  * it to the helper and exits 0, printing nothing (a hook's stdout can end
- * up in the agent's context). `lisa hooks install|uninstall
- * claude|qwen|codex` adds or removes exactly lisa's entries in the agent's
- * settings, leaving the user's own alone; files are replaced atomically.
- * Qwen Code took Claude's hooks: the same settings.json shape and events.
+ * up in the agent's context). `lisa hooks install|uninstall claude|codex`
+ * adds or removes exactly lisa's entries in the agent's settings, leaving
+ * the user's own alone; files are replaced atomically.
  */
 #include <sys/stat.h>
 
@@ -22,38 +21,15 @@
 #define HOOKS_MARK "LISA_HOOK=1 "
 #define HOOKS_MAX_FILE (4 * 1024 * 1024)
 
-/* Events lisa listens to; tool events need a matcher. */
-struct hooks_event {
+/* Claude events lisa listens to; tool events need a matcher. */
+static const struct {
 	const char	*event;
 	int		 matcher;
-};
-static const struct hooks_event claude_events[] = {
+} claude_events[] = {
 	{ "SessionStart", 0 }, { "UserPromptSubmit", 0 },
 	{ "PreToolUse", 1 }, { "PermissionRequest", 1 },
 	{ "PostToolUse", 1 }, { "Stop", 0 }, { "StopFailure", 0 },
 	{ "Notification", 0 }, { "SessionEnd", 0 },
-};
-/* Qwen Code 0.15 has no StopFailure (an unknown event is an error). */
-static const struct hooks_event qwen_events[] = {
-	{ "SessionStart", 0 }, { "UserPromptSubmit", 0 },
-	{ "PreToolUse", 1 }, { "PermissionRequest", 1 },
-	{ "PostToolUse", 1 }, { "Stop", 0 },
-	{ "Notification", 0 }, { "SessionEnd", 0 },
-};
-
-/* An agent whose hooks live in a settings.json, as Claude Code's do. */
-struct hooks_json {
-	const char			*agent;
-	const char			*env;	/* its config directory */
-	const char			*dir;	/* else this, under $HOME */
-	const struct hooks_event	*events;
-	size_t				 nevents;
-};
-static const struct hooks_json hooks_json_agents[] = {
-	{ "claude", "CLAUDE_CONFIG_DIR", ".claude", claude_events,
-	  sizeof claude_events / sizeof claude_events[0] },
-	{ "qwen", "QWEN_HOME", ".qwen", qwen_events,
-	  sizeof qwen_events / sizeof qwen_events[0] },
 };
 
 static char *
@@ -115,49 +91,35 @@ write_file(const char *path, const char *data, size_t len)
 	return (0);
 }
 
-/* Qwen resolves a relative QWEN_HOME from its cwd: so does lisa. */
 static char *
-json_settings_path(const struct hooks_json *a)
+claude_settings_path(void)
 {
-	const char	*dir = getenv(a->env);
+	const char	*dir = getenv("CLAUDE_CONFIG_DIR");
 	char		*path;
 
-	if (dir != NULL && *dir != '\0')
+	if (dir != NULL && *dir == '/')
 		xasprintf(&path, "%s/settings.json", dir);
 	else
-		xasprintf(&path, "%s/%s/settings.json",
-		    getenv("HOME") != NULL ? getenv("HOME") : "", a->dir);
+		xasprintf(&path, "%s/.claude/settings.json",
+		    getenv("HOME") != NULL ? getenv("HOME") : "");
 	return (path);
 }
 
 static int
-json_settings_exist(const struct hooks_json *a)
+is_ours(struct jv *hook)
 {
-	struct stat	 st;
-	char		*path = json_settings_path(a);
-	int		 exists = lstat(path, &st) == 0;
-
-	free(path);
-	return (exists);
-}
-
-static int
-is_ours(const struct hooks_json *a, struct jv *hook)
-{
-	char	*cmd = jv_text(jv_get(hook, "command")), *tail;
+	char	*cmd = jv_text(jv_get(hook, "command"));
 	int	 ours;
 
-	xasprintf(&tail, " notify --agent %s", a->agent);
 	ours = cmd != NULL && strstr(cmd, HOOKS_MARK) != NULL &&
-	    strstr(cmd, tail) != NULL;
-	free(tail);
+	    strstr(cmd, " notify --agent claude") != NULL;
 	free(cmd);
 	return (ours);
 }
 
 /* Remove lisa's entries (and the groups and events they leave empty). */
 static int
-json_remove(const struct hooks_json *a, struct jv *root)
+claude_remove(struct jv *root)
 {
 	struct jv	*hooks = jv_get(root, "hooks"), *ev, *evn, *g, *gn;
 	struct jv	*list, *h, *hn;
@@ -177,7 +139,7 @@ json_remove(const struct hooks_json *a, struct jv *root)
 			mine = 0;
 			for (h = list->first; h != NULL; h = hn) {
 				hn = h->next;
-				if (is_ours(a, h)) {
+				if (is_ours(h)) {
 					jv_remove(list, h);
 					mine = 1;
 					removed++;
@@ -195,7 +157,7 @@ json_remove(const struct hooks_json *a, struct jv *root)
 }
 
 static int
-json_add(const struct hooks_json *a, struct jv *root, const char *command)
+claude_add(struct jv *root, const char *command)
 {
 	struct jv	*hooks, *ev, *g, *list, *h;
 	size_t		 i;
@@ -204,8 +166,8 @@ json_add(const struct hooks_json *a, struct jv *root, const char *command)
 	hooks = jv_get_or_add(root, "hooks", JV_OBJECT);
 	if (hooks->type != JV_OBJECT)
 		return (-1);
-	for (i = 0; i < a->nevents; i++) {
-		ev = jv_get_or_add(hooks, a->events[i].event, JV_ARRAY);
+	for (i = 0; i < sizeof claude_events / sizeof claude_events[0]; i++) {
+		ev = jv_get_or_add(hooks, claude_events[i].event, JV_ARRAY);
 		if (ev->type != JV_ARRAY)
 			return (-1);
 		found = 0;
@@ -213,12 +175,12 @@ json_add(const struct hooks_json *a, struct jv *root, const char *command)
 			list = jv_get(g, "hooks");
 			for (h = list != NULL ? list->first : NULL; h != NULL;
 			    h = h->next)
-				found |= is_ours(a, h);
+				found |= is_ours(h);
 		}
 		if (found)
 			continue;
 		g = jv_container(NULL, JV_OBJECT);
-		if (a->events[i].matcher)
+		if (claude_events[i].matcher)
 			jv_append(g, jv_string("matcher", "*"));
 		list = jv_container("hooks", JV_ARRAY);
 		h = jv_container(NULL, JV_OBJECT);
@@ -233,7 +195,7 @@ json_add(const struct hooks_json *a, struct jv *root, const char *command)
 }
 
 static int
-hooks_json(const struct hooks_json *a, int install, int dry_run)
+hooks_claude(int install, int dry_run)
 {
 	struct jv	*root;
 	struct buf	 out;
@@ -241,7 +203,7 @@ hooks_json(const struct hooks_json *a, int install, int dry_run)
 	size_t		 len;
 	int		 missing, n;
 
-	path = json_settings_path(a);
+	path = claude_settings_path();
 	if ((text = read_file(path, &len, &missing)) == NULL) {
 		fprintf(stderr, "lisa: %s: %s\n", path, strerror(errno));
 		return (1);
@@ -258,13 +220,12 @@ hooks_json(const struct hooks_json *a, int install, int dry_run)
 	self = client_self();
 	buf_init(&out);
 	ctl_shell_quote(&out, self);
-	xasprintf(&command, HOOKS_MARK "%s notify --agent %s", out.data,
-	    a->agent);
+	xasprintf(&command, HOOKS_MARK "%s notify --agent claude", out.data);
 	buf_reset(&out);
 	if (install)
-		n = json_add(a, root, command);
+		n = claude_add(root, command);
 	else
-		n = json_remove(a, root);
+		n = claude_remove(root);
 	if (n < 0) {
 		fprintf(stderr, "lisa: %s: \"hooks\" is not an object of "
 		    "arrays; not touching it\n", path);
@@ -395,43 +356,30 @@ hooks_codex(int install, int dry_run)
 int
 cmd_hooks(const char *action, const char *agent, int dry_run)
 {
-	const struct hooks_json	*a;
-	size_t			 i, n = sizeof hooks_json_agents /
-				    sizeof hooks_json_agents[0];
-	int			 install, rc = 0, known = 0;
+	int	install, rc = 0;
 
 	if (action == NULL || (strcmp(action, "install") != 0 &&
 	    strcmp(action, "uninstall") != 0)) {
 		fprintf(stderr, "usage: lisa hooks install|uninstall "
-		    "[claude|qwen|codex] [--dry-run]\n");
+		    "[claude|codex] [--dry-run]\n");
 		return (2);
 	}
 	install = strcmp(action, "install") == 0;
 	if (install && agent == NULL) {
-		fprintf(stderr, "lisa: hooks install claude|qwen|codex\n");
+		fprintf(stderr, "lisa: hooks install claude|codex\n");
 		return (2);
 	}
+	if (agent == NULL || strcmp(agent, "claude") == 0)
+		rc |= hooks_claude(install, dry_run);
+	if (agent == NULL || strcmp(agent, "codex") == 0)
+		rc |= hooks_codex(install, dry_run);
 	if (agent != NULL && strcmp(agent, "claude") != 0 &&
-	    strcmp(agent, "qwen") != 0 && strcmp(agent, "codex") != 0) {
-		fprintf(stderr, "lisa: no hooks for %s (claude, qwen, codex)\n",
+	    strcmp(agent, "codex") != 0) {
+		fprintf(stderr, "lisa: no hooks for %s (claude, codex)\n",
 		    agent);
 		return (2);
 	}
-	for (i = 0; i < n; i++) {
-		a = &hooks_json_agents[i];
-		if (agent != NULL && strcmp(agent, a->agent) != 0)
-			continue;
-		/* Uninstall of all: only the agents whose settings exist. */
-		if (agent == NULL && !json_settings_exist(a))
-			continue;
-		rc |= hooks_json(a, install, dry_run);
-		known = 1;
-	}
-	if (agent == NULL || strcmp(agent, "codex") == 0) {
-		rc |= hooks_codex(install, dry_run);
-		known = 1;
-	}
-	return (known ? rc : 2);
+	return (rc);
 }
 
 /*

@@ -403,7 +403,7 @@ class Qwen(Agent):
         with open(os.path.join(self.home, ".qwen", "trustedFolders.json"), "w") as f:
             json.dump({self.work: "TRUST_FOLDER"}, f)
         if self.hooks:
-            self.install_hooks(server, HOME=self.home)
+            raise Failure("lisa has no hooks for Qwen Code")
 
     def env(self):
         return {"HOME": self.home, "OPENAI_API_KEY": "mock-key",
@@ -1027,8 +1027,8 @@ def main():
                 env = clean_env(runtime)
                 cls = {"claude": Claude, "codex": Codex, "gemini": Gemini,
                        "qwen": Qwen}[name]
-                if cls is Gemini and hk == "on":
-                    continue	# lisa has no Gemini hooks
+                if cls in (Gemini, Qwen) and hk == "on":
+                    continue	# lisa has no Gemini or Qwen hooks
                 agent = cls(bins[name][1], bins[name][0], sub, hk == "on")
                 server = None
                 try:

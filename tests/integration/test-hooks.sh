@@ -97,36 +97,3 @@ test_codex_notify_by_cwd_and_title_thread_ignored() {
 	[ -s "$TESTDIR/out" ] && fail "printed"
 	return 0
 }
-
-# Qwen Code took Claude's hooks: the same settings.json, in ~/.qwen (or
-# $QWEN_HOME), without StopFailure; its states then come from them.
-test_qwen_hooks_install_and_states() {
-	export HOME="$TESTDIR/home"
-	mkdir -p "$HOME/.qwen"
-	f="$HOME/.qwen/settings.json"
-	printf '{"general": {"enableAutoUpdate": false}}\n' >"$f"
-	cp "$f" "$TESTDIR/orig.json"
-	L hooks install qwen | grep -q "added 8 hook" || fail "install: $(cat "$f")"
-	grep -q StopFailure "$f" && fail "an event Qwen does not know: $(cat "$f")"
-	[ "$(grep -c 'notify --agent qwen' "$f")" = 8 ] || fail "entries: $(cat "$f")"
-	# QWEN_HOME moves it (a relative one from the cwd, as Qwen does).
-	mkdir -p "$TESTDIR/qh"
-	(cd "$TESTDIR" && QWEN_HOME=qh "$LISA" -L "$SOCK" hooks install qwen) |
-	    grep -q "added 8 hook(s) to qh/settings.json" || fail "QWEN_HOME"
-	setup_agents
-	mkdir -p "$TESTDIR/qproj"
-	T new-window -d -t main:1 -c "$TESTDIR/qproj" "$FAKE/qwen"
-	q=$(T display -p -t main:1 '#{pane_id}')
-	expect "$q" waiting_input prompt
-	T send-keys -t "$q" 'work 3' Enter
-	expect "$q" in_progress generating hook_working
-	expect "$q" waiting_input prompt hook_stop
-	T send-keys -t "$q" permission Enter
-	expect "$q" waiting_input permission hook_permission
-	T send-keys -t "$q" 1 Enter
-	expect "$q" in_progress
-	expect "$q" waiting_input prompt hook_stop
-	L hooks uninstall qwen | grep -q "removed 8 hook" || fail "uninstall"
-	same_json "$f" "$TESTDIR/orig.json" || fail "not back to the original: $(cat "$f")"
-	note "qwen: $(L status "$q")"
-}
