@@ -13,22 +13,18 @@ watchdog_setup() {
 	L reload >/dev/null
 }
 
-# The pane's transitions and watchdog levels, for a failure's message.
-wd_history() {
-	L events --json | python3 -c '
-import json, sys
-print(" ".join("%s:%s" % (e["level"], e["action"]) if e["event"] == "watchdog"
-               else "[%s/%s %s]" % (e["to"], e["detail"], e["reason"])
-               for e in map(json.loads, sys.stdin)
-               if e["event"] in ("watchdog", "transition") and e["pane_id"] == sys.argv[1]))' "$1"
-}
-
+# The pane's watchdog levels ("0:warn 1:nudge ..."); with EVENTS
+# "watchdog transition", its transitions among them, for a failure's message.
 wd_events() {
 	L events --json | python3 -c '
 import json, sys
-print(" ".join("%s:%s" % (e["level"], e["action"]) for e in map(json.loads, sys.stdin)
-               if e["event"] == "watchdog" and e["pane_id"] == sys.argv[1]))' "$1"
+want = sys.argv[2].split()
+print(" ".join("%s:%s" % (e["level"], e["action"]) if e["event"] == "watchdog"
+               else "[%s/%s %s]" % (e["to"], e["detail"], e["reason"])
+               for e in map(json.loads, sys.stdin)
+               if e["event"] in want and e["pane_id"] == sys.argv[1]))' "$1" "${2:-watchdog}"
 }
+wd_history() { wd_events "$1" "watchdog transition"; }
 
 test_watchdog_warn_nudge_triage_terminate() {
 	triage="$TESTDIR/triage.sh"
