@@ -87,6 +87,27 @@ watch_young_rescan(struct watch *w, uint64_t now, int started_young)
 }
 
 /*
+ * A process in the middle of execve: the kernel names it (comm) before it
+ * lays out its environment, and /proc/PID/environ reads empty until then.
+ * An agent met in that moment would have its files looked for under our
+ * HOME, not its own, for the rest of its run: look again shortly. An
+ * agent whose environment is really empty is taken once it is not young.
+ */
+static int
+watch_mid_exec(struct pane *p, const struct proc_node *node)
+{
+	char	buf[64];
+
+	if (proc_environ(node->pid, buf, sizeof buf) != 0 ||
+	    proc_boot_ms() >= proc_start_ms(node) + WATCH_YOUNG_PANE)
+		return (0);
+	log_debug("pane %%%d: pid %ld still in exec, looking again", p->id,
+	    (long)node->pid);
+	watch_rescan_in(p, WATCH_EXEC_RESCAN);
+	return (1);
+}
+
+/*
  * Walk the pane's process tree: which agent runs (the shallowest process a
  * profile claims), its live tool processes (descendants no profile claims
  * as the agent itself) and the CPU its tree used since the last look.
@@ -175,6 +196,8 @@ watch_scan(struct pane *p)
 	}
 	if (!w->agent_seen || w->agent_pid != nodes[agent_i].pid ||
 	    w->agent_start != nodes[agent_i].start) {
+		if (watch_mid_exec(p, &nodes[agent_i]))
+			return;
 		log_debug("pane %%%d: agent %s pid %ld", p->id, found->name,
 		    (long)nodes[agent_i].pid);
 		watch_unwatch_agent(w);

@@ -30,11 +30,20 @@ It reads commands typed into the pane (one per line):
                    input, output, cache read, cache write (in the
                    transcript, written once per content block, as Claude)
 Options: --trust (start with the trust dialog), --print (one-shot, no UI:
-`claude -p` / `codex exec`), --fail (with --print: exit 1).
+`claude -p` / `codex exec`), --fail (with --print: exit 1), --late-env
+SECONDS NAME=VALUE... (started with no environment: wait, then exec itself
+again, same pid, with that one: the kernel's moment in execve when a
+process has its new name and no environment yet, made long).
 Environment: FAKE_AGENT_NO_SESSION=1 (no session file), FAKE_AGENT_NO_TITLE=1
 (no titles), FAKE_AGENT_SPEED, FAKE_AGENT_LOG (when each signal was sent).
 """
 import json, os, subprocess, sys, time
+
+if len(sys.argv) > 2 and sys.argv[1] == "--late-env":
+    time.sleep(float(sys.argv[2]))
+    _env = dict(a.split("=", 1) for a in sys.argv[3:] if "=" in a)
+    _rest = [a for a in sys.argv[3:] if "=" not in a]
+    os.execve(sys.argv[0], [sys.argv[0]] + _rest, _env)
 
 NAME = os.path.basename(sys.argv[0])
 CLAUDE = NAME != "codex"

@@ -158,6 +158,24 @@ test_claude_states_from_session_file() {
 	expect "$p" waiting_input prompt claude_session_idle
 }
 
+# An agent met in the middle of its execve (its name set, its environment
+# not yet: seen on a busy CI machine) has its files under its own HOME,
+# not lisa's. The fake holds that moment for 0.4 s.
+test_claude_met_mid_exec_finds_its_own_home() {
+	setup_agents
+	other="$TESTDIR/other-home"
+	mkdir -p "$other"
+	T new-window -d -t main:1 -n claude \
+	    "env -i $FAKE/claude --late-env 0.4 HOME=$other PATH=/usr/bin:/bin"
+	p=$(T display -p -t main:1 '#{pane_id}')
+	expect "$p" waiting_input prompt claude_session_idle
+	pid=$(L status "$p" --json | jget "d['signals']['process']['agent_pid']")
+	[ -e "$other/.claude/sessions/$pid.json" ] ||
+	    fail "the session file is not in the agent's HOME"
+	T send-keys -t "$p" 'work 3' Enter
+	expect "$p" in_progress generating claude_session_busy
+}
+
 # SIGKILL leaves the session file "busy" and the title frozen busy.
 test_claude_sigkill_leaves_stale_busy_file() {
 	setup_agents
