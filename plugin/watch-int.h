@@ -14,6 +14,7 @@
 /* tmux's own word of a death (pane-died) gets this long before ours. */
 #define WATCH_ZOMBIE_GRACE 500
 #define WATCH_EXIT_SETTLE 300	/* ms for a shell to report an agent's exit */
+#define WATCH_EXIT_ALIVE 2000	/* ms Codex's goodbye waits for its exit */
 /*
  * After an agent's death, its shell's report ("Killed") refines the
  * verdict: looked for in the first WATCH_SHELL_BYTES the pane writes, by

@@ -579,7 +579,7 @@ watch_run(void *arg)
 	struct cls_result	 r;
 	enum cls_state		 from;
 	char			 old_detail[sizeof w->res.detail];
-	uint64_t		 now, at;
+	uint64_t		 now, at, settle;
 
 	/* /proc on events that call for it, and when a deadline comes. */
 	if (w->rescan_at != 0 && time_mono_ms() >= w->rescan_at) {
@@ -618,9 +618,20 @@ watch_run(void *arg)
 	 * the screen once they have.
 	 */
 	if ((at = watch_exiting(p, &r)) != 0) {
-		if (now - at < WATCH_EXIT_SETTLE) {
+		/*
+		 * Codex says goodbye before it exits: while its process
+		 * lives, its exit code may still come (later on a loaded
+		 * machine, or where no pidfd tells of the exit at once:
+		 * then the shell's mark, the pane's death or its prompt's
+		 * output do, each an event that looks again).
+		 */
+		settle = WATCH_EXIT_SETTLE;
+		if (w->agent_alive &&
+		    strcmp(r.reason, "codex_osc_clear") == 0)
+			settle = WATCH_EXIT_ALIVE;
+		if (now - at < settle) {
 			loop_timer_del(&w->timer);
-			loop_timer_add(&w->timer, at + WATCH_EXIT_SETTLE - now);
+			loop_timer_add(&w->timer, at + settle - now);
 			return;
 		}
 		if (!w->agent_alive && w->screen_at < at + WATCH_EXIT_SETTLE &&
