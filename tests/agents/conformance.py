@@ -590,6 +590,16 @@ class Driver:
         print("---- %s: screen of %s\n%s\n---- lisa explain\n%s----" % (
             scenario, pane, "\n".join(l for l in screen.splitlines() if l.strip()), expl),
             file=sys.stderr)
+        # What the helper (-v) said of the pane: the run directory goes.
+        said = []
+        for log in glob.glob(os.path.join(self.s.top, "run", "lisa", "*.log")):
+            with open(log, errors="replace") as f:
+                said += [l.rstrip() for l in f if "pane %s:" % pane in l or
+                         "pane %s " % pane in l]
+        if said:
+            print("---- helper on %s (last %d of %d)\n%s\n----" % (
+                pane, min(25, len(said)), len(said), "\n".join(said[-25:])),
+                file=sys.stderr)
 
     def seen(self, pane, t0, state, detail, timeout):
         """Whether the events log shows STATE/DETAIL after t0 (no record)."""
