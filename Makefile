@@ -144,22 +144,27 @@ SAN_LOGS = $(abspath build-asan/logs)
 # from a copy with the default flags (lisa.tmux, TPM, the first build's
 # messages): no ASan binary in them, minutes of compiling.
 SAN_SKIP ?= ^test_(session_churn_1000|flood_detached|lisa_tmux_builds_in_background_then_starts|tpm_install_from_clean_tmux_conf|first_build_says_building_then_ready)$$
+# Whole files CI leaves out under ASan (.ci/run: they run natively there).
+SAN_SKIP_FILES ?=
 check-asan:
 	@rm -rf $(SAN_LOGS) && mkdir -p $(SAN_LOGS)
 	@ASAN_OPTIONS=log_path=$(SAN_LOGS)/asan:detect_leaks=1:fast_unwind_on_malloc=0 \
 	UBSAN_OPTIONS=log_path=$(SAN_LOGS)/ubsan:print_stacktrace=1 \
 	LISA_BIN_DIR=$(abspath build-asan/bin) LISA_BUILD_DIR=build-asan \
 	LISA_SANITIZE_DIR=$(SAN_LOGS) LISA_TEST_SKIP='$(SAN_SKIP)' \
+	LISA_TEST_SKIP_FILES='$(SAN_SKIP_FILES)' \
 	$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/bin \
 	    CC=clang CFLAGS='$(SAN_FLAGS)' test
 
 # The helper's integration tests with the helper under valgrind (memcheck:
 # leaks and errors; the CLI runs natively). bin/lisad is a wrapper that
 # execs valgrind on lisad.real, so every way a test starts the helper is
-# covered. VG_TESTS picks the tests (the floods and churn would take an
-# hour at valgrind's pace).
+# covered. VG_TESTS picks the tests: one or two for each of the helper's
+# paths (classification by each signal, deaths, faults, output, the fleet,
+# runs, stop, hostile text), about 10 minutes at valgrind's pace; ASan and
+# LeakSanitizer run the whole suite (make check-asan).
 VG_LOGS = $(abspath build-vg/logs)
-VG_TESTS ?= ^test_(server|second|stop|runtime|no_periodic|all_sessions|ignore|window_size|linked|closed|respawned|death|output_(1mb|binary)|pause|claude_states_from_(title|session)|codex|degraded|stuck|agent_killed|status_targets|stderr|kill_9|exit_codes|nudge|kill_terminates|termination_of|runs_dir|watchdog_warn|hostile|socket|helper_sigkilled|session_churn_instant|agent_files|fleet)
+VG_TESTS ?= ^test_(claude_states_from_(title_and_screen|session_file)|codex_states_from_osc7501|degraded_when_session_file_corrupt|stuck_when_silent_and_idle_cpu|death_via_hook_alone|respawned_pane_alive_again|server_sigkilled_mid_burst|helper_sigkilled_restarted|session_churn_instant_kill|agent_files_garbage_truncated_symlinked|fleet_remote_states_push|fleet_hostile_remote_changes_nothing|stop_removes_hooks_and_socket|no_periodic_work_when_idle|codex_notify_by_cwd_and_title_thread_ignored|output_1mb_printable_exact|output_binary_exact|pause_continue_and_resync|stderr_head_tail_exit_code|kill_terminates_tree_then_sigkill|runs_dir_and_records_not_followed|stop_restores_every_option_and_key|hostile_pane_text_runs_nothing|all_sessions_attached|linked_window_counted_once|hostile_names_shown_as_text|watchdog_warn_nudge_triage_terminate)$$
 check-valgrind:
 	@rm -rf $(VG_LOGS) && mkdir -p $(VG_LOGS)
 	@rm -f build-vg/bin/lisad # the wrapper of a last run: relink
@@ -171,6 +176,7 @@ check-valgrind:
 	@chmod +x build-vg/bin/lisad
 	@LISA_BIN_DIR=$(abspath build-vg/bin) LISA_BUILD_DIR=build-vg \
 	LISA_VALGRIND_DIR=$(VG_LOGS) LISA_TEST_FILTER='$(VG_TESTS)' LISA_SLOW=10 \
+	LISA_GRACE=3 \
 	    sh tests/run.sh --integration-only
 
 # The generic POSIX backend builds, and its binaries reference nothing that

@@ -9,7 +9,8 @@ setup_agents() {
 	mkdir -p "$HOME"
 	export FAKE_AGENT_LOG="$TESTDIR/agent.log"
 	start_server main
-	T set -g @lisa-grace 1
+	# Under valgrind the helper can take a second to meet a new agent.
+	T set -g @lisa-grace "${LISA_GRACE:-1}"
 	T set -g @lisa-debounce 0.5
 	T set -g @lisa-stale "${1:-120}"
 	start_helper
