@@ -5,7 +5,8 @@
 # exits 77 skips itself, with the reason it printed after "SKIP: ").
 # LISA_TEST_FILTER=regex picks integration tests by name; LISA_TEST_SKIP=regex
 # leaves some out, each named in the output. LISA_TEST_FILES=regex picks the
-# integration files by name (test-classify, ...).
+# integration files by name (test-classify, ...); LISA_TEST_SKIP_FILES=regex
+# leaves whole files out, each named with its count.
 cd "$(dirname "$0")/.." || exit 2
 ROOT=$(pwd)
 export ROOT
@@ -47,6 +48,14 @@ if [ $integ = 1 ]; then
 	for file in tests/integration/test-*.sh; do
 		if [ -n "$LISA_TEST_FILES" ] && ! basename "$file" .sh |
 		    grep -Eq "$LISA_TEST_FILES"; then
+			continue
+		fi
+		if [ -n "$LISA_TEST_SKIP_FILES" ] && basename "$file" .sh |
+		    grep -Eq "$LISA_TEST_SKIP_FILES"; then
+			n=$(grep -c '^test_[a-z0-9_]*()' "$file")
+			skipped=$((skipped + n))
+			printf 'skip %s: its %d tests (LISA_TEST_SKIP_FILES)\n' \
+			    "$(basename "$file" .sh)" "$n"
 			continue
 		fi
 		for t in $(sed -n 's/^\(test_[a-z0-9_]*\)().*/\1/p' "$file"); do
