@@ -80,8 +80,10 @@ main() {
 	say "building in the background (a few seconds; log: $LOGDIR/build.log)"
 	(
 		# bin/ whatever BUILD or BIN the environment has (make takes
-		# both from it).
-		if make -C "$DIR" BUILD=build BIN=bin >"$LOGDIR/build.log" 2>&1; then
+		# both from it); on every core, once.
+		j=$(getconf _NPROCESSORS_ONLN 2>/dev/null) || j=2
+		if make -j"${j:-2}" -C "$DIR" BUILD=build BIN=bin \
+		    >"$LOGDIR/build.log" 2>&1; then
 			if no_client_flag; then
 				# Before the helper's control clients exist,
 				# or tmux may pick one of them to tell.
