@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A scripted OpenAI Chat Completions API (SSE), for agents that speak it
-(Qwen Code, and any OpenAI-compatible client), run offline.
+(Qwen Code, OpenCode, and any OpenAI-compatible client), run offline.
 
     python3 mock_chat.py [--port N] [--log FILE]
 
@@ -11,7 +11,8 @@ What a streamed request gets is chosen by the last "#mock VERB [ARG]" in the
 newest typed user message (text in <...> blocks is the agent's own):
 
     #mock slow S        stream text chunks for about S seconds
-    #mock run CMD       call run_shell_command with CMD
+    #mock run CMD       call the shell tool with CMD (run_shell_command, or
+                        bash when the request offers that: OpenCode)
     #mock error STATUS  answer with HTTP STATUS
     #mock limit S       HTTP 429 as the API sends a rate limit: retry-after S,
                         x-ratelimit-* headers, code rate_limit_exceeded
@@ -125,8 +126,12 @@ class Chat(Handler):
             self.connection.shutdown(socket.SHUT_RDWR)
         elif verb == "run":
             self.chunk({"content": "I will run the command now.\n"})
+            names = [t.get("function", {}).get("name") for t in req.get("tools") or []]
+            # Qwen Code's shell tool, or OpenCode's.
+            tool = next((n for n in ("run_shell_command", "bash") if n in names),
+                        "run_shell_command")
             call = {"index": 0, "id": "call_" + uuid.uuid4().hex[:12], "type": "function",
-                    "function": {"name": "run_shell_command",
+                    "function": {"name": tool,
                                  "arguments": json.dumps({"command": arg or "true",
                                                           "description": "the mock command"})}}
             self.chunk({"tool_calls": [call]})
