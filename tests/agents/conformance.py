@@ -804,6 +804,8 @@ class Driver:
                 break
             time.sleep(0.2)
         lat = now_ms() - self.mock_done("usage", t) if got == want else None
+        if got != want:
+            self.dump("context reported", pane)
         self.record("context reported", want, got, got == want, lat)
 
     def background(self, pane):
