@@ -6,7 +6,9 @@
 . "$ROOT/tests/integration/agents.sh"
 
 # An agent ("claude", so the built-in profile applies) that streams a
-# 120-byte line every 50 ms (2.4 KB/s) after an Enter, until $TESTDIR/stop
+# 120-byte line every 20 ms (6 KB/s: on a loaded machine still well above
+# the 1 KB/s a stream is, which 2.4 KB/s was not) after an Enter, until
+# $TESTDIR/stop
 # exists; then it ends its turn in ONE write: $1 (printf format). Titles
 # unless $2=notitle. With $2=retry it then counts down as Claude Code does
 # after an API error: the whole line once, then only the digits, once a
@@ -29,7 +31,7 @@ i = 0
 while not os.path.exists("$TESTDIR/stop"):
     w(title("\u2802 Claude Code") + "\r\u2802 Working %d (esc to interrupt) %s\n" % (i, "." * 80))
     i += 1
-    time.sleep(0.05)
+    time.sleep(0.02)
 if retry:
     w("\r\u273b API error \u00b7 Retrying in 9s \u00b7 attempt 1/10")
     for n in range(8, 0, -1):
