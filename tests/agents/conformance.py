@@ -926,7 +926,8 @@ class Driver:
 
         # The same pane again: a new agent, busy, then SIGKILL.
         t0 = self.type(pane, a.name)
-        if not self.expect("restart in pane", pane, t0, "waiting_input", "prompt", 40):
+        # Gemini CLI once took over 40 s to draw its prompt again on a busy machine.
+        if not self.expect("restart in pane", pane, t0, "waiting_input", "prompt", 90):
             return
         t = self.type(pane, "#mock slow 60 keep going")
         self.expect("busy before kill", pane, t, "in_progress", "generating")
