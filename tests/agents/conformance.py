@@ -839,6 +839,19 @@ class Driver:
         self.key(pane, "Down")
         time.sleep(0.3)
         t = self.key(pane, "Enter")		# 2. Stop
+        # A busy Gemini can read Down and Enter as one chunk and drop the
+        # Enter (seen in CI): while the dialog stays, press it again.
+        for _ in range(3):
+            end = time.time() + 3
+            while time.time() < end and "Keep trying" in self.s.tmux(
+                    "capture-pane", "-p", "-t", pane, check=False):
+                time.sleep(0.2)
+            if "Keep trying" not in self.s.tmux("capture-pane", "-p", "-t", pane,
+                                                check=False):
+                break
+            print("note: %s: Enter for Stop not taken; pressed again" % pane,
+                  file=sys.stderr)
+            t = self.key(pane, "Enter")
         # Still a limit, but now by the error Gemini wrote, not the dialog:
         # the same state before and after, so the reason is the test.
         want, got, end = "waiting_input/limit gemini_chat_limit", None, time.time() + 30
