@@ -551,16 +551,27 @@ watch_input(struct pane *p, struct cls_input *in)
 	in->stale = lisad.stale_ms;
 }
 
-/* When an exit verdict that may still be refined began (0: not one). */
+/*
+ * When an exit verdict that may still be refined began (0: not one), and
+ * in *settle how long it waits for the exit code. Codex says goodbye
+ * before it exits: while its process lives, the code may still come
+ * (later on a loaded machine, or where no pidfd tells of the exit at once:
+ * then the shell's mark, the pane's death or its prompt's output do, each
+ * an event that looks again).
+ */
 static uint64_t
-watch_exiting(struct pane *p, const struct cls_result *r)
+watch_exiting(struct pane *p, const struct cls_result *r, uint64_t *settle)
 {
 	struct watch	*w = p->watch;
 
+	*settle = WATCH_EXIT_SETTLE;
 	if (p->dead || r->lifecycle != LC_EXITED)
 		return (0);
-	if (strcmp(r->reason, "codex_osc_clear") == 0)
+	if (strcmp(r->reason, "codex_osc_clear") == 0) {
+		if (w->agent_alive)
+			*settle = WATCH_EXIT_ALIVE;
 		return (w->codex_at);
+	}
 	if (strcmp(r->reason, "hook_session_end") == 0)
 		return (w->hook_at);
 	if (strcmp(r->reason, "agent_exited") == 0 ||
@@ -617,18 +628,7 @@ watch_run(void *arg)
 	 * a moment to report the exit code ("Killed", OSC 133), and look at
 	 * the screen once they have.
 	 */
-	if ((at = watch_exiting(p, &r)) != 0) {
-		/*
-		 * Codex says goodbye before it exits: while its process
-		 * lives, its exit code may still come (later on a loaded
-		 * machine, or where no pidfd tells of the exit at once:
-		 * then the shell's mark, the pane's death or its prompt's
-		 * output do, each an event that looks again).
-		 */
-		settle = WATCH_EXIT_SETTLE;
-		if (w->agent_alive &&
-		    strcmp(r.reason, "codex_osc_clear") == 0)
-			settle = WATCH_EXIT_ALIVE;
+	if ((at = watch_exiting(p, &r, &settle)) != 0) {
 		if (now - at < settle) {
 			loop_timer_del(&w->timer);
 			loop_timer_add(&w->timer, at + settle - now);
