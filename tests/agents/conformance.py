@@ -841,13 +841,14 @@ class Driver:
         t = self.key(pane, "Enter")		# 2. Stop
         # A busy Gemini can read Down and Enter as one chunk and drop the
         # Enter (seen in CI): while the dialog stays, press it again.
+        def dialog():
+            return "Keep trying" in self.s.tmux("capture-pane", "-p", "-t", pane,
+                                                check=False)
         for _ in range(3):
             end = time.time() + 3
-            while time.time() < end and "Keep trying" in self.s.tmux(
-                    "capture-pane", "-p", "-t", pane, check=False):
+            while time.time() < end and dialog():
                 time.sleep(0.2)
-            if "Keep trying" not in self.s.tmux("capture-pane", "-p", "-t", pane,
-                                                check=False):
+            if not dialog():
                 break
             print("note: %s: Enter for Stop not taken; pressed again" % pane,
                   file=sys.stderr)
