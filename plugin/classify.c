@@ -601,4 +601,5 @@ classify(const struct cls_input *in, struct cls_result *r)
 	}
 	if (r->state == ST_COMPLETED)
 		r->lifecycle = LC_EXITED;
+	r->weak = weak;
 }

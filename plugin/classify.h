@@ -147,6 +147,8 @@ struct cls_result {
 	 * output then, so output that comes must bring a new verdict.
 	 */
 	int			settled;
+	/* It rests on output or a title alone, nothing the agent said. */
+	int			weak;
 };
 
 void		 classify(const struct cls_input *, struct cls_result *);

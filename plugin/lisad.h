@@ -310,6 +310,11 @@ struct watch {
 	int			 pub_known;	/* pub[] is tmux's truth */
 	uint64_t		 notified_at;	/* mono ms */
 	int			 notified_group;
+	/*
+	 * Met young, and not yet at a prompt or working by its own word:
+	 * its first prompt is its start, not the end of a turn.
+	 */
+	int			 starting;
 
 	int			 held;		/* a verdict from a helper before */
 	int			 held_new;	/* not shown yet */

@@ -460,6 +460,14 @@ notify_transition(struct pane *p, enum cls_state from,
 
 	if (notify_cfg.command != NULL)
 		notify_command(p, json, cls_state_name(r->state));
+	/*
+	 * An agent slow to start (a loaded machine) shows output before its
+	 * first prompt: that prompt is not a turn's end (cooldown untouched).
+	 */
+	if (w->starting && notify_group(r->state, r->detail) == UI_WAITING) {
+		log_debug("pane %%%d: its first prompt, not told", p->id);
+		return;
+	}
 	if (!notify_due(from, r->state, r->detail, &w->notified_at,
 	    &w->notified_group))
 		return;

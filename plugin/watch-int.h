@@ -10,6 +10,7 @@
 #define WATCH_TOOL_AGE	500	/* ms a child lives before it is a tool */
 #define WATCH_YOUNG_PANE 1000	/* ms: a pane this new may still exec */
 #define WATCH_YOUNG_RESCAN 150
+#define WATCH_START_WINDOW 10000 /* ms: an agent this new is starting */
 #define WATCH_EXEC_RESCAN 50	/* ms: a process mid-exec looked at again */
 /* tmux's own word of a death (pane-died) gets this long before ours. */
 #define WATCH_ZOMBIE_GRACE 500

@@ -216,6 +216,8 @@ watch_scan(struct pane *p)
 		w->agent_seen = 1;
 		w->agent_since = now;
 		w->agent_since_real = time_real_ms();
+		w->starting = proc_boot_ms() < proc_start_ms(&nodes[agent_i]) +
+		    WATCH_START_WINDOW;
 		w->cpu_at = 0;
 		if ((w->agent_pidfd = proc_pidfd(w->agent_pid)) != -1)
 			w->agent_ev = loop_add(w->agent_pidfd, POLLIN,

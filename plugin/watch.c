@@ -656,6 +656,7 @@ watch_run(void *arg)
 		if (w->held_new) {
 			/* Said before: not a new transition, no notification. */
 			w->held_new = 0;
+			w->starting = 0;
 			w->since = w->held_since;
 			events_add("restored", p->id, "%s (%s) %s",
 			    cls_state_name(r.state), r.detail, r.reason);
@@ -670,6 +671,10 @@ watch_run(void *arg)
 		listener_pane_changed(p);
 	} else
 		w->res = r;
+	/* Seen at a prompt, or working by its own word: it has started. */
+	if (r.state == ST_WAITING_INPUT || (r.state == ST_IN_PROGRESS &&
+	    !r.weak))
+		w->starting = 0;
 
 	/* A young child comes of age: look at the tree again then. */
 	if (w->young_at != 0 && (r.recheck_at == 0 || w->young_at < r.recheck_at))

@@ -35,7 +35,7 @@ SECONDS NAME=VALUE... (started with no environment: wait, then exec itself
 again, same pid, with that one: the kernel's moment in execve when a
 process has its new name and no environment yet, made long).
 Environment: FAKE_AGENT_NO_SESSION=1 (no session file), FAKE_AGENT_NO_TITLE=1
-(no titles), FAKE_AGENT_SPEED, FAKE_AGENT_LOG (when each signal was sent).
+(no titles), FAKE_AGENT_BOOT=SECONDS (output that long before anything else), FAKE_AGENT_SPEED, FAKE_AGENT_LOG (when each signal was sent).
 """
 import json, os, subprocess, sys, time
 
@@ -377,6 +377,12 @@ def main():
             sys.exit(1)
     w("\u256d\u2500\u2500\u2500 %s (fake) \u2500\u2500\u2500\u256e\r\n" %
       ("Claude Code" if CLAUDE else ">_ OpenAI Codex"))
+    # A slow start (a loaded machine): output before any other signal.
+    boot = float(os.environ.get("FAKE_AGENT_BOOT", "0"))
+    while boot > 0:
+        w("loading\u2026 %.1f\r\n" % boot)
+        sleep(0.2)
+        boot -= 0.2
     sleep(0.3)
     session(None)
     hook("SessionStart", source="startup", model="fake")

@@ -194,3 +194,33 @@ test_desktop_without_actions_and_stop() {
 	kill "$TTYC_one" 2>/dev/null
 	return 0
 }
+
+# An agent slow to start (a loaded machine: output for 3 s, longer than the
+# grace, before its first prompt) was "working", then "waiting": its first
+# prompt was told as a turn's end. It is its start; the turn after is told.
+test_slow_start_first_prompt_not_told() {
+	export HOME="$TESTDIR/home"
+	fake_notify_send ""
+	start_server main
+	T set -g @lisa-grace 1
+	T set -g @lisa-debounce 0.5
+	T set -g @lisa-notify-waiting on
+	T set -g @lisa-notify-cooldown 0
+	start_helper
+	T new-window -d -t main:1 -n claude -e FAKE_AGENT_BOOT=3 "$FAKE/claude"
+	p=$(T display -p -t main:1 '#{pane_id}')
+	expect "$p" in_progress
+	expect "$p" waiting_input prompt claude_session_idle
+	# Decided either way (told or not) before the turn starts.
+	until_ms 15000 sh -c "grep -q -e 'pane $p: its first prompt, not told' -e 'pane $p: notified' $XDG_RUNTIME_DIR/lisa/*.log" ||
+	    fail "the first prompt never decided"
+	T send-keys -t "$p" 'work 2' Enter
+	expect "$p" in_progress
+	expect "$p" waiting_input prompt
+	until_ms 15000 grep -q "claude waits main:1" "$TESTDIR/desktop.log" ||
+	    fail "the turn's end not told"
+	[ "$(grep -c 'claude waits' "$TESTDIR/desktop.log")" = 1 ] ||
+	    fail "told at start: $(cat "$TESTDIR/desktop.log")"
+	helper_said "pane $p: its first prompt, not told" ||
+	    fail "the first prompt not seen as the start"
+}
