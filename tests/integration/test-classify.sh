@@ -438,7 +438,7 @@ print(' '.join('%s/%s' % (e.get('to'), e.get('detail')) for e in map(json.loads,
 test_background_work_is_not_done() {
 	export FAKE_AGENT_TRANSCRIPT=1
 	mkdir -p "$TESTDIR/bin"
-	printf '#!/bin/sh\necho "$@" >> "%s/desktop.log"\n' "$TESTDIR" >"$TESTDIR/bin/notify-send"
+	printf '#!/bin/sh\necho "$(date +%%s.%%N)" "$@" >> "%s/desktop.log"\n' "$TESTDIR" >"$TESTDIR/bin/notify-send"
 	chmod +x "$TESTDIR/bin/notify-send"
 	export PATH="$TESTDIR/bin:$PATH"
 	setup_agents 2	# @lisa-stale 2 s, shorter than the background work
@@ -480,8 +480,11 @@ print(" ".join(e["to"] + "/" + (e.get("detail") or "")
 	# Told once, at the real end of each turn: not when the shell started.
 	until_ms 5000 sh -c "[ \$(grep -c 'claude waits' '$TESTDIR/desktop.log') -ge 2 ]" ||
 	    fail "not notified at the end: $(cat "$TESTDIR/desktop.log" 2>/dev/null)"
-	[ "$(grep -c 'claude waits' "$TESTDIR/desktop.log")" = 2 ] ||
-	    fail "notified while background work ran: $(cat "$TESTDIR/desktop.log")"
+	if [ "$(grep -c 'claude waits' "$TESTDIR/desktop.log")" != 2 ]; then
+		# Which moment was told: every verdict and notice of both.
+		helper_log | grep -E "pane %(${c#%}|${o#%}): .*(->|notified|task)" >&2
+		fail "notified while background work ran: $(cat "$TESTDIR/desktop.log")"
+	fi
 	note "events: $seen"
 }
 
