@@ -235,6 +235,13 @@ explicit_state(const struct cls_input *in, struct cls_result *r,
 
 	if (hook_at == 0 && codex_at == 0 && sess_at == 0 && tx_at == 0)
 		return (0);
+	/*
+	 * "shell" is written once the turn has ended: the turn's end, read
+	 * later (both in one wakeup on a busy machine), is not newer news.
+	 */
+	if (in->session == SS_SHELL && sess_at != 0 &&
+	    in->transcript == TX_TURN_DONE)
+		tx_at = 0;
 	if (tx_at > hook_at && tx_at > codex_at && tx_at > sess_at) {
 		*at = tx_at;
 		switch (in->transcript) {

@@ -22,7 +22,8 @@ It reads commands typed into the pane (one per line):
   limit            the API's 429: Claude's "Request rejected (429)" (its
                    transcript's rate_limit error, StopFailure), Codex's
                    "exceeded retry limit, last status: 429" (OSC 7501 error)
-  background SECONDS  (Claude) start a shell in the background and end the
+  background SECONDS|FILE  (Claude) start a shell in the background (for
+                   that long, or until FILE exists) and end the
                    turn while it runs (session status "shell", as 2.1.332;
                    "idle" with FAKE_AGENT_OLD_SESSION=1); when it ends,
                    Claude's <task-notification> and a turn to read it
@@ -450,7 +451,12 @@ def main():
         elif cmd == "background" and CLAUDE:
             turn_start(line)
             busy(0.3, "Working")
-            child = subprocess.Popen(["sleep", str(float(arg) / SPEED)])
+            try:
+                child = subprocess.Popen(["sleep", str(float(arg) / SPEED)])
+            except ValueError:
+                # Until that file exists: as long as a test needs.
+                child = subprocess.Popen(["sh", "-c", 'while [ ! -e "$0" ]; '
+                                          'do sleep 0.05; done', arg])
             task = "bfake%d" % child.pid
             transcript({"type": "user", "message": {"role": "user", "content": [
                 {"tool_use_id": "t1", "type": "tool_result",

@@ -450,13 +450,16 @@ test_background_work_is_not_done() {
 	    "env FAKE_AGENT_OLD_SESSION=1 $FAKE/claude")
 	expect "$c" waiting_input prompt
 	expect "$o" waiting_input prompt
-	# 6 s: the checks below (two waits, the border option) took more
-	# than 4 s once under ASan on a busy machine.
-	T send-keys -t "$c" 'background 6' Enter
-	T send-keys -t "$o" 'background 6' Enter
+	# The work runs until the checks are done (they took 8 s once under
+	# ASan beside CPU hogs), and at least 4 s: longer than @lisa-stale.
+	bg0=$(now_ms)
+	T send-keys -t "$c" "background $TESTDIR/bg-done" Enter
+	T send-keys -t "$o" "background $TESTDIR/bg-done" Enter
 	expect "$c" in_progress background claude_session_shell
 	expect "$o" in_progress background claude_background_tasks
 	expect_shown "$c" '#{@lisa_detail}' background
+	until_ms 10000 sh -c "[ \$((\$(date +%s%N) / 1000000 - $bg0)) -ge 4000 ]"
+	touch "$TESTDIR/bg-done"
 	# The shell ends; Claude reads it in a turn of its own; then a prompt.
 	expect "$c" waiting_input prompt
 	expect "$o" waiting_input prompt

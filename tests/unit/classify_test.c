@@ -271,6 +271,11 @@ static const struct row rows[] = {
 	{ "session shell", { BASE, .session = SS_SHELL,
 	  .session_at = NOW - 100 },
 	  ST_IN_PROGRESS, "background", "claude_session_shell", 0 },
+	/* The turn's end, read after the "shell" written after it. */
+	{ "session shell, turn end read later", { BASE, .session = SS_SHELL,
+	  .session_at = NOW - 300, .transcript = TX_TURN_DONE,
+	  .transcript_at = NOW - 100, .background = 1 },
+	  ST_IN_PROGRESS, "background", "claude_session_shell", 0 },
 	/* ...and silent work is never stuck. */
 	{ "background, silent past stale", { BASE, .session = SS_IDLE,
 	  .session_at = NOW - 600000, .last_output = NOW - 600000,
