@@ -150,9 +150,25 @@ static const struct builtin builtins[] = {
 		},
 	},
 	{
+		/*
+		 * OpenCode 1.18.33 (a native Bun binary): its title is
+		 * "OpenCode", then "OC | <session title>", whatever it does.
+		 * Its bottom row says: "esc interrupt" while it works, with
+		 * "[retrying in 3s attempt #2]" while it retries (a 429 too:
+		 * it waits out the limit by itself), "ctrl+p commands" at its
+		 * prompt. Hooks: the plugin `lisa hooks install opencode`.
+		 */
 		.name = "opencode",
 		.comm = { "opencode" },
 		.argv = { "opencode" },
+		.screen = {
+			[0] = "Permission required|Allow (once|always)",
+			[3] = "esc (again to )?interrupt",
+			[4] = "\\[retrying (in [0-9]+s )?attempt #[0-9]+\\]",
+			[8] = "ctrl\\+p commands",
+			[9] = "Continue +opencode -s ses_",
+		},
+		.retry_marks = { "[retrying " },
 	},
 };
 

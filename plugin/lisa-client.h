@@ -85,6 +85,9 @@ int	 cmd_retry(struct lisa_ctx *, const char *, int);
 
 /* lisa-hooks.c */
 int	 cmd_hooks(const char *, const char *, int);
+char	*hooks_read_file(const char *, size_t *, int *);
+int	 hooks_write_file(const char *, const char *, size_t);
+int	 hooks_opencode(int, int);
 int	 cmd_notify(struct lisa_ctx *, const char *, const char *);
 
 /* lisa-fleet.c, lisa-bridge.c */

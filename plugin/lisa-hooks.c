@@ -4,7 +4,8 @@
  * it to the helper and exits 0, printing nothing (a hook's stdout can end
  * up in the agent's context). `lisa hooks install|uninstall claude|codex`
  * adds or removes exactly lisa's entries in the agent's settings, leaving
- * the user's own alone; files are replaced atomically.
+ * the user's own alone; files are replaced atomically. OpenCode's plugin
+ * file is lisa-hooks-opencode.c's.
  */
 #include <sys/stat.h>
 
@@ -32,8 +33,8 @@ static const struct {
 	{ "Notification", 0 }, { "SessionEnd", 0 },
 };
 
-static char *
-read_file(const char *path, size_t *len, int *missing)
+char *
+hooks_read_file(const char *path, size_t *len, int *missing)
 {
 	struct buf	b;
 	char		tmp[65536];
@@ -58,8 +59,8 @@ read_file(const char *path, size_t *len, int *missing)
 }
 
 /* Replace path with data: temp file, fsync, rename. Keeps the mode. */
-static int
-write_file(const char *path, const char *data, size_t len)
+int
+hooks_write_file(const char *path, const char *data, size_t len)
 {
 	struct stat	 st;
 	char		*tmp, *dir, *copy;
@@ -204,7 +205,7 @@ hooks_claude(int install, int dry_run)
 	int		 missing, n;
 
 	path = claude_settings_path();
-	if ((text = read_file(path, &len, &missing)) == NULL) {
+	if ((text = hooks_read_file(path, &len, &missing)) == NULL) {
 		fprintf(stderr, "lisa: %s: %s\n", path, strerror(errno));
 		return (1);
 	}
@@ -240,7 +241,7 @@ hooks_claude(int install, int dry_run)
 	} else if (n == 0)
 		printf("lisa: %s: nothing to %s\n", path,
 		    install ? "add (already installed)" : "remove");
-	else if (write_file(path, out.data, out.len) != 0) {
+	else if (hooks_write_file(path, out.data, out.len) != 0) {
 		fprintf(stderr, "lisa: writing %s: %s\n", path,
 		    strerror(errno));
 		return (1);
@@ -282,7 +283,7 @@ hooks_codex(int install, int dry_run)
 	int		 missing, placed = 0, changed = 0;
 
 	path = codex_config_path();
-	if ((text = read_file(path, &len, &missing)) == NULL) {
+	if ((text = hooks_read_file(path, &len, &missing)) == NULL) {
 		fprintf(stderr, "lisa: %s: %s\n", path, strerror(errno));
 		return (1);
 	}
@@ -337,7 +338,7 @@ hooks_codex(int install, int dry_run)
 	} else if (!changed)
 		printf("lisa: %s: nothing to %s\n", path,
 		    install ? "add (already installed)" : "remove");
-	else if (write_file(path, out.data != NULL ? out.data : "",
+	else if (hooks_write_file(path, out.data != NULL ? out.data : "",
 	    out.len) != 0) {
 		fprintf(stderr, "lisa: writing %s: %s\n", path,
 		    strerror(errno));
@@ -361,24 +362,26 @@ cmd_hooks(const char *action, const char *agent, int dry_run)
 	if (action == NULL || (strcmp(action, "install") != 0 &&
 	    strcmp(action, "uninstall") != 0)) {
 		fprintf(stderr, "usage: lisa hooks install|uninstall "
-		    "[claude|codex] [--dry-run]\n");
+		    "[claude|codex|opencode] [--dry-run]\n");
 		return (2);
 	}
 	install = strcmp(action, "install") == 0;
 	if (install && agent == NULL) {
-		fprintf(stderr, "lisa: hooks install claude|codex\n");
+		fprintf(stderr, "lisa: hooks install claude|codex|opencode\n");
+		return (2);
+	}
+	if (agent != NULL && strcmp(agent, "claude") != 0 &&
+	    strcmp(agent, "codex") != 0 && strcmp(agent, "opencode") != 0) {
+		fprintf(stderr, "lisa: no hooks for %s (claude, codex, "
+		    "opencode)\n", agent);
 		return (2);
 	}
 	if (agent == NULL || strcmp(agent, "claude") == 0)
 		rc |= hooks_claude(install, dry_run);
 	if (agent == NULL || strcmp(agent, "codex") == 0)
 		rc |= hooks_codex(install, dry_run);
-	if (agent != NULL && strcmp(agent, "claude") != 0 &&
-	    strcmp(agent, "codex") != 0) {
-		fprintf(stderr, "lisa: no hooks for %s (claude, codex)\n",
-		    agent);
-		return (2);
-	}
+	if (agent == NULL || strcmp(agent, "opencode") == 0)
+		rc |= hooks_opencode(install, dry_run);
 	return (rc);
 }
 

@@ -97,3 +97,96 @@ test_codex_notify_by_cwd_and_title_thread_ignored() {
 	[ -s "$TESTDIR/out" ] && fail "printed"
 	return 0
 }
+
+# OpenCode's hooks are a plugin file lisa writes, and its JavaScript is
+# lisa's own: installed, refused over a file that is not lisa's, and run
+# (with node, as OpenCode's Bun runs it) on OpenCode's events against a
+# real helper and a pane whose agent is named opencode.
+test_opencode_plugin_install_and_states() {
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME"
+	f="$HOME/.config/opencode/plugins/lisa.js"
+	L hooks install opencode --dry-run >/dev/null 2>&1
+	[ ! -e "$f" ] || fail "--dry-run wrote the file"
+	L hooks install opencode | grep -q "wrote $f" || fail "install"
+	[ "$(head -n 1 "$f")" = "// lisa-hook: opencode" ] || fail "no mark: $(head -n 1 "$f")"
+	grep -q "^const LISA = \"$LISA\"\$" "$f" || fail "not this lisa: $(grep LISA "$f")"
+	L hooks install opencode | grep -q "nothing to add" || fail "not idempotent"
+	L hooks uninstall opencode | grep -q "removed $f" || fail "uninstall"
+	[ ! -e "$f" ] || fail "still there"
+	echo 'export const Mine = async () => ({})' >"$f"
+	L hooks install opencode 2>"$TESTDIR/err" && fail "wrote over the user's file"
+	L hooks uninstall opencode 2>>"$TESTDIR/err" && fail "removed the user's file"
+	grep -q "not lisa's" "$TESTDIR/err" || fail "$(cat "$TESTDIR/err")"
+	[ "$(cat "$f")" = 'export const Mine = async () => ({})' ] || fail "user's file changed"
+	rm "$f"
+	L hooks install opencode >/dev/null || fail "install"
+
+	command -v node >/dev/null 2>&1 ||
+	    skip "node is not installed: the plugin's JavaScript runs with it"
+	setup_agents
+	mkdir -p "$TESTDIR/bin"
+	# An agent named opencode that draws nothing: only hooks can tell.
+	printf '#!/bin/sh\nwhile read -r l; do :; done\n' >"$TESTDIR/bin/opencode"
+	chmod +x "$TESTDIR/bin/opencode"
+	T new-window -d -t main:1 "$TESTDIR/bin/opencode"
+	p=$(T display -p -t main:1 '#{pane_id}')
+	until_ms 10000 sh -c "$LISA -L $SOCK status $p --json | grep -q '\"agent\": *\"opencode\"'" ||
+	    fail "not seen as opencode: $(L status "$p")"
+	cp "$f" "$TESTDIR/plugin.mjs"
+	cat >"$TESTDIR/drive.mjs" <<'JS'
+// Feeds the plugin OpenCode's events, one JSON per line on stdin.
+import fs from "node:fs"
+const { LisaHooks } = await import(process.argv[2])
+const h = await LisaHooks({ directory: process.cwd() })
+for (const l of fs.readFileSync(0, "utf8").split("\n").filter(Boolean)) {
+  const e = JSON.parse(l)
+  if (e.tool) await h[e.hook]({ tool: e.tool, sessionID: "s1", callID: "c1" }, {})
+  else await h.event({ event: e })
+}
+JS
+	sock=$(T display -p '#{socket_path}')
+	drive() {
+		printf '%s\n' "$@" | env TMUX="$sock,1,0" TMUX_PANE="$p" \
+		    node "$TESTDIR/drive.mjs" "$TESTDIR/plugin.mjs" ||
+		    fail "node: the plugin failed"
+	}
+	busy='{"type":"session.status","properties":{"sessionID":"s1","status":{"type":"busy"}}}'
+	idle='{"type":"session.status","properties":{"sessionID":"s1","status":{"type":"idle"}}}'
+	drive "$busy"
+	expect "$p" in_progress generating hook_working
+	drive "$busy" '{"hook":"tool.execute.before","tool":"bash"}' \
+	    '{"type":"permission.asked","properties":{"id":"p1","sessionID":"s1","permission":"bash"}}'
+	expect "$p" waiting_input permission hook_permission
+	drive "$busy" '{"type":"permission.replied","properties":{"sessionID":"s1","requestID":"p1","reply":"once"}}'
+	expect "$p" in_progress tool hook_working
+	drive "$busy" '{"type":"question.asked","properties":{"id":"q1","sessionID":"s1","questions":[]}}'
+	expect "$p" waiting_input question hook_permission
+	# A subagent's session going idle is not the end of the turn; the
+	# last of them is. (The hooks reach lisa in order: the tool's end
+	# comes after any Stop there would be.)
+	stops=$(helper_log | grep -c "hook opencode Stop")
+	drive "$busy" \
+	    '{"type":"session.status","properties":{"sessionID":"s2","status":{"type":"busy"}}}' \
+	    '{"type":"session.status","properties":{"sessionID":"s2","status":{"type":"idle"}}}' \
+	    '{"hook":"tool.execute.after","tool":"task"}'
+	until_ms 10000 sh -c "[ \$(cat $XDG_RUNTIME_DIR/lisa/*.log | grep -c 'hook opencode PostToolUse') -ge 1 ]" ||
+	    fail "no PostToolUse"
+	[ "$(helper_log | grep -c "hook opencode Stop")" = "$stops" ] ||
+	    fail "a subagent's idle ended the turn"
+	expect "$p" in_progress generating hook_working
+	drive "$busy" "$idle"
+	expect "$p" waiting_input prompt hook_stop
+	# A failed turn, and a 429 the API would not stop repeating.
+	drive "$busy" '{"type":"session.error","properties":{"sessionID":"s1","error":{"name":"APIError","data":{"message":"boom","statusCode":500}}}}' "$idle"
+	expect "$p" waiting_input error hook_stop_failure
+	drive "$busy" '{"type":"session.error","properties":{"sessionID":"s1","error":{"name":"APIError","data":{"message":"slow down","statusCode":429}}}}' "$idle"
+	expect "$p" waiting_input limit hook_stop_limit
+	# The user's interrupt is no failure.
+	drive "$busy" '{"type":"session.error","properties":{"sessionID":"s1","error":{"name":"MessageAbortedError","data":{}}}}' "$idle"
+	expect "$p" waiting_input prompt hook_stop
+	# Outside tmux the plugin does nothing.
+	n=$(helper_log | grep -c "hook opencode")
+	printf '%s\n' "$busy" | env -u TMUX TMUX_PANE="$p" node "$TESTDIR/drive.mjs" "$TESTDIR/plugin.mjs"
+	[ "$(helper_log | grep -c "hook opencode")" = "$n" ] || fail "told outside tmux"
+}

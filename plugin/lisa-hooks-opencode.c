@@ -1,0 +1,182 @@
+/*
+ * OpenCode's hooks: a plugin file in its global plugin directory
+ * ($XDG_CONFIG_HOME/opencode/plugins/lisa.js), loaded when OpenCode starts.
+ * It runs `lisa notify --agent opencode` with each event in the words lisa
+ * takes from Claude Code's hooks, one at a time and in order. It imports
+ * nothing but Node's child_process, so OpenCode fetches nothing for it.
+ * `lisa hooks uninstall opencode` removes the file, only if it is ours.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lisa-client.h"
+
+/* The first line: how a file is known as ours. */
+#define OPENCODE_MARK "// lisa-hook: opencode"
+
+/*
+ * Turn ends are the moments no session is busy: a subagent's session
+ * going idle is not the end of the turn. A failed turn (not the user's
+ * interrupt) ends as StopFailure, a 429 as a rate limit.
+ */
+static const char opencode_plugin[] =
+OPENCODE_MARK "\n"
+"// Written by `lisa hooks install opencode`; `lisa hooks uninstall\n"
+"// opencode` removes it. It tells lisa (agent states in tmux) what\n"
+"// OpenCode does. Edits are lost on the next install.\n"
+"import { spawn } from \"node:child_process\"\n"
+"\n"
+"const LISA = %s\n"
+"\n"
+"export const LisaHooks = async ({ directory }) => {\n"
+"  if (!process.env.TMUX) return {}\n"
+"  const busy = new Set()\n"
+"  let failed = null\n"
+"  let queue = Promise.resolve()\n"
+"  const tell = (event, fields) => {\n"
+"    const body = JSON.stringify({ hook_event_name: event, cwd: directory,\n"
+"      ...fields })\n"
+"    queue = queue.then(() => new Promise((done) => {\n"
+"      try {\n"
+"        const child = spawn(LISA, [\"notify\", \"--agent\", \"opencode\"],\n"
+"          { stdio: [\"pipe\", \"ignore\", \"ignore\"] })\n"
+"        child.on(\"error\", done)\n"
+"        child.on(\"exit\", done)\n"
+"        child.stdin.on(\"error\", () => {})\n"
+"        child.stdin.end(body)\n"
+"      } catch { done() }\n"
+"    }))\n"
+"  }\n"
+"  const tool = (input) => ({ tool_name: String(input?.tool ?? \"\") })\n"
+"  return {\n"
+"    event: async ({ event }) => {\n"
+"      const p = event?.properties ?? {}\n"
+"      switch (event?.type) {\n"
+"      case \"session.status\": {\n"
+"        const was = busy.size\n"
+"        if (p.status?.type === \"idle\") busy.delete(p.sessionID)\n"
+"        else busy.add(p.sessionID)\n"
+"        if (was === 0 && busy.size > 0) {\n"
+"          failed = null\n"
+"          tell(\"UserPromptSubmit\", {})\n"
+"        } else if (was > 0 && busy.size === 0)\n"
+"          tell(failed ? \"StopFailure\" : \"Stop\",\n"
+"            failed ? { error: failed } : {})\n"
+"        break\n"
+"      }\n"
+"      case \"session.error\": {\n"
+"        const e = p.error ?? {}\n"
+"        if (e.name === \"MessageAbortedError\") break\n"
+"        failed = e.data?.statusCode === 429 ? \"rate_limit\" :\n"
+"          \"server_error\"\n"
+"        if (busy.size === 0) tell(\"StopFailure\", { error: failed })\n"
+"        break\n"
+"      }\n"
+"      case \"permission.asked\":\n"
+"        tell(\"PermissionRequest\", { tool_name: String(p.permission ?? \"\") })\n"
+"        break\n"
+"      case \"question.asked\":\n"
+"        tell(\"PermissionRequest\", { tool_name: \"AskUserQuestion\" })\n"
+"        break\n"
+"      case \"permission.replied\":\n"
+"      case \"question.replied\":\n"
+"      case \"question.rejected\":\n"
+"        if (busy.size > 0) tell(\"PreToolUse\", {})\n"
+"        break\n"
+"      }\n"
+"    },\n"
+"    \"tool.execute.before\": async (input) => { tell(\"PreToolUse\", tool(input)) },\n"
+"    \"tool.execute.after\": async (input) => { tell(\"PostToolUse\", tool(input)) },\n"
+"  }\n"
+"}\n";
+
+/* Where OpenCode looks for global plugins; its directories made 0700. */
+static char *
+opencode_plugin_path(int make)
+{
+	const char	*xdg = getenv("XDG_CONFIG_HOME");
+	const char	*home = getenv("HOME");
+	char		*base, *dir, *path;
+
+	if (xdg != NULL && *xdg == '/')
+		base = xstrdup(xdg);
+	else
+		xasprintf(&base, "%s/.config", home != NULL ? home : "");
+	xasprintf(&dir, "%s/opencode", base);
+	xasprintf(&path, "%s/opencode/plugins/lisa.js", base);
+	if (make) {
+		if (mkdir(base, 0700) != 0 && errno != EEXIST)
+			fprintf(stderr, "lisa: %s: %s\n", base, strerror(errno));
+		if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+			fprintf(stderr, "lisa: %s: %s\n", dir, strerror(errno));
+	}
+	free(dir);
+	free(base);
+	return (path);
+}
+
+int
+hooks_opencode(int install, int dry_run)
+{
+	struct buf	 quoted, out;
+	char		*path, *text, *self;
+	size_t		 len;
+	int		 missing, ours, rc = 0;
+
+	path = opencode_plugin_path(install && !dry_run);
+	if ((text = hooks_read_file(path, &len, &missing)) == NULL) {
+		fprintf(stderr, "lisa: %s: %s\n", path, strerror(errno));
+		free(path);
+		return (1);
+	}
+	ours = strncmp(text, OPENCODE_MARK "\n", strlen(OPENCODE_MARK) + 1) == 0;
+	if (!missing && !ours) {
+		fprintf(stderr, "lisa: %s is not lisa's; not touching it\n",
+		    path);
+		rc = 1;
+		goto out;
+	}
+	if (!install) {
+		if (missing)
+			printf("lisa: %s: nothing to remove\n", path);
+		else if (dry_run)
+			fprintf(stderr, "lisa: would remove %s\n", path);
+		else if (unlink(path) != 0) {
+			fprintf(stderr, "lisa: removing %s: %s\n", path,
+			    strerror(errno));
+			rc = 1;
+		} else
+			printf("lisa: removed %s\n", path);
+		goto out;
+	}
+
+	self = client_self();
+	buf_init(&quoted);
+	json_cstr(&quoted, self);	/* a JSON string is a JS string */
+	buf_init(&out);
+	buf_printf(&out, opencode_plugin, quoted.data);
+	if (dry_run) {
+		fprintf(stderr, "lisa: would write %s\n", path);
+		fputs(out.data, stdout);
+	} else if (len == out.len && memcmp(text, out.data, len) == 0)
+		printf("lisa: %s: nothing to add (already installed)\n", path);
+	else if (hooks_write_file(path, out.data, out.len) != 0) {
+		fprintf(stderr, "lisa: writing %s: %s\n", path,
+		    strerror(errno));
+		rc = 1;
+	} else
+		printf("lisa: wrote %s (OpenCode loads it when it starts)\n",
+		    path);
+	buf_free(&out);
+	buf_free(&quoted);
+	free(self);
+out:
+	free(text);
+	free(path);
+	return (rc);
+}
