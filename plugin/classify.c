@@ -555,6 +555,17 @@ classify(const struct cls_input *in, struct cls_result *r)
 		uint64_t	last = quiet_since > at ? quiet_since : at;
 
 		if (in->now - last >= in->stale && in->children == 0 &&
+		    !in->cpu_busy && strcmp(r->reason, "screen_busy") == 0 &&
+		    in->now - in->screen_at >= in->debounce &&
+		    !in->capture_failed)
+			/*
+			 * Busy by a screen read when the output stopped: the
+			 * last frame can land between that read and the end
+			 * of a pause (seen with OpenCode). Read it again
+			 * before calling it stuck.
+			 */
+			r->want_capture = 1;
+		else if (in->now - last >= in->stale && in->children == 0 &&
 		    !in->cpu_busy)
 			set(r, ST_STUCK, "", weak ? "stale_no_activity" :
 			    "stale_despite_working_state");
