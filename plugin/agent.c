@@ -170,6 +170,30 @@ static const struct builtin builtins[] = {
 		},
 		.retry_marks = { "[retrying " },
 	},
+	{
+		/*
+		 * GitHub Copilot CLI 1.0.102 (npm @github/copilot): a node
+		 * wrapper and its native child, whose name is "MainThread":
+		 * known by argv. Its title is "<intent> - GitHub Copilot",
+		 * whatever it does. Its footer says "Working … esc esc
+		 * interrupt" while it works and "/ commands · ? help" at
+		 * its prompt. A retry's line stays on screen after it, so
+		 * retries are known from the stream only.
+		 */
+		.name = "copilot",
+		.comm = { "copilot" },
+		.argv = { "copilot" },
+		.screen = {
+			[0] = "Do you want to run this command\\?",
+			[2] = "Do you trust the files in this folder\\?",
+			[3] = "esc esc (interrupt|edit prompt)",
+			[6] = "\xe2\x9c\x97 Failed to get response",	/* ✗ */
+			[7] = "Operation cancelled by user",
+			[8] = "/ commands \xc2\xb7 \\? help",
+			[9] = "Resume +copilot --resume=",
+		},
+		.retry_marks = { "Retrying..." },
+	},
 };
 
 /* Whatever the agent, a shell reports how its job died. */

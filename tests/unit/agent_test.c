@@ -33,6 +33,11 @@ test_match(void **state)
 	char	*node_qwen[] = { "/usr/bin/node", "--max-old-space-size=12052",
 		    "/x/node_modules/.bin/qwen" };
 	char	*node_other[] = { "node", "server.js" };
+	/* Copilot CLI: its wrapper, and its native child named MainThread. */
+	char	*node_copilot[] = { "node",
+		    "/x/node_modules/.bin/copilot" };
+	char	*native_copilot[] = {
+		    "/x/node_modules/@github/copilot-linux-x64/copilot" };
 	char	*none[] = { NULL };
 
 	assert_string_equal(agent_match("claude", none, 0)->name, "claude");
@@ -43,7 +48,13 @@ test_match(void **state)
 	assert_string_equal(agent_match("node", node_qwen, 3)->name, "qwen");
 	assert_null(agent_match("node", node_other, 2));
 	assert_null(agent_match("bash", none, 0));
-	assert_int_equal(agent_count(), 6);
+	assert_string_equal(agent_match("node", node_copilot, 2)->name,
+	    "copilot");
+	assert_string_equal(agent_match("MainThread", native_copilot, 1)->name,
+	    "copilot");
+	assert_string_equal(agent_match("opencode", none, 0)->name,
+	    "opencode");
+	assert_int_equal(agent_count(), 7);
 }
 
 struct title_case {
@@ -143,6 +154,32 @@ static const struct screen_case screens[] = {
 	{ "gemini", "Do you trust the files in this folder?\n", SCREEN_TRUST },
 	{ "codex", "plain shell output\n$ ", 0 },
 	{ "codex", "[1]+  Terminated   codex\n$ ", SCREEN_KILLED },
+	/* OpenCode 1.18.33's bottom row and dialog, as captured. */
+	{ "opencode", "   \xe2\xac\x9d\xe2\xac\x9d\xe2\x96\xa0\xe2\x96\xa0  esc "
+	  "interrupt      tab agents  ctrl+p commands\n",
+	  SCREEN_BUSY|SCREEN_PROMPT },
+	{ "opencode", "   \xe2\x96\xa0\xe2\xac\x9d mock error 500 [retrying in "
+	  "2s attempt #3]        esc interrupt\n", SCREEN_RETRYING|SCREEN_BUSY },
+	{ "opencode", "   /tmp/work        120 (0%)  ctrl+p commands\n",
+	  SCREEN_PROMPT },
+	{ "opencode", "  \xe2\x94\x83  \xe2\x96\xb3 Permission required\n"
+	  "  \xe2\x94\x83   Allow once   Allow always   Reject\n",
+	  SCREEN_PERMISSION },
+	{ "opencode", "  Continue  opencode -s ses_de94c81b9ffe\n", SCREEN_EXITED },
+	/* GitHub Copilot CLI 1.0.102's footer and dialogs, as captured. */
+	{ "copilot", " \xe2\x97\x8e Working \xc2\xb7 17 B esc esc interrupt     "
+	  "mock-model\n", SCREEN_BUSY },
+	{ "copilot", " \xe2\x86\x90 open sidebar \xc2\xb7 Interactive \xc2\xb7 "
+	  "Manual Approval \xc2\xb7 / commands \xc2\xb7 ? help \xc2\xb7 tab next "
+	  "tab\n", SCREEN_PROMPT },
+	{ "copilot", "\xe2\x94\x82 Do you want to run this command?\n"
+	  "\xe2\x94\x82 \xe2\x9d\xaf 1. Yes\n", SCREEN_PERMISSION },
+	{ "copilot", "\xe2\x94\x82 Do you trust the files in this folder?\n",
+	  SCREEN_TRUST },
+	{ "copilot", " \xe2\x9c\x97 Failed to get response from the AI model; "
+	  "retried 5 times\n", SCREEN_ERROR },
+	{ "copilot", "   \xe2\x96\x94\xe2\x96\x94    Resume     copilot "
+	  "--resume=bcdef31a-b025\n", SCREEN_EXITED },
 };
 
 static void
@@ -217,7 +254,7 @@ test_user_file(void **state)
 	free(cause);
 	unlink(path);
 	free(path);
-	assert_int_equal(agent_count(), 6);
+	assert_int_equal(agent_count(), 7);
 }
 
 /* Patterns glibc would build out into gigabytes are refused (fuzzing). */
@@ -266,7 +303,7 @@ test_pattern_limits(void **state)
 	assert_null(agent_match("x", NULL, 0));
 	unlink(path);
 	free(path);
-	assert_int_equal(agent_count(), 6);
+	assert_int_equal(agent_count(), 7);
 }
 
 int
