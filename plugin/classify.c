@@ -406,7 +406,10 @@ observed_state(const struct cls_input *in, struct cls_result *r,
 		break;
 	}
 	if (in->now - quiet_since < in->debounce) {
-		set(r, ST_IN_PROGRESS, "generating", "output_active");
+		/* A countdown redrawn: still retrying while the evidence is. */
+		set_working(in, r, "output_active", quiet_since);
+		if (strcmp(r->detail, "retrying") != 0)
+			set(r, ST_IN_PROGRESS, "generating", "output_active");
 		return;
 	}
 	if (!fresh) {
