@@ -55,7 +55,8 @@ $(T capture-pane -p -t "$pane" 2>&1 | grep -v '^$' | tail -n 8)
 $(tail -n 8 "${FAKE_AGENT_LOG:-/dev/null}" 2>/dev/null)
 $(T list-clients -F '#{client_name} #{client_flags} #{session_name}' 2>&1)"
 	[ -z "$detail$reason" ] && return 0
-	until_ms 5000 state_is "$pane" "$state" "$detail" "$reason" ||
+	# (Each look starts python: beside CPU hogs 5 s gave few of them.)
+	until_ms 15000 state_is "$pane" "$state" "$detail" "$reason" ||
 	    lost_death_skip "$pane" ||
 	    fail "$pane: want $state/$detail/$reason, got: $(L status "$pane")"
 }
