@@ -7,13 +7,13 @@
 
 Each agent runs in panes of a private tmux server (tmux -L, -f /dev/null)
 with lisa's helper attached, against a scripted model server on 127.0.0.1
-(mock_anthropic.py, mock_openai.py, mock_gemini.py). Every scenario drives the agent the way
+(mock_anthropic.py, mock_openai.py, mock_gemini.py, mock_chat.py). Every scenario drives the agent the way
 a person would (send-keys, kill) and asserts what lisa reports through
 `lisa wait` and `lisa status --json`; the latency is the time from the
 action to the helper's transition in its events log.
 
-The agents come from tests/agents/install.sh (CLAUDE_BIN, CODEX_BIN or
-GEMINI_BIN override a pinned one). --only picks steps by name (interactive,
+The agents come from tests/agents/install.sh (NAME_BIN, as CLAUDE_BIN or
+OPENCODE_BIN, overrides a pinned one); agentdefs.py says how each starts. --only picks steps by name (interactive,
 oneshot). Prints a table and "conformance: N passed, N failed" at the end;
 --report writes the table as markdown.
 """
@@ -22,7 +22,6 @@ import glob
 import json
 import os
 import re
-import shlex
 import shutil
 import signal
 import subprocess
@@ -31,25 +30,16 @@ import tempfile
 import time
 import traceback
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-LISA = os.path.join(ROOT, "bin", "lisa")
-LISAD = os.path.join(ROOT, "bin", "lisad")
+from agentdefs import (HERE, LISA, LISAD, CODEX_WINDOW, Failure, Claude,
+                       Codex, Gemini, Qwen, OpenCode, Copilot)
 
 GRACE = 2	# @lisa-grace for the tests, seconds
 DEBOUNCE = 0.5
 STALE = 15
-# model_context_window in the test CODEX_HOME. Codex works with 95% of it
-# (and of its own table's: 272000 for a model it does not know, as 258400).
-CODEX_WINDOW = 200000
 
 
 def now_ms():
     return int(time.time() * 1000)
-
-
-class Failure(Exception):
-    pass
 
 
 class Server:
@@ -116,316 +106,6 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.helper.kill()
                 self.helper.wait()
-
-
-class Agent:
-    """What differs between agents: their home, how they start, the mock."""
-
-    name = None
-    mock = None
-
-    def __init__(self, binary, version, top, hooks):
-        self.bin = binary
-        self.version = version
-        self.top = top
-        self.hooks = hooks
-        self.work = os.path.join(top, "work")
-        os.makedirs(self.work, exist_ok=True)
-        self.mock_proc = None
-        self.port = None
-
-    def start_mock(self):
-        self.mock_proc = subprocess.Popen(
-            [sys.executable, os.path.join(HERE, self.mock), "--log",
-             os.path.join(self.top, "mock.log")],
-            stdout=subprocess.PIPE, text=True)
-        line = self.mock_proc.stdout.readline()
-        m = re.match(r"port (\d+)", line)
-        if not m:
-            raise Failure("the mock did not start")
-        self.port = int(m.group(1))
-
-    def stop(self):
-        if self.mock_proc:
-            self.mock_proc.terminate()
-            self.mock_proc.wait()
-
-    def env(self):
-        raise NotImplementedError
-
-    def install_hooks(self, server, **where):
-        """`lisa hooks install AGENT` into the test's home, as a user would."""
-        p = subprocess.run([LISA, "hooks", "install", self.name],
-                           env=dict(server.env, **where), capture_output=True, text=True)
-        if p.returncode != 0:
-            raise Failure("lisa hooks install %s: %s" % (self.name, p.stderr))
-
-    def shell_command(self):
-        """A pane command: an interactive shell with the agent's environment."""
-        env = " ".join("%s=%s" % (k, shlex.quote(v)) for k, v in self.env().items())
-        return ("cd %s && exec env %s PS1='$ ' bash --norc --noprofile -i"
-                % (shlex.quote(self.work), env))
-
-    def run_command(self, args):
-        """A pane command that is the agent itself (as a launcher runs it)."""
-        env = " ".join("%s=%s" % (k, shlex.quote(v)) for k, v in self.env().items())
-        return "cd %s && exec env %s %s %s" % (
-            shlex.quote(self.work), env, shlex.quote(self.bin),
-            " ".join(shlex.quote(a) for a in args))
-
-
-class Claude(Agent):
-    name = "claude"
-    mock = "mock_anthropic.py"
-    prompts = {"tool": "#mock bash sleep 6", "permission": "#mock bash touch lisa-perm",
-               "question": "#mock ask Which option?", "exit": "/exit"}
-    error_detail = "error"
-    tool_done = "text"
-    kill_detail = "signal 9"
-    oneshot_name = "print mode"
-    oneshot_ok = ["-p", "say hello"]
-    oneshot_fail = ["-p", "#mock error 400"]
-
-    def setup(self, server):
-        self.home = os.path.join(self.top, "home")
-        os.makedirs(os.path.join(self.home, ".claude"), exist_ok=True)
-        cfg = {"hasCompletedOnboarding": True, "theme": "dark",
-               "customApiKeyResponses": {"approved": ["sk-ant-dummy"], "rejected": []},
-               "projects": {self.work: {"hasTrustDialogAccepted": True,
-                                        "allowedTools": []}}}
-        with open(os.path.join(self.home, ".claude.json"), "w") as f:
-            json.dump(cfg, f)
-        # sleep runs without asking, so "tool" is a tool and not a dialog;
-        # anything else asks (newer versions default to "auto" mode, which
-        # decides by itself)
-        settings = {"permissions": {"allow": ["Bash(sleep:*)"],
-                                    "defaultMode": "default"}}
-        with open(os.path.join(self.home, ".claude", "settings.json"), "w") as f:
-            json.dump(settings, f)
-        if self.hooks:
-            self.install_hooks(server, HOME=self.home)
-
-    def env(self):
-        return {"HOME": self.home, "ANTHROPIC_BASE_URL": "http://127.0.0.1:%d" % self.port,
-                "ANTHROPIC_API_KEY": "sk-ant-dummy", "DISABLE_TELEMETRY": "1",
-                "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-                "DISABLE_AUTOUPDATER": "1", "CLAUDE_CODE_MAX_RETRIES": "3",
-                "PATH": os.path.dirname(self.bin) + ":" + os.environ["PATH"]}
-
-    def cleanup(self):
-        pass
-
-    def model_window(self):
-        """The window of the model Claude last used, by Claude Code's own
-        model table (context.window for each first_party id), read out of
-        the installed binary: Claude's word for it, not lisa's copy. None
-        if the table or the model cannot be found."""
-        top = os.path.realpath(self.bin)
-        while top != "/" and os.path.basename(top) != "node_modules":
-            top = os.path.dirname(top)
-        table = {}
-        for d, _, files in os.walk(top):
-            for f in files:
-                path = os.path.join(d, f)
-                if f != "claude" or os.path.getsize(path) < 10 << 20:
-                    continue
-                with open(path, "rb") as fh:
-                    data = fh.read()
-                for m in re.finditer(rb"context:\{window:([0-9e.]+)", data):
-                    ids = re.findall(rb'first_party:"(claude-[a-z0-9-]+)"',
-                                     data[max(0, m.start() - 1500):m.start()])
-                    if ids:
-                        table[ids[-1].decode()] = int(float(m.group(1)))
-        model = None
-        for t in sorted(glob.glob(os.path.join(self.home, ".claude", "projects",
-                                               "*", "*.jsonl")), key=os.path.getmtime):
-            with open(t, errors="replace") as fh:
-                for m in re.finditer(r'"model":"(claude-[^"]+)"', fh.read()):
-                    model = m.group(1)
-        if not table or model is None:
-            return None
-        if model in table:
-            return table[model]
-        return next((w for k, w in table.items() if k.startswith(model + "-")), 200000)
-
-
-class Codex(Agent):
-    name = "codex"
-    mock = "mock_openai.py"
-    prompts = {"tool": "#mock run sleep 6", "permission": "#mock escalate touch lisa-perm",
-               "exit": "/quit"}
-    error_detail = "error"
-    tool_done = "after_tool"
-    kill_detail = None
-    oneshot_name = "exec"
-    oneshot_ok = ["exec", "--skip-git-repo-check", "say hello"]
-    oneshot_fail = ["exec", "--skip-git-repo-check", "#mock error 500"]
-
-    def setup(self, server):
-        # Codex refuses to put its helper binaries under a temporary
-        # directory, so its home lives in the cache (removed at the end).
-        cache = os.environ.get("LISA_AGENTS_CACHE") or os.path.join(
-            os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "lisa-agents")
-        self.home = os.path.join(cache, "homes", "%d-%s" % (os.getpid(),
-                                                              "hooks" if self.hooks else "plain"))
-        shutil.rmtree(self.home, ignore_errors=True)
-        os.makedirs(self.home)
-        cfg = ('model = "mock-model"\nmodel_provider = "mock"\n\n'
-               '[model_providers.mock]\nname = "Mock"\n'
-               'base_url = "http://127.0.0.1:%d/v1"\nenv_key = "MOCK_API_KEY"\n'
-               'wire_api = "responses"\nrequest_max_retries = 4\n'
-               'stream_max_retries = 2\n\n[projects.%s]\ntrust_level = "trusted"\n'
-               % (self.port, json.dumps(self.work)))
-        # A window of our choosing, so that lisa's number is checked
-        # against one it could not have taken from anywhere else.
-        cfg = "model_context_window = %d\n" % CODEX_WINDOW + cfg
-        with open(os.path.join(self.home, "config.toml"), "w") as f:
-            f.write(cfg)
-        if self.hooks:
-            self.install_hooks(server, CODEX_HOME=self.home)
-
-    def env(self):
-        # A HOME of its own: Codex's daemon snapshots a login shell, which
-        # would source the machine's ~/.bashrc (pyenv's rehash once kept
-        # such a shell alive for a minute, a "tool" under the agent).
-        home = os.path.join(self.home, "user-home")
-        os.makedirs(home, exist_ok=True)
-        return {"CODEX_HOME": self.home, "HOME": home, "MOCK_API_KEY": "mock-key",
-                "PATH": os.path.dirname(self.bin) + ":" + os.environ["PATH"]}
-
-    def cleanup(self):
-        # Codex's app-server daemon outlives the TUI (and `codex app-server
-        # daemon stop` can hang): end everything started from this home.
-        for p in os.listdir("/proc"):
-            if not p.isdigit():
-                continue
-            try:
-                with open("/proc/%s/cmdline" % p, "rb") as f:
-                    cl = f.read().decode("utf-8", "replace")
-                with open("/proc/%s/environ" % p, "rb") as f:
-                    envb = f.read().split(b"\0")
-            except OSError:
-                continue
-            if (self.home + "/" in cl or
-                    ("CODEX_HOME=" + self.home).encode() in envb):
-                try:
-                    os.kill(int(p), signal.SIGKILL)
-                except OSError:
-                    pass
-        shutil.rmtree(self.home, ignore_errors=True)
-
-
-class Gemini(Agent):
-    name = "gemini"
-    mock = "mock_gemini.py"
-    prompts = {"exit": "/quit"}
-    kill_detail = None
-    oneshot_name = "print mode"
-    oneshot_ok = ["-p", "say hello"]
-    oneshot_fail = ["-p", "#mock error 400"]
-
-    def setup(self, server):
-        self.home = os.path.join(self.top, "home")
-        os.makedirs(os.path.join(self.home, ".gemini"), exist_ok=True)
-        settings = {"security": {"auth": {"selectedType": "gemini-api-key"}},
-                    "privacy": {"usageStatisticsEnabled": False},
-                    "telemetry": {"enabled": False},
-                    "general": {"enableAutoUpdate": False,
-                                "enableAutoUpdateNotification": False}}
-        with open(os.path.join(self.home, ".gemini", "settings.json"), "w") as f:
-            json.dump(settings, f)
-        with open(os.path.join(self.home, ".gemini", "trustedFolders.json"), "w") as f:
-            json.dump({self.work: "TRUST_FOLDER"}, f)
-        if self.hooks:
-            raise Failure("lisa has no hooks for Gemini CLI")
-
-    def env(self):
-        return {"HOME": self.home, "GEMINI_API_KEY": "mock-key",
-                "GOOGLE_GEMINI_BASE_URL": "http://127.0.0.1:%d" % self.port,
-                "PATH": os.path.dirname(self.bin) + ":" + os.environ["PATH"]}
-
-    def cleanup(self):
-        pass
-
-    def model_window(self):
-        """The window Gemini CLI itself gives the model it last used: its
-        tokenLimit(), read out of the installed bundle (the Gemma 4 models
-        have their own; every other model the default). None if not found."""
-        top = os.path.realpath(self.bin)
-        while top != "/" and os.path.basename(top) != "node_modules":
-            top = os.path.dirname(top)
-        default = None
-        for d, _, files in os.walk(top):
-            for f in files:
-                if not f.endswith(".js") or "gemini-cli" not in d:
-                    continue
-                with open(os.path.join(d, f), "rb") as fh:
-                    m = re.search(rb"var DEFAULT_TOKEN_LIMIT = ([0-9e.]+);", fh.read())
-                if m:
-                    default = int(float(m.group(1)))
-                    break
-            if default:
-                break
-        model = None
-        for t in sorted(glob.glob(os.path.join(self.home, ".gemini", "tmp", "*", "chats",
-                                               "session-*.jsonl")), key=os.path.getmtime):
-            with open(t, errors="replace") as fh:
-                for m in re.finditer(r'"model":"([^"]+)"', fh.read()):
-                    model = m.group(1)
-        if default is None or model is None or model.startswith("gemma-4-"):
-            return None
-        return default
-
-
-class Qwen(Agent):
-    """Qwen Code 0.15.10, a fork of Gemini CLI, on the Chat Completions mock.
-    The newest (0.24.x) needs node 22; 0.15.10 is the newest npm gives
-    node 20. Its auto-update would run a global `npm install` of the newest
-    version: general.enableAutoUpdate is off here, and must be."""
-    name = "qwen"
-    mock = "mock_chat.py"
-    prompts = {"exit": "/quit"}
-    kill_detail = None
-    oneshot_name = "print mode"
-    oneshot_ok = ["-p", "say hello"]
-    oneshot_fail = ["-p", "#mock error 400"]
-
-    def setup(self, server):
-        self.home = os.path.join(self.top, "home")
-        os.makedirs(os.path.join(self.home, ".qwen"), exist_ok=True)
-        settings = {"security": {"auth": {"selectedType": "openai"}},
-                    "privacy": {"usageStatisticsEnabled": False},
-                    "telemetry": {"enabled": False},
-                    "general": {"enableAutoUpdate": False},
-                    "$version": 4}
-        with open(os.path.join(self.home, ".qwen", "settings.json"), "w") as f:
-            json.dump(settings, f)
-        with open(os.path.join(self.home, ".qwen", "trustedFolders.json"), "w") as f:
-            json.dump({self.work: "TRUST_FOLDER"}, f)
-        if self.hooks:
-            raise Failure("lisa has no hooks for Qwen Code")
-
-    def env(self):
-        return {"HOME": self.home, "OPENAI_API_KEY": "mock-key",
-                "OPENAI_BASE_URL": "http://127.0.0.1:%d/v1" % self.port,
-                "OPENAI_MODEL": "mock-model",
-                "PATH": os.path.dirname(self.bin) + ":" + os.environ["PATH"]}
-
-    def cleanup(self):
-        pass
-
-    def model_window(self):
-        """Qwen's DEFAULT_TOKEN_LIMIT (the mock's model is in no table),
-        read out of the installed package."""
-        top = os.path.realpath(self.bin)
-        while top != "/" and os.path.basename(top) != "qwen-code":
-            top = os.path.dirname(top)
-        try:
-            with open(os.path.join(top, "cli.js"), "rb") as fh:
-                m = re.search(rb"DEFAULT_TOKEN_LIMIT = ([0-9e.]+);", fh.read())
-        except OSError:
-            return None
-        return int(float(m.group(1))) if m else None
 
 
 class Driver:
@@ -527,6 +207,11 @@ class Driver:
                 if self.a.name == "qwen" and any(
                         os.path.basename(a) == b"qwen" for a in argv):
                     native = child
+                if self.a.name == "opencode" and base == "opencode":
+                    return child
+                # Copilot: node wrapper -> native child (MainThread).
+                if self.a.name == "copilot" and base == "copilot":
+                    native = child
                 queue.append(child)
         return native
 
@@ -562,7 +247,9 @@ class Driver:
     def expect(self, scenario, pane, t0, state, detail=None, timeout=30):
         """Wait (lisa wait, pushed) for STATE, then for DETAIL."""
         want = state + ("/" + detail if detail else "")
-        end = time.time() + timeout
+        # Patience stretches the step waits, not the start-up ones.
+        end = time.time() + (timeout * getattr(self.a, "patience", 1)
+                             if timeout <= 60 else timeout)
         self.s.lisa("wait", pane, "--until", state, "--timeout", str(int(timeout)),
                     timeout=timeout + 10)
         st = self.s.status(pane)
@@ -641,11 +328,12 @@ class Driver:
 
     def hold(self, scenario, pane, state, detail, seconds, note=""):
         """STATE/DETAIL for SECONDS, without a break."""
-        want = "%s/%s for %ds" % (state, detail, seconds)
+        want = "%s/%s for %ds" % (state, detail or "*", seconds)
         end = time.time() + seconds
         while time.time() < end:
             st = self.s.status(pane)
-            if st.get("state") != state or st.get("detail") != detail:
+            if st.get("state") != state or (detail is not None and
+                                            st.get("detail") != detail):
                 return self.record(scenario, want, "%s/%s (%s)" % (
                     st.get("state"), st.get("detail"), st.get("reason")), False, None)
             time.sleep(0.5)
@@ -687,6 +375,10 @@ class Driver:
             self.gemini_middle(pane)
         elif a.name == "qwen":
             self.qwen_middle(pane)
+        elif a.name == "opencode":
+            self.opencode_middle(pane)
+        elif a.name == "copilot":
+            self.copilot_middle(pane)
         else:
             self.middle(pane)
         self.stall(pane)
@@ -698,16 +390,33 @@ class Driver:
         pane = self.window("%s-i" % a.name, a.shell_command())
         time.sleep(0.5)
         t0 = self.type(pane, a.name)
-        # A node agent can take 20 s to draw on a busy machine.
+        # A node agent can take 20 s to draw on a busy machine; OpenCode
+        # (a minute of CPU) more.
+        start = getattr(a, "start_timeout", 40)
         self.expect_seen("startup", pane, t0, "just_started", 40)
         self.startup_dialog(pane, t0)
-        if not self.expect("idle at prompt", pane, t0, "waiting_input", "prompt", 40):
+        if not self.expect("idle at prompt", pane, t0, "waiting_input", "prompt", start):
             return None
+        self.ready(pane)
         return pane
+
+    def ready(self, pane, seconds=300):
+        """An agent that draws its prompt before it takes input (its
+        ready_text shows when it does)."""
+        want = getattr(self.a, "ready_text", None)
+        end = time.time() + seconds
+        while want and time.time() < end:
+            if want in self.s.tmux("capture-pane", "-p", "-t", pane, check=False):
+                return
+            time.sleep(0.5)
+        if want:
+            raise Failure("%s not ready after %d s" % (self.a.name, seconds))
 
     def startup_dialog(self, pane, t0):
         """Claude 2.1.330 asks once whether auto mode should become the
         default: lisa must call that a dialog; answer "keep manual"."""
+        if getattr(self.a, "trust_text", None):
+            self.trust_dialog(pane, t0, "startup dialog (trust)")
         if self.a.name != "claude":
             return
         self.s.lisa("wait", pane, "--until", "waiting_input", "--timeout", "20", timeout=30)
@@ -727,6 +436,25 @@ class Driver:
         time.sleep(0.3)
         self.key(pane, "Enter")
 
+    def trust_dialog(self, pane, t0, row=None):
+        """An agent that asks whether to trust its folder (Copilot CLI,
+        even with the folder in its trustedFolders): lisa must say so
+        (ROW), then Yes."""
+        start = getattr(self.a, "start_timeout", 40)
+        self.s.lisa("wait", pane, "--until", "waiting_input", "--timeout", str(start),
+                    timeout=start + 10)
+        end = time.time() + 5
+        while time.time() < end:
+            if self.a.trust_text in self.s.tmux("capture-pane", "-p", "-t", pane,
+                                                check=False):
+                break
+            time.sleep(0.25)
+        else:
+            return
+        if row:
+            self.expect(row, pane, t0, "waiting_input", "trust")
+        self.answer_dialog(pane, self.a.trust_text)
+
     def streaming(self, pane):
         t = self.type(pane, "#mock slow 8 write a long answer")
         self.expect("streaming answer", pane, t, "in_progress", "generating")
@@ -734,6 +462,7 @@ class Driver:
         self.expect("turn done", pane, self.mock_done("slow", t), "waiting_input", "prompt")
 
     def wait_turn(self, pane, seconds):
+        seconds *= getattr(self.a, "patience", 1)
         self.s.lisa("wait", pane, "--until", "waiting_input", "--timeout", str(seconds),
                     timeout=seconds + 10)
 
@@ -913,6 +642,66 @@ class Driver:
         self.then_escape(pane, "#mock error 500", "API error retried",
                          "in_progress", "generating", "interrupt (retrying)")
 
+    def opencode_middle(self, pane):
+        """OpenCode asks before a shell command (permission "ask"), and
+        retries a failing API by itself, a 429 after the wait it was told:
+        working (retrying) until the user interrupts."""
+        self.then_escape(pane, "#mock run touch lisa-perm", "tool permission",
+                         "waiting_input", "permission", "permission denied")
+        t = self.type(pane, "#mock run sleep 6")
+        self.expect("tool permission (2)", pane, t, "waiting_input", "permission", 60)
+        # Its hook says permission before the dialog is drawn, and a key
+        # that comes first is lost: Enter once the dialog shows, again
+        # while it stays (as a person would).
+        t = self.answer_dialog(pane, "Allow once")
+        self.expect("running a tool", pane, t, "in_progress", "tool")
+        self.wait_turn(pane, 60)
+        self.expect("tool done", pane, self.mock_done("after_tool", t),
+                    "waiting_input", "prompt")
+        self.then_escape(pane, "#mock error 500", "API error retried",
+                         "in_progress", "retrying", "interrupt (retrying)")
+        self.then_escape(pane, "#mock limit 30 please", "rate limit (waited out)",
+                         "in_progress", "retrying", "interrupt (rate limit)")
+
+    def answer_dialog(self, pane, text, key="Enter", seconds=60):
+        """KEY once TEXT is on the screen, again while it stays; when the
+        first press was sent (ms)."""
+        def shown():
+            return text in self.s.tmux("capture-pane", "-p", "-t", pane, check=False)
+        end = time.time() + seconds
+        while time.time() < end and not shown():
+            time.sleep(0.2)
+        time.sleep(0.3)
+        t = self.key(pane, key)
+        for _ in range(3):
+            end = time.time() + 5
+            while time.time() < end and shown():
+                time.sleep(0.2)
+            if not shown():
+                break
+            print("note: %s: %s for %r not taken; pressed again" % (pane, key, text),
+                  file=sys.stderr, flush=True)
+            self.key(pane, key)
+        return t
+
+    def copilot_middle(self, pane):
+        """Copilot asks before every shell command, and retries a failing
+        API 5 times ("Retrying...") before it gives up at its prompt."""
+        self.then_escape(pane, "#mock run touch lisa-perm", "tool permission",
+                         "waiting_input", "permission", "permission denied")
+        t = self.type(pane, "#mock run sleep 6")
+        self.expect("tool permission (2)", pane, t, "waiting_input", "permission", 60)
+        t = self.answer_dialog(pane, "Do you want to run this command")
+        self.expect("running a tool", pane, t, "in_progress")
+        self.wait_turn(pane, 60)
+        self.expect("tool done", pane, self.mock_done("after_tool", t),
+                    "waiting_input", "prompt")
+        t = self.type(pane, "#mock error 500")
+        self.expect_seen("API error retried", pane, t, "in_progress", 30, "retrying")
+        self.wait_turn(pane, 60)
+        self.expect("API error final", pane, self.mock_done("error", t),
+                    "waiting_input", "prompt")
+
     def then_escape(self, pane, prompt, name, state, detail, after, hold=0):
         """PROMPT makes STATE/DETAIL (held for HOLD seconds); Escape brings
         the prompt back."""
@@ -922,11 +711,32 @@ class Driver:
             self.hold(name + ", held", pane, state, detail, hold,
                       "past @lisa-stale: the agent keeps animating")
         t = self.key(pane, "Escape")
+        # OpenCode and Copilot CLI stop work on a second Escape ("esc
+        # again to interrupt", "esc esc interrupt"); a dialog goes with
+        # the first.
+        if state == "in_progress" and getattr(self.a, "double_escape", False):
+            time.sleep(0.5)
+            self.key(pane, "Escape")
+            # A busy OpenCode can drop them (seen once, in a 429's wait):
+            # a person presses again.
+            for _ in range(2):
+                rc, _ = self.s.lisa("wait", pane, "--until", "waiting_input",
+                                    "--timeout", "20", timeout=30)
+                if rc == 0:
+                    break
+                print("note: %s: Escape Escape not taken; pressed again" % pane,
+                      file=sys.stderr, flush=True)
+                self.key(pane, "Escape")
+                time.sleep(0.5)
+                self.key(pane, "Escape")
         self.expect(after, pane, t, "waiting_input", "prompt")
 
     def stall(self, pane):
+        # OpenCode gives up on a silent stream and retries it: working,
+        # generating or retrying.
         self.then_escape(pane, "#mock stall", "stalled API", "in_progress",
-                         "generating", "interrupt", hold=STALE + 3)
+                         getattr(self.a, "stall_detail", "generating"), "interrupt",
+                         hold=STALE + 3)
 
     def exit_restart_kill(self, pane):
         a = self.a
@@ -940,9 +750,13 @@ class Driver:
 
         # The same pane again: a new agent, busy, then SIGKILL.
         t0 = self.type(pane, a.name)
+        if getattr(a, "trust_text", None):
+            self.trust_dialog(pane, t0)
         # Gemini CLI once took over 40 s to draw its prompt again on a busy machine.
-        if not self.expect("restart in pane", pane, t0, "waiting_input", "prompt", 90):
+        if not self.expect("restart in pane", pane, t0, "waiting_input", "prompt",
+                           max(90, getattr(a, "start_timeout", 0))):
             return
+        self.ready(pane)
         t = self.type(pane, "#mock slow 60 keep going")
         self.expect("busy before kill", pane, t, "in_progress", "generating")
         time.sleep(1.5)
@@ -961,10 +775,11 @@ class Driver:
         a = self.a
         t = now_ms()
         pane = self.window("%s-ok" % a.name, a.run_command(a.oneshot_ok))
-        self.expect(a.oneshot_name + " ok", pane, t, "completed", "exit 0", 60)
+        start = max(60, getattr(a, "start_timeout", 0))
+        self.expect(a.oneshot_name + " ok", pane, t, "completed", "exit 0", start)
         t = now_ms()
         pane = self.window("%s-fail" % a.name, a.run_command(a.oneshot_fail))
-        self.expect(a.oneshot_name + " failed", pane, t, "crashed", "exit 1", 60)
+        self.expect(a.oneshot_name + " failed", pane, t, "crashed", "exit 1", start)
 
 
 
@@ -976,7 +791,10 @@ def install(versions, names):
         if env_bin and versions == "pinned":
             p = subprocess.run([env_bin, "--version"], capture_output=True, text=True,
                                timeout=60, env=dict(os.environ, DISABLE_AUTOUPDATER="1"))
-            found[name] = (p.stdout.split()[0] if p.stdout.split() else "?", env_bin)
+            # "2.1.332 (Claude Code)", "GitHub Copilot CLI 1.0.102.": the
+            # first thing that looks like a version.
+            m = re.search(r"\d+\.\d+\.\d+", p.stdout)
+            found[name] = (m.group(0) if m else "?", env_bin)
             continue
         p = subprocess.run(["sh", os.path.join(HERE, "install.sh"), versions, name],
                            stdout=subprocess.PIPE, text=True)
@@ -1029,7 +847,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--agents", default="claude,codex,gemini",
-                    help="of claude, codex, gemini, qwen")
+                    help="of claude, codex, gemini, qwen, opencode, copilot")
     ap.add_argument("--hooks", default="off,on", help="off, on or off,on")
     ap.add_argument("--versions", default=os.environ.get("AGENT_VERSIONS") or "pinned")
     ap.add_argument("--only", help="regex on the step name (interactive, oneshot)")
@@ -1053,9 +871,9 @@ def main():
                 os.makedirs(runtime, mode=0o700)
                 env = clean_env(runtime)
                 cls = {"claude": Claude, "codex": Codex, "gemini": Gemini,
-                       "qwen": Qwen}[name]
-                if cls in (Gemini, Qwen) and hk == "on":
-                    continue	# lisa has no Gemini or Qwen hooks
+                       "qwen": Qwen, "opencode": OpenCode, "copilot": Copilot}[name]
+                if cls in (Gemini, Qwen, Copilot) and hk == "on":
+                    continue	# lisa has no Gemini, Qwen or Copilot hooks
                 agent = cls(bins[name][1], bins[name][0], sub, hk == "on")
                 server = None
                 try:

@@ -3,9 +3,12 @@
 # cache directory (never the repository, never global):
 #
 #   sh tests/agents/install.sh [pinned|latest] [claude] [codex] [gemini] [qwen]
+#       [opencode] [copilot]
 #
 # pinned (default): the versions below, installed once and kept.
-# (qwen only when named: 0.15.10 is the newest that runs on node 20.)
+# (qwen only when named: 0.15.10 is the newest that runs on node 20;
+# opencode only when named: a minute of CPU for each start; copilot only
+# when named: a 200 MB download.)
 # latest: the newest published versions, checked against the registry on
 # every run - how a maintainer learns that an agent changed.
 # Cache: $LISA_AGENTS_CACHE, default ${XDG_CACHE_HOME:-$HOME/.cache}/lisa-agents.
@@ -16,14 +19,16 @@ set -u
 PINS="claude @anthropic-ai/claude-code 2.1.332
 codex @openai/codex 0.169.0
 gemini @google/gemini-cli 0.61.0
-qwen @qwen-code/qwen-code 0.15.10"
+qwen @qwen-code/qwen-code 0.15.10
+opencode opencode-ai 1.18.33
+copilot @github/copilot 1.0.102"
 
 mode=pinned
 want=
 for a in "$@"; do
 	case "$a" in
 	pinned|latest) mode=$a ;;
-	claude|codex|gemini|qwen) want="$want $a" ;;
+	claude|codex|gemini|qwen|opencode|copilot) want="$want $a" ;;
 	*) echo "install.sh: unknown argument: $a" >&2; exit 2 ;;
 	esac
 done

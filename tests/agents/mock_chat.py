@@ -104,9 +104,11 @@ class Chat(Handler):
                                               "total_tokens": 12}})
         if verb == "error":
             status = int(number(arg, 500))
+            # As OpenAI's API sends them: a client error is no server's.
+            kind = ("server_error" if status >= 500 else
+                    "invalid_api_key" if status == 401 else "invalid_request_error")
             return self.reply(status, {"error": {"message": "mock error %d" % status,
-                                                 "type": "server_error",
-                                                 "code": "server_error"}})
+                                                 "type": kind, "code": kind}})
         if verb == "limit":
             return self.openai_limit(int(number(arg, 60)))
         self.start_sse()

@@ -1,0 +1,442 @@
+"""The agents the conformance suite drives (tests/agents/conformance.py):
+how each starts, its home and settings, its mock, its prompts, and where
+its own tables say what lisa must report."""
+import glob
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+# LISA_BIN_DIR: other binaries than the tree's (as tests/run.sh takes it).
+BIN = os.environ.get("LISA_BIN_DIR") or os.path.join(ROOT, "bin")
+LISA = os.path.join(BIN, "lisa")
+LISAD = os.path.join(BIN, "lisad")
+# model_context_window in the test CODEX_HOME. Codex works with 95% of it
+# (and of its own table's: 272000 for a model it does not know, as 258400).
+CODEX_WINDOW = 200000
+
+
+class Failure(Exception):
+    pass
+
+
+class Agent:
+    """What differs between agents: their home, how they start, the mock."""
+
+    name = None
+    mock = None
+
+    def __init__(self, binary, version, top, hooks):
+        self.bin = binary
+        self.version = version
+        self.top = top
+        self.hooks = hooks
+        self.work = os.path.join(top, "work")
+        os.makedirs(self.work, exist_ok=True)
+        self.mock_proc = None
+        self.port = None
+
+    def start_mock(self):
+        self.mock_proc = subprocess.Popen(
+            [sys.executable, os.path.join(HERE, self.mock), "--log",
+             os.path.join(self.top, "mock.log")],
+            stdout=subprocess.PIPE, text=True)
+        line = self.mock_proc.stdout.readline()
+        m = re.match(r"port (\d+)", line)
+        if not m:
+            raise Failure("the mock did not start")
+        self.port = int(m.group(1))
+
+    def stop(self):
+        if self.mock_proc:
+            self.mock_proc.terminate()
+            self.mock_proc.wait()
+
+    def env(self):
+        raise NotImplementedError
+
+    def install_hooks(self, server, **where):
+        """`lisa hooks install AGENT` into the test's home, as a user would."""
+        p = subprocess.run([LISA, "hooks", "install", self.name],
+                           env=dict(server.env, **where), capture_output=True, text=True)
+        if p.returncode != 0:
+            raise Failure("lisa hooks install %s: %s" % (self.name, p.stderr))
+
+    def shell_command(self):
+        """A pane command: an interactive shell with the agent's environment."""
+        env = " ".join("%s=%s" % (k, shlex.quote(v)) for k, v in self.env().items())
+        return ("cd %s && exec env %s PS1='$ ' bash --norc --noprofile -i"
+                % (shlex.quote(self.work), env))
+
+    def run_command(self, args):
+        """A pane command that is the agent itself (as a launcher runs it)."""
+        env = " ".join("%s=%s" % (k, shlex.quote(v)) for k, v in self.env().items())
+        return "cd %s && exec env %s %s %s" % (
+            shlex.quote(self.work), env, shlex.quote(self.bin),
+            " ".join(shlex.quote(a) for a in args))
+
+
+class Claude(Agent):
+    name = "claude"
+    mock = "mock_anthropic.py"
+    prompts = {"tool": "#mock bash sleep 6", "permission": "#mock bash touch lisa-perm",
+               "question": "#mock ask Which option?", "exit": "/exit"}
+    error_detail = "error"
+    tool_done = "text"
+    kill_detail = "signal 9"
+    oneshot_name = "print mode"
+    oneshot_ok = ["-p", "say hello"]
+    oneshot_fail = ["-p", "#mock error 400"]
+
+    def setup(self, server):
+        self.home = os.path.join(self.top, "home")
+        os.makedirs(os.path.join(self.home, ".claude"), exist_ok=True)
+        cfg = {"hasCompletedOnboarding": True, "theme": "dark",
+               "customApiKeyResponses": {"approved": ["sk-ant-dummy"], "rejected": []},
+               "projects": {self.work: {"hasTrustDialogAccepted": True,
+                                        "allowedTools": []}}}
+        with open(os.path.join(self.home, ".claude.json"), "w") as f:
+            json.dump(cfg, f)
+        # sleep runs without asking, so "tool" is a tool and not a dialog;
+        # anything else asks (newer versions default to "auto" mode, which
+        # decides by itself)
+        settings = {"permissions": {"allow": ["Bash(sleep:*)"],
+                                    "defaultMode": "default"}}
+        with open(os.path.join(self.home, ".claude", "settings.json"), "w") as f:
+            json.dump(settings, f)
+        if self.hooks:
+            self.install_hooks(server, HOME=self.home)
+
+    def env(self):
+        return {"HOME": self.home, "ANTHROPIC_BASE_URL": "http://127.0.0.1:%d" % self.port,
+                "ANTHROPIC_API_KEY": "sk-ant-dummy", "DISABLE_TELEMETRY": "1",
+                "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+                "DISABLE_AUTOUPDATER": "1", "CLAUDE_CODE_MAX_RETRIES": "3",
+                "PATH": os.path.dirname(self.bin) + ":" + os.environ["PATH"]}
+
+    def cleanup(self):
+        pass
+
+    def model_window(self):
+        """The window of the model Claude last used, by Claude Code's own
+        model table (context.window for each first_party id), read out of
+        the installed binary: Claude's word for it, not lisa's copy. None
+        if the table or the model cannot be found."""
+        top = os.path.realpath(self.bin)
+        while top != "/" and os.path.basename(top) != "node_modules":
+            top = os.path.dirname(top)
+        table = {}
+        for d, _, files in os.walk(top):
+            for f in files:
+                path = os.path.join(d, f)
+                if f != "claude" or os.path.getsize(path) < 10 << 20:
+                    continue
+                with open(path, "rb") as fh:
+                    data = fh.read()
+                for m in re.finditer(rb"context:\{window:([0-9e.]+)", data):
+                    ids = re.findall(rb'first_party:"(claude-[a-z0-9-]+)"',
+                                     data[max(0, m.start() - 1500):m.start()])
+                    if ids:
+                        table[ids[-1].decode()] = int(float(m.group(1)))
+        model = None
+        for t in sorted(glob.glob(os.path.join(self.home, ".claude", "projects",
+                                               "*", "*.jsonl")), key=os.path.getmtime):
+            with open(t, errors="replace") as fh:
+                for m in re.finditer(r'"model":"(claude-[^"]+)"', fh.read()):
+                    model = m.group(1)
+        if not table or model is None:
+            return None
+        if model in table:
+            return table[model]
+        return next((w for k, w in table.items() if k.startswith(model + "-")), 200000)
+
+
+class Codex(Agent):
+    name = "codex"
+    mock = "mock_openai.py"
+    prompts = {"tool": "#mock run sleep 6", "permission": "#mock escalate touch lisa-perm",
+               "exit": "/quit"}
+    error_detail = "error"
+    tool_done = "after_tool"
+    kill_detail = None
+    oneshot_name = "exec"
+    oneshot_ok = ["exec", "--skip-git-repo-check", "say hello"]
+    oneshot_fail = ["exec", "--skip-git-repo-check", "#mock error 500"]
+
+    def setup(self, server):
+        # Codex refuses to put its helper binaries under a temporary
+        # directory, so its home lives in the cache (removed at the end).
+        cache = os.environ.get("LISA_AGENTS_CACHE") or os.path.join(
+            os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "lisa-agents")
+        self.home = os.path.join(cache, "homes", "%d-%s" % (os.getpid(),
+                                                              "hooks" if self.hooks else "plain"))
+        shutil.rmtree(self.home, ignore_errors=True)
+        os.makedirs(self.home)
+        cfg = ('model = "mock-model"\nmodel_provider = "mock"\n\n'
+               '[model_providers.mock]\nname = "Mock"\n'
+               'base_url = "http://127.0.0.1:%d/v1"\nenv_key = "MOCK_API_KEY"\n'
+               'wire_api = "responses"\nrequest_max_retries = 4\n'
+               'stream_max_retries = 2\n\n[projects.%s]\ntrust_level = "trusted"\n'
+               % (self.port, json.dumps(self.work)))
+        # A window of our choosing, so that lisa's number is checked
+        # against one it could not have taken from anywhere else.
+        cfg = "model_context_window = %d\n" % CODEX_WINDOW + cfg
+        with open(os.path.join(self.home, "config.toml"), "w") as f:
+            f.write(cfg)
+        if self.hooks:
+            self.install_hooks(server, CODEX_HOME=self.home)
+
+    def env(self):
+        # A HOME of its own: Codex's daemon snapshots a login shell, which
+        # would source the machine's ~/.bashrc (pyenv's rehash once kept
+        # such a shell alive for a minute, a "tool" under the agent).
+        home = os.path.join(self.home, "user-home")
+        os.makedirs(home, exist_ok=True)
+        return {"CODEX_HOME": self.home, "HOME": home, "MOCK_API_KEY": "mock-key",
+                "PATH": os.path.dirname(self.bin) + ":" + os.environ["PATH"]}
+
+    def cleanup(self):
+        # Codex's app-server daemon outlives the TUI (and `codex app-server
+        # daemon stop` can hang): end everything started from this home.
+        for p in os.listdir("/proc"):
+            if not p.isdigit():
+                continue
+            try:
+                with open("/proc/%s/cmdline" % p, "rb") as f:
+                    cl = f.read().decode("utf-8", "replace")
+                with open("/proc/%s/environ" % p, "rb") as f:
+                    envb = f.read().split(b"\0")
+            except OSError:
+                continue
+            if (self.home + "/" in cl or
+                    ("CODEX_HOME=" + self.home).encode() in envb):
+                try:
+                    os.kill(int(p), signal.SIGKILL)
+                except OSError:
+                    pass
+        shutil.rmtree(self.home, ignore_errors=True)
+
+
+class Gemini(Agent):
+    name = "gemini"
+    mock = "mock_gemini.py"
+    prompts = {"exit": "/quit"}
+    kill_detail = None
+    oneshot_name = "print mode"
+    oneshot_ok = ["-p", "say hello"]
+    oneshot_fail = ["-p", "#mock error 400"]
+
+    def setup(self, server):
+        self.home = os.path.join(self.top, "home")
+        os.makedirs(os.path.join(self.home, ".gemini"), exist_ok=True)
+        settings = {"security": {"auth": {"selectedType": "gemini-api-key"}},
+                    "privacy": {"usageStatisticsEnabled": False},
+                    "telemetry": {"enabled": False},
+                    "general": {"enableAutoUpdate": False,
+                                "enableAutoUpdateNotification": False}}
+        with open(os.path.join(self.home, ".gemini", "settings.json"), "w") as f:
+            json.dump(settings, f)
+        with open(os.path.join(self.home, ".gemini", "trustedFolders.json"), "w") as f:
+            json.dump({self.work: "TRUST_FOLDER"}, f)
+        if self.hooks:
+            raise Failure("lisa has no hooks for Gemini CLI")
+
+    def env(self):
+        return {"HOME": self.home, "GEMINI_API_KEY": "mock-key",
+                "GOOGLE_GEMINI_BASE_URL": "http://127.0.0.1:%d" % self.port,
+                "PATH": os.path.dirname(self.bin) + ":" + os.environ["PATH"]}
+
+    def cleanup(self):
+        pass
+
+    def model_window(self):
+        """The window Gemini CLI itself gives the model it last used: its
+        tokenLimit(), read out of the installed bundle (the Gemma 4 models
+        have their own; every other model the default). None if not found."""
+        top = os.path.realpath(self.bin)
+        while top != "/" and os.path.basename(top) != "node_modules":
+            top = os.path.dirname(top)
+        default = None
+        for d, _, files in os.walk(top):
+            for f in files:
+                if not f.endswith(".js") or "gemini-cli" not in d:
+                    continue
+                with open(os.path.join(d, f), "rb") as fh:
+                    m = re.search(rb"var DEFAULT_TOKEN_LIMIT = ([0-9e.]+);", fh.read())
+                if m:
+                    default = int(float(m.group(1)))
+                    break
+            if default:
+                break
+        model = None
+        for t in sorted(glob.glob(os.path.join(self.home, ".gemini", "tmp", "*", "chats",
+                                               "session-*.jsonl")), key=os.path.getmtime):
+            with open(t, errors="replace") as fh:
+                for m in re.finditer(r'"model":"([^"]+)"', fh.read()):
+                    model = m.group(1)
+        if default is None or model is None or model.startswith("gemma-4-"):
+            return None
+        return default
+
+
+class Qwen(Agent):
+    """Qwen Code 0.15.10, a fork of Gemini CLI, on the Chat Completions mock.
+    The newest (0.24.x) needs node 22; 0.15.10 is the newest npm gives
+    node 20. Its auto-update would run a global `npm install` of the newest
+    version: general.enableAutoUpdate is off here, and must be."""
+    name = "qwen"
+    mock = "mock_chat.py"
+    prompts = {"exit": "/quit"}
+    kill_detail = None
+    oneshot_name = "print mode"
+    oneshot_ok = ["-p", "say hello"]
+    oneshot_fail = ["-p", "#mock error 400"]
+
+    def setup(self, server):
+        self.home = os.path.join(self.top, "home")
+        os.makedirs(os.path.join(self.home, ".qwen"), exist_ok=True)
+        settings = {"security": {"auth": {"selectedType": "openai"}},
+                    "privacy": {"usageStatisticsEnabled": False},
+                    "telemetry": {"enabled": False},
+                    "general": {"enableAutoUpdate": False},
+                    "$version": 4}
+        with open(os.path.join(self.home, ".qwen", "settings.json"), "w") as f:
+            json.dump(settings, f)
+        with open(os.path.join(self.home, ".qwen", "trustedFolders.json"), "w") as f:
+            json.dump({self.work: "TRUST_FOLDER"}, f)
+        if self.hooks:
+            raise Failure("lisa has no hooks for Qwen Code")
+
+    def env(self):
+        return {"HOME": self.home, "OPENAI_API_KEY": "mock-key",
+                "OPENAI_BASE_URL": "http://127.0.0.1:%d/v1" % self.port,
+                "OPENAI_MODEL": "mock-model",
+                "PATH": os.path.dirname(self.bin) + ":" + os.environ["PATH"]}
+
+    def cleanup(self):
+        pass
+
+    def model_window(self):
+        """Qwen's DEFAULT_TOKEN_LIMIT (the mock's model is in no table),
+        read out of the installed package."""
+        top = os.path.realpath(self.bin)
+        while top != "/" and os.path.basename(top) != "qwen-code":
+            top = os.path.dirname(top)
+        try:
+            with open(os.path.join(top, "cli.js"), "rb") as fh:
+                m = re.search(rb"DEFAULT_TOKEN_LIMIT = ([0-9e.]+);", fh.read())
+        except OSError:
+            return None
+        return int(float(m.group(1))) if m else None
+
+
+class OpenCode(Agent):
+    """OpenCode 1.18.33 (npm opencode-ai, a native Bun binary) on the Chat
+    Completions mock. Its first start in a config directory fetches its TUI
+    plugin's packages from npm, so that directory lives in the cache and
+    is kept; its opencode.json is written anew for each run. Bash asks
+    first (permission "ask"), as a careful user sets it."""
+    name = "opencode"
+    mock = "mock_chat.py"
+    prompts = {"exit": "/exit"}
+    kill_detail = None
+    # It draws its prompt before its model is loaded; typed text is lost
+    # until the model shows under the input box.
+    ready_text = "Build \u00b7 "
+    start_timeout = 240
+    double_escape = True
+    stall_detail = None
+    # It draws a streamed answer well behind the stream (a "slow 8" took
+    # over 40 s to end on screen here): every wait is this many times.
+    patience = 4
+    oneshot_name = "run"
+    oneshot_ok = ["run", "say hello"]
+    # It retries a 500 for ever; a 401 (invalid_api_key) ends `run`,
+    # exit 1, after a few tries (2 minutes here, its start included).
+    oneshot_fail = ["run", "#mock error 401"]
+
+    def setup(self, server):
+        cache = os.environ.get("LISA_AGENTS_CACHE") or os.path.join(
+            os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "lisa-agents")
+        self.home = os.path.join(self.top, "home")
+        self.config = os.path.join(cache, "homes", "opencode-config")
+        cfg_dir = os.path.join(self.config, "opencode")
+        os.makedirs(cfg_dir, exist_ok=True)
+        plugin = os.path.join(cfg_dir, "plugins", "lisa.js")
+        if os.path.exists(plugin):
+            os.unlink(plugin)
+        cfg = {"$schema": "https://opencode.ai/config.json", "autoupdate": False,
+               "share": "disabled", "permission": {"bash": "ask"},
+               "provider": {"mock": {
+                   "npm": "@ai-sdk/openai-compatible", "name": "Mock",
+                   "options": {"baseURL": "http://127.0.0.1:%d/v1" % self.port,
+                               "apiKey": "mock-key"},
+                   "models": {"mock-model": {"name": "Mock", "limit": {
+                       "context": 131072, "output": 8192}}}}},
+               "model": "mock/mock-model"}
+        with open(os.path.join(cfg_dir, "opencode.json"), "w") as f:
+            json.dump(cfg, f)
+        os.makedirs(self.home, exist_ok=True)
+        if self.hooks:
+            self.install_hooks(server, XDG_CONFIG_HOME=self.config)
+
+    def env(self):
+        return {"HOME": self.home, "XDG_CONFIG_HOME": self.config,
+                "OPENCODE_DISABLE_AUTOUPDATE": "1",
+                "OPENCODE_DISABLE_MODELS_FETCH": "1",
+                "OPENCODE_DISABLE_LSP_DOWNLOAD": "1",
+                "OPENCODE_DISABLE_DEFAULT_PLUGINS": "1",
+                "PATH": os.path.dirname(self.bin) + ":" + os.environ["PATH"]}
+
+    def cleanup(self):
+        plugin = os.path.join(self.config, "opencode", "plugins", "lisa.js")
+        if os.path.exists(plugin):
+            os.unlink(plugin)
+
+
+class Copilot(Agent):
+    """GitHub Copilot CLI 1.0.102 (npm @github/copilot) on the Chat
+    Completions mock, offline as its own help gives it: COPILOT_OFFLINE
+    with a provider of one's own (COPILOT_PROVIDER_BASE_URL). It unpacks
+    its JavaScript on its first start (40 s here) into COPILOT_CACHE_HOME,
+    kept in the cache. It asks before any shell command."""
+    name = "copilot"
+    mock = "mock_chat.py"
+    prompts = {"exit": "/exit"}
+    kill_detail = None
+    trust_text = "Do you trust the files in this folder?"
+    start_timeout = 120
+    patience = 2
+    # Its footer says it: "esc esc interrupt".
+    double_escape = True
+    oneshot_name = "prompt mode"
+    oneshot_ok = ["-p", "say hello"]
+    oneshot_fail = ["-p", "#mock error 400"]
+
+    def setup(self, server):
+        cache = os.environ.get("LISA_AGENTS_CACHE") or os.path.join(
+            os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "lisa-agents")
+        self.cache = os.path.join(cache, "homes", "copilot-cache")
+        os.makedirs(self.cache, exist_ok=True)
+        self.home = os.path.join(self.top, "home")
+        os.makedirs(os.path.join(self.home, ".copilot"), exist_ok=True)
+        with open(os.path.join(self.home, ".copilot", "settings.json"), "w") as f:
+            json.dump({"trustedFolders": [self.work], "autoUpdate": False}, f)
+        if self.hooks:
+            raise Failure("lisa has no hooks for Copilot CLI")
+
+    def env(self):
+        return {"HOME": self.home, "COPILOT_CACHE_HOME": self.cache,
+                "COPILOT_OFFLINE": "true", "COPILOT_AUTO_UPDATE": "false",
+                "COPILOT_PROVIDER_BASE_URL": "http://127.0.0.1:%d/v1" % self.port,
+                "COPILOT_PROVIDER_API_KEY": "mock-key", "COPILOT_MODEL": "mock-model",
+                "PATH": os.path.dirname(self.bin) + ":" + os.environ["PATH"]}
+
+    def cleanup(self):
+        pass
