@@ -349,7 +349,7 @@ class OpenCode(Agent):
     # It draws its prompt before its model is loaded; typed text is lost
     # until the model shows under the input box.
     ready_text = "Build \u00b7 "
-    start_timeout = 240
+    start_timeout = 360
     double_escape = True
     stall_detail = None
     # It draws a streamed answer well behind the stream (a "slow 8" took

@@ -100,6 +100,12 @@ class Server:
 
     def close(self):
         self.tmux("kill-server", check=False)
+        # kill-server leaves the socket file behind.
+        try:
+            os.unlink(os.path.join(os.environ.get("TMUX_TMPDIR", "/tmp"),
+                                   "tmux-%d" % os.getuid(), self.sock))
+        except OSError:
+            pass
         if self.helper:
             try:
                 self.helper.wait(timeout=5)
