@@ -61,6 +61,27 @@ $(T list-clients -F '#{client_name} #{client_flags} #{session_name}' 2>&1)"
 	    fail "$pane: want $state/$detail/$reason, got: $(L status "$pane")"
 }
 
+# A state the pane passed through since epoch second $2, by the events
+# log: a 3 s tool can be over before a poll of the status sees it (each
+# poll starts python, slow beside CPU hogs).
+passed_since() {
+	L events --json --since "$(date -u -d "@$2" +%Y-%m-%dT%H:%M:%S)" |
+	    python3 -c '
+import json, sys
+pane, state, detail, reason = sys.argv[1:5]
+for line in sys.stdin:
+    e = json.loads(line)
+    if (e.get("pane_id") == pane and e.get("to") == state and
+            (not detail or e.get("detail") == detail) and
+            (not reason or e.get("reason") == reason)):
+        sys.exit(0)
+sys.exit(1)' "$1" "$3" "${4:-}" "${5:-}"
+}
+expect_passed() {
+	until_ms 15000 passed_since "$@" ||
+	    fail "$1 never $3/${4:-}/${5:-} since $2: $(L events --json | tail -n 5)"
+}
+
 state_is() {
 	s=$(L status "$1" --json | jget "'%s/%s/%s' % (d['state'], d['detail'], d['reason'])")
 	case "$s" in

@@ -6,8 +6,9 @@
 test_claude_states_from_title_and_screen() {
 	export FAKE_AGENT_NO_SESSION=1
 	setup_agents
+	t=$(date +%s)
 	p=$(agent_window 1 claude)
-	expect "$p" just_started "" grace_period
+	expect_passed "$p" "$t" just_started "" grace_period
 	expect "$p" waiting_input prompt title_idle
 	expect_shown "$p" '#{@lisa_agent} #{@lisa_state} #{@lisa_detail}' "claude waiting_input prompt"
 
@@ -15,8 +16,9 @@ test_claude_states_from_title_and_screen() {
 	expect "$p" in_progress generating title_busy
 	expect "$p" waiting_input prompt title_idle
 
+	t=$(date +%s)
 	T send-keys -t "$p" 'tool 3' Enter
-	expect "$p" in_progress tool
+	expect_passed "$p" "$t" in_progress tool
 	expect "$p" waiting_input prompt
 
 	T send-keys -t "$p" 'permission' Enter
@@ -118,8 +120,9 @@ test_codex_states_from_osc7501() {
 	expect "$p" waiting_input prompt codex_osc_done
 	T send-keys -t "$p" error Enter
 	expect "$p" waiting_input error codex_osc_error
+	t=$(date +%s)
 	T send-keys -t "$p" 'tool 3' Enter
-	expect "$p" in_progress tool codex_osc_working
+	expect_passed "$p" "$t" in_progress tool codex_osc_working
 	expect "$p" waiting_input prompt
 	# Under a shell with OSC 133 marks, the exit code is known.
 	T new-window -d -t main:2 "bash --norc"
