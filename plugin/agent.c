@@ -34,6 +34,7 @@ struct builtin {
 	int		 codex_files;
 	int		 gemini_files;
 	int		 qwen_files;
+	int		 retry_screen;
 };
 
 #define BRAILLE "\xe2[\xa0-\xa3][\x80-\xbf]"	/* U+2800-U+28FF */
@@ -169,6 +170,8 @@ static const struct builtin builtins[] = {
 			[9] = "Continue +opencode -s ses_",
 		},
 		.retry_marks = { "[retrying " },
+		/* Its retry row is replaced when the retry ends. */
+		.retry_screen = 1,
 	},
 	{
 		/*
@@ -382,6 +385,7 @@ profile_from_builtin(const struct builtin *b)
 	p->codex_files = b->codex_files;
 	p->gemini_files = b->gemini_files;
 	p->qwen_files = b->qwen_files;
+	p->retry_screen = b->retry_screen;
 	return (p);
 }
 
@@ -469,6 +473,7 @@ agent_parse_user(const char *buf, size_t n, const char *path, char **cause)
 		json_get_bool(d, obj, "codex_files", &p->codex_files);
 		json_get_bool(d, obj, "gemini_files", &p->gemini_files);
 		json_get_bool(d, obj, "qwen_files", &p->qwen_files);
+		json_get_bool(d, obj, "retry_screen", &p->retry_screen);
 		title = json_get(d, obj, "title");
 		p->title_busy = user_pattern(d, title, "busy", p->name, cause);
 		p->title_idle = user_pattern(d, title, "idle", p->name, cause);

@@ -28,6 +28,7 @@ struct agent_profile {
 	int		 codex_files;	/* writes $CODEX_HOME/sessions rollouts */
 	int		 gemini_files;	/* writes ~/.gemini/tmp/<id>/chats logs */
 	int		 qwen_files;	/* writes ~/.qwen/projects/<cwd>/chats logs */
+	int		 retry_screen;	/* its retry text on screen is live */
 	int		 user;		/* from agents.json */
 };
 

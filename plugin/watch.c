@@ -435,12 +435,14 @@ watch_screen(struct pane *p, const char *text, size_t len, uint64_t asked)
 	w->screen_at = asked != 0 ? asked : time_mono_ms();
 	w->capture_failed = 0;
 	/*
-	 * A retry still on screen, in a turn whose stream showed one, is
-	 * fresh evidence: an agent that redraws only the countdown's digits
-	 * (OpenCode) never writes the text again. (Not without the stream's
-	 * word: an old retry's line can stay on screen.)
+	 * A retry still on screen is fresh evidence, in a turn whose stream
+	 * showed one or for an agent whose retry text is a row replaced when
+	 * it ends (OpenCode redraws only the countdown's digits; its text
+	 * never comes whole in the stream). Not otherwise: an old retry's
+	 * line can stay on screen (Codex's "Reconnecting").
 	 */
-	if ((w->screen & SCREEN_RETRYING) && w->retry_at != 0)
+	if ((w->screen & SCREEN_RETRYING) && (w->retry_at != 0 ||
+	    (w->agent != NULL && w->agent->retry_screen)))
 		w->retry_at = w->screen_at;
 	free(copy);
 	log_debug("pane %%%d: screen hints %#x", p->id, w->screen);

@@ -343,7 +343,8 @@ class Driver:
                 return self.record(scenario, want, "%s/%s (%s)" % (
                     st.get("state"), st.get("detail"), st.get("reason")), False, None)
             time.sleep(0.5)
-        return self.record(scenario, want, "%s/%s" % (state, detail), True, None, note)
+        return self.record(scenario, want, "%s/%s" % (state, detail or "*"), True, None,
+                           note)
 
     def wanted(self, scenario):
         return self.only is None or re.search(self.only, scenario)
