@@ -415,6 +415,9 @@ class Copilot(Agent):
     patience = 2
     # Its footer says it: "esc esc interrupt".
     double_escape = True
+    # On a stalled stream it says "esc esc edit prompt", and neither two
+    # Escapes nor Ctrl-C ("Cancelling", for minutes) stopped it here.
+    stall_interruptible = False
     oneshot_name = "prompt mode"
     oneshot_ok = ["-p", "say hello"]
     oneshot_fail = ["-p", "#mock error 400"]

@@ -739,6 +739,15 @@ class Driver:
         self.expect(after, pane, t, "waiting_input", "prompt")
 
     def stall(self, pane):
+        if not getattr(self.a, "stall_interruptible", True):
+            # Held, and lisa says working, but the agent cannot be
+            # stopped: the rows after it would test the stuck agent.
+            t = self.type(pane, "#mock stall")
+            self.expect("stalled API", pane, t, "in_progress", "generating")
+            self.hold("stalled API, held", pane, "in_progress", "generating", STALE + 3,
+                      "past @lisa-stale: the agent keeps animating")
+            self.a.restart_after_stall = True
+            return
         # OpenCode gives up on a silent stream and retries it: working,
         # generating or retrying.
         self.then_escape(pane, "#mock stall", "stalled API", "in_progress",
@@ -747,6 +756,18 @@ class Driver:
 
     def exit_restart_kill(self, pane):
         a = self.a
+        if getattr(a, "restart_after_stall", False):
+            # Not stoppable (Copilot on a stalled stream): the pane's
+            # agent is killed and a shell prompt comes back.
+            pid = self.agent_pid(pane)
+            if pid is not None:
+                os.killpg(os.getpgid(pid), signal.SIGKILL)	# its job
+            self.s.lisa("wait", pane, "--until", "crashed", "--timeout", "30", timeout=40)
+            time.sleep(1)
+            t0 = self.type(pane, a.name)
+            self.trust_dialog(pane, t0)
+            self.expect("start again", pane, t0, "waiting_input", "prompt",
+                        getattr(a, "start_timeout", 40))
         # An interrupt before any output puts the prompt back into the
         # input box: clear it.
         time.sleep(0.5)
