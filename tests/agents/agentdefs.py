@@ -395,6 +395,8 @@ class OpenCode(Agent):
                 "PATH": os.path.dirname(self.bin) + ":" + os.environ["PATH"]}
 
     def cleanup(self):
+        if not hasattr(self, "config"):
+            return	# setup did not run
         plugin = os.path.join(self.config, "opencode", "plugins", "lisa.js")
         if os.path.exists(plugin):
             os.unlink(plugin)

@@ -63,7 +63,8 @@ class Server:
         log = open(os.path.join(top, "lisad.log"), "w")
         self.helper = subprocess.Popen([LISAD, "-F", "-v", "-L", self.sock],
                                        stdout=log, stderr=log, env=env)
-        deadline = time.time() + 10
+        # (A loaded machine once took more than 10 s.)
+        deadline = time.time() + 30
         while self.lisa("list")[0] != 0:
             if time.time() > deadline:
                 raise Failure("the helper did not come up")
