@@ -184,28 +184,36 @@ retry_evidence(const struct cls_input *in)
 	return (in->retry_at);
 }
 
+/*
+ * Retrying, by evidence no older than RETRY_FRESH_MS (or a screen read
+ * since SINCE); arranges the look before that evidence runs out.
+ */
+static int
+retrying_now(const struct cls_input *in, struct cls_result *r,
+    uint64_t since)
+{
+	uint64_t	seen;
+	int		retrying;
+
+	if (in->retry_at == 0)
+		return (screen_fresh(in, since) &&
+		    (in->screen & SCREEN_RETRYING));
+	seen = retry_evidence(in);
+	retrying = seen != 0 && in->now - seen < RETRY_FRESH_MS;
+	/* Still counting down? Look before the evidence runs out. */
+	if (retrying && in->now - seen >= RETRY_CHECK_MS)
+		r->want_capture = 1;
+	else if (retrying)
+		r->recheck_at = earliest(r->recheck_at, seen + RETRY_CHECK_MS);
+	return (retrying);
+}
+
 /* Working, and on what. */
 static void
 set_working(const struct cls_input *in, struct cls_result *r,
     const char *reason, uint64_t since)
 {
-	uint64_t	seen;
-	int		retrying;
-
-	if (in->retry_at != 0) {
-		seen = retry_evidence(in);
-		retrying = seen != 0 && in->now - seen < RETRY_FRESH_MS;
-		/* Still counting down? Look before the evidence runs out. */
-		if (retrying && in->now - seen >= RETRY_CHECK_MS)
-			r->want_capture = 1;
-		else if (retrying)
-			r->recheck_at = earliest(r->recheck_at,
-			    seen + RETRY_CHECK_MS);
-	} else
-		retrying = screen_fresh(in, since) &&
-		    (in->screen & SCREEN_RETRYING);
-
-	if (retrying)
+	if (retrying_now(in, r, since))
 		set(r, ST_IN_PROGRESS, "retrying", reason);
 	else if (in->hook == HK_PRE_TOOL || in->children > 0 ||
 	    (screen_fresh(in, since) && (in->screen & SCREEN_TOOL)))
@@ -407,9 +415,8 @@ observed_state(const struct cls_input *in, struct cls_result *r,
 	}
 	if (in->now - quiet_since < in->debounce) {
 		/* A countdown redrawn: still retrying while the evidence is. */
-		set_working(in, r, "output_active", quiet_since);
-		if (strcmp(r->detail, "retrying") != 0)
-			set(r, ST_IN_PROGRESS, "generating", "output_active");
+		set(r, ST_IN_PROGRESS, retrying_now(in, r, quiet_since) ?
+		    "retrying" : "generating", "output_active");
 		return;
 	}
 	if (!fresh) {
@@ -557,8 +564,11 @@ classify(const struct cls_input *in, struct cls_result *r)
 	    strcmp(r->detail, "background") != 0) {
 		uint64_t	last = quiet_since > at ? quiet_since : at;
 
-		if (in->now - last >= in->stale && in->children == 0 &&
-		    !in->cpu_busy && strcmp(r->reason, "screen_busy") == 0 &&
+		if (in->now - last < in->stale || in->children != 0 ||
+		    in->cpu_busy)
+			r->recheck_at = earliest(r->recheck_at,
+			    last + in->stale);
+		else if (strcmp(r->reason, "screen_busy") == 0 &&
 		    in->now - in->screen_at >= in->debounce &&
 		    !in->capture_failed)
 			/*
@@ -568,13 +578,9 @@ classify(const struct cls_input *in, struct cls_result *r)
 			 * before calling it stuck.
 			 */
 			r->want_capture = 1;
-		else if (in->now - last >= in->stale && in->children == 0 &&
-		    !in->cpu_busy)
+		else
 			set(r, ST_STUCK, "", weak ? "stale_no_activity" :
 			    "stale_despite_working_state");
-		else
-			r->recheck_at = earliest(r->recheck_at,
-			    last + in->stale);
 	}
 
 	/* Quiet decisions come due after the debounce. */
