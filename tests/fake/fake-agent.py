@@ -32,7 +32,8 @@ It reads commands typed into the pane (one per line):
                    transcript, written once per content block, as Claude)
 Options: --trust (start with the trust dialog), --print (one-shot, no UI:
 `claude -p` / `codex exec`), --fail (with --print: exit 1), --late-env
-SECONDS NAME=VALUE... (started with no environment: wait, then exec itself
+SECONDS NAME=VALUE... (started with no environment: wait until SECONDS after
+its process began, then exec itself
 again, same pid, with that one: the kernel's moment in execve when a
 process has its new name and no environment yet, made long).
 Environment: FAKE_AGENT_NO_SESSION=1 (no session file), FAKE_AGENT_NO_TITLE=1
@@ -41,7 +42,14 @@ Environment: FAKE_AGENT_NO_SESSION=1 (no session file), FAKE_AGENT_NO_TITLE=1
 import json, os, subprocess, sys, time
 
 if len(sys.argv) > 2 and sys.argv[1] == "--late-env":
-    time.sleep(float(sys.argv[2]))
+    # SECONDS after the process began (the pane's exec), not after this
+    # interpreter came up: on a loaded machine python's own start takes
+    # most of a second, and the window must stay where lisa expects it.
+    with open("/proc/self/stat") as _f:
+        _start = int(_f.read().rsplit(")", 1)[1].split()[19])
+    with open("/proc/uptime") as _f:
+        _age = float(_f.read().split()[0]) - _start / os.sysconf("SC_CLK_TCK")
+    time.sleep(max(0.0, float(sys.argv[2]) - _age))
     _env = dict(a.split("=", 1) for a in sys.argv[3:] if "=" in a)
     _rest = [a for a in sys.argv[3:] if "=" not in a]
     os.execve(sys.argv[0], [sys.argv[0]] + _rest, _env)
