@@ -480,8 +480,11 @@ print(" ".join(e["to"] + "/" + (e.get("detail") or "")
 		case "$seen" in
 		*stuck*) fail "$p: stuck while its shell ran: $seen" ;;
 		esac
-		echo "$seen" | grep -q 'waiting_input/prompt in_progress/background' &&
-		    fail "$p: a prompt just before background: $seen"
+		if echo "$seen" | grep -q 'waiting_input/prompt in_progress/background'; then
+			# What lisa read, and when, for that pane.
+			helper_log | grep -E "pane ${p}: .*(->|task|transcript|session)" >&2
+			fail "$p: a prompt just before background: $seen"
+		fi
 	done
 	# Told once, at the real end of each turn: not when the shell started.
 	until_ms 5000 sh -c "[ \$(grep -c 'claude waits' '$TESTDIR/desktop.log') -ge 2 ]" ||
