@@ -199,13 +199,21 @@ static const struct builtin builtins[] = {
 	},
 };
 
-/* Whatever the agent, a shell reports how its job died. */
+/*
+ * Whatever the agent, a shell reports how its job died; a wrapper that
+ * outlives its native child may say it instead ("... was terminated by
+ * signal SIGKILL.": Copilot's node loader, which then exits 1).
+ */
 static const struct {
 	const char	*text;
 	int		 sig;
+	int		 wrapper;
 } shell_deaths[] = {
-	{ "Killed", 9 }, { "Terminated", 15 }, { "Segmentation fault", 11 },
-	{ "Aborted", 6 }, { "Hangup", 1 }, { "Quit", 3 }, { "Bus error", 7 },
+	{ "Killed", 9, 0 }, { "Terminated", 15, 0 },
+	{ "Segmentation fault", 11, 0 }, { "Aborted", 6, 0 },
+	{ "Hangup", 1, 0 }, { "Quit", 3, 0 }, { "Bus error", 7, 0 },
+	{ "SIGKILL", 9, 1 }, { "SIGTERM", 15, 1 }, { "SIGSEGV", 11, 1 },
+	{ "SIGABRT", 6, 1 }, { "SIGHUP", 1, 1 }, { "SIGBUS", 7, 1 },
 };
 
 static struct agent_profile	**profiles;
@@ -566,8 +574,12 @@ agent_load(const char *path, char **cause)
 			 * of a spinner line ("tokens)Killed"). Not inside a
 			 * word.
 			 */
-			xasprintf(&pat, "(^|[^[:alpha:]])%s([[:space:]]|$)",
-			    shell_deaths[i].text);
+			if (shell_deaths[i].wrapper)
+				xasprintf(&pat, "terminated by signal %s"
+				    "([^[:alnum:]]|$)", shell_deaths[i].text);
+			else
+				xasprintf(&pat, "(^|[^[:alpha:]])%s"
+				    "([[:space:]]|$)", shell_deaths[i].text);
 			regcomp(&shell_death_re[i], pat,
 			    REG_EXTENDED|REG_NEWLINE|REG_NOSUB);
 			free(pat);

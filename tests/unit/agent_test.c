@@ -202,6 +202,14 @@ test_screens(void **state)
 	assert_int_equal(agent_shell_death("tokens)Killed\r\nbash-5.2# "), 9);
 	assert_int_equal(agent_shell_death("Killed"), 9);
 	assert_int_equal(agent_shell_death("overKilled "), -1);
+	/* A node wrapper that outlives its native child (Copilot's). */
+	assert_int_equal(agent_shell_death("GitHub Copilot native binary at "
+	    "/x/copilot was terminated by signal SIGKILL.\r\nGitHub Copilot "
+	    "CLI: no platform package found.\r\n$ "), 9);
+	assert_int_equal(agent_shell_death("terminated by signal SIGTERM"), 15);
+	assert_int_equal(agent_shell_death("I sent it SIGKILL.\n"), -1);
+	assert_int_equal(agent_shell_death("terminated by signal SIGKILLS"),
+	    -1);
 	assert_string_equal(agent_hint_name(SCREEN_TRUST), "trust");
 }
 
