@@ -644,9 +644,17 @@ watch_run(void *arg)
 			loop_timer_add(&w->timer, at + settle - now);
 			return;
 		}
+		/*
+		 * Gone with no word of how: read the screen before saying it
+		 * ended well (a shell's "Killed", a wrapper's "terminated by
+		 * signal" may be there); its reply looks again.
+		 */
 		if (!w->agent_alive && w->screen_at < at + WATCH_EXIT_SETTLE &&
-		    !w->capture_failed)
-			r.want_capture = 1;
+		    !w->capture_failed) {
+			watch_capture(p);
+			if (w->capturing)
+				return;
+		}
 	}
 	if (r.want_capture && !w->capturing && !w->capture_failed)
 		watch_capture(p);

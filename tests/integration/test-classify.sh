@@ -238,6 +238,47 @@ test_agent_killed_under_shell() {
 	note "$(L status "$p")"
 }
 
+# A wrapper that outlives its agent and says how it died (Copilot's node
+# loader: "... was terminated by signal SIGKILL.", then exit 1): crashed,
+# and never "completed" on the way, though the words came while the
+# wrapper lived (only a screen read finds them then).
+test_wrapper_reports_its_childs_death() {
+	setup_agents
+	mkdir -p "$TESTDIR/bin"
+	cat >"$TESTDIR/bin/copilot" <<SH
+#!/bin/sh
+sleep 60 &
+echo \$! >"$TESTDIR/child.pid"
+printf 'working\n'
+wait \$!
+# Drawn as a TUI draws: a cursor move for the space, so the words are
+# whole on the screen only.
+[ \$? = 137 ] && printf 'native binary at /x was terminated by\033[Csignal SIGKILL.\n' >&2
+sleep 0.5
+exit 1
+SH
+	chmod +x "$TESTDIR/bin/copilot"
+	T new-window -d -t main:1 "bash --norc"
+	p=$(T display -p -t main:1 '#{pane_id}')
+	T send-keys -t "$p" "$TESTDIR/bin/copilot" Enter
+	until_ms 10000 sh -c "$LISA -L $SOCK status $p --json | grep -q '\"agent\": *\"copilot\"'" ||
+	    fail "not seen as copilot: $(L status "$p")"
+	until_ms 5000 test -s "$TESTDIR/child.pid" || fail "no child"
+	since=$(date +%s)
+	kill -9 "$(cat "$TESTDIR/child.pid")"
+	# The wrapper's own exit code may be read first (exit 1): crashed,
+	# either way.
+	expect "$p" crashed
+	seen=$(L events --json | python3 -c '
+import json, sys
+print(" ".join(e["to"] for e in map(json.loads, sys.stdin)
+               if e.get("pane_id") == sys.argv[1] and e.get("to")))' "$p")
+	case "$seen" in
+	*completed*) fail "completed on the way: $seen" ;;
+	esac
+	note "$seen: $(L status "$p")"
+}
+
 test_status_targets_not_found_and_wait_timeout() {
 	setup_agents
 	p=$(agent_window 1 claude)
