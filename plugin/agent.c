@@ -35,6 +35,7 @@ struct builtin {
 	int		 gemini_files;
 	int		 qwen_files;
 	int		 retry_screen;
+	int		 hooks_partial;
 };
 
 #define BRAILLE "\xe2[\xa0-\xa3][\x80-\xbf]"	/* U+2800-U+28FF */
@@ -196,6 +197,11 @@ static const struct builtin builtins[] = {
 			[9] = "Resume +copilot --resume=",
 		},
 		.retry_marks = { "Retrying..." },
+		/*
+		 * Its hooks say nothing when a permission is refused, a
+		 * turn is interrupted or fails on a 4xx (no agentStop).
+		 */
+		.hooks_partial = 1,
 	},
 };
 
@@ -394,6 +400,7 @@ profile_from_builtin(const struct builtin *b)
 	p->gemini_files = b->gemini_files;
 	p->qwen_files = b->qwen_files;
 	p->retry_screen = b->retry_screen;
+	p->hooks_partial = b->hooks_partial;
 	return (p);
 }
 
@@ -482,6 +489,7 @@ agent_parse_user(const char *buf, size_t n, const char *path, char **cause)
 		json_get_bool(d, obj, "gemini_files", &p->gemini_files);
 		json_get_bool(d, obj, "qwen_files", &p->qwen_files);
 		json_get_bool(d, obj, "retry_screen", &p->retry_screen);
+		json_get_bool(d, obj, "hooks_partial", &p->hooks_partial);
 		title = json_get(d, obj, "title");
 		p->title_busy = user_pattern(d, title, "busy", p->name, cause);
 		p->title_idle = user_pattern(d, title, "idle", p->name, cause);

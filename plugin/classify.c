@@ -367,6 +367,42 @@ explicit_state(const struct cls_input *in, struct cls_result *r,
 	return (1);
 }
 
+/*
+ * 3b. Hooks that miss turn ends (Copilot's say nothing when a permission
+ * is refused, a turn interrupted or a request refused with a 4xx): their
+ * "working" or "waiting" stands until a screen read after the pane
+ * settled shows the agent at its prompt, with no dialog and no spinner.
+ */
+static void
+hooks_partial_check(const struct cls_input *in, struct cls_result *r,
+    uint64_t quiet_since, uint64_t at)
+{
+	uint64_t	settle = quiet_since;
+
+	if (!in->hooks_partial || strncmp(r->reason, "hook_", 5) != 0)
+		return;
+	if (r->state != ST_IN_PROGRESS && (r->state != ST_WAITING_INPUT ||
+	    strcmp(r->detail, "prompt") == 0 ||
+	    strcmp(r->detail, "error") == 0 ||
+	    strcmp(r->detail, "limit") == 0))
+		return;
+	if (at > settle)
+		settle = at;
+	if (in->title_at > settle)
+		settle = in->title_at;
+	if (in->now - settle < in->debounce) {
+		r->recheck_at = earliest(r->recheck_at, settle + in->debounce);
+		return;
+	}
+	if (!screen_fresh(in, settle)) {
+		if (!in->capture_failed)
+			r->want_capture = 1;
+	} else if ((in->screen & SCREEN_PROMPT) && !(in->screen &
+	    (SCREEN_PERMISSION|SCREEN_QUESTION|SCREEN_TRUST|SCREEN_BUSY|
+	    SCREEN_RETRYING|SCREEN_TOOL)))
+		set(r, ST_WAITING_INPUT, "prompt", "screen_prompt_after_hook");
+}
+
 /* Title, screen and output activity, for agents that say nothing more. */
 static void
 observed_state(const struct cls_input *in, struct cls_result *r,
@@ -498,7 +534,9 @@ classify(const struct cls_input *in, struct cls_result *r)
 	weak = 0;
 
 	/* 3. Explicit state; 4. failures; 5. what we observe. */
-	if (!explicit_state(in, r, &at)) {
+	if (explicit_state(in, r, &at))
+		hooks_partial_check(in, r, quiet_since, at);
+	else {
 		if (in->proc_failed)
 			set(r, ST_DEGRADED, "", "proc_unreadable");
 		else if (in->session_failed && in->title == TITLE_UNKNOWN)

@@ -121,6 +121,7 @@ struct cls_input {
 	int		session_failed;	/* unreadable / corrupt */
 	enum hook_event	hook;
 	uint64_t	hook_at;
+	int		hooks_partial;	/* its hooks miss some turn ends */
 	int		hook_question;	/* PermissionRequest for AskUserQuestion */
 	enum transcript_event transcript;
 	uint64_t	transcript_at;

@@ -88,6 +88,8 @@ int	 cmd_hooks(const char *, const char *, int);
 char	*hooks_read_file(const char *, size_t *, int *);
 int	 hooks_write_file(const char *, const char *, size_t);
 int	 hooks_opencode(int, int);
+int	 hooks_copilot(int, int);
+const char *hooks_copilot_event(const char *);
 int	 cmd_notify(struct lisa_ctx *, const char *, const char *);
 
 /* lisa-fleet.c, lisa-bridge.c */

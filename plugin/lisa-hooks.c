@@ -5,7 +5,8 @@
  * up in the agent's context). `lisa hooks install|uninstall claude|codex`
  * adds or removes exactly lisa's entries in the agent's settings, leaving
  * the user's own alone; files are replaced atomically. OpenCode's plugin
- * file is lisa-hooks-opencode.c's.
+ * file is lisa-hooks-opencode.c's, Copilot's hooks file
+ * lisa-hooks-copilot.c's.
  */
 #include <sys/stat.h>
 
@@ -362,18 +363,20 @@ cmd_hooks(const char *action, const char *agent, int dry_run)
 	if (action == NULL || (strcmp(action, "install") != 0 &&
 	    strcmp(action, "uninstall") != 0)) {
 		fprintf(stderr, "usage: lisa hooks install|uninstall "
-		    "[claude|codex|opencode] [--dry-run]\n");
+		    "[claude|codex|opencode|copilot] [--dry-run]\n");
 		return (2);
 	}
 	install = strcmp(action, "install") == 0;
 	if (install && agent == NULL) {
-		fprintf(stderr, "lisa: hooks install claude|codex|opencode\n");
+		fprintf(stderr, "lisa: hooks install "
+		    "claude|codex|opencode|copilot\n");
 		return (2);
 	}
 	if (agent != NULL && strcmp(agent, "claude") != 0 &&
-	    strcmp(agent, "codex") != 0 && strcmp(agent, "opencode") != 0) {
+	    strcmp(agent, "codex") != 0 && strcmp(agent, "opencode") != 0 &&
+	    strcmp(agent, "copilot") != 0) {
 		fprintf(stderr, "lisa: no hooks for %s (claude, codex, "
-		    "opencode)\n", agent);
+		    "opencode, copilot)\n", agent);
 		return (2);
 	}
 	if (agent == NULL || strcmp(agent, "claude") == 0)
@@ -382,6 +385,8 @@ cmd_hooks(const char *action, const char *agent, int dry_run)
 		rc |= hooks_codex(install, dry_run);
 	if (agent == NULL || strcmp(agent, "opencode") == 0)
 		rc |= hooks_opencode(install, dry_run);
+	if (agent == NULL || strcmp(agent, "copilot") == 0)
+		rc |= hooks_copilot(install, dry_run);
 	return (rc);
 }
 
@@ -396,13 +401,18 @@ cmd_notify(struct lisa_ctx *ctx, const char *agent, const char *arg)
 	char		 tmp[65536], *cause = NULL, *reply = NULL, *s;
 	const char	*pane = getenv("TMUX_PANE");
 	ssize_t		 n;
-	int		 fd, first = -1;
+	int		 fd, first = -1, copilot;
+	const char	*event = NULL;
 	pid_t		 ppid = getppid();
 	struct proc_node parent;
 	long		 gppid = 0;
 
+	/* Copilot: the event is the argument, its JSON comes on stdin. */
+	copilot = strcmp(agent, "copilot") == 0;
+	if (copilot && (event = hooks_copilot_event(arg)) == NULL)
+		return (0);
 	buf_init(&in);
-	if (arg != NULL)
+	if (arg != NULL && !copilot)
 		buf_adds(&in, arg);
 	else if (!isatty(0)) {
 		while ((n = read(0, tmp, sizeof tmp)) > 0 &&
@@ -435,11 +445,12 @@ cmd_notify(struct lisa_ctx *ctx, const char *agent, const char *arg)
 			free(s);
 		}
 	} else {
-		s = json_get_str(d, 0, "hook_event_name");
+		s = copilot ? xstrdup(event) :
+		    json_get_str(d, 0, "hook_event_name");
 		buf_adds(&req, ",\"event\":");
 		json_cstr(&req, s);
 		free(s);
-		s = json_get_str(d, 0, "tool_name");
+		s = json_get_str(d, 0, copilot ? "toolName" : "tool_name");
 		buf_adds(&req, ",\"tool\":");
 		json_cstr(&req, s);
 		free(s);

@@ -552,6 +552,7 @@ watch_input(struct pane *p, struct cls_input *in)
 	in->session_failed = w->session_failed;
 	in->hook = w->hook;
 	in->hook_at = w->hook_at;
+	in->hooks_partial = w->agent != NULL && w->agent->hooks_partial;
 	in->transcript = w->transcript;
 	in->transcript_at = w->transcript_at;
 	in->gemini_chat = w->agent != NULL && w->agent->gemini_files;

@@ -190,3 +190,96 @@ JS
 	printf '%s\n' "$busy" | env -u TMUX TMUX_PANE="$p" node "$TESTDIR/drive.mjs" "$TESTDIR/plugin.mjs"
 	[ "$(helper_log | grep -c "hook opencode")" = "$n" ] || fail "told outside tmux"
 }
+
+# Copilot's hooks file: lisa's own, in the user's hooks directory; each
+# event runs `lisa notify --agent copilot EVENT` with Copilot's JSON (as
+# the real one sends it) on stdin. Its hooks miss turn ends (a refused
+# permission says nothing): a settled screen at the prompt ends them.
+test_copilot_hooks_install_and_states() {
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME"
+	f="$HOME/.copilot/hooks/lisa.json"
+	L hooks install copilot --dry-run >/dev/null 2>&1
+	[ ! -e "$f" ] || fail "--dry-run wrote the file"
+	L hooks install copilot | grep -q "wrote $f" || fail "install"
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["version"] == 1, d
+for ev in ("userPromptSubmitted", "preToolUse", "postToolUse",
+           "notification", "agentStop"):
+    (h,) = d["hooks"][ev]
+    assert h["type"] == "command" and h["bash"].endswith(
+        " notify --agent copilot " + ev), h
+assert "permissionRequest" not in d["hooks"], d
+' "$f" || fail "$(cat "$f")"
+	L hooks install copilot | grep -q "nothing to add" || fail "not idempotent"
+	L hooks uninstall copilot | grep -q "removed $f" || fail "uninstall"
+	[ ! -e "$f" ] || fail "still there"
+	echo '{"version": 1, "hooks": {}}' >"$f"
+	L hooks install copilot 2>"$TESTDIR/err" && fail "wrote over the user's file"
+	L hooks uninstall copilot 2>>"$TESTDIR/err" && fail "removed the user's file"
+	grep -q "not lisa's" "$TESTDIR/err" || fail "$(cat "$TESTDIR/err")"
+	rm "$f"
+	L hooks install copilot >/dev/null || fail "install"
+
+	setup_agents
+	mkdir -p "$TESTDIR/bin"
+	# An agent named copilot that shows the lines it is given.
+	cat >"$TESTDIR/bin/copilot" <<'SH'
+#!/bin/sh
+stty -echo
+while read -r l; do
+	[ "$l" = clear ] && { printf '\033[2J\033[H'; continue; }
+	printf '%s\n' "$l"
+done
+SH
+	chmod +x "$TESTDIR/bin/copilot"
+	T new-window -d -t main:1 "$TESTDIR/bin/copilot"
+	p=$(T display -p -t main:1 '#{pane_id}')
+	until_ms 10000 sh -c "$LISA -L $SOCK status $p --json | grep -q '\"agent\": *\"copilot\"'" ||
+	    fail "not seen as copilot: $(L status "$p")"
+	sock=$(T display -p '#{socket_path}')
+	hook() {
+		ev=$1 json=$2
+		cmd=$(python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["hooks"][sys.argv[2]][0]["bash"])' "$f" "$ev")
+		printf '%s' "$json" | env TMUX="$sock,1,0" TMUX_PANE="$p" \
+		    bash -c "$cmd" || fail "the $ev hook failed"
+	}
+	show() { T send-keys -t "$p" -l "$1"; T send-keys -t "$p" Enter; }
+	cwd="\"sessionId\":\"s1\",\"timestamp\":1,\"cwd\":\"$TESTDIR\""
+	show "o Working · esc esc interrupt"
+	hook userPromptSubmitted "{$cwd,\"prompt\":\"hi\"}"
+	expect "$p" in_progress generating hook_working
+	hook preToolUse "{$cwd,\"toolName\":\"bash\",\"toolArgs\":{\"command\":\"touch x\"}}"
+	expect "$p" in_progress tool hook_working
+	show "Do you want to run this command?"
+	hook notification "{$cwd,\"message\":\"Run command: touch x\",\"title\":\"Permission needed\",\"hook_event_name\":\"Notification\",\"notification_type\":\"permission_prompt\"}"
+	expect "$p" waiting_input permission hook_permission
+	# Refused (Escape): Copilot's hooks say nothing; its screen does.
+	show clear
+	show "> "
+	show "/ commands · ? help"
+	expect "$p" waiting_input prompt screen_prompt_after_hook
+	show clear
+	show "o Working · esc esc interrupt"
+	hook userPromptSubmitted "{$cwd,\"prompt\":\"again\"}"
+	expect "$p" in_progress generating hook_working
+	hook postToolUse "{$cwd,\"toolName\":\"bash\",\"toolResult\":{\"resultType\":\"success\"}}"
+	hook agentStop "{$cwd,\"stopReason\":\"end_turn\"}"
+	expect "$p" waiting_input prompt hook_stop
+	# Events lisa does not take change nothing and say nothing.
+	n=$(helper_log | grep -c "hook copilot")
+	[ "$n" -ge 6 ] || fail "only $n hooks logged"
+	printf '{}' | env TMUX="$sock,1,0" TMUX_PANE="$p" \
+	    "$LISA" notify --agent copilot errorOccurred >"$TESTDIR/out" 2>&1 ||
+	    fail "notify failed"
+	[ ! -s "$TESTDIR/out" ] || fail "notify printed: $(cat "$TESTDIR/out")"
+	printf '{}' | env TMUX="$sock,1,0" TMUX_PANE="$p" \
+	    "$LISA" notify --agent copilot agentStop || fail "notify failed"
+	until_ms 10000 sh -c "[ \$(cat $XDG_RUNTIME_DIR/lisa/*.log | grep -c 'hook copilot') -gt $n ]" ||
+	    fail "agentStop not logged"
+	[ "$(helper_log | grep -c "hook copilot errorOccurred")" = 0 ] ||
+	    fail "errorOccurred was passed on"
+}
