@@ -413,6 +413,7 @@ class Copilot(Agent):
     prompts = {"exit": "/exit"}
     kill_detail = None
     trust_text = "Do you trust the files in this folder?"
+    dialog_text = {"permission": "Do you want to run this command?"}
     start_timeout = 120
     patience = 2
     # Its footer says it: "esc esc interrupt".
@@ -434,7 +435,7 @@ class Copilot(Agent):
         with open(os.path.join(self.home, ".copilot", "settings.json"), "w") as f:
             json.dump({"trustedFolders": [self.work], "autoUpdate": False}, f)
         if self.hooks:
-            raise Failure("lisa has no hooks for Copilot CLI")
+            self.install_hooks(server, HOME=self.home)
 
     def env(self):
         return {"HOME": self.home, "COPILOT_CACHE_HOME": self.cache,

@@ -555,6 +555,14 @@ class Driver(AgentScenarios):
         if hold:
             self.hold(name + ", held", pane, state, detail, hold,
                       "past @lisa-stale: the agent keeps animating")
+        # A hook can tell of a dialog before it is drawn, and a key
+        # pressed before then is lost (Copilot); a person presses once
+        # they see it.
+        text = getattr(self.a, "dialog_text", {}).get(detail)
+        end = time.time() + 20
+        while text and time.time() < end and text not in self.s.tmux(
+                "capture-pane", "-p", "-t", pane, check=False):
+            time.sleep(0.2)
         t = self.key(pane, "Escape")
         # OpenCode and Copilot CLI stop work on a second Escape ("esc
         # again to interrupt", "esc esc interrupt"); a dialog goes with
@@ -738,8 +746,8 @@ def main():
                 env = clean_env(runtime)
                 cls = {"claude": Claude, "codex": Codex, "gemini": Gemini,
                        "qwen": Qwen, "opencode": OpenCode, "copilot": Copilot}[name]
-                if cls in (Gemini, Qwen, Copilot) and hk == "on":
-                    continue	# lisa has no Gemini, Qwen or Copilot hooks
+                if cls in (Gemini, Qwen) and hk == "on":
+                    continue	# lisa has no Gemini or Qwen hooks
                 agent = cls(bins[name][1], bins[name][0], sub, hk == "on")
                 server = None
                 try:
