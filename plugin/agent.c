@@ -141,6 +141,11 @@ static const struct builtin builtins[] = {
 			[9] = "To continue this session, run qwen --resume",
 		},
 		.qwen_files = 1,
+		/*
+		 * Its hooks (Claude's, taken over) say nothing of a refused
+		 * permission, and its dialog came with no hook (0.15.10).
+		 */
+		.hooks_partial = 1,
 	},
 	{
 		.name = "aider",

@@ -369,9 +369,10 @@ explicit_state(const struct cls_input *in, struct cls_result *r,
 
 /*
  * 3b. Hooks that miss turn ends (Copilot's say nothing when a permission
- * is refused, a turn interrupted or a request refused with a 4xx): their
- * "working" or "waiting" stands until a screen read after the pane
- * settled shows the agent at its prompt, with no dialog and no spinner.
+ * is refused, a turn interrupted or a request refused with a 4xx; Qwen's
+ * nothing of its permission dialog): their "working" or "waiting" stands
+ * until a screen read after the pane settled shows a dialog (working:
+ * then waiting) or the agent at its prompt, with no dialog and no spinner.
  */
 static void
 hooks_partial_check(const struct cls_input *in, struct cls_result *r,
@@ -397,7 +398,10 @@ hooks_partial_check(const struct cls_input *in, struct cls_result *r,
 	if (!screen_fresh(in, settle)) {
 		if (!in->capture_failed)
 			r->want_capture = 1;
-	} else if ((in->screen & SCREEN_PROMPT) && !(in->screen &
+	} else if (r->state == ST_IN_PROGRESS && (in->screen &
+	    (SCREEN_PERMISSION|SCREEN_QUESTION|SCREEN_TRUST)))
+		set_waiting(in, r, "screen_dialog_after_hook", 0);
+	else if ((in->screen & SCREEN_PROMPT) && !(in->screen &
 	    (SCREEN_PERMISSION|SCREEN_QUESTION|SCREEN_TRUST|SCREEN_BUSY|
 	    SCREEN_RETRYING|SCREEN_TOOL)))
 		set(r, ST_WAITING_INPUT, "prompt", "screen_prompt_after_hook");

@@ -49,7 +49,8 @@ static const struct lisa_cmd lisa_cmds[] = {
 	{ "shell-init", NULL, "bash|zsh|fish",
 	  "OSC 133 prompt marks for that shell", 1, 1, 0 },
 	{ "hooks", NULL,
-	  "install|uninstall [claude|codex|opencode|copilot] [--dry-run]",
+	  "install|uninstall [claude|codex|opencode|copilot|qwen] "
+	  "[--dry-run]",
 	  "add or remove lisa's agent hooks", 1, 2, 0 },
 	{ "notify", NULL, "[--agent A] [EVENT]",
 	  "what agent hooks run (reads the event)", 0, 1, 0 },

@@ -1,8 +1,9 @@
 /*
  * Agent hooks. `lisa notify` is what the hooks run: it reads the agent's
- * event (Claude: JSON on stdin; Codex: JSON as the last argument), pushes
- * it to the helper and exits 0, printing nothing (a hook's stdout can end
- * up in the agent's context). `lisa hooks install|uninstall claude|codex`
+ * event (Claude, Qwen: JSON on stdin; Codex: JSON as the last argument;
+ * Copilot: its name as the argument, JSON on stdin), pushes it to the
+ * helper and exits 0, printing nothing (a hook's stdout can end up in the
+ * agent's context). `lisa hooks install|uninstall claude|codex|qwen`
  * adds or removes exactly lisa's entries in the agent's settings, leaving
  * the user's own alone; files are replaced atomically. OpenCode's plugin
  * file is lisa-hooks-opencode.c's, Copilot's hooks file
@@ -93,35 +94,43 @@ hooks_write_file(const char *path, const char *data, size_t len)
 	return (0);
 }
 
+/*
+ * Claude's settings, or Qwen Code's: Qwen (a Gemini CLI fork) took
+ * Claude's hooks, their names, payloads and place in settings.json.
+ */
 static char *
-claude_settings_path(void)
+claude_settings_path(const char *agent)
 {
-	const char	*dir = getenv("CLAUDE_CONFIG_DIR");
+	const char	*dir;
 	char		*path;
 
+	dir = getenv(strcmp(agent, "qwen") == 0 ? "QWEN_HOME" :
+	    "CLAUDE_CONFIG_DIR");
 	if (dir != NULL && *dir == '/')
 		xasprintf(&path, "%s/settings.json", dir);
 	else
-		xasprintf(&path, "%s/.claude/settings.json",
-		    getenv("HOME") != NULL ? getenv("HOME") : "");
+		xasprintf(&path, "%s/.%s/settings.json",
+		    getenv("HOME") != NULL ? getenv("HOME") : "", agent);
 	return (path);
 }
 
 static int
-is_ours(struct jv *hook)
+is_ours(struct jv *hook, const char *agent)
 {
-	char	*cmd = jv_text(jv_get(hook, "command"));
+	char	*cmd = jv_text(jv_get(hook, "command")), *mark;
 	int	 ours;
 
+	xasprintf(&mark, " notify --agent %s", agent);
 	ours = cmd != NULL && strstr(cmd, HOOKS_MARK) != NULL &&
-	    strstr(cmd, " notify --agent claude") != NULL;
+	    strstr(cmd, mark) != NULL;
+	free(mark);
 	free(cmd);
 	return (ours);
 }
 
 /* Remove lisa's entries (and the groups and events they leave empty). */
 static int
-claude_remove(struct jv *root)
+claude_remove(struct jv *root, const char *agent)
 {
 	struct jv	*hooks = jv_get(root, "hooks"), *ev, *evn, *g, *gn;
 	struct jv	*list, *h, *hn;
@@ -141,7 +150,7 @@ claude_remove(struct jv *root)
 			mine = 0;
 			for (h = list->first; h != NULL; h = hn) {
 				hn = h->next;
-				if (is_ours(h)) {
+				if (is_ours(h, agent)) {
 					jv_remove(list, h);
 					mine = 1;
 					removed++;
@@ -159,7 +168,7 @@ claude_remove(struct jv *root)
 }
 
 static int
-claude_add(struct jv *root, const char *command)
+claude_add(struct jv *root, const char *command, const char *agent)
 {
 	struct jv	*hooks, *ev, *g, *list, *h;
 	size_t		 i;
@@ -177,7 +186,7 @@ claude_add(struct jv *root, const char *command)
 			list = jv_get(g, "hooks");
 			for (h = list != NULL ? list->first : NULL; h != NULL;
 			    h = h->next)
-				found |= is_ours(h);
+				found |= is_ours(h, agent);
 		}
 		if (found)
 			continue;
@@ -197,7 +206,7 @@ claude_add(struct jv *root, const char *command)
 }
 
 static int
-hooks_claude(int install, int dry_run)
+hooks_claude(const char *agent, int install, int dry_run)
 {
 	struct jv	*root;
 	struct buf	 out;
@@ -205,7 +214,7 @@ hooks_claude(int install, int dry_run)
 	size_t		 len;
 	int		 missing, n;
 
-	path = claude_settings_path();
+	path = claude_settings_path(agent);
 	if ((text = hooks_read_file(path, &len, &missing)) == NULL) {
 		fprintf(stderr, "lisa: %s: %s\n", path, strerror(errno));
 		return (1);
@@ -222,12 +231,12 @@ hooks_claude(int install, int dry_run)
 	self = client_self();
 	buf_init(&out);
 	ctl_shell_quote(&out, self);
-	xasprintf(&command, HOOKS_MARK "%s notify --agent claude", out.data);
+	xasprintf(&command, HOOKS_MARK "%s notify --agent %s", out.data, agent);
 	buf_reset(&out);
 	if (install)
-		n = claude_add(root, command);
+		n = claude_add(root, command, agent);
 	else
-		n = claude_remove(root);
+		n = claude_remove(root, agent);
 	if (n < 0) {
 		fprintf(stderr, "lisa: %s: \"hooks\" is not an object of "
 		    "arrays; not touching it\n", path);
@@ -363,24 +372,26 @@ cmd_hooks(const char *action, const char *agent, int dry_run)
 	if (action == NULL || (strcmp(action, "install") != 0 &&
 	    strcmp(action, "uninstall") != 0)) {
 		fprintf(stderr, "usage: lisa hooks install|uninstall "
-		    "[claude|codex|opencode|copilot] [--dry-run]\n");
+		    "[claude|codex|opencode|copilot|qwen] [--dry-run]\n");
 		return (2);
 	}
 	install = strcmp(action, "install") == 0;
 	if (install && agent == NULL) {
 		fprintf(stderr, "lisa: hooks install "
-		    "claude|codex|opencode|copilot\n");
+		    "claude|codex|opencode|copilot|qwen\n");
 		return (2);
 	}
 	if (agent != NULL && strcmp(agent, "claude") != 0 &&
 	    strcmp(agent, "codex") != 0 && strcmp(agent, "opencode") != 0 &&
-	    strcmp(agent, "copilot") != 0) {
+	    strcmp(agent, "copilot") != 0 && strcmp(agent, "qwen") != 0) {
 		fprintf(stderr, "lisa: no hooks for %s (claude, codex, "
-		    "opencode, copilot)\n", agent);
+		    "opencode, copilot, qwen)\n", agent);
 		return (2);
 	}
 	if (agent == NULL || strcmp(agent, "claude") == 0)
-		rc |= hooks_claude(install, dry_run);
+		rc |= hooks_claude("claude", install, dry_run);
+	if (agent == NULL || strcmp(agent, "qwen") == 0)
+		rc |= hooks_claude("qwen", install, dry_run);
 	if (agent == NULL || strcmp(agent, "codex") == 0)
 		rc |= hooks_codex(install, dry_run);
 	if (agent == NULL || strcmp(agent, "opencode") == 0)
@@ -455,6 +466,15 @@ cmd_notify(struct lisa_ctx *ctx, const char *agent, const char *arg)
 		json_cstr(&req, s);
 		free(s);
 		s = json_get_str(d, 0, "notification_type");
+		/*
+		 * Qwen's idle_prompt came in the middle of a tool (0.15.10):
+		 * not to be believed; its Stop says when a turn ends.
+		 */
+		if (s != NULL && strcmp(s, "idle_prompt") == 0 &&
+		    strcmp(agent, "qwen") == 0) {
+			free(s);
+			s = NULL;
+		}
 		buf_adds(&req, ",\"notification\":");
 		json_cstr(&req, s);
 		free(s);

@@ -283,3 +283,78 @@ print(json.load(open(sys.argv[1]))["hooks"][sys.argv[2]][0]["bash"])' "$f" "$ev"
 	[ "$(helper_log | grep -c "hook copilot errorOccurred")" = 0 ] ||
 	    fail "errorOccurred was passed on"
 }
+
+# Qwen Code took Claude's hooks: the same entries in ~/.qwen/settings.json,
+# kept apart from Claude's. Its hooks say nothing of its permission
+# dialog or of a refusal, and its idle_prompt came mid-tool: the screen
+# tells those.
+test_qwen_hooks_install_and_states() {
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME/.qwen"
+	f="$HOME/.qwen/settings.json"
+	cat >"$f" <<'JSON'
+{"general": {"enableAutoUpdate": false},
+ "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "my-stop"}]}]}}
+JSON
+	cp "$f" "$TESTDIR/orig.json"
+	L hooks install qwen | grep -q "added 9 hook(s) to $f" || fail "install: $(cat "$f")"
+	[ ! -e "$HOME/.claude/settings.json" ] || fail "Claude's settings written"
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["general"] == {"enableAutoUpdate": False}, d
+cmds = [h["command"] for g in d["hooks"]["Stop"] for h in g["hooks"]]
+assert "my-stop" in cmds and any(c.endswith(" notify --agent qwen") for c in cmds), cmds
+' "$f" || fail "$(cat "$f")"
+	L hooks install qwen | grep -q "nothing to add" || fail "not idempotent"
+	L hooks uninstall claude | grep -q "nothing to remove" || fail "Claude's uninstall took Qwen's"
+	L hooks uninstall qwen >/dev/null || fail "uninstall"
+	same_json "$f" "$TESTDIR/orig.json" || fail "not back: $(cat "$f")"
+	L hooks install qwen >/dev/null || fail "install"
+
+	setup_agents
+	mkdir -p "$TESTDIR/bin"
+	# An agent named qwen that shows the lines it is given.
+	cat >"$TESTDIR/bin/qwen" <<'SH'
+#!/bin/sh
+stty -echo
+while read -r l; do
+	[ "$l" = clear ] && { printf '\033[2J\033[H'; continue; }
+	printf '%s\n' "$l"
+done
+SH
+	chmod +x "$TESTDIR/bin/qwen"
+	T new-window -d -t main:1 "$TESTDIR/bin/qwen"
+	p=$(T display -p -t main:1 '#{pane_id}')
+	until_ms 10000 sh -c "$LISA -L $SOCK status $p --json | grep -q '\"agent\": *\"qwen\"'" ||
+	    fail "not seen as qwen: $(L status "$p")"
+	sock=$(T display -p '#{socket_path}')
+	hook() {
+		cmd=$(python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["hooks"][sys.argv[2]][-1]["hooks"][-1]["command"])' "$f" "$1")
+		printf '{"hook_event_name":"%s","cwd":"%s"%s}' "$1" "$TESTDIR" "${2:-}" |
+		    env TMUX="$sock,1,0" TMUX_PANE="$p" sh -c "$cmd" ||
+		    fail "the $1 hook failed"
+	}
+	show() { T send-keys -t "$p" -l "$1"; T send-keys -t "$p" Enter; }
+	show "(esc to cancel)"
+	hook UserPromptSubmit ',"prompt":"hi"'
+	expect "$p" in_progress generating hook_working
+	hook PreToolUse ',"tool_name":"run_shell_command"'
+	expect "$p" in_progress tool hook_working
+	hook Notification ',"notification_type":"idle_prompt","message":"Qwen Code is waiting for your input"'
+	# Its dialog, with no hook: the settled screen.
+	show "Allow execution of: 'touch'?"
+	expect "$p" waiting_input permission screen_dialog_after_hook
+	# Refused: the prompt again.
+	show clear
+	show "Type your message or @path/to/file"
+	expect "$p" waiting_input prompt screen_prompt_after_hook
+	show clear
+	show "(esc to cancel)"
+	hook UserPromptSubmit ',"prompt":"again"'
+	expect "$p" in_progress generating hook_working
+	hook Stop ',"stop_hook_active":false'
+	expect "$p" waiting_input prompt hook_stop
+	helper_log | grep -q "hook qwen Notification" || fail "the Notification never came"
+}
