@@ -240,6 +240,26 @@ agentfiles_read(struct pane *p, const char *dir)
 static void	agentfiles_transcript(struct pane *, const char *);
 static void	agentfiles_read_dir(const char *);
 
+/*
+ * The session file, then the transcript's new lines: "idle" and the
+ * turn's last lines come together, and a turn that left work running
+ * must not be "done" for a moment (whichever look reads the file: its
+ * event, a rescan, a blind look).
+ */
+static void
+agentfiles_session(struct pane *p)
+{
+	struct watch	*w = p->watch;
+	char		*tname;
+
+	agentfiles_read(p, w->session_dir);
+	if (w->transcript_dir != NULL && w->claude_session_id[0] != '\0') {
+		xasprintf(&tname, "%s.jsonl", w->claude_session_id);
+		agentfiles_transcript(p, tname);
+		free(tname);
+	}
+}
+
 /* A file changed in a watched directory: the pane whose agent it is. */
 static void
 agentfiles_dir_changed(const char *dir, const char *name)
@@ -247,7 +267,7 @@ agentfiles_dir_changed(const char *dir, const char *name)
 	struct pane	*p;
 	struct watch	*w;
 	long		 pid;
-	char		*end, *tname;
+	char		*end;
 	size_t		 n = strlen(name);
 
 	if (n > 6 && strcmp(name + n - 6, ".jsonl") == 0 &&
@@ -274,17 +294,7 @@ agentfiles_dir_changed(const char *dir, const char *name)
 		    w->agent_pid != (pid_t)pid || !w->agent_alive ||
 		    strcmp(w->session_dir, dir) != 0)
 			continue;
-		agentfiles_read(p, dir);
-		/*
-		 * "idle" and the turn's last transcript lines come together;
-		 * read those first, so that a turn that left work running is
-		 * not "done" for a moment.
-		 */
-		if (w->transcript_dir != NULL && w->claude_session_id[0] != '\0') {
-			xasprintf(&tname, "%s.jsonl", w->claude_session_id);
-			agentfiles_transcript(p, tname);
-			free(tname);
-		}
+		agentfiles_session(p);
 		watch_poke(p);
 	}
 }
@@ -574,8 +584,8 @@ agentfiles_agent(struct pane *p)
 		agentfiles_watch(sdir);
 		free(cdir);
 	}
-	agentfiles_read(p, w->session_dir);
 	agentfiles_transcript_dir(w, NULL);
+	agentfiles_session(p);
 }
 
 /*
@@ -586,7 +596,6 @@ void
 agentfiles_look(struct pane *p)
 {
 	struct watch	*w = p->watch;
-	char		*name;
 
 	if (!agentfiles_blind || w == NULL || !w->agent_alive)
 		return;
@@ -597,12 +606,7 @@ agentfiles_look(struct pane *p)
 		agentfiles_gemini_look(p);
 	if (w->session_dir == NULL)
 		return;
-	agentfiles_read(p, w->session_dir);
-	if (w->transcript_dir != NULL && w->claude_session_id[0] != '\0') {
-		xasprintf(&name, "%s.jsonl", w->claude_session_id);
-		agentfiles_transcript(p, name);
-		free(name);
-	}
+	agentfiles_session(p);
 }
 
 /*
