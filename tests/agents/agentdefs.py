@@ -294,6 +294,10 @@ class Qwen(Agent):
     mock = "mock_chat.py"
     prompts = {"exit": "/quit"}
     kill_detail = None
+    # Offline, it sits 20 to 40 s between the model's shell call and its
+    # dialog (no request, no output: its own wait), with or without hooks.
+    patience = 2
+    dialog_text = {"permission": "Allow execution"}
     oneshot_name = "print mode"
     oneshot_ok = ["-p", "say hello"]
     oneshot_fail = ["-p", "#mock error 400"]
@@ -311,7 +315,7 @@ class Qwen(Agent):
         with open(os.path.join(self.home, ".qwen", "trustedFolders.json"), "w") as f:
             json.dump({self.work: "TRUST_FOLDER"}, f)
         if self.hooks:
-            raise Failure("lisa has no hooks for Qwen Code")
+            self.install_hooks(server, HOME=self.home)
 
     def env(self):
         return {"HOME": self.home, "OPENAI_API_KEY": "mock-key",
