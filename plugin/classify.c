@@ -525,7 +525,10 @@ classify(const struct cls_input *in, struct cls_result *r)
 		    (in->screen & SCREEN_EXITED) || in->hook == HK_SESSION_END)
 			set(r, ST_COMPLETED, "agent exited", "agent_exited_clean");
 		else if (in->title == TITLE_BUSY || in->codex == CX_WORKING ||
-		    (in->session_stale && in->session == SS_BUSY))
+		    (in->session_stale && in->session == SS_BUSY) ||
+		    in->hook == HK_PROMPT || in->hook == HK_PRE_TOOL ||
+		    in->hook == HK_POST_TOOL)
+			/* Its last word was "working": it did not end well. */
 			set(r, ST_CRASHED, "unknown", "agent_gone_while_busy");
 		else
 			set(r, ST_COMPLETED, "agent exited", "agent_exited");

@@ -56,6 +56,12 @@ static const struct row rows[] = {
 	  ST_CRASHED, "signal 9", "pane_dead_signal", 0 },
 
 	/* 2. Agent gone, shell still there. */
+	{ "agent gone, its hooks last said working", { BASE,
+	  .agent_alive = 0, .hook = HK_PRE_TOOL, .hook_at = NOW - 3000 },
+	  ST_CRASHED, "unknown", "agent_gone_while_busy", 0 },
+	{ "agent gone, its hooks last said the turn ended", { BASE,
+	  .agent_alive = 0, .hook = HK_STOP, .hook_at = NOW - 3000 },
+	  ST_COMPLETED, "agent exited", "agent_exited", 0 },
 	{ "agent exit 0 (pidfd)", { BASE, .agent_alive = 0,
 	  .agent_exit_status = 0 },
 	  ST_COMPLETED, "exit 0", "agent_exit0", 0 },
