@@ -108,8 +108,9 @@ class AgentScenarios:
         # background"): a command that takes as long.
         t = self.type(pane, "#mock run python3 -c 'import time; time.sleep(6)'")
         self.expect("tool permission (2)", pane, t, "waiting_input", "permission", 60)
-        time.sleep(0.3)
-        t = self.key(pane, "Enter")		# 1. Yes, allow once
+        # With hooks, lisa knows before the dialog is drawn: Enter (1.
+        # Yes, allow once) once it shows.
+        t = self.answer_dialog(pane, "Allow execution")
         self.expect("running a tool", pane, t, "in_progress")
         self.wait_turn(pane, 60)
         self.expect("tool done", pane, self.mock_done("after_tool", t),
