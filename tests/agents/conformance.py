@@ -746,8 +746,8 @@ def main():
                 env = clean_env(runtime)
                 cls = {"claude": Claude, "codex": Codex, "gemini": Gemini,
                        "qwen": Qwen, "opencode": OpenCode, "copilot": Copilot}[name]
-                if cls in (Gemini, Qwen) and hk == "on":
-                    continue	# lisa has no Gemini or Qwen hooks
+                if cls is Gemini and hk == "on":
+                    continue	# lisa has no Gemini hooks
                 agent = cls(bins[name][1], bins[name][0], sub, hk == "on")
                 server = None
                 try:
