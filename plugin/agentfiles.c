@@ -566,7 +566,7 @@ void
 agentfiles_agent(struct pane *p)
 {
 	struct watch	*w = p->watch;
-	char		*cdir, *sdir;
+	char		*cdir, *sdir, ebuf[64];
 
 	if (w->agent != NULL && w->agent->codex_files)
 		agentfiles_codex_look(p);
@@ -575,7 +575,26 @@ agentfiles_agent(struct pane *p)
 		agentfiles_gemini_look(p);
 	if (w->agent == NULL || !w->agent->claude_files)
 		return;
+	/*
+	 * Taken with no environment (in its execve, past lisa's window for
+	 * a young process on a loaded machine): once it has one, its files
+	 * are under its own HOME, not ours.
+	 */
+	if (w->session_dir != NULL && w->env_unread &&
+	    proc_environ(w->agent_pid, ebuf, sizeof ebuf) > 0) {
+		log_debug("pane %%%d: pid %ld has its environment now",
+		    p->id, (long)w->agent_pid);
+		free(w->session_dir);
+		w->session_dir = NULL;
+		free(w->transcript_dir);
+		w->transcript_dir = NULL;
+		memset(&w->session_stamp, 0, sizeof w->session_stamp);
+		memset(&w->transcript_stamp, 0, sizeof w->transcript_stamp);
+		w->session = SS_NONE;
+	}
 	if (w->session_dir == NULL) {
+		w->env_unread = proc_environ(w->agent_pid, ebuf,
+		    sizeof ebuf) == 0;
 		if ((cdir = agentfiles_env_dir(w->agent_pid, "CLAUDE_CONFIG_DIR",
 		    ".claude")) == NULL)
 			return;

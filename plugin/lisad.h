@@ -269,6 +269,7 @@ struct watch {
 	int			 capture_failed;
 
 	char			*session_dir;	/* Claude's sessions/ */
+	int			 env_unread;	/* found with no environment */
 	char			*transcript_dir; /* projects/<cwd slug>/ */
 	char			 claude_session_id[64];
 	int64_t			 agent_since_real;	/* ms */

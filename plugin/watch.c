@@ -119,6 +119,7 @@ watch_reset_run(struct watch *w)
 	w->hook_question = 0;
 	free(w->session_dir);
 	w->session_dir = NULL;
+	w->env_unread = 0;
 	memset(&w->session_stamp, 0, sizeof w->session_stamp);
 	free(w->transcript_dir);
 	w->transcript_dir = NULL;

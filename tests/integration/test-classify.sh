@@ -163,13 +163,22 @@ test_claude_states_from_session_file() {
 
 # An agent met in the middle of its execve (its name set, its environment
 # not yet: seen on a busy CI machine) has its files under its own HOME,
-# not lisa's. The fake holds that moment for 0.4 s.
+# not lisa's. The fake holds that moment for 0.4 s (lisa looks again
+# while the process is young), then for 1.5 s (past that window, as a
+# slow start under load does: lisa takes it, and its HOME once it has one).
 test_claude_met_mid_exec_finds_its_own_home() {
 	setup_agents
 	other="$TESTDIR/other-home"
 	mkdir -p "$other"
 	T new-window -d -t main:1 -n claude \
 	    "env -i $FAKE/claude --late-env 0.4 HOME=$other PATH=/usr/bin:/bin"
+	T new-window -d -t main:2 -n slow \
+	    "env -i $FAKE/claude --late-env 1.5 HOME=$other PATH=/usr/bin:/bin"
+	q=$(T display -p -t main:2 '#{pane_id}')
+	expect "$q" waiting_input prompt claude_session_idle
+	pid=$(L status "$q" --json | jget "d['signals']['process']['agent_pid']")
+	[ -e "$other/.claude/sessions/$pid.json" ] ||
+	    fail "the slow one's session file is not in its HOME"
 	p=$(T display -p -t main:1 '#{pane_id}')
 	expect "$p" waiting_input prompt claude_session_idle
 	pid=$(L status "$p" --json | jget "d['signals']['process']['agent_pid']")
