@@ -622,7 +622,13 @@ class Driver(AgentScenarios):
         t = self.type(pane, a.prompts["exit"])
         self.expect("normal exit", pane, t, "completed")
 
-        # The same pane again: a new agent, busy, then SIGKILL.
+        # The same pane again: a new agent, busy, then SIGKILL. A hook
+        # says the session ended while the agent still shuts down (3 s,
+        # Copilot): keys typed then are the agent's. A person types at
+        # the shell's prompt, once it is back.
+        end = time.time() + 30
+        while time.time() < end and self.agent_pid(pane) is not None:
+            time.sleep(0.2)
         t0 = self.type(pane, a.name)
         if getattr(a, "trust_text", None):
             self.trust_dialog(pane, t0)
