@@ -123,7 +123,8 @@ start_helper() {
 	"$LISAD" -F -v -L "$SOCK" "$@" 2>"$TESTDIR/lisad.err" &
 	# (environment such as LISAD_NO_PIDFD passes through)
 	HELPER_PID=$!
-	until_ms 20000 L list || fail "helper did not come up: $(cat "$TESTDIR/lisad.err")"
+	until_ms $((20000 * SLOW)) L list ||
+	    fail "helper did not come up: $(cat "$TESTDIR/lisad.err")"
 	# and has attached to the sessions there were (tmux < 3.7 crashes if
 	# a session is made while a control client identifies itself).
 	until_ms 5000 helper_attached || fail "helper did not attach: $(info)"
