@@ -57,12 +57,12 @@ test_claude_states_from_hooks() {
 	L hooks install claude >/dev/null || fail "install"
 	setup_agents
 	p=$(agent_window 1 claude)
-	T send-keys -t "$p" 'work 2' Enter
+	T send-keys -t "$p" 'work 5' Enter
 	expect "$p" in_progress generating hook_working
 	note "hook UserPromptSubmit -> in_progress: $(latency "$p" in_progress "hook UserPromptSubmit") ms"
 	expect "$p" waiting_input prompt hook_stop
 	note "hook Stop -> waiting_input: $(latency "$p" waiting_input "hook Stop") ms"
-	T send-keys -t "$p" 'tool 2' Enter
+	T send-keys -t "$p" 'tool 5' Enter
 	expect "$p" in_progress tool hook_working
 	expect "$p" waiting_input prompt hook_stop
 	T send-keys -t "$p" permission Enter
