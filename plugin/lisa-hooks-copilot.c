@@ -70,61 +70,28 @@ copilot_hooks_file(struct buf *out, const char *self)
 	buf_free(&quoted);
 }
 
+static int
+copilot_ours(const char *text)
+{
+	return (strstr(text, "LISA_HOOK=1 ") != NULL &&
+	    strstr(text, COPILOT_MARK) != NULL);
+}
+
 int
 hooks_copilot(int install, int dry_run)
 {
 	struct buf	 out;
-	char		*path, *text, *self;
-	size_t		 len;
-	int		 missing, ours, rc = 0;
+	char		*path, *self;
+	int		 rc;
 
 	path = copilot_hooks_path(install && !dry_run);
-	if ((text = hooks_read_file(path, &len, &missing)) == NULL) {
-		fprintf(stderr, "lisa: %s: %s\n", path, strerror(errno));
-		free(path);
-		return (1);
-	}
-	ours = strstr(text, "LISA_HOOK=1 ") != NULL &&
-	    strstr(text, COPILOT_MARK) != NULL;
-	if (!missing && !ours) {
-		fprintf(stderr, "lisa: %s is not lisa's; not touching it\n",
-		    path);
-		rc = 1;
-		goto out;
-	}
-	if (!install) {
-		if (missing)
-			printf("lisa: %s: nothing to remove\n", path);
-		else if (dry_run)
-			fprintf(stderr, "lisa: would remove %s\n", path);
-		else if (unlink(path) != 0) {
-			fprintf(stderr, "lisa: removing %s: %s\n", path,
-			    strerror(errno));
-			rc = 1;
-		} else
-			printf("lisa: removed %s\n", path);
-		goto out;
-	}
-
 	self = client_self();
 	buf_init(&out);
 	copilot_hooks_file(&out, self);
-	if (dry_run) {
-		fprintf(stderr, "lisa: would write %s\n", path);
-		fputs(out.data, stdout);
-	} else if (len == out.len && memcmp(text, out.data, len) == 0)
-		printf("lisa: %s: nothing to add (already installed)\n", path);
-	else if (hooks_write_file(path, out.data, out.len) != 0) {
-		fprintf(stderr, "lisa: writing %s: %s\n", path,
-		    strerror(errno));
-		rc = 1;
-	} else
-		printf("lisa: wrote %s (Copilot reads it when it starts)\n",
-		    path);
+	rc = hooks_own_file(path, copilot_ours, out.data, out.len, install,
+	    dry_run, "Copilot reads it when it starts");
 	buf_free(&out);
 	free(self);
-out:
-	free(text);
 	free(path);
 	return (rc);
 }

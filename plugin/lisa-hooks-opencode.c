@@ -120,63 +120,31 @@ opencode_plugin_path(int make)
 	return (path);
 }
 
+static int
+opencode_ours(const char *text)
+{
+	return (strncmp(text, OPENCODE_MARK "\n",
+	    strlen(OPENCODE_MARK) + 1) == 0);
+}
+
 int
 hooks_opencode(int install, int dry_run)
 {
 	struct buf	 quoted, out;
-	char		*path, *text, *self;
-	size_t		 len;
-	int		 missing, ours, rc = 0;
+	char		*path, *self;
+	int		 rc;
 
 	path = opencode_plugin_path(install && !dry_run);
-	if ((text = hooks_read_file(path, &len, &missing)) == NULL) {
-		fprintf(stderr, "lisa: %s: %s\n", path, strerror(errno));
-		free(path);
-		return (1);
-	}
-	ours = strncmp(text, OPENCODE_MARK "\n", strlen(OPENCODE_MARK) + 1) == 0;
-	if (!missing && !ours) {
-		fprintf(stderr, "lisa: %s is not lisa's; not touching it\n",
-		    path);
-		rc = 1;
-		goto out;
-	}
-	if (!install) {
-		if (missing)
-			printf("lisa: %s: nothing to remove\n", path);
-		else if (dry_run)
-			fprintf(stderr, "lisa: would remove %s\n", path);
-		else if (unlink(path) != 0) {
-			fprintf(stderr, "lisa: removing %s: %s\n", path,
-			    strerror(errno));
-			rc = 1;
-		} else
-			printf("lisa: removed %s\n", path);
-		goto out;
-	}
-
 	self = client_self();
 	buf_init(&quoted);
 	json_cstr(&quoted, self);	/* a JSON string is a JS string */
 	buf_init(&out);
 	buf_printf(&out, opencode_plugin, quoted.data);
-	if (dry_run) {
-		fprintf(stderr, "lisa: would write %s\n", path);
-		fputs(out.data, stdout);
-	} else if (len == out.len && memcmp(text, out.data, len) == 0)
-		printf("lisa: %s: nothing to add (already installed)\n", path);
-	else if (hooks_write_file(path, out.data, out.len) != 0) {
-		fprintf(stderr, "lisa: writing %s: %s\n", path,
-		    strerror(errno));
-		rc = 1;
-	} else
-		printf("lisa: wrote %s (OpenCode loads it when it starts)\n",
-		    path);
+	rc = hooks_own_file(path, opencode_ours, out.data, out.len, install,
+	    dry_run, "OpenCode loads it when it starts");
 	buf_free(&out);
 	buf_free(&quoted);
 	free(self);
-out:
-	free(text);
 	free(path);
 	return (rc);
 }

@@ -98,6 +98,53 @@ hooks_write_file(const char *path, const char *data, size_t len)
  * Claude's settings, or Qwen Code's: Qwen (a Gemini CLI fork) took
  * Claude's hooks, their names, payloads and place in settings.json.
  */
+/*
+ * A file that is lisa's alone (OpenCode's plugin, Copilot's hooks file):
+ * written whole with WANT (install), or removed; one there that OURS does
+ * not claim is left alone. WHEN says when the agent reads it.
+ */
+int
+hooks_own_file(const char *path, int (*ours)(const char *), const char *want,
+    size_t wantlen, int install, int dry_run, const char *when)
+{
+	char	*text;
+	size_t	 len;
+	int	 missing, rc = 0;
+
+	if ((text = hooks_read_file(path, &len, &missing)) == NULL) {
+		fprintf(stderr, "lisa: %s: %s\n", path, strerror(errno));
+		return (1);
+	}
+	if (!missing && !ours(text)) {
+		fprintf(stderr, "lisa: %s is not lisa's; not touching it\n",
+		    path);
+		rc = 1;
+	} else if (!install) {
+		if (missing)
+			printf("lisa: %s: nothing to remove\n", path);
+		else if (dry_run)
+			fprintf(stderr, "lisa: would remove %s\n", path);
+		else if (unlink(path) != 0) {
+			fprintf(stderr, "lisa: removing %s: %s\n", path,
+			    strerror(errno));
+			rc = 1;
+		} else
+			printf("lisa: removed %s\n", path);
+	} else if (dry_run) {
+		fprintf(stderr, "lisa: would write %s\n", path);
+		fputs(want, stdout);
+	} else if (len == wantlen && memcmp(text, want, len) == 0)
+		printf("lisa: %s: nothing to add (already installed)\n", path);
+	else if (hooks_write_file(path, want, wantlen) != 0) {
+		fprintf(stderr, "lisa: writing %s: %s\n", path,
+		    strerror(errno));
+		rc = 1;
+	} else
+		printf("lisa: wrote %s (%s)\n", path, when);
+	free(text);
+	return (rc);
+}
+
 static char *
 claude_settings_path(const char *agent)
 {
