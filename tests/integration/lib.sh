@@ -142,6 +142,11 @@ wait_helper_exit() {
 	HELPER_PID=
 }
 
+# A process that has exited (a zombie too: kill -0 still finds it).
+proc_gone() {
+	! kill -0 "$1" 2>/dev/null || [ "$(ps -o stat= -p "$1" | cut -c1)" = Z ]
+}
+
 info() { printf '{"cmd":"info"}\n' | socket_call; }
 
 # One request to the helper socket (python: no extra tools needed).
