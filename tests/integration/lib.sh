@@ -59,13 +59,16 @@ now_ms() { echo $(($(date +%s%N) / 1000000)); }
 # jq-like access to JSON on stdin with a Python expression over `d`.
 jget() { python3 -c 'import json,sys; d=json.load(sys.stdin); r=eval(sys.argv[1]); print(json.dumps(r) if not isinstance(r,str) else r)' "$1"; }
 
-# Retry a command until it succeeds, every 10 ms, for at most $1 ms.
+# Retry a command until it succeeds, for at most $1 ms: every 10 ms for
+# its first 20 tries, then every 50 ms (most looks start python).
 until_ms() {
 	limit=$1; shift
 	t0=$(now_ms)
+	tries=0
 	while ! "$@" >/dev/null 2>&1; do
 		[ $(($(now_ms) - t0)) -ge "$limit" ] && return 1
-		sleep 0.01
+		tries=$((tries + 1))
+		if [ $tries -le 20 ]; then sleep 0.01; else sleep 0.05; fi
 	done
 	return 0
 }
