@@ -7,8 +7,11 @@
  *   stalled >= stale               0 warn       event, @lisa_watchdog
  *   stalled >= stale + 1 step      1 nudge      send-keys, Enter 0.5 s later
  *   stalled >= stale + 2 steps     2 triage     @lisa-triage-command decides
- *   stalled >= stale + 3 steps     3 terminate  TERM the tree, KILL after 2 s
+ *   the triage says so             3 terminate  TERM the tree, KILL after 2 s
  *
+ * The clock stops at triage: the command the user gave decides, however
+ * long it takes (up to WD_TRIAGE_TIMEOUT_MS, then "extend"); an agent is
+ * never killed while it is still being judged.
  * Signs of life reset it: output, a live child process of the agent, CPU
  * use, a new state. Each level acts once. A pane with @lisa-persistent on
  * is left alone. Only timers for "nothing happened for N seconds": no
@@ -174,6 +177,15 @@ wd_triage_free(struct wd_triage *t)
 	free(t);
 }
 
+/* A new clock: as if it had just shown life. */
+static void
+wd_extend(struct pane *p)
+{
+	p->watch->wd_alive = time_mono_ms();
+	wd_clear(p, "extended");
+	watchdog_check(p);
+}
+
 /* retry | terminate | extend: what the triage command said. */
 static void
 wd_triage_decide(struct wd_triage *t)
@@ -201,21 +213,20 @@ wd_triage_decide(struct wd_triage *t)
 		return;
 	}
 	wd_event(p, 2, "triage_decided", extra);
+	wd_triage_free(t);
 	if (strcmp(word, "terminate") == 0) {
+		p->watch->wd_level = 3;
+		wd_label(p, wd_actions[3]);
+		wd_event(p, 3, "terminate", NULL);
 		if (terminate_pane(p, "daemon", &cause) != 0) {
 			log_warnx("%s", cause);
 			free(cause);
 		}
-	} else if (strcmp(word, "retry") == 0) {
-		if (runs_retry_pane(p) != 0)
+	} else if (strcmp(word, "retry") != 0 || runs_retry_pane(p) != 0) {
+		if (strcmp(word, "retry") == 0)
 			log_debug("pane %%%d: retry: not a lisa run", p->id);
-	} else {
-		/* A new clock: as if it had just shown life. */
-		p->watch->wd_alive = time_mono_ms();
-		wd_clear(p, "extended");
-		watchdog_check(p);
+		wd_extend(p);
 	}
-	wd_triage_free(t);
 }
 
 static void
@@ -248,6 +259,18 @@ wd_triage_timeout(void *arg)
 	wd_triage_decide(t);
 }
 
+/* No command could be asked: as if it had no answer. */
+static void
+wd_triage_failed(int id)
+{
+	struct pane	*p = pane_find(id);
+
+	if (p != NULL && p->watch != NULL && p->watch->wd_level == 2) {
+		wd_event(p, 2, "triage_decided", "\"decision\":\"extend\"");
+		wd_extend(p);
+	}
+}
+
 /* The screen came back: run the triage command with it on stdin. */
 static void
 wd_triage_cb(struct ctl_client *c, int ok, const char *body, size_t len,
@@ -259,11 +282,14 @@ wd_triage_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 	sigset_t		 set;
 	char			 pane[16];
 
-	if (!ok || wd.triage == NULL || compat_pipe(in) != 0)
+	if (!ok || wd.triage == NULL || compat_pipe(in) != 0) {
+		wd_triage_failed((int)(intptr_t)arg);
 		return;
+	}
 	if (compat_pipe(out) != 0) {
 		close(in[0]);
 		close(in[1]);
+		wd_triage_failed((int)(intptr_t)arg);
 		return;
 	}
 	if ((pid = fork()) == 0) {
@@ -286,6 +312,7 @@ wd_triage_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 	if (pid == -1) {
 		close(in[1]);
 		close(out[0]);
+		wd_triage_failed((int)(intptr_t)arg);
 		return;
 	}
 	/* 50 lines of a pane: well inside a pipe's buffer. */
@@ -314,8 +341,7 @@ wd_triage(struct pane *p)
 	if (wd.triage == NULL || s == NULL) {
 		/* No one to ask: the default is to wait longer. */
 		wd_event(p, 2, "triage", "\"decision\":\"extend\"");
-		p->watch->wd_alive = time_mono_ms();
-		wd_clear(p, "extended");
+		wd_extend(p);
 		return;
 	}
 	wd_event(p, 2, "triage", NULL);
@@ -327,8 +353,6 @@ wd_triage(struct pane *p)
 static void
 wd_act(struct pane *p, int level)
 {
-	char	*cause = NULL;
-
 	switch (level) {
 	case 0:
 		wd_event(p, 0, "warn", NULL);
@@ -338,13 +362,6 @@ wd_act(struct pane *p, int level)
 		break;
 	case 2:
 		wd_triage(p);
-		break;
-	case 3:
-		wd_event(p, 3, "terminate", NULL);
-		if (terminate_pane(p, "daemon", &cause) != 0) {
-			log_warnx("%s", cause);
-			free(cause);
-		}
 		break;
 	}
 }
@@ -431,8 +448,8 @@ watchdog_check(struct pane *p)
 		next = last + wd.stale_ms;
 	} else {
 		level = (int)((stalled - wd.stale_ms) / wd.step_ms);
-		if (level > 3)
-			level = 3;
+		if (level > 2)
+			level = 2;
 		if (level > w->wd_level) {
 			w->wd_level = level;
 			w->wd_pending = level;
@@ -443,7 +460,7 @@ watchdog_check(struct pane *p)
 				    (void *)(intptr_t)p->id);
 			}
 		}
-		if (level >= 3) {
+		if (level >= 2) {	/* the triage decides */
 			loop_timer_del(&w->wd_timer);
 			return;
 		}

@@ -41,7 +41,7 @@ test_watchdog_warn_nudge_triage_terminate() {
 	    fail "not terminated: $(wd_history "$p")"
 	ev=$(wd_events "$p")
 	case "$ev" in
-	"0:warn 1:nudge 2:triage 2:triage_decided"*) ;;
+	"0:warn 1:nudge 2:triage 2:triage_decided 3:terminate"*) ;;
 	*) fail "levels: $ev; history: $(wd_history "$p")" ;;
 	esac
 	grep -q "Claude Code" "$TESTDIR/triage.in" || fail "triage got no screen: $(head -3 "$TESTDIR/triage.in")"
@@ -101,6 +101,36 @@ test_watchdog_output_resets_level() {
 	until_ms 3000 sh -c "'$LISA' -L '$SOCK' events --json | grep -q '\"action\":\"reset\"'" ||
 	    fail "no reset: $(wd_events "$p")"
 	note "watchdog: $(wd_events "$p")"
+}
+
+# A triage command slower than the watchdog's steps: the agent is not
+# killed while it is being judged; the answer (extend) decides. (Under
+# valgrind a triage took more than the test's 1 s step, and the clock
+# terminated the agent before it answered.)
+test_watchdog_waits_for_slow_triage() {
+	triage="$TESTDIR/triage.sh"
+	printf '#!/bin/sh
+cat >/dev/null
+sleep 4
+echo extend
+' >"$triage"
+	chmod +x "$triage"
+	watchdog_setup "$triage"
+	p=$(agent_window 1 claude)
+	expect "$p" waiting_input prompt
+	T send-keys -t "$p" 'hang' Enter
+	expect "$p" in_progress
+	until_ms 30000 sh -c "'$LISA' -L '$SOCK' events --json | grep -q '\"action\":\"triage_decided\"'" ||
+	    fail "no decision: $(wd_history "$p")"
+	ev=$(wd_events "$p")
+	case "$ev" in
+	*"2:triage 2:triage_decided -1:reset"*) ;;
+	*) fail "levels: $ev; history: $(wd_history "$p")" ;;
+	esac
+	L events --json | grep -q '"decision":"extend"' || fail "not extended: $ev"
+	L events --json | grep -q '"action":"terminate"' && fail "terminated: $ev"
+	[ "$(T display -p -t "$p" '#{pane_dead}')" = 0 ] || fail "the agent was killed"
+	note "watchdog: $ev"
 }
 
 # The agent shows life while the triage command decides: its "terminate"
