@@ -489,17 +489,27 @@ watch_capture(struct pane *p)
 /*
  * Is the pane's title this agent's? One it set after it started (a second
  * of slack: the title can come before lisa sees the process), or one tmux
- * had when lisa began to watch a pane made before it, if the agent was
- * there then. Not the host name of a pane whose agent sets no title (codex
- * exec), nor the last run's.
+ * had when lisa began to watch the pane, if the agent was there then (or
+ * came within a second): a pane made before lisa, or a new pane whose
+ * first program set its title before tmux listed the pane for us (its
+ * output until then is not ours to read) - not tmux's default there, the
+ * host name, which an agent that sets none (codex exec) would inherit.
+ * Not a title set before the agent started, nor the last run's.
  */
 int
 watch_title_ours(struct watch *w)
 {
+	static char	host[256];
+
 	if (w->title_at != 0)
 		return (w->title_at + 1000 >= w->agent_since);
-	return (w->pane_preexisting &&
-	    w->agent_since <= w->watch_since + 1000);
+	if (w->agent_since > w->watch_since + 1000)
+		return (0);
+	if (w->pane_preexisting)
+		return (1);
+	if (*host == '\0' && gethostname(host, sizeof host - 1) != 0)
+		return (0);
+	return (w->title != NULL && strcmp(w->title, host) != 0);
 }
 
 static void

@@ -437,6 +437,31 @@ test_title_of_an_agent_running_before_the_helper() {
 	    fail "title not taken as the agent's: $(L status "$p" --json)"
 }
 
+# A new pane whose agent set its title before tmux listed the pane for the
+# helper: that output is not the helper's to read (it comes before the
+# pane is known), so the title is known only from the list, and it is the
+# agent's. (The stream tests lost their first verdict to this under load:
+# in_progress/output_quiet for 8 s at a prompt.) The helper is held while
+# the title is set; the pane is still young (under half a second) when it
+# is listed, so it is not one made before lisa. Set by the agent's wrapper
+# (a sh that execs it): the fake's own title would come after the list.
+test_title_of_a_new_pane_set_before_it_was_listed() {
+	export FAKE_AGENT_NO_SESSION=1 FAKE_AGENT_NO_TITLE=1
+	setup_agents
+	printf '%s\n' "printf '\\033]2;\\342\\234\\263 Claude Code\\033\\\\'" \
+	    "exec '$FAKE/claude'" >"$TESTDIR/wrap.sh"
+	kill -STOP "$HELPER_PID"
+	T new-window -d -t main:1 "sh '$TESTDIR/wrap.sh'"
+	p=$(T display -p -t main:1 '#{pane_id}')
+	until_ms 2000 sh -c "tmux -L '$SOCK' display -p -t '$p' '#{pane_title}' | grep -q Claude"
+	rc=$?
+	kill -CONT "$HELPER_PID"
+	[ $rc = 0 ] || fail "no title"
+	expect "$p" waiting_input prompt title_idle
+	L status "$p" --json | grep -q '"agent_set":true' ||
+	    fail "title not taken as the agent's: $(L status "$p" --json)"
+}
+
 # lisa reload frees every agent profile and loads them again: each pane
 # must find its agent's anew (the helper once kept the freed one, and hung
 # in regexec on its screen patterns after TPM's prefix-I).
