@@ -22,7 +22,10 @@
 /*
  * Turn ends are the moments no session is busy: a subagent's session
  * going idle is not the end of the turn. A failed turn (not the user's
- * interrupt) ends as StopFailure, a 429 as a rate limit.
+ * interrupt) ends as StopFailure, a 429 as a rate limit. OpenCode retries
+ * a 5xx or a 429 until the user interrupts it, and an interrupt that
+ * meets an attempt's error reports that error, not the abort: an error
+ * after a retry in the same turn is the user's interrupt.
  */
 static const char opencode_plugin[] =
 OPENCODE_MARK "\n"
@@ -36,6 +39,7 @@ OPENCODE_MARK "\n"
 "export const LisaHooks = async ({ directory }) => {\n"
 "  if (!process.env.TMUX) return {}\n"
 "  const busy = new Set()\n"
+"  const retried = new Set()\n"
 "  let failed = null\n"
 "  let queue = Promise.resolve()\n"
 "  const tell = (event, fields) => {\n"
@@ -59,8 +63,10 @@ OPENCODE_MARK "\n"
 "      switch (event?.type) {\n"
 "      case \"session.status\": {\n"
 "        const was = busy.size\n"
+"        if (was === 0) retried.clear()\n"
 "        if (p.status?.type === \"idle\") busy.delete(p.sessionID)\n"
 "        else busy.add(p.sessionID)\n"
+"        if (p.status?.type === \"retry\") retried.add(p.sessionID)\n"
 "        if (was === 0 && busy.size > 0) {\n"
 "          failed = null\n"
 "          tell(\"UserPromptSubmit\", {})\n"
@@ -72,6 +78,8 @@ OPENCODE_MARK "\n"
 "      case \"session.error\": {\n"
 "        const e = p.error ?? {}\n"
 "        if (e.name === \"MessageAbortedError\") break\n"
+"        if (retried.has(p.sessionID) || (!p.sessionID && retried.size))\n"
+"          break\n"
 "        failed = e.data?.statusCode === 429 ? \"rate_limit\" :\n"
 "          \"server_error\"\n"
 "        if (busy.size === 0) tell(\"StopFailure\", { error: failed })\n"

@@ -185,6 +185,17 @@ JS
 	# The user's interrupt is no failure.
 	drive "$busy" '{"type":"session.error","properties":{"sessionID":"s1","error":{"name":"MessageAbortedError","data":{}}}}' "$idle"
 	expect "$p" waiting_input prompt hook_stop
+	# OpenCode retries a 5xx until the user interrupts; an interrupt that
+	# meets an attempt's 500 reports the 500: after a retry, no failure
+	# (from a failed turn, so the verdict changes).
+	drive "$busy" '{"type":"session.error","properties":{"sessionID":"s1","error":{"name":"APIError","data":{"message":"boom","statusCode":500}}}}' "$idle"
+	expect "$p" waiting_input error hook_stop_failure
+	drive "$busy" '{"type":"session.status","properties":{"sessionID":"s1","status":{"type":"retry","attempt":1,"message":"boom","next":0}}}' "$busy" \
+	    '{"type":"session.error","properties":{"sessionID":"s1","error":{"name":"APIError","data":{"message":"boom","statusCode":500}}}}' "$idle"
+	expect "$p" waiting_input prompt hook_stop
+	# The next turn's own failure is one again.
+	drive "$busy" '{"type":"session.error","properties":{"sessionID":"s1","error":{"name":"APIError","data":{"message":"boom","statusCode":500}}}}' "$idle"
+	expect "$p" waiting_input error hook_stop_failure
 	# Outside tmux the plugin does nothing.
 	n=$(helper_log | grep -c "hook opencode")
 	printf '%s\n' "$busy" | env -u TMUX TMUX_PANE="$p" node "$TESTDIR/drive.mjs" "$TESTDIR/plugin.mjs"
