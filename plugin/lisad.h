@@ -255,9 +255,6 @@ struct watch {
 	int			 output_scanned;
 	uint64_t		 output_scan_at;	/* mono ms */
 	uint64_t		 watch_since;	/* lisa began to watch the pane */
-	uint64_t		 watch_boot;	/* the same, on the boot clock */
-	int			 pane_aged;
-	int			 pane_preexisting;	/* made before lisa */
 	uint64_t		 young_at;	/* a new child may be a tool */
 	uint64_t		 rescan_at;	/* a new pane: look again then */
 	uint64_t		 zombie_at;	/* its process seen a zombie */

@@ -169,12 +169,6 @@ watch_scan(struct pane *p)
 		return;
 	}
 	w->zombie_at = 0;
-	/* Was the pane there before lisa, or made while it watched? */
-	if (!w->pane_aged) {
-		w->pane_aged = 1;
-		w->pane_preexisting = proc_start_ms(&nodes[0]) + 500 <
-		    w->watch_boot;
-	}
 	for (i = 0; i < n && found == NULL; i++) {
 		if (nodes[i].state == 'Z')
 			continue;

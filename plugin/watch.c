@@ -31,7 +31,6 @@ watch_new(struct pane *p)
 	w->osc133_exit = -1;
 	w->screen_signal = w->shell_signal = -1;
 	w->watch_since = time_mono_ms();
-	w->watch_boot = proc_boot_ms();
 	loop_timer_init(&w->timer, watch_run, p);
 	w->wd_level = w->wd_pending = -1;
 	/* Once: initialising an armed timer would corrupt the loop's tree. */
@@ -505,8 +504,6 @@ watch_title_ours(struct watch *w)
 		return (w->title_at + 1000 >= w->agent_since);
 	if (w->agent_since > w->watch_since + 1000)
 		return (0);
-	if (w->pane_preexisting)
-		return (1);
 	if (*host == '\0' && gethostname(host, sizeof host - 1) != 0)
 		return (0);
 	return (w->title != NULL && strcmp(w->title, host) != 0);
