@@ -1,8 +1,9 @@
 /*
  * The watchdog (@lisa-watchdog on): an agent that works (in_progress or
  * stuck) and shows no sign of life climbs levels derived from how long it
- * has been stalled - not counted per tick, so a late timer cannot skip or
- * repeat one:
+ * has been stalled - not counted per tick, so a late timer cannot repeat
+ * one - one level at a time, each at least a step after the last, so a
+ * late timer cannot skip one either:
  *
  *   stalled >= stale               0 warn       event, @lisa_watchdog
  *   stalled >= stale + 1 step      1 nudge      send-keys, Enter 0.5 s later
@@ -384,14 +385,16 @@ wd_persistent_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 		if (!w->wd_exempt)
 			wd_event(p, level, "exempt", NULL);
 		w->wd_exempt = 1;
-		return;
+	} else {
+		w->wd_exempt = 0;
+		/* Still at that level? Signs of life may have come. */
+		if (w->wd_level == level) {
+			wd_label(p, wd_actions[level]);
+			wd_act(p, level);
+		}
 	}
-	w->wd_exempt = 0;
-	/* Still at that level? Signs of life may have come meanwhile. */
-	if (w->wd_level != level)
-		return;
-	wd_label(p, wd_actions[level]);
-	wd_act(p, level);
+	/* The next level waited for this one's answer. */
+	watchdog_check(p);
 }
 
 
@@ -414,7 +417,7 @@ watchdog_check(struct pane *p)
 	struct watch	*w = p->watch;
 	struct session	*s;
 	uint64_t	 now = time_mono_ms(), last, stalled, next;
-	int		 level, working;
+	int		 level, working, late;
 	char		 cmd[96];
 
 	if (w == NULL)
@@ -446,14 +449,26 @@ watchdog_check(struct pane *p)
 		if (w->wd_level >= 0)
 			wd_clear(p, "alive");
 		next = last + wd.stale_ms;
+	} else if (w->wd_pending >= 0) {
+		/* A level waits for tmux's answer; its callback looks again. */
+		loop_timer_del(&w->wd_timer);
+		return;
 	} else {
 		level = (int)((stalled - wd.stale_ms) / wd.step_ms);
 		if (level > 2)
 			level = 2;
+		/*
+		 * One level at a time, each a step after the last: a late
+		 * timer or a slow answer must not skip the nudge and go
+		 * straight to triage.
+		 */
+		late = level > w->wd_level + 1;
+		if (late)
+			level = w->wd_level + 1;
 		if (level > w->wd_level) {
 			w->wd_level = level;
-			w->wd_pending = level;
 			if ((s = pane_session(p)) != NULL) {
+				w->wd_pending = level;
 				snprintf(cmd, sizeof cmd, "display-message -p "
 				    "-t '%%%d' '#{@lisa-persistent}'", p->id);
 				session_send(s, cmd, wd_persistent_cb,
@@ -465,6 +480,8 @@ watchdog_check(struct pane *p)
 			return;
 		}
 		next = last + wd.stale_ms + (uint64_t)(level + 1) * wd.step_ms;
+		if (late && next < now + wd.step_ms)
+			next = now + wd.step_ms;
 	}
 	loop_timer_add(&w->wd_timer, next > now ? next - now : 0);
 }

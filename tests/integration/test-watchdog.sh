@@ -103,6 +103,29 @@ test_watchdog_output_resets_level() {
 	note "watchdog: $(wd_events "$p")"
 }
 
+# The helper wakes late (here: stopped over two steps, as a suspended
+# laptop or a loaded machine does): the levels still come one at a time,
+# the nudge a step before the triage, not skipped.
+test_watchdog_late_wakeup_skips_no_level() {
+	watchdog_setup
+	p=$(agent_window 1 claude)
+	expect "$p" waiting_input prompt
+	T send-keys -t "$p" 'hang' Enter
+	expect "$p" in_progress
+	until_ms 4000 shows "$p" '#{@lisa_watchdog}' warn || fail "no warn: $(wd_history "$p")"
+	kill -STOP "$HELPER_PID"
+	sleep 2.5	# the stall the helper sleeps through
+	kill -CONT "$HELPER_PID"
+	until_ms 10000 sh -c "'$LISA' -L '$SOCK' events --json | grep -q '\"action\":\"triage\"'" ||
+	    fail "no triage: $(wd_history "$p")"
+	ev=$(wd_events "$p")
+	case "$ev" in
+	"0:warn 1:nudge 2:triage"*) ;;
+	*) fail "levels: $ev; history: $(wd_history "$p")" ;;
+	esac
+	note "watchdog: $ev"
+}
+
 # A triage command slower than the watchdog's steps: the agent is not
 # killed while it is being judged; the answer (extend) decides. (Under
 # valgrind a triage took more than the test's 1 s step, and the clock
