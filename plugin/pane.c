@@ -636,6 +636,8 @@ pane_json(struct buf *b, struct pane *p)
 	    (long long)(time_mono_ms() - p->out_last));
 	json_key(b, "muted");
 	buf_adds(b, p->muted ? "true" : "false");
+	json_key(b, "tapped");	/* a `lisa tap` reads its output */
+	buf_adds(b, p->tap != NULL ? "true" : "false");
 	json_key(b, "mutes");
 	buf_printf(b, "%llu", (unsigned long long)p->mutes);
 	json_key(b, "stream_mutes");

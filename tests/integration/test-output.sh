@@ -2,14 +2,22 @@
 
 
 # Tap the pane for N bytes, release the writer, compare.
+# (stty works on its stdin everywhere; -F and -f are each one system's)
+tty_raw() { stty -a <"$1" | grep -Eq '(^|[ ;])-echo([ ;]|$)'; }
+is_tapped() { [ "$(pane_field "$1" tapped)" = true ]; }
+
 tap_compare() {
 	file=$1 n=$2
 	p=$(T display -p -t main:0 '#{pane_id}')
 	until_ms 2000 pane_known "$p" || fail "pane unknown"
-	sleep 0.2
+	# The writer waits for a key in raw mode (no echo), and the tap is
+	# in place, before the key: not after fixed sleeps, which a loaded
+	# machine outran (the tap came after the 256 KB had gone).
+	until_ms 10000 tty_raw "$(T display -p -t "$p" '#{pane_tty}')" ||
+	    fail "the writer's tty is not raw"
 	L tap "$p" --bytes "$n" >"$TESTDIR/got" &
 	tap=$!
-	sleep 0.2
+	until_ms 10000 is_tapped "$p" || fail "the tap is not in place: $(pane_json "$p")"
 	T send-keys -t "$p" x
 	t0=$(now_ms)
 	i=0
