@@ -223,7 +223,9 @@ wd_triage_decide(struct wd_triage *t)
 			log_warnx("%s", cause);
 			free(cause);
 		}
-	} else if (strcmp(word, "retry") != 0 || runs_retry_pane(p) != 0) {
+	} else if (strcmp(word, "retry") == 0 && runs_retry_pane(p) == 0) {
+		/* The run's next attempt replaces the agent. */
+	} else {
 		if (strcmp(word, "retry") == 0)
 			log_debug("pane %%%d: retry: not a lisa run", p->id);
 		wd_extend(p);

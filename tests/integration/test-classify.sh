@@ -442,9 +442,8 @@ test_title_of_an_agent_running_before_the_helper() {
 # pane is known), so the title is known only from the list, and it is the
 # agent's. (The stream tests lost their first verdict to this under load:
 # in_progress/output_quiet for 8 s at a prompt.) The helper is held while
-# the title is set; the pane is still young (under half a second) when it
-# is listed, so it is not one made before lisa. Set by the agent's wrapper
-# (a sh that execs it): the fake's own title would come after the list.
+# the title is set. Set by the agent's wrapper (a sh that execs it): the
+# fake's own title would come after the list.
 test_title_of_a_new_pane_set_before_it_was_listed() {
 	export FAKE_AGENT_NO_SESSION=1 FAKE_AGENT_NO_TITLE=1
 	setup_agents
