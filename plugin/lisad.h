@@ -223,7 +223,8 @@ struct watch {
 	struct loop_fd		*agent_ev;
 	int			 agent_seen;
 	int			 agent_alive;
-	uint64_t		 agent_since;
+	uint64_t		 agent_since;	/* mono ms: lisa first saw it */
+	uint64_t		 agent_started;	/* mono ms: its process began */
 	int			 agent_exit_status;
 	int			 agent_exit_signal;
 	uint64_t		 agent_gone_at;
@@ -269,7 +270,7 @@ struct watch {
 	int			 env_unread;	/* found with no environment */
 	char			*transcript_dir; /* projects/<cwd slug>/ */
 	char			 claude_session_id[64];
-	int64_t			 agent_since_real;	/* ms */
+	int64_t			 agent_since_real;	/* real ms: it began */
 	enum transcript_event	 transcript;
 	uint64_t		 transcript_at;
 	struct file_stamp	 transcript_stamp;

@@ -353,6 +353,16 @@ proc_exitfd(pid_t pid)
 	return (-1);
 }
 
+/*
+ * A snapshot from just before a program's exec would hide it from the look
+ * its own first sign (a title) asks for: take a new one then.
+ */
+void
+proc_forget(void)
+{
+	ps_taken = 0;
+}
+
 /* argv[0] made absolute (main calls osdep_set_argv0): there is no other way. */
 static char	osdep_argv0[PATH_MAX];
 

@@ -46,6 +46,12 @@ proc_start_ms(const struct proc_node *n)
 	return (n->start * 1000 / (uint64_t)hz);
 }
 
+/* /proc is read afresh at every look. */
+void
+proc_forget(void)
+{
+}
+
 /* A descriptor that polls readable when PID exits (a pidfd), or -1. */
 int
 proc_exitfd(pid_t pid)

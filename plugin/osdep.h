@@ -41,6 +41,8 @@ int		 proc_cwd(pid_t, char *, size_t);
 ssize_t		 proc_environ(pid_t, char *, size_t);
 int		 proc_written(pid_t, uint64_t *);
 int		 proc_exitfd(pid_t);
+/* Something new may run (a title came): the next look asks afresh. */
+void		 proc_forget(void);
 
 /*
  * Signals as events: those in set arrive on the returned descriptor

@@ -78,7 +78,8 @@ watch_lisa_hook(char **argv, int argc)
 static void
 watch_young_rescan(struct watch *w, uint64_t now, int started_young)
 {
-	if (w->agent_seen || w->young_rescanned >= 3 ||
+	/* One look pending is enough (scans at one moment spent all three). */
+	if (w->agent_seen || w->young_rescanned >= 3 || w->rescan_at != 0 ||
 	    (!started_young && now >= w->watch_since + WATCH_YOUNG_PANE))
 		return;
 	w->rescan_at = now +
@@ -122,7 +123,7 @@ watch_scan(struct pane *p)
 	int				 n, i, j, argc, agent_i = -1;
 	int				 under[WATCH_MAX_PROCS];
 	uint64_t			 ticks = 0, now = time_mono_ms();
-	uint64_t			 boot, born;
+	uint64_t			 boot, born, age;
 	long				 hz = sysconf(_SC_CLK_TCK);
 
 	w->scan = 0;
@@ -209,7 +210,16 @@ watch_scan(struct pane *p)
 		w->agent_start = nodes[agent_i].start;
 		w->agent_seen = 1;
 		w->agent_since = now;
-		w->agent_since_real = time_real_ms();
+		/*
+		 * When it began, not when lisa saw it: a busy machine, or a
+		 * ps snapshot, can show it a second or more late, and what it
+		 * did meanwhile (its title, its files) is its own.
+		 */
+		boot = proc_boot_ms();
+		born = proc_start_ms(&nodes[agent_i]);
+		age = boot > born ? boot - born : 0;
+		w->agent_started = now > age ? now - age : 0;
+		w->agent_since_real = time_real_ms() - (int64_t)age;
 		w->starting = proc_boot_ms() < proc_start_ms(&nodes[agent_i]) +
 		    WATCH_START_WINDOW;
 		w->cpu_at = 0;
@@ -281,7 +291,7 @@ watch_adopt(struct pane *p, const char *name)
 	strlcpy(w->agent_name, prof->name, sizeof w->agent_name);
 	w->agent_seen = 1;
 	w->agent_alive = 0;
-	w->agent_since = w->agent_gone_at = time_mono_ms();
+	w->agent_since = w->agent_started = w->agent_gone_at = time_mono_ms();
 	w->agent_since_real = time_real_ms();
 }
 

@@ -364,8 +364,10 @@ watch_title(struct pane *p, const char *title)
 	if (w->title != NULL && strcmp(w->title, title) == 0)
 		return;
 	/* Agents set a title soon after they start. */
-	if (!w->agent_seen)
+	if (!w->agent_seen) {
 		w->scan = 1;
+		proc_forget();
+	}
 	free(w->title);
 	w->title = xstrdup(title);
 	w->title_cleared = (*title == '\0');
@@ -501,8 +503,8 @@ watch_title_ours(struct watch *w)
 	static char	host[256];
 
 	if (w->title_at != 0)
-		return (w->title_at + 1000 >= w->agent_since);
-	if (w->agent_since > w->watch_since + 1000)
+		return (w->title_at + 1000 >= w->agent_started);
+	if (w->agent_started > w->watch_since + 1000)
 		return (0);
 	if (*host == '\0' && gethostname(host, sizeof host - 1) != 0)
 		return (0);
