@@ -225,6 +225,7 @@ struct watch {
 	int			 agent_alive;
 	uint64_t		 agent_since;	/* mono ms: lisa first saw it */
 	uint64_t		 agent_started;	/* mono ms: its process began */
+	uint64_t		 agent_exec_after; /* mono ms: seen as another */
 	int			 agent_exit_status;
 	int			 agent_exit_signal;
 	uint64_t		 agent_gone_at;
@@ -261,6 +262,9 @@ struct watch {
 	uint64_t		 zombie_at;	/* its process seen a zombie */
 	pid_t			 relisted_pid;	/* gone: the session listed */
 	int			 young_rescanned;
+	pid_t			 looked_pids[8]; /* the last look's non-agents */
+	int			 nlooked;
+	uint64_t		 looked_at;
 	int			 capturing;
 	uint64_t		 capture_asked;	/* mono ms: when it was asked */
 	uint64_t		 resync_asked;	/* the same, pane_resync's */

@@ -109,6 +109,37 @@ watch_mid_exec(struct pane *p, const struct proc_node *node)
 }
 
 /*
+ * The processes a look saw that were not the agent: an agent met later in
+ * one of them exec'd it since (sh -c 'exec claude'), after that look.
+ */
+static void
+watch_looked(struct watch *w, const struct proc_node *nodes, int n,
+    int agent_i, uint64_t now)
+{
+	int	i;
+
+	w->nlooked = 0;
+	for (i = 0; i < n && w->nlooked < (int)(sizeof w->looked_pids /
+	    sizeof w->looked_pids[0]); i++) {
+		if (i != agent_i)
+			w->looked_pids[w->nlooked++] = nodes[i].pid;
+	}
+	w->looked_at = now;
+}
+
+static uint64_t
+watch_exec_after(struct watch *w, pid_t pid)
+{
+	int	i;
+
+	for (i = 0; i < w->nlooked; i++) {
+		if (w->looked_pids[i] == pid)
+			return (w->looked_at);
+	}
+	return (0);
+}
+
+/*
  * Walk the pane's process tree: which agent runs (the shallowest process a
  * profile claims), its live tool processes (descendants no profile claims
  * as the agent itself) and the CPU its tree used since the last look.
@@ -184,6 +215,7 @@ watch_scan(struct pane *p)
 			log_debug("pane %%%d: agent gone from the tree", p->id);
 			watch_agent_gone(p);
 		}
+		watch_looked(w, nodes, n, -1, now);
 		/* A pane a moment old may still be about to exec. */
 		watch_young_rescan(w, now, proc_boot_ms() <
 		    proc_start_ms(&nodes[0]) + WATCH_YOUNG_PANE);
@@ -213,12 +245,20 @@ watch_scan(struct pane *p)
 		/*
 		 * When it began, not when lisa saw it: a busy machine, or a
 		 * ps snapshot, can show it a second or more late, and what it
-		 * did meanwhile (its title, its files) is its own.
+		 * did meanwhile (its title, its files) is its own. A process
+		 * lisa saw as something else began it by exec, after that.
 		 */
 		boot = proc_boot_ms();
 		born = proc_start_ms(&nodes[agent_i]);
 		age = boot > born ? boot - born : 0;
 		w->agent_started = now > age ? now - age : 0;
+		w->agent_exec_after = watch_exec_after(w, nodes[agent_i].pid);
+		if (w->agent_exec_after > w->agent_started) {
+			log_debug("pane %%%d: pid %ld was not the agent %llu ms "
+			    "ago", p->id, (long)w->agent_pid,
+			    (unsigned long long)(now - w->agent_exec_after));
+			age = now - w->agent_exec_after;
+		}
 		w->agent_since_real = time_real_ms() - (int64_t)age;
 		w->starting = proc_boot_ms() < proc_start_ms(&nodes[agent_i]) +
 		    WATCH_START_WINDOW;
@@ -229,6 +269,7 @@ watch_scan(struct pane *p)
 		publish_keep_failed(p);
 	}
 	w->agent_alive = 1;
+	watch_looked(w, nodes, n, agent_i, now);
 	agentfiles_agent(p);
 	/* A flood muted while no agent was there: listen to the agent. */
 	if (p->muted && !p->mute_timer.armed)
@@ -292,6 +333,7 @@ watch_adopt(struct pane *p, const char *name)
 	w->agent_seen = 1;
 	w->agent_alive = 0;
 	w->agent_since = w->agent_started = w->agent_gone_at = time_mono_ms();
+	w->agent_exec_after = 0;
 	w->agent_since_real = time_real_ms();
 }
 

@@ -488,10 +488,11 @@ watch_capture(struct pane *p)
 }
 
 /*
- * Is the pane's title this agent's? One it set after it started (a second
- * of slack: the title can come before lisa sees the process), or one tmux
- * had when lisa began to watch the pane, if the agent was there then (or
- * came within a second): a pane made before lisa, or a new pane whose
+ * Is the pane's title this agent's? One it set after it started (its
+ * process's start, whole seconds on some systems: osdep-generic; or, if
+ * lisa saw that process as something else before, after that look), or
+ * one tmux had when lisa began to watch the pane, if the agent was there
+ * then (or came within a second): a pane made before lisa, or a new pane whose
  * first program set its title before tmux listed the pane for us (its
  * output until then is not ours to read) - not tmux's default there, the
  * host name, which an agent that sets none (codex exec) would inherit.
@@ -501,10 +502,14 @@ int
 watch_title_ours(struct watch *w)
 {
 	static char	host[256];
+	uint64_t	began, slack = osdep_start_ticks ? 100 : 1000;
 
 	if (w->title_at != 0)
-		return (w->title_at + 1000 >= w->agent_started);
-	if (w->agent_started > w->watch_since + 1000)
+		return (w->title_at + slack >= w->agent_started &&
+		    w->title_at >= w->agent_exec_after);
+	began = w->agent_started > w->agent_exec_after ? w->agent_started :
+	    w->agent_exec_after;
+	if (began > w->watch_since + 1000)
 		return (0);
 	if (*host == '\0' && gethostname(host, sizeof host - 1) != 0)
 		return (0);
