@@ -167,6 +167,7 @@ test_claude_states_from_session_file() {
 # while the process is young), then for 1.5 s (past that window, as a
 # slow start under load does: lisa takes it, and its HOME once it has one).
 test_claude_met_mid_exec_finds_its_own_home() {
+	linux_only "the agent's HOME is in its environment, from /proc"
 	setup_agents
 	other="$TESTDIR/other-home"
 	mkdir -p "$other"
