@@ -224,8 +224,8 @@ struct watch {
 	int			 agent_seen;
 	int			 agent_alive;
 	uint64_t		 agent_since;	/* mono ms: lisa first saw it */
-	uint64_t		 agent_started;	/* mono ms: its process began */
-	uint64_t		 agent_exec_after; /* mono ms: seen as another */
+	uint64_t		 agent_began;	/* mono ms: it began, at most */
+	uint64_t		 agent_began_slack; /* ms: ... this much later */
 	int			 agent_exit_status;
 	int			 agent_exit_signal;
 	uint64_t		 agent_gone_at;

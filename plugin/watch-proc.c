@@ -248,18 +248,21 @@ watch_scan(struct pane *p)
 		 * did meanwhile (its title, its files) is its own. A process
 		 * lisa saw as something else began it by exec, after that.
 		 */
-		boot = proc_boot_ms();
-		born = proc_start_ms(&nodes[agent_i]);
-		age = boot > born ? boot - born : 0;
-		w->agent_started = now > age ? now - age : 0;
-		w->agent_exec_after = watch_exec_after(w, nodes[agent_i].pid);
-		if (w->agent_exec_after > w->agent_started) {
+		if ((w->agent_began = watch_exec_after(w, w->agent_pid)) != 0) {
 			log_debug("pane %%%d: pid %ld was not the agent %llu ms "
 			    "ago", p->id, (long)w->agent_pid,
-			    (unsigned long long)(now - w->agent_exec_after));
-			age = now - w->agent_exec_after;
+			    (unsigned long long)(now - w->agent_began));
+			w->agent_began_slack = 0;	/* lisa's own clock */
+		} else {
+			boot = proc_boot_ms();
+			born = proc_start_ms(&nodes[agent_i]);
+			age = boot > born ? boot - born : 0;
+			w->agent_began = now > age ? now - age : 0;
+			/* Start times: clock ticks, or whole seconds (ps). */
+			w->agent_began_slack = osdep_start_ticks ? 100 : 1000;
 		}
-		w->agent_since_real = time_real_ms() - (int64_t)age;
+		w->agent_since_real = time_real_ms() -
+		    (int64_t)(now - w->agent_began);
 		w->starting = proc_boot_ms() < proc_start_ms(&nodes[agent_i]) +
 		    WATCH_START_WINDOW;
 		w->cpu_at = 0;
@@ -332,8 +335,8 @@ watch_adopt(struct pane *p, const char *name)
 	strlcpy(w->agent_name, prof->name, sizeof w->agent_name);
 	w->agent_seen = 1;
 	w->agent_alive = 0;
-	w->agent_since = w->agent_started = w->agent_gone_at = time_mono_ms();
-	w->agent_exec_after = 0;
+	w->agent_since = w->agent_began = w->agent_gone_at = time_mono_ms();
+	w->agent_began_slack = 0;
 	w->agent_since_real = time_real_ms();
 }
 

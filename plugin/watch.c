@@ -502,14 +502,10 @@ int
 watch_title_ours(struct watch *w)
 {
 	static char	host[256];
-	uint64_t	began, slack = osdep_start_ticks ? 100 : 1000;
 
 	if (w->title_at != 0)
-		return (w->title_at + slack >= w->agent_started &&
-		    w->title_at >= w->agent_exec_after);
-	began = w->agent_started > w->agent_exec_after ? w->agent_started :
-	    w->agent_exec_after;
-	if (began > w->watch_since + 1000)
+		return (w->title_at + w->agent_began_slack >= w->agent_began);
+	if (w->agent_began > w->watch_since + 1000)
 		return (0);
 	if (*host == '\0' && gethostname(host, sizeof host - 1) != 0)
 		return (0);
