@@ -24,6 +24,8 @@ prefix_key() { T list-keys -T prefix | grep -E -- "-T prefix +$1 "; }
 client_pane() { T list-clients -F '#{client_name} #{pane_id}' | sed -n "s|^$CLIENT ||p"; }
 client_at() { [ "$(client_pane)" = "$1" ]; }
 screen_has() { screen | grep -F -q -- "$1"; }
+# What tmux holds for the pane itself, drawn on a client or not.
+pane_has() { T capture-pane -p -t "$1" | grep -F -q -- "$2"; }
 expect_screen_re() {
 	until_ms "${2:-10000}" sh -c "tmux -L $OUTER capture-pane -p | grep -E -q -- '$1'" ||
 	    fail "screen never matched '$1'; it shows:
@@ -300,7 +302,7 @@ test_menu_actions_nudge_and_kill() {
 	# starved machine tmux 3.3a drew it on the client only with the
 	# pane's next output, 3 runs in 8 beside three CPU hogs); the client
 	# is told.
-	until_ms 10000 sh -c "tmux -L $SOCK capture-pane -p -t '$p' | grep -q 'unknown command: continue'" ||
+	until_ms 10000 pane_has "$p" 'unknown command: continue' ||
 	    fail "the agent never answered the nudge: $(T capture-pane -p -t "$p")"
 	expect_screen "lisa: nudged $p"
 	O send-keys C-b a
