@@ -110,7 +110,8 @@ test: test-bins man-lint
 	    sh tests/run.sh $(UNIT_BINS)
 
 # What the tests run, built (CI builds it once, then runs two suites).
-test-bins: all $(UNIT_BINS) $(BUILD)/tests/quote-roundtrip
+test-bins: all $(UNIT_BINS) $(BUILD)/tests/quote-roundtrip \
+	$(BUILD)/tests/wallclock-shift.so
 
 # lisa(1), checked by Debian's mandoc (plugin/install-deps.sh installs it).
 man-lint:
@@ -235,7 +236,8 @@ $(BUILD)/fuzz_fleet: $(BUILD)/tests/fuzz/fuzz_fleet.o $(BUILD)/plugin/fleet-pane
 test-unit: $(UNIT_BINS)
 	@sh tests/run.sh --unit-only $(UNIT_BINS)
 
-test-integration: all $(BUILD)/tests/quote-roundtrip
+test-integration: all $(BUILD)/tests/quote-roundtrip \
+	$(BUILD)/tests/wallclock-shift.so
 	@sh tests/run.sh --integration-only
 
 # The real Claude Code and Codex CLIs (npm, cached outside the repo),
@@ -286,3 +288,8 @@ $(BUILD)/tests/quote-roundtrip: $(BUILD)/tests/integration/quote-roundtrip.o \
 		$(BUILD)/libcontrol.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+# A wall clock the tests move (LD_PRELOAD into the helper).
+$(BUILD)/tests/wallclock-shift.so: tests/integration/wallclock-shift.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -Wall -Wextra -O2 -shared -fPIC -o $@ $< -ldl

@@ -46,16 +46,27 @@ struct ps_proc {
 static struct ps_proc	*ps_procs;
 static size_t		 ps_nprocs;
 static uint64_t		 ps_taken;	/* proc_boot_ms() of the snapshot */
+static int64_t		 ps_self_start;	/* our own start, first snapshot */
+static int64_t		 ps_moved;	/* s the wall clock moved since */
 
-/* Wall-clock ms: the clock both start times and "now" are on here. */
-uint64_t
-proc_boot_ms(void)
+static uint64_t
+ps_wall_ms(void)
 {
 	struct timespec	ts;
 
 	if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
 		return (0);
 	return ((uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000);
+}
+
+/*
+ * The clock start times and "now" are both on: the wall clock, less how
+ * far it moved against ps's since the first snapshot (ps_shift).
+ */
+uint64_t
+proc_boot_ms(void)
+{
+	return (ps_wall_ms() - (uint64_t)(ps_moved * 1000));
 }
 
 uint64_t
@@ -180,6 +191,43 @@ ps_free(struct ps_proc *procs, size_t n)
 }
 
 /*
+ * How far the wall clock moved against ps's elapsed times since the first
+ * snapshot, in seconds: our own start cannot change. ps may count elapsed
+ * time on another clock than the wall's (Linux's procps: since boot), and
+ * a wall clock stepped by NTP or a resumed virtual machine would otherwise
+ * move every start, and make every agent a new one.
+ */
+static int64_t
+ps_shift(const char *out, uint64_t now)
+{
+	const char	*line;
+	char		 tm[32], et[32];
+	long		 pid, ppid, elapsed;
+	int64_t		 start;
+
+	for (line = out; line != NULL && *line != '\0'; line = strchr(line,
+	    '\n'), line = line != NULL ? line + 1 : NULL) {
+		if (sscanf(line, "%ld %ld %31s %31s", &pid, &ppid, tm,
+		    et) != 4 || pid != (long)getpid())
+			continue;
+		if ((elapsed = ps_seconds(et)) < 0)
+			break;
+		start = (int64_t)(now / 1000) - elapsed;
+		if (ps_self_start == 0)
+			ps_self_start = start;
+		/* Within a second: etime's own rounding. */
+		if (start > ps_self_start + 1 || start + 1 < ps_self_start) {
+			if (start - ps_self_start != ps_moved)
+				log_debug("ps: the wall clock moved %lld s",
+				    (long long)(start - ps_self_start));
+			return (start - ps_self_start);
+		}
+		break;
+	}
+	return (0);
+}
+
+/*
  * Every process: pid, parent, CPU time, elapsed time and name in one run,
  * the arguments in another (both are free text, so each goes last).
  */
@@ -193,8 +241,9 @@ ps_snapshot(int fresh)
 	size_t		 n = 0, cap = 0;
 	char		*o1, *o2, *line, *next, *p, *q, *end;
 	char		 tm[32], et[32];
-	uint64_t	 now = proc_boot_ms();
+	uint64_t	 now = proc_boot_ms(), wall = ps_wall_ms();
 	long		 hz = sysconf(_SC_CLK_TCK), cpu, elapsed, pid, ppid;
+	int64_t		 shift;
 	int		 f;
 
 	if (ps_procs != NULL && now - ps_taken < (fresh ? 2 : PS_SNAPSHOT_MS))
@@ -207,6 +256,7 @@ ps_snapshot(int fresh)
 		free(o1);
 		return (-1);
 	}
+	shift = ps_moved = ps_shift(o1, wall);
 	for (line = o1; line != NULL && *line != '\0'; line = next) {
 		if ((next = strchr(line, '\n')) != NULL)
 			*next++ = '\0';
@@ -234,7 +284,7 @@ ps_snapshot(int fresh)
 		pp->pid = (pid_t)pid;
 		pp->ppid = (pid_t)ppid;
 		pp->ticks = (uint64_t)cpu * (uint64_t)hz;
-		pp->start = now / 1000 - (uint64_t)elapsed;
+		pp->start = (uint64_t)((int64_t)(wall / 1000) - elapsed - shift);
 		/* etime is whole seconds: keep a start seen before. */
 		if ((old = ps_find(ps_procs, ps_nprocs, pp->pid)) != NULL &&
 		    old->start + 2 >= pp->start && pp->start + 2 >= old->start)

@@ -103,6 +103,32 @@ test_watchdog_output_resets_level() {
 	note "watchdog: $(wd_events "$p")"
 }
 
+# The wall clock steps 30 s (NTP, a resumed virtual machine) while an agent
+# works: the generic backend dates processes from ps's elapsed times, on
+# another clock (Linux's procps: since boot). The agent stays the one met
+# before, not a new run, and the watchdog goes on. (CI saw a generic run
+# with no warn here once; a step is one way to it.)
+test_watchdog_wall_clock_step() {
+	[ "$SYSTEM" = generic ] || skip "generic backend only: Linux dates processes by the kernel's ticks"
+	shim="$ROOT/${LISA_BUILD_DIR:-build}/tests/wallclock-shift.so"
+	[ -f "$shim" ] || fail "no $shim (make test-bins)"
+	echo 0 >"$TESTDIR/shift"
+	export WALLCLOCK_SHIFT_FILE="$TESTDIR/shift"
+	LD_PRELOAD=$shim
+	export LD_PRELOAD
+	watchdog_setup
+	unset LD_PRELOAD
+	p=$(agent_window 1 claude)
+	expect "$p" waiting_input prompt
+	echo 30 >"$TESTDIR/shift"
+	T send-keys -t "$p" 'hang' Enter
+	expect "$p" in_progress
+	until_ms 4000 shows "$p" '#{@lisa_watchdog}' warn || fail "no warn: $(wd_history "$p")"
+	n=$(helper_log | grep -c "agent claude pid")
+	[ "$n" = 1 ] || fail "the agent was met $n times"
+	helper_log | grep -Eq "the wall clock moved (29|30|31) s" || fail "the step was not seen"
+}
+
 # The helper wakes late (here: stopped over two steps, as a suspended
 # laptop or a loaded machine does): the levels still come one at a time,
 # the nudge a step before the triage, not skipped.
