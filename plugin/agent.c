@@ -709,6 +709,43 @@ agent_screen(const struct agent_profile *p, const char *text, int *sig)
 	return (hints);
 }
 
+/*
+ * The same in the bytes a pane wrote: each escape sequence is one space,
+ * as the report follows the agent's last cursor move ("\033[1AKilled").
+ */
+int
+agent_shell_death_stream(const char *data, size_t len)
+{
+	char	*text, *o;
+	size_t	 i;
+	int	 sig;
+
+	o = text = xmalloc(len + 1);
+	for (i = 0; i < len; i++) {
+		if (data[i] != '\033') {
+			*o++ = data[i] == '\0' ? ' ' : data[i];
+			continue;
+		}
+		*o++ = ' ';
+		if (++i == len)
+			break;
+		if (data[i] == '[') {		/* CSI: up to its final byte */
+			while (++i < len && (data[i] < 0x40 || data[i] > 0x7e))
+				;
+		} else if (data[i] == ']' || data[i] == 'P' ||
+		    data[i] == '_' || data[i] == '^' || data[i] == 'X') {
+			/* A string: up to BEL or ST (ESC \\). */
+			while (++i < len && data[i] != '\a' &&
+			    !(data[i] == '\\' && data[i - 1] == '\033'))
+				;
+		}
+	}
+	*o = '\0';
+	sig = agent_shell_death(text);
+	free(text);
+	return (sig);
+}
+
 /* The signal a shell's report of its job's death names ("Killed"), or -1. */
 int
 agent_shell_death(const char *text)

@@ -43,6 +43,7 @@ const struct agent_profile *agent_match(const char *, char **, int);
 enum title_class agent_title(const struct agent_profile *, const char *);
 unsigned agent_screen(const struct agent_profile *, const char *, int *);
 int	 agent_shell_death(const char *);
+int	 agent_shell_death_stream(const char *, size_t);
 const char *agent_hint_name(unsigned);
 char	*agent_config_path(void);
 

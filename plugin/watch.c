@@ -156,16 +156,13 @@ void
 watch_shell_words(struct pane *p, const char *data, size_t len)
 {
 	struct watch	*w = p->watch;
-	char		*text;
 	int		 sig;
 
-	text = xstrndup(data, len);
-	if ((sig = agent_shell_death(text)) != -1) {
+	if ((sig = agent_shell_death_stream(data, len)) != -1) {
 		log_debug("pane %%%d: shell reports signal %d", p->id, sig);
 		w->shell_signal = sig;
 		watch_touch(p);
 	}
-	free(text);
 }
 
 static enum codex_state

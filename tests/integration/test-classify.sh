@@ -199,8 +199,16 @@ test_claude_sigkill_leaves_stale_busy_file() {
 	T send-keys -t "$p" 'work 60' Enter
 	expect "$p" in_progress generating claude_session_busy
 	pid=$(L status "$p" --json | jget "d['signals']['process']['agent_pid']")
+	# Killed when the spinner line is longer than the line under it (the
+	# cursor's column): bash's "Killed" lands inside its text on screen
+	# ("tokensKilled"), and right after a cursor move in the bytes
+	# ("\033[1AKilled"). (A load that made this test slower made it fail.)
+	until_ms 20000 sh -c "tmux -L '$SOCK' capture-pane -p -t '$p' | grep -q '[0-9]\{3\} tokens'" ||
+	    fail "no long spinner line: $(T capture-pane -p -t "$p" | grep tokens)"
 	kill -9 "$pid"
 	expect "$p" crashed "signal 9"
+	T capture-pane -p -t "$p" | grep -q "[a-z]Killed" ||
+	    fail "the report is not inside the spinner's text: $(T capture-pane -p -t "$p" | grep Killed)"
 	grep -q '"status": "busy"' "$HOME/.claude/sessions/$pid.json" ||
 	    fail "the stale file is not there to mislead"
 	note "$(L status "$p"); file left: status busy"

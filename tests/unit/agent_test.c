@@ -202,6 +202,14 @@ test_screens(void **state)
 	assert_int_equal(agent_shell_death("tokens)Killed\r\nbash-5.2# "), 9);
 	assert_int_equal(agent_shell_death("Killed"), 9);
 	assert_int_equal(agent_shell_death("overKilled "), -1);
+	/* The bytes: after the agent's cursor move, or in its title. */
+	assert_int_equal(agent_shell_death_stream("agents\033[1AKilled\r\n"
+	    "\033[?2004hbash-5.2# ", 36), 9);
+	assert_int_equal(agent_shell_death_stream("\033]0;Killed\a ", 12), -1);
+	assert_int_equal(agent_shell_death_stream("\033]0;x\033\\Killed", 13),
+	    9);
+	assert_int_equal(agent_shell_death_stream("\033[1", 3), -1);
+	assert_int_equal(agent_shell_death_stream("Kil\0led\n", 8), -1);
 	/* A node wrapper that outlives its native child (Copilot's). */
 	assert_int_equal(agent_shell_death("GitHub Copilot native binary at "
 	    "/x/copilot was terminated by signal SIGKILL.\r\nGitHub Copilot "
