@@ -44,6 +44,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		agent_screen(p, text, &sig);
 	}
 	agent_shell_death(text);
+	agent_shell_death_stream((const char *)data, size);
 	free(text);
 
 	/* Back to the built-in profiles for the next input. */
