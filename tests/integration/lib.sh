@@ -24,8 +24,16 @@ mkdir -m 700 "$XDG_RUNTIME_DIR"
 cleanup() {
 	[ -n "$HELPER_PID" ] && kill "$HELPER_PID" 2>/dev/null
 	tmux -L "$SOCK" kill-server 2>/dev/null
-	# kill-server leaves the socket file: 1600 of them had piled up.
-	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
+	# kill-server leaves the socket file: 1600 of them had piled up. The
+	# test's other servers ($SOCK and a letter: a remote, an outer
+	# client's) go too, if the test did not end them.
+	for s in "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK" \
+	    "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"[a-z]*; do
+		[ -S "$s" ] || continue
+		[ "$s" = "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK" ] ||
+		    tmux -S "$s" kill-server 2>/dev/null
+		rm -f "$s"
+	done
 	[ -n "$HELPER_PID" ] && wait "$HELPER_PID" 2>/dev/null
 	# (a pane's process may still write into it as it exits)
 	rm -rf "$TESTDIR" 2>/dev/null || { sleep 0.3; rm -rf "$TESTDIR"; }
