@@ -210,6 +210,22 @@ agenthook_close(void)
 		agenthook_wait_free(TAILQ_FIRST(&agenthook_waits));
 }
 
+/* A message's usage (lisa's OpenCode plugin): the pane's context. */
+static void
+agenthook_usage(struct pane *p, struct json_doc *d)
+{
+	struct usage	*u = &p->watch->usage;
+
+	if (usage_hook(u, d, json_get(d, 0, "usage")) != 1) {
+		log_debug("pane %%%d: hook usage not understood", p->id);
+		return;
+	}
+	usage_set_window(u, lisad.context_windows);
+	publish_pane(p);
+	log_debug("pane %%%d: context %lld of %lld, %d%% (hook)", p->id,
+	    u->context, u->window, usage_percent(u));
+}
+
 /* One hook event, as `lisa notify` forwards it. */
 void
 agenthook_notify(struct json_doc *d)
@@ -232,7 +248,9 @@ agenthook_notify(struct json_doc *d)
 	    event != NULL ? event : "?", cwd != NULL ? cwd : "?",
 	    p != NULL ? "found" : "unknown");
 	ask = tool != NULL && strcmp(tool, "AskUserQuestion") == 0;
-	if (p != NULL && ev != HK_NONE && !title_thread)
+	if (p != NULL && event != NULL && strcmp(event, "LisaUsage") == 0)
+		agenthook_usage(p, d);
+	else if (p != NULL && ev != HK_NONE && !title_thread)
 		watch_hook(p, ev, ask);
 	else if (p == NULL && agent != NULL && cwd != NULL &&
 	    ev != HK_NONE && !title_thread &&

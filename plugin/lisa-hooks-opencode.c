@@ -20,7 +20,10 @@
 #define OPENCODE_MARK "// lisa-hook: opencode"
 
 /*
- * Turn ends are the moments no session is busy: a subagent's session
+ * Each assistant message of the user's session (not a subagent's), once
+ * completed, sends its tokens and the window OpenCode gives its model
+ * (chat.params) as "LisaUsage": OpenCode keeps them only in its SQLite
+ * database. Turn ends are the moments no session is busy: a subagent's session
  * going idle is not the end of the turn. A failed turn (not the user's
  * interrupt) ends as StopFailure, a 429 as a rate limit. OpenCode retries
  * a 5xx or a 429 until the user interrupts it, and an interrupt that
@@ -57,7 +60,15 @@ OPENCODE_MARK "\n"
 "    }))\n"
 "  }\n"
 "  const tool = (input) => ({ tool_name: String(input?.tool ?? \"\") })\n"
+"  const windows = new Map()\n"
+"  const subagents = new Set()\n"
+"  const counted = new Set()\n"
+"  const num = (v) => (Number.isFinite(v) && v > 0 ? Math.floor(v) : 0)\n"
 "  return {\n"
+"    \"chat.params\": async (input) => {\n"
+"      const w = input?.model?.limit?.context\n"
+"      if (input?.sessionID && num(w) > 0) windows.set(input.sessionID, num(w))\n"
+"    },\n"
 "    event: async ({ event }) => {\n"
 "      const p = event?.properties ?? {}\n"
 "      switch (event?.type) {\n"
@@ -83,6 +94,24 @@ OPENCODE_MARK "\n"
 "        failed = e.data?.statusCode === 429 ? \"rate_limit\" :\n"
 "          \"server_error\"\n"
 "        if (busy.size === 0) tell(\"StopFailure\", { error: failed })\n"
+"        break\n"
+"      }\n"
+"      case \"session.created\":\n"
+"      case \"session.updated\":\n"
+"        if (p.info?.parentID) subagents.add(p.info.id)\n"
+"        break\n"
+"      case \"message.updated\": {\n"
+"        const m = p.info ?? {}, t = m.tokens ?? {}\n"
+"        if (m.role !== \"assistant\" || !m.time?.completed ||\n"
+"          counted.has(m.id) || subagents.has(m.sessionID)) break\n"
+"        const usage = { id: String(m.id ?? \"\"),\n"
+"          model: String(m.modelID ?? \"\"), input: num(t.input),\n"
+"          output: num(t.output) + num(t.reasoning),\n"
+"          cache_read: num(t.cache?.read), cache_write: num(t.cache?.write),\n"
+"          window: windows.get(m.sessionID) ?? 0 }\n"
+"        if (usage.input + usage.output + usage.cache_read === 0) break\n"
+"        counted.add(m.id)\n"
+"        tell(\"LisaUsage\", { usage })\n"
 "        break\n"
 "      }\n"
 "      case \"permission.asked\":\n"

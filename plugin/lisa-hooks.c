@@ -449,6 +449,39 @@ cmd_hooks(const char *action, const char *agent, int dry_run)
 }
 
 /*
+ * A message's usage (lisa's OpenCode plugin sends it as "usage"), passed
+ * on with only the fields lisa reads, each of its type.
+ */
+static void
+hooks_notify_usage(struct buf *req, struct json_doc *d)
+{
+	static const char *const counts[] = { "input", "output", "cache_read",
+	    "cache_write", "window" };
+	static const char *const strs[] = { "id", "model" };
+	long long	 v;
+	size_t		 i;
+	char		*s;
+	int		 obj;
+
+	if ((obj = json_get(d, 0, "usage")) == -1 ||
+	    json_type(d, obj) != JSON_T_OBJECT)
+		return;
+	buf_adds(req, ",\"usage\":{\"v\":1");
+	for (i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+		if (json_get_int(d, obj, counts[i], &v) == 0)
+			buf_printf(req, ",\"%s\":%lld", counts[i], v);
+	}
+	for (i = 0; i < sizeof strs / sizeof strs[0]; i++) {
+		if ((s = json_get_str(d, obj, strs[i])) != NULL) {
+			buf_printf(req, ",\"%s\":", strs[i]);
+			json_cstr(req, s);
+			free(s);
+		}
+	}
+	buf_addc(req, '}');
+}
+
+/*
  * Called by an agent's hook. Whatever happens: no output, exit 0, quickly.
  */
 int
@@ -531,6 +564,7 @@ cmd_notify(struct lisa_ctx *ctx, const char *agent, const char *arg)
 			json_cstr(&req, s);
 			free(s);
 		}
+		hooks_notify_usage(&req, d);
 	}
 	s = json_get_str(d, 0, "cwd");
 	buf_adds(&req, ",\"cwd\":");

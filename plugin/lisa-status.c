@@ -201,11 +201,14 @@ explain_usage(struct json_doc *d, int obj)
 	int		 c, t;
 
 	if ((c = json_get(d, obj, "context")) < 0 ||
-	    json_get_int(d, c, "used", &used) != 0 ||
-	    json_get_int(d, c, "window", &window) != 0 ||
-	    json_get_int(d, c, "percent", &pct) != 0)
+	    json_get_int(d, c, "used", &used) != 0)
 		return;
-	printf("  context: %lld%% (%lld of %lld tokens)", pct, used, window);
+	if (json_get_int(d, c, "window", &window) != 0 ||
+	    json_get_int(d, c, "percent", &pct) != 0)
+		printf("  context: %lld tokens (its window not known)", used);
+	else
+		printf("  context: %lld%% (%lld of %lld tokens)", pct, used,
+		    window);
 	if ((t = json_get(d, obj, "tokens")) >= 0 &&
 	    json_get_int(d, t, "input", &v[0]) == 0 &&
 	    json_get_int(d, t, "output", &v[1]) == 0 &&

@@ -247,6 +247,42 @@ out:
 }
 
 /*
+ * One message's usage as an agent's hook told it (lisa's OpenCode plugin:
+ * the counts of an assistant message once it completed, and the window
+ * OpenCode itself gives the model, if it said): obj holds id, model,
+ * input (not from a cache), output (thinking included), cache_read,
+ * cache_write, window. Same returns as usage_claude_line.
+ */
+int
+usage_hook(struct usage *u, struct json_doc *d, int obj)
+{
+	char		*id, *model;
+	long long	 v[USAGE_NPARTS], window;
+
+	if (obj == -1 || json_type(d, obj) != JSON_T_OBJECT)
+		return (-1);
+	if (usage_count(d, obj, "input", &v[USAGE_INPUT]) != 0 ||
+	    usage_count(d, obj, "output", &v[USAGE_OUTPUT]) != 0 ||
+	    usage_count(d, obj, "cache_read", &v[USAGE_CACHE_READ]) != 0 ||
+	    usage_count(d, obj, "cache_write", &v[USAGE_CACHE_WRITE]) != 0 ||
+	    usage_count(d, obj, "window", &window) != 0)
+		return (-1);
+	id = json_get_str(d, obj, "id");
+	model = json_get_str(d, obj, "model");
+	usage_add(u, id, v);
+	snprintf(u->model, sizeof u->model, "%s", model != NULL ? model : "");
+	u->context = v[USAGE_INPUT] + v[USAGE_CACHE_READ] +
+	    v[USAGE_CACHE_WRITE];
+	/* The agent's own window; without it, none is guessed. */
+	u->window_given = window > 0;
+	u->window = window;
+	u->fallback = USAGE_NO_WINDOW;
+	free(id);
+	free(model);
+	return (1);
+}
+
+/*
  * One line of Gemini CLI's chat log ($GEMINI_CLI_HOME or ~, then
  * .gemini/tmp/<project>/chats/session-*.jsonl): a "gemini" record's
  * tokens {input, output, cached, thoughts, tool, total} and model. Gemini
@@ -280,10 +316,14 @@ static long long
 usage_window(const char *model, const char *user, long long fallback)
 {
 	const char	*p, *eq, *end;
-	long long	 window = fallback > 0 ? fallback : USAGE_CLAUDE_WINDOW, v;
+	long long	 window, v;
 	size_t		 best = 0, n, i;
 	char		*stop;
 
+	if (fallback == USAGE_NO_WINDOW)
+		window = 0;
+	else
+		window = fallback > 0 ? fallback : USAGE_CLAUDE_WINDOW;
 	if (strstr(model, "[1m]") != NULL)
 		return (USAGE_CLAUDE_WINDOW_1M);
 	for (i = 0; i < sizeof usage_windows / sizeof usage_windows[0]; i++) {

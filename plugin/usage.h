@@ -13,6 +13,7 @@
 #define USAGE_GEMINI_WINDOW	1048576LL	/* Gemini CLI's default limit */
 #define USAGE_QWEN_WINDOW	131072LL	/* Qwen Code's, for a model it
 						   does not know */
+#define USAGE_NO_WINDOW		-1LL		/* fallback: none, if not known */
 
 enum usage_part { USAGE_INPUT, USAGE_OUTPUT, USAGE_CACHE_READ,
     USAGE_CACHE_WRITE, USAGE_NPARTS };
@@ -28,7 +29,8 @@ struct usage {
 	long long	 last[USAGE_NPARTS];
 	char		 model[64];	/* the last message's */
 	long long	 fallback;	/* the agent's window for a model
-					   nobody knows (0: Claude's) */
+					   nobody knows (0: Claude's,
+					   USAGE_NO_WINDOW: unknown) */
 };
 
 void	usage_init(struct usage *);
@@ -37,6 +39,8 @@ int	usage_codex_line(struct usage *, const char *, size_t);
 int	usage_codex_meta(const char *, size_t, char *, size_t);
 int	usage_gemini_line(struct usage *, const char *, size_t);
 int	usage_qwen_line(struct usage *, const char *, size_t);
+struct json_doc;
+int	usage_hook(struct usage *, struct json_doc *, int);
 long long usage_model_window(const char *, const char *);
 void	usage_set_window(struct usage *, const char *);
 int	usage_percent(const struct usage *);

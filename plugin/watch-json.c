@@ -186,6 +186,9 @@ watch_usage(struct buf *b, struct watch *w)
 	json_key(b, "context");
 	if (!u->known)
 		buf_adds(b, "null");
+	else if (u->window <= 0)	/* no window the agent or lisa knows */
+		buf_printf(b, "{\"used\":%lld,\"window\":null,"
+		    "\"percent\":null}", u->context);
 	else
 		buf_printf(b, "{\"used\":%lld,\"window\":%lld,"
 		    "\"percent\":%d}", u->context, u->window,

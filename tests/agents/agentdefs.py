@@ -20,6 +20,8 @@ LISAD = os.path.join(BIN, "lisad")
 # model_context_window in the test CODEX_HOME. Codex works with 95% of it
 # (and of its own table's: 272000 for a model it does not know, as 258400).
 CODEX_WINDOW = 200000
+# The mock model's window in OpenCode's config (its limit.context).
+OPENCODE_WINDOW = 131072
 
 
 class Failure(Exception):
@@ -382,7 +384,7 @@ class OpenCode(Agent):
                    "options": {"baseURL": "http://127.0.0.1:%d/v1" % self.port,
                                "apiKey": "mock-key"},
                    "models": {"mock-model": {"name": "Mock", "limit": {
-                       "context": 131072, "output": 8192}}}}},
+                       "context": OPENCODE_WINDOW, "output": 8192}}}}},
                "model": "mock/mock-model"}
         with open(os.path.join(cfg_dir, "opencode.json"), "w") as f:
             json.dump(cfg, f)

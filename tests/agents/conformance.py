@@ -31,7 +31,8 @@ import time
 import traceback
 
 from scenarios import AgentScenarios
-from agentdefs import (HERE, LISA, LISAD, CODEX_WINDOW, Failure, Claude,
+from agentdefs import (HERE, LISA, LISAD, CODEX_WINDOW, OPENCODE_WINDOW,
+                       Failure, Claude,
                        Codex, Gemini, Qwen, OpenCode, Copilot)
 
 GRACE = 2	# @lisa-grace for the tests, seconds
@@ -501,7 +502,9 @@ class Driver(AgentScenarios):
         no longer names it on its banner; 2.1.197 showed "Opus 4.8 (1M
         context)"). Codex's rollout: the last request's N in + 20 out, of
         95% of the window its config.toml sets (model_context_window)."""
-        n = 150000
+        # OpenCode compacts a context near its window (131072 here) and
+        # acts otherwise on one that is large (scenarios.py).
+        n = 30000 if self.a.name == "opencode" else 150000
         banner = self.s.tmux("capture-pane", "-p", "-S", "-100", "-t", pane,
                              check=False)
         t = self.type(pane, "#mock usage %d fill the context" % n)
@@ -510,6 +513,8 @@ class Driver(AgentScenarios):
             used, window = n + 20, CODEX_WINDOW * 95 // 100
         elif self.a.name in ("gemini", "qwen"):
             used, window = n, self.a.model_window()
+        elif self.a.name == "opencode":
+            used, window = n, OPENCODE_WINDOW	# lisa's plugin: chat.params
         else:
             used = n + 510
             window = self.a.model_window() or (

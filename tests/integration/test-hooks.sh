@@ -98,6 +98,41 @@ test_codex_notify_by_cwd_and_title_thread_ignored() {
 	return 0
 }
 
+# A pane whose agent is named opencode and draws nothing (only hooks can
+# tell), and drive EVENT...: the installed plugin ($f) fed OpenCode's
+# events, one JSON each ({"hook": NAME, "tool": T} or {"hook": NAME,
+# "input": {...}} for its other hooks), as OpenCode calls it in that pane.
+opencode_plugin_pane() {
+	command -v node >/dev/null 2>&1 ||
+	    skip "node is not installed: the plugin's JavaScript runs with it"
+	setup_agents
+	mkdir -p "$TESTDIR/bin"
+	printf '#!/bin/sh\nwhile read -r l; do :; done\n' >"$TESTDIR/bin/opencode"
+	chmod +x "$TESTDIR/bin/opencode"
+	T new-window -d -t main:1 "$TESTDIR/bin/opencode"
+	p=$(T display -p -t main:1 '#{pane_id}')
+	until_ms 10000 sh -c "$LISA -L $SOCK status $p --json | grep -q '\"agent\": *\"opencode\"'" ||
+	    fail "not seen as opencode: $(L status "$p")"
+	cp "$f" "$TESTDIR/plugin.mjs"
+	cat >"$TESTDIR/drive.mjs" <<'JS'
+import fs from "node:fs"
+const { LisaHooks } = await import(process.argv[2])
+const h = await LisaHooks({ directory: process.cwd() })
+for (const l of fs.readFileSync(0, "utf8").split("\n").filter(Boolean)) {
+  const e = JSON.parse(l)
+  if (e.tool) await h[e.hook]({ tool: e.tool, sessionID: "s1", callID: "c1" }, {})
+  else if (e.hook) await h[e.hook](e.input, {})
+  else await h.event({ event: e })
+}
+JS
+	sock=$(T display -p '#{socket_path}')
+}
+drive() {
+	printf '%s\n' "$@" | env TMUX="$sock,1,0" TMUX_PANE="$p" \
+	    node "$TESTDIR/drive.mjs" "$TESTDIR/plugin.mjs" ||
+	    fail "node: the plugin failed"
+}
+
 # OpenCode's hooks are a plugin file lisa writes, and its JavaScript is
 # lisa's own: installed, refused over a file that is not lisa's, and run
 # (with node, as OpenCode's Bun runs it) on OpenCode's events against a
@@ -122,35 +157,7 @@ test_opencode_plugin_install_and_states() {
 	rm "$f"
 	L hooks install opencode >/dev/null || fail "install"
 
-	command -v node >/dev/null 2>&1 ||
-	    skip "node is not installed: the plugin's JavaScript runs with it"
-	setup_agents
-	mkdir -p "$TESTDIR/bin"
-	# An agent named opencode that draws nothing: only hooks can tell.
-	printf '#!/bin/sh\nwhile read -r l; do :; done\n' >"$TESTDIR/bin/opencode"
-	chmod +x "$TESTDIR/bin/opencode"
-	T new-window -d -t main:1 "$TESTDIR/bin/opencode"
-	p=$(T display -p -t main:1 '#{pane_id}')
-	until_ms 10000 sh -c "$LISA -L $SOCK status $p --json | grep -q '\"agent\": *\"opencode\"'" ||
-	    fail "not seen as opencode: $(L status "$p")"
-	cp "$f" "$TESTDIR/plugin.mjs"
-	cat >"$TESTDIR/drive.mjs" <<'JS'
-// Feeds the plugin OpenCode's events, one JSON per line on stdin.
-import fs from "node:fs"
-const { LisaHooks } = await import(process.argv[2])
-const h = await LisaHooks({ directory: process.cwd() })
-for (const l of fs.readFileSync(0, "utf8").split("\n").filter(Boolean)) {
-  const e = JSON.parse(l)
-  if (e.tool) await h[e.hook]({ tool: e.tool, sessionID: "s1", callID: "c1" }, {})
-  else await h.event({ event: e })
-}
-JS
-	sock=$(T display -p '#{socket_path}')
-	drive() {
-		printf '%s\n' "$@" | env TMUX="$sock,1,0" TMUX_PANE="$p" \
-		    node "$TESTDIR/drive.mjs" "$TESTDIR/plugin.mjs" ||
-		    fail "node: the plugin failed"
-	}
+	opencode_plugin_pane
 	busy='{"type":"session.status","properties":{"sessionID":"s1","status":{"type":"busy"}}}'
 	idle='{"type":"session.status","properties":{"sessionID":"s1","status":{"type":"idle"}}}'
 	drive "$busy"
@@ -200,6 +207,43 @@ JS
 	n=$(helper_log | grep -c "hook opencode")
 	printf '%s\n' "$busy" | env -u TMUX TMUX_PANE="$p" node "$TESTDIR/drive.mjs" "$TESTDIR/plugin.mjs"
 	[ "$(helper_log | grep -c "hook opencode")" = "$n" ] || fail "told outside tmux"
+}
+
+# OpenCode keeps its tokens only in SQLite; lisa's plugin sends each
+# completed assistant message's usage, with the window OpenCode gives the
+# model (chat.params): once per message, none of a subagent's, no window
+# guessed where OpenCode gave none.
+test_opencode_plugin_context() {
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME"
+	f="$HOME/.config/opencode/plugins/lisa.js"
+	L hooks install opencode >/dev/null || fail "install"
+	opencode_plugin_pane
+	params='{"hook":"chat.params","input":{"sessionID":"s1","model":{"id":"mock-model","limit":{"context":131072,"output":8192}}}}'
+	msg='{"type":"message.updated","properties":{"info":{"id":"m1","sessionID":"s1","role":"assistant","modelID":"mock-model","time":{"created":1,"completed":2},"tokens":{"input":90000,"output":150,"reasoning":50,"cache":{"read":10000,"write":0}}}}}'
+	# Not completed yet: nothing; then completed, twice (one message).
+	# (Each drive is a new OpenCode: it tells the window again.)
+	drive "$params" "$(echo "$msg" | sed 's/,"completed":2//')"
+	helper_said "hook opencode LisaUsage" && fail "an incomplete message told"
+	drive "$params" "$msg" "$msg"
+	until_ms 5000 sh -c "[ \"\$(tmux -L $SOCK display -p -t $p '#{@lisa_context}')\" = 76 ]" ||
+	    fail "no @lisa_context 76: '$(T display -p -t "$p" '#{@lisa_context}')'; $(L status "$p" --json | grep -A3 context)"
+	got=$(L status "$p" --json | jget "'%s/%s %s%% in %s out %s read %s' % (d['context']['used'], d['context']['window'], d['context']['percent'], d['tokens']['input'], d['tokens']['output'], d['tokens']['cache_read'])")
+	[ "$got" = "100000/131072 76% in 90000 out 200 read 10000" ] || fail "context: $got"
+	L explain "$p" | grep -q "context: 76% (100000 of 131072 tokens)" ||
+	    fail "explain: $(L explain "$p" | grep context)"
+	# A subagent's message: its own context, not the pane's.
+	drive '{"type":"session.created","properties":{"info":{"id":"s2","parentID":"s1"}}}' \
+	    "$(echo "$msg" | sed 's/"m1","sessionID":"s1"/"m2","sessionID":"s2"/; s/90000/5/')"
+	# A session whose model's window OpenCode did not give: none guessed.
+	drive "$(echo "$msg" | sed 's/"m1","sessionID":"s1"/"m3","sessionID":"s3"/; s/90000/20000/')"
+	until_ms 5000 sh -c "$LISA -L $SOCK status $p --json | grep -q '\"used\": *30000'" ||
+	    fail "no usage of s3: $(L status "$p" --json | grep -A3 context)"
+	got=$(L status "$p" --json | jget "'%s/%s %s in %s' % (d['context']['used'], d['context']['window'], d['context']['percent'], d['tokens']['input'])")
+	[ "$got" = "30000/None None in 110000" ] || fail "context without a window: $got"
+	[ -z "$(T display -p -t "$p" '#{@lisa_context}')" ] || fail "@lisa_context without a window"
+	L explain "$p" | grep -q "context: 30000 tokens (its window not known)" ||
+	    fail "explain: $(L explain "$p" | grep context)"
 }
 
 # Copilot's hooks file: lisa's own, in the user's hooks directory; each

@@ -291,6 +291,52 @@ test_qwen(void **state)
 	assert_int_equal(usage_qwen_line(&u, line, strlen(line)), 0);
 }
 
+/* A hook's usage (lisa's OpenCode plugin): its window or none guessed. */
+static int
+hook(struct usage *u, const char *json)
+{
+	struct json_doc	*d;
+	char		*cause = NULL;
+	int		 rc;
+
+	if ((d = json_parse(json, strlen(json), &cause)) == NULL) {
+		free(cause);
+		return (-2);
+	}
+	rc = usage_hook(u, d, json_get(d, 0, "usage"));
+	json_free(d);
+	return (rc);
+}
+
+static void
+test_hook(void **state)
+{
+	struct usage	u;
+
+	usage_init(&u);
+	assert_int_equal(hook(&u, "{\"usage\":{\"id\":\"m1\",\"model\":\"gpt-x\","
+	    "\"input\":900,\"output\":20,\"cache_read\":100,\"cache_write\":0,"
+	    "\"window\":2000}}"), 1);
+	usage_set_window(&u, NULL);
+	assert_int_equal(u.context, 1000);
+	assert_int_equal(u.window, 2000);
+	assert_int_equal(usage_percent(&u), 50);
+	/* No window from OpenCode: none, unless the user names the model. */
+	assert_int_equal(hook(&u, "{\"usage\":{\"id\":\"m2\",\"model\":\"gpt-x\","
+	    "\"input\":10,\"output\":1}}"), 1);
+	usage_set_window(&u, NULL);
+	assert_int_equal(u.window, 0);
+	assert_int_equal(usage_percent(&u), -1);
+	assert_int_equal(u.total[USAGE_INPUT], 910);
+	usage_set_window(&u, "gpt=400");
+	assert_int_equal(u.window, 400);
+	/* Nonsense changes nothing. */
+	assert_int_equal(hook(&u, "{\"usage\":{\"input\":-5}}"), -1);
+	assert_int_equal(hook(&u, "{\"usage\":[1]}"), -1);
+	assert_int_equal(hook(&u, "{}"), -1);
+	assert_int_equal(u.total[USAGE_INPUT], 910);
+}
+
 int
 main(void)
 {
@@ -301,6 +347,7 @@ main(void)
 		cmocka_unit_test(test_codex),
 		cmocka_unit_test(test_gemini),
 		cmocka_unit_test(test_qwen),
+		cmocka_unit_test(test_hook),
 	};
 
 	return (cmocka_run_group_tests_name("usage", tests, NULL, NULL));
