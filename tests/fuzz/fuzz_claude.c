@@ -109,6 +109,25 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (u.known && u.context < 0)
 		abort();
+	/* And as a hook's usage (lisa's OpenCode plugin), line by line. */
+	usage_init(&u);
+	for (line = (const char *)data; line < end; line = nl + 1) {
+		struct json_doc	*d;
+
+		cause = NULL;
+		if ((nl = memchr(line, '\n', (size_t)(end - line))) == NULL)
+			nl = end;
+		if ((d = json_parse(line, (size_t)(nl - line), &cause)) == NULL) {
+			free(cause);
+			continue;
+		}
+		if (usage_hook(&u, d, json_get(d, 0, "usage")) < -1)
+			abort();
+		json_free(d);
+		usage_set_window(&u, NULL);
+		if (u.context < 0 || u.window < 0 || usage_percent(&u) < -1)
+			abort();
+	}
 	if (gemini_project_id((const char *)data, size, "/w", id,
 	    sizeof id) == 0 && (strchr(id, '/') != NULL || *id == '\0'))
 		abort();
