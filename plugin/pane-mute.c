@@ -293,6 +293,7 @@ void
 pane_mute_stream(struct pane *p, size_t len)
 {
 	uint64_t	now = p->out_last;
+	int		probe;
 
 	if (!lisad.stream_mute || p->muted != MUTE_NONE)
 		return;		/* every chunk comes here: the cheap tests first */
@@ -311,12 +312,20 @@ pane_mute_stream(struct pane *p, size_t len)
 		p->stream_probe = 0;
 		return;
 	}
+	probe = p->stream_probe;
 	p->stream_probe = 0;
 	p->muted = MUTE_STREAM;
 	p->stream_mutes++;
 	p->stream_keeps = 0;
 	pane_mute_send(p, "pause");
 	pane_mute_stream_arm(p, now);
+	/*
+	 * An agent whose retry is a row on its screen, never whole in the
+	 * stream after its first drawing (OpenCode, whose progress bar keeps
+	 * it a stream): what the pause before this sample drew is read there.
+	 */
+	if (probe && p->watch->agent != NULL && p->watch->agent->retry_screen)
+		pane_resync(p);
 }
 
 /* The end of a stream's pause, or the look before it (PANE_STREAM_CHECK). */

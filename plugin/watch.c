@@ -258,8 +258,11 @@ watch_retry_marks(struct pane *p, const char *data, size_t len)
 	for (i = 0; i < 3 && (m = w->agent->retry_marks[i]) != NULL; i++) {
 		if (memmem(data, len, m, strlen(m)) != NULL) {
 			if (w->retry_at == 0 || strcmp(w->res.detail,
-			    "retrying") != 0)
+			    "retrying") != 0) {
+				log_debug("pane %%%d: retry mark in its output",
+				    p->id);
 				watch_touch(p);
+			}
 			w->retry_at = time_mono_ms();
 			return;
 		}

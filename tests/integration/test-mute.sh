@@ -187,6 +187,62 @@ slows_to_retry_countdown() {
 	    fail "the countdown was muted: $(pane_json "$p")"
 }
 
+# OpenCode's retry: a row drawn whole once, then only its countdown's
+# digits, while its progress bar keeps the pane a stream (so no sample
+# comes up short). Its profile reads retries off the screen: each sample
+# of a muted pane reads it. (Without, lisa said generating for the whole
+# retry: the conformance rows "API error retried" of 2026-11-27.)
+test_stream_muted_opencode_retry_row_read() {
+	mkdir -p "$TESTDIR/bin"
+	cat >"$TESTDIR/bin/opencode" <<PY
+#!/usr/bin/python3
+import os, sys, time
+def w(s):
+    sys.stdout.write(s)
+    sys.stdout.flush()
+w("\033[2J\033[H> ")
+sys.stdin.readline()
+i = 0
+def bar():
+    global i
+    w("\033[3;1H\u2b1d\u2b1d\u25a0\u25a0 %d %s" % (i, "\u2500" * 40))
+    i += 1
+    time.sleep(0.02)
+while not os.path.exists("$TESTDIR/stop"):
+    bar()
+w("\033[5;1H mock error 500 [retrying in 9s attempt #1]")
+for n in range(9, 0, -1):
+    end = time.time() + 1
+    while time.time() < end:
+        bar()
+    w("\033[5;30H%d" % (n - 1))
+while True:
+    bar()
+PY
+	chmod +x "$TESTDIR/bin/opencode"
+	setup_stream
+	for try in 1 2 3; do
+		rm -f "$TESTDIR/stop"
+		p=$(T new-window -d -P -F '#{pane_id}' -t main:1 "$TESTDIR/bin/opencode")
+		until_ms 10000 sh -c "$LISA -L $SOCK status $p --json | grep -q '\"agent\": *\"opencode\"'" ||
+		    fail "not seen as opencode: $(L status "$p")"
+		T send-keys -t "$p" Enter
+		expect "$p" in_progress
+		until_ms 20000 muted_often "$p" 3 ||
+		    fail "never stream-muted: $(pane_json "$p")"
+		until_ms 10000 is_muted "$p" || fail "not muted now: $(pane_json "$p")"
+		touch "$TESTDIR/stop"
+		until_ms 6000 state_is "$p" in_progress retrying "" ||
+		    fail "the retry was missed: $(L status "$p") $(pane_json "$p")"
+		# Seen in a sample's bytes (lisa listened as it came): no proof.
+		helper_log | grep -q "pane $p: retry mark" || break
+		note "try $try: the retry row came while a sample was open"
+		T kill-window -t "$p"
+	done
+	[ "$(pane_field "$p" stream_slowed)" = 0 ] ||
+	    fail "a sample came up short: not this case: $(pane_json "$p")"
+}
+
 test_no_stream_mute_when_turned_off() {
 	stream_agent '\n> '
 	export HOME="$TESTDIR/home"
