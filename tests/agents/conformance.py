@@ -502,8 +502,7 @@ class Driver(AgentScenarios):
         no longer names it on its banner; 2.1.197 showed "Opus 4.8 (1M
         context)"). Codex's rollout: the last request's N in + 20 out, of
         95% of the window its config.toml sets (model_context_window)."""
-        # OpenCode compacts a context near its window (131072 here) and
-        # acts otherwise on one that is large (scenarios.py).
+        # OpenCode compacts a context near its window (131072 here).
         n = 30000 if self.a.name == "opencode" else 150000
         banner = self.s.tmux("capture-pane", "-p", "-S", "-100", "-t", pane,
                              check=False)

@@ -140,8 +140,6 @@ class AgentScenarios:
         self.then_escape(pane, "#mock limit 30 please", "rate limit (waited out)",
                          "in_progress", "retrying", "interrupt (rate limit)")
         # Its tokens are in its SQLite database alone: lisa's plugin tells.
-        # Last: after a turn that filled 76% of its window, OpenCode 1.18.33
-        # retried neither a 500 nor a 429 (it ended the turn at once).
         if self.a.hooks:
             self.context(pane)
 
