@@ -192,39 +192,26 @@ ps_free(struct ps_proc *procs, size_t n)
 
 /*
  * How far the wall clock moved against ps's elapsed times since the first
- * snapshot, in seconds: our own start cannot change. ps may count elapsed
- * time on another clock than the wall's (Linux's procps: since boot), and
- * a wall clock stepped by NTP or a resumed virtual machine would otherwise
- * move every start, and make every agent a new one.
+ * snapshot, in seconds, from our own start as this snapshot puts it (it
+ * cannot change). ps may count elapsed time on another clock than the
+ * wall's (Linux's procps: since boot), and a wall clock stepped by NTP or
+ * a resumed virtual machine would otherwise move every start, and make
+ * every agent a new one.
  */
 static int64_t
-ps_shift(const char *out, uint64_t now)
+ps_shift(int64_t self)
 {
-	const char	*line;
-	char		 tm[32], et[32];
-	long		 pid, ppid, elapsed;
-	int64_t		 start;
-
-	for (line = out; line != NULL && *line != '\0'; line = strchr(line,
-	    '\n'), line = line != NULL ? line + 1 : NULL) {
-		if (sscanf(line, "%ld %ld %31s %31s", &pid, &ppid, tm,
-		    et) != 4 || pid != (long)getpid())
-			continue;
-		if ((elapsed = ps_seconds(et)) < 0)
-			break;
-		start = (int64_t)(now / 1000) - elapsed;
-		if (ps_self_start == 0)
-			ps_self_start = start;
-		/* Within a second: etime's own rounding. */
-		if (start > ps_self_start + 1 || start + 1 < ps_self_start) {
-			if (start - ps_self_start != ps_moved)
-				log_debug("ps: the wall clock moved %lld s",
-				    (long long)(start - ps_self_start));
-			return (start - ps_self_start);
-		}
-		break;
-	}
-	return (0);
+	if (self == 0)
+		return (0);	/* not in this snapshot */
+	if (ps_self_start == 0)
+		ps_self_start = self;
+	/* Within a second: etime's own rounding. */
+	if (self <= ps_self_start + 1 && self + 1 >= ps_self_start)
+		return (0);
+	if (self - ps_self_start != ps_moved)
+		log_debug("ps: the wall clock moved %lld s",
+		    (long long)(self - ps_self_start));
+	return (self - ps_self_start);
 }
 
 /*
@@ -243,7 +230,8 @@ ps_snapshot(int fresh)
 	char		 tm[32], et[32];
 	uint64_t	 now = proc_boot_ms(), wall = ps_wall_ms();
 	long		 hz = sysconf(_SC_CLK_TCK), cpu, elapsed, pid, ppid;
-	int64_t		 shift;
+	int64_t		 self = 0;
+	size_t		 i;
 	int		 f;
 
 	if (ps_procs != NULL && now - ps_taken < (fresh ? 2 : PS_SNAPSHOT_MS))
@@ -256,7 +244,6 @@ ps_snapshot(int fresh)
 		free(o1);
 		return (-1);
 	}
-	shift = ps_moved = ps_shift(o1, wall);
 	for (line = o1; line != NULL && *line != '\0'; line = next) {
 		if ((next = strchr(line, '\n')) != NULL)
 			*next++ = '\0';
@@ -284,15 +271,22 @@ ps_snapshot(int fresh)
 		pp->pid = (pid_t)pid;
 		pp->ppid = (pid_t)ppid;
 		pp->ticks = (uint64_t)cpu * (uint64_t)hz;
-		pp->start = (uint64_t)((int64_t)(wall / 1000) - elapsed - shift);
-		/* etime is whole seconds: keep a start seen before. */
-		if ((old = ps_find(ps_procs, ps_nprocs, pp->pid)) != NULL &&
-		    old->start + 2 >= pp->start && pp->start + 2 >= old->start)
-			pp->start = old->start;
+		pp->start = wall / 1000 - (uint64_t)elapsed;
+		if (pid == (long)getpid())
+			self = (int64_t)pp->start;
 		/* A path on some systems (macOS): its last part. */
 		if ((q = strrchr(p, '/')) != NULL && q[1] != '\0')
 			p = q + 1;
 		strlcpy(pp->comm, p, sizeof pp->comm);
+	}
+	ps_moved = ps_shift(self);
+	for (i = 0; i < n; i++) {
+		pp = &procs[i];
+		pp->start -= (uint64_t)ps_moved;
+		/* etime is whole seconds: keep a start seen before. */
+		if ((old = ps_find(ps_procs, ps_nprocs, pp->pid)) != NULL &&
+		    old->start + 2 >= pp->start && pp->start + 2 >= old->start)
+			pp->start = old->start;
 	}
 	for (line = o2; line != NULL && *line != '\0'; line = next) {
 		if ((next = strchr(line, '\n')) != NULL)
