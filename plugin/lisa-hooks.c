@@ -460,25 +460,28 @@ hooks_notify_usage(struct buf *req, struct json_doc *d)
 	static const char *const strs[] = { "id", "model" };
 	long long	 v;
 	size_t		 i;
-	char		*s;
+	char		*s, sep = '{';
 	int		 obj;
 
 	if ((obj = json_get(d, 0, "usage")) == -1 ||
 	    json_type(d, obj) != JSON_T_OBJECT)
 		return;
-	buf_adds(req, ",\"usage\":{\"v\":1");
+	buf_adds(req, ",\"usage\":");
 	for (i = 0; i < sizeof counts / sizeof counts[0]; i++) {
-		if (json_get_int(d, obj, counts[i], &v) == 0)
-			buf_printf(req, ",\"%s\":%lld", counts[i], v);
+		if (json_get_int(d, obj, counts[i], &v) == 0) {
+			buf_printf(req, "%c\"%s\":%lld", sep, counts[i], v);
+			sep = ',';
+		}
 	}
 	for (i = 0; i < sizeof strs / sizeof strs[0]; i++) {
 		if ((s = json_get_str(d, obj, strs[i])) != NULL) {
-			buf_printf(req, ",\"%s\":", strs[i]);
+			buf_printf(req, "%c\"%s\":", sep, strs[i]);
 			json_cstr(req, s);
 			free(s);
+			sep = ',';
 		}
 	}
-	buf_addc(req, '}');
+	buf_adds(req, sep == '{' ? "{}" : "}");
 }
 
 /*
