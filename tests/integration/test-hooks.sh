@@ -241,7 +241,8 @@ test_opencode_plugin_context() {
 	    fail "no usage of s3: $(L status "$p" --json | grep -A3 context)"
 	got=$(L status "$p" --json | jget "'%s/%s %s in %s' % (d['context']['used'], d['context']['window'], d['context']['percent'], d['tokens']['input'])")
 	[ "$got" = "30000/None None in 110000" ] || fail "context without a window: $got"
-	[ -z "$(T display -p -t "$p" '#{@lisa_context}')" ] || fail "@lisa_context without a window"
+	until_ms 5000 sh -c "[ -z \"\$(tmux -L $SOCK display -p -t $p '#{@lisa_context}')\" ]" ||
+	    fail "@lisa_context without a window"
 	L explain "$p" | grep -q "context: 30000 tokens (its window not known)" ||
 	    fail "explain: $(L explain "$p" | grep context)"
 }
