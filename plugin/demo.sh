@@ -41,6 +41,9 @@ cleanup() {
 			T has-session 2>/dev/null || break
 			sleep 0.1
 		done
+		# kill-server leaves the socket files.
+		rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$S" \
+		    "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$V"
 	fi
 	for _ in $(seq 1 50); do
 		rm -rf "$DEMO_HOME" 2>/dev/null && break
