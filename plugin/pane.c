@@ -412,6 +412,17 @@ pane_output(struct session *s, int id, const char *data, size_t len,
 	 */
 	if (p->dead && !s->listing)
 		pane_list_session(s);
+	/*
+	 * Our own notification's bell coming back (notify.c wrote it to the
+	 * pane's tty) is not the agent's output, nor a sign of life: counted,
+	 * it ended the very stuck verdict it announced.
+	 */
+	if (len == 1 && *data == '\a' && p->watch != NULL &&
+	    p->watch->bell_ours_at != 0 &&
+	    time_mono_ms() - p->watch->bell_ours_at < 2000) {
+		p->watch->bell_ours_at = 0;
+		return;
+	}
 	p->out_bytes += len;
 	p->out_last = time_mono_ms();
 	/* Output rate over windows of a second or more. */

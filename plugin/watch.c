@@ -199,11 +199,7 @@ watch_osc(const struct osc_event *ev, void *arg)
 	enum codex_state cx;
 
 	if (ev->kind == OSC_EV_BEL) {
-		/* Our own notification's bell coming back: not the agent's. */
-		if (w->bell_ours_at != 0 && now - w->bell_ours_at < 2000) {
-			w->bell_ours_at = 0;
-			return;
-		}
+		/* (our own bell never gets here: pane_output drops it) */
 		w->bell_at = now;
 		watch_touch(p);
 		return;

@@ -224,3 +224,32 @@ test_slow_start_first_prompt_not_told() {
 	helper_said "pane $p: its first prompt, not told" ||
 	    fail "the first prompt not seen as the start"
 }
+
+# lisa's own bell (a notification that finds nobody looking is a BEL in
+# the pane's tty) comes back as the pane's output: it is not the agent's,
+# so a stuck agent stays stuck, and is told once.
+rang() { info | jget "d['notify']['bells'] >= 1 or exit(1)"; }
+test_own_bell_is_not_the_agents_output() {
+	setup_agents 3
+	T set -g @lisa-notify-stuck on
+	L reload >/dev/null
+	p=$(agent_window 1 claude)
+	expect "$p" waiting_input prompt
+	T send-keys -t "$p" hang Enter
+	expect "$p" in_progress
+	since=$(date +%s)
+	expect "$p" stuck "" stale_despite_working_state
+	until_ms 5000 rang ||
+	    fail "no bell rang: $(info)"
+	# Three stale periods more: still stuck, told once.
+	sleep 10
+	n=$(L events --json --since "$(date -u -d "@$since" +%Y-%m-%dT%H:%M:%S)" |
+	    python3 -c '
+import json, sys
+print(sum(1 for l in sys.stdin if json.loads(l).get("pane_id") == sys.argv[1]
+          and json.loads(l).get("from") == "stuck"))' "$p")
+	[ "$n" = 0 ] || fail "left stuck $n times: $(L events --json | tail -n 6)"
+	state_is "$p" stuck "" "" || fail "not stuck: $(L status "$p")"
+	b=$(info | jget "d['notify']['bells']")
+	[ "$b" = 1 ] || fail "$b bells, not 1"
+}
