@@ -139,16 +139,13 @@ act_has_agent(struct lisa_ctx *ctx, const char *pane)
 static char *
 act_target(struct lisa_ctx *ctx, const char *verb, const char *target)
 {
-	char	*pane;
-
 	if (target == NULL) {
 		fprintf(stderr, "lisa: %s needs a PANE (e.g. lisa %s %%3)\n",
 		    verb, verb);
 		return (NULL);
 	}
-	if ((pane = client_resolve(ctx, target)) == NULL)
-		fprintf(stderr, "lisa: no such pane: %s\n", target);
-	return (pane);
+	/* (client_resolve said why, in tmux's words) */
+	return (client_resolve(ctx, target));
 }
 
 static char *

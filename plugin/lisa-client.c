@@ -170,6 +170,14 @@ client_tmux_all(struct lisa_ctx *ctx, char **out, const char *const *argv)
 int
 client_capture(const char *file, const char *const *argv, char **out)
 {
+	return (client_capture_err(file, argv, out, 0));
+}
+
+/* The same; with merge, its standard error goes into *out too. */
+int
+client_capture_err(const char *file, const char *const *argv, char **out,
+    int merge)
+{
 	struct buf	 b;
 	char		 tmp[4096];
 	int		 p[2], status, null;
@@ -183,7 +191,7 @@ client_capture(const char *file, const char *const *argv, char **out)
 		null = open("/dev/null", O_RDWR);
 		dup2(null, 0);
 		dup2(p[1], 1);
-		dup2(null, 2);
+		dup2(merge ? p[1] : null, 2);
 		close(p[0]);
 		execvp(file, (char **)argv);
 		_exit(127);

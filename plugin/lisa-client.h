@@ -40,6 +40,7 @@ int	 client_tmux_all(struct lisa_ctx *, char **, const char *const *);
 char	*client_tmux_find(struct lisa_ctx *, const char *const *, char,
 	    const char *);
 int	 client_capture(const char *, const char *const *, char **);
+int	 client_capture_err(const char *, const char *const *, char **, int);
 char	*client_self(void);
 void	 client_tmux_caps(struct lisa_ctx *, struct tmux_caps *);
 

@@ -110,6 +110,45 @@ test_actions_need_a_pane_with_an_agent() {
 	L nudge "$p" >/dev/null || fail "agent not nudged"
 }
 
+# A target tmux would reject is an error in tmux's words, for every
+# command: never the session's current pane (display-message alone falls
+# back to it), and nothing is typed or killed.
+test_typo_target_is_an_error_not_the_current_pane() {
+	setup_agents
+	T new-session -d -s another -x 80 -y 24
+	T new-window -d -t another:1 -n claude "$FAKE/claude"
+	p=$(T display -p -t another:1 '#{pane_id}')
+	expect "$p" waiting_input prompt
+	before=$(T capture-pane -p -t "$p")
+	for cmd in status explain details "wait --timeout 1" "nudge --force" \
+	    "kill --force" dismiss retry; do
+		verb=${cmd%% *}; opts=${cmd#"$verb"}
+		# shellcheck disable=SC2086
+		out=$(L $verb another:typo $opts 2>"$TESTDIR/err")
+		rc=$?
+		err=$(cat "$TESTDIR/err")
+		[ $rc != 0 ] || fail "lisa $cmd another:typo: exit 0 ($out)"
+		case "$err" in
+		*"can't find window: typo"*) ;;
+		*) fail "lisa $cmd another:typo: not tmux's words: $err" ;;
+		esac
+		case "$out" in
+		*"$p"*) fail "lisa $cmd another:typo answered for $p: $out" ;;
+		esac
+	done
+	# And a pane that is not there, by id or by index.
+	L status %99 2>"$TESTDIR/err" && fail "status %99: exit 0"
+	grep -q "can't find pane: %99" "$TESTDIR/err" || fail "%99: $(cat "$TESTDIR/err")"
+	L nudge another:1.7 hi 2>"$TESTDIR/err" && fail "nudge another:1.7: exit 0"
+	grep -q "can't find pane" "$TESTDIR/err" || fail "1.7: $(cat "$TESTDIR/err")"
+	sleep 0.7	# a nudge's Enter comes 0.5 s after its text
+	[ "$(T capture-pane -p -t "$p")" = "$before" ] ||
+	    fail "something was typed into $p: $(T capture-pane -p -t "$p")"
+	shows "$p" '#{pane_dead}' 0 || fail "$p was killed"
+	# The right target still works.
+	L status another:1 | grep -q waiting || fail "another:1: $(L status another:1)"
+}
+
 # The whole option set (server, global, every session, window and pane)
 # and every key table.
 option_snapshot() {
