@@ -38,14 +38,15 @@ COMMON_SRCS = plugin/runtime.c plugin/json.c plugin/server-find.c plugin/osc.c \
 	plugin/classify.c plugin/agent.c plugin/json-edit.c plugin/ui-format.c \
 	plugin/run-stderr.c plugin/run.c plugin/claude-file.c plugin/usage.c \
 	plugin/tmux-version.c plugin/compat.c plugin/notify-term.c plugin/bgtasks.c \
-	plugin/gemini-file.c plugin/osdep-$(OSDEP).c
+	plugin/gemini-file.c plugin/guard.c plugin/osdep-$(OSDEP).c
 LISAD_SRCS = plugin/lisad.c plugin/loop.c plugin/session.c plugin/pane.c \
 	plugin/hooks.c plugin/listener.c plugin/tmux-cmd.c plugin/events.c plugin/proc.c \
 	plugin/watch.c plugin/watch-proc.c plugin/watch-json.c plugin/publish.c plugin/agentfiles.c \
 	plugin/agentfiles-codex.c plugin/agentfiles-gemini.c \
 	plugin/ui.c plugin/notify.c plugin/notify-spawn.c plugin/runs.c plugin/terminate.c \
 	plugin/watchdog.c plugin/termination.c plugin/pane-mute.c \
-	plugin/ended.c plugin/agenthook.c plugin/fleet.c plugin/fleet-pane.c plugin/info.c
+	plugin/ended.c plugin/agenthook.c plugin/fleet.c plugin/fleet-pane.c plugin/info.c \
+	plugin/act.c
 LISA_SRCS = plugin/lisa.c plugin/lisa-cmd.c plugin/lisa-client.c plugin/lisa-doctor.c \
 	plugin/lisa-status.c plugin/lisa-hooks.c plugin/lisa-hooks-opencode.c plugin/lisa-hooks-copilot.c plugin/lisa-menu.c plugin/lisa-details.c \
 	plugin/lisa-run.c plugin/lisa-act.c plugin/lisa-bridge.c plugin/lisa-fleet.c plugin/lisa-jump.c
@@ -56,7 +57,7 @@ COMMON_OBJS = $(call obj,$(COMMON_SRCS))
 
 UNIT_TESTS = control_parse control_unescape control_client control_quote \
 	control_layout json runtime osc classify agent ui_format run_stderr \
-	claude_file run usage notify_term bgtasks gemini_file
+	claude_file run usage notify_term bgtasks gemini_file guard
 UNIT_BINS = $(patsubst %,$(BUILD)/tests/%_test,$(UNIT_TESTS))
 
 .PHONY: all clean test test-unit test-integration test-agents deps bench demo \

@@ -12,39 +12,8 @@
 #include <unistd.h>
 
 #include "lisa-client.h"
+#include "guard.h"
 #include "run.h"
-
-#define NUDGE_ENTER_MS	500
-
-/* Run a tmux command line (quoted by us) through source-file -. */
-static int
-act_source(struct lisa_ctx *ctx, const char *line)
-{
-	int	 p[2], rc;
-	pid_t	 pid;
-	int	 status;
-
-	if (pipe(p) != 0)
-		return (-1);
-	if ((pid = fork()) == -1)
-		return (-1);
-	if (pid == 0) {
-		dup2(p[0], 0);
-		close(p[0]);
-		close(p[1]);
-		execlp("tmux", "tmux", "-N", "-u", "-S", ctx->sid.socket,
-		    "source-file", "-", (char *)NULL);
-		_exit(127);
-	}
-	close(p[0]);
-	rc = write(p[1], line, strlen(line)) == (ssize_t)strlen(line) ? 0 : -1;
-	close(p[1]);
-	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
-		;
-	if (rc != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		return (-1);
-	return (0);
-}
 
 /* The pane's classification, from the helper; NULL if none. */
 static struct json_doc *
@@ -92,7 +61,7 @@ void
 act_facts(struct lisa_ctx *ctx, const char *pane, struct act_facts *f)
 {
 	struct json_doc	*d;
-	char		*agent, *state;
+	char		*agent, *state, *detail;
 	int		 obj, run;
 
 	memset(f, 0, sizeof *f);
@@ -102,6 +71,9 @@ act_facts(struct lisa_ctx *ctx, const char *pane, struct act_facts *f)
 		f->agent = agent != NULL && *agent != '\0';
 		f->ended = state != NULL && (strcmp(state, "crashed") == 0 ||
 		    strcmp(state, "completed") == 0);
+		detail = json_get_str(d, obj, "detail");
+		f->dialog = guard_verdict(state, detail) != NULL;
+		free(detail);
 		free(agent);
 		free(state);
 	}
@@ -166,92 +138,54 @@ act_pane(struct lisa_ctx *ctx, const char *verb, const char *target,
 }
 
 /*
- * Is the agent visibly busy (working, and its screen says so)? A nudge
- * then would land in the middle of its work. A screen read before the
- * work began (older than the state) says nothing about it: busy.
- */
-static int
-act_busy(struct lisa_ctx *ctx, const char *pane)
-{
-	struct json_doc	*d;
-	char		*state;
-	int		 obj, sig, screen, hints, i, n, busy = 0;
-	long long	 state_age = -1, screen_age = -1;
-	char		*h;
-
-	if ((d = act_status(ctx, pane, &obj)) == NULL || obj < 0)
-		return (0);
-	state = json_get_str(d, obj, "state");
-	if (state != NULL && strcmp(state, "in_progress") == 0) {
-		busy = 1;	/* unless the screen says otherwise */
-		json_get_int(d, obj, "state_age_ms", &state_age);
-		if ((sig = json_get(d, obj, "signals")) >= 0 &&
-		    (screen = json_get(d, sig, "screen")) >= 0 &&
-		    json_get_int(d, screen, "age_ms", &screen_age) == 0 &&
-		    screen_age >= 0 && screen_age <= state_age &&
-		    (hints = json_get(d, screen, "hints")) >= 0) {
-			busy = 0;
-			n = json_array_size(d, hints);
-			for (i = 0; i < n; i++) {
-				if (json_tok_str(d, json_array_item(d, hints,
-				    i), &h) == 0) {
-					busy |= strcmp(h, "busy") == 0;
-					free(h);
-				}
-			}
-		}
-	}
-	free(state);
-	json_free(d);
-	return (busy);
-}
-
-/*
- * lisa nudge PANE [TEXT]: the text typed literally (send-keys -l, every
- * byte quoted, so ';', '#{}', quotes and newlines arrive as they are),
- * then Enter on its own half a second later.
+ * lisa nudge PANE [TEXT]: the helper types the text literally (send-keys
+ * -l, every byte quoted, so ';', '#{}', quotes and newlines arrive as they
+ * are), then Enter half a second later; it reads the screen before each
+ * and refuses a dialog, a busy agent or a pane that changed (act.c).
+ * --force passes the dialog and busy checks, and says what it typed into.
  */
 int
 cmd_nudge(struct lisa_ctx *ctx, const char *target, const char *text,
     int force)
 {
-	struct buf	 line;
-	struct timespec	 ts = { 0, NUDGE_ENTER_MS * 1000000L };
-	char		*pane;
+	struct json_doc	*d;
+	struct buf	 req;
+	char		*pane, *cause = NULL, *past, *choice;
+	int		 ok = 0;
 
-	if ((pane = act_pane(ctx, "nudge", target, force)) == NULL)
+	if ((pane = act_target(ctx, "nudge", target)) == NULL)
 		return (1);
-	if (!force && act_busy(ctx, pane)) {
-		fprintf(stderr, "lisa: %s is busy (its screen says so); "
-		    "not nudged (--force to anyway)\n", pane);
+	buf_init(&req);
+	buf_adds(&req, "{\"cmd\":\"nudge\",\"pane\":");
+	json_cstr(&req, pane);
+	buf_adds(&req, ",\"text\":");
+	json_cstr(&req, text != NULL ? text : "continue");
+	buf_printf(&req, ",\"force\":%s}\n", force ? "true" : "false");
+	if (client_call(ctx, req.data, &d, &cause) != 0) {
+		fprintf(stderr, "lisa: %s not nudged: %s\n", pane, cause);
+		free(cause);
+		buf_free(&req);
 		free(pane);
 		return (1);
 	}
-	buf_init(&line);
-	buf_printf(&line, "send-keys -t '%s' -l ", pane);
-	ctl_quote_str(&line, text != NULL ? text : "continue");
-	buf_addc(&line, '\n');
-	if (act_source(ctx, line.data) != 0) {
-		fprintf(stderr, "lisa: tmux refused the keys\n");
-		free(pane);
-		return (1);
+	json_get_bool(d, 0, "ok", &ok);
+	{
+		past = json_get_str(d, 0, "forced_past");
+		choice = json_get_str(d, 0, "choice");
+		if (past != NULL)
+			fprintf(stderr, "lisa: forced: the text went into a %s "
+			    "dialog%s%s%s\n", past, choice != NULL &&
+			    *choice != '\0' ? " and Enter picked \"" : "",
+			    choice != NULL ? choice : "", choice != NULL &&
+			    *choice != '\0' ? "\"" : "");
+		printf("lisa: nudged %s\n", pane);
+		free(past);
+		free(choice);
 	}
-	nanosleep(&ts, NULL);
-	buf_reset(&line);
-	buf_printf(&line, "send-keys -t '%s' Enter\n", pane);
-	/* The text without its Enter is half a nudge: say so. */
-	if (act_source(ctx, line.data) != 0 &&
-	    act_source(ctx, line.data) != 0) {
-		fprintf(stderr, "lisa: %s got the text but tmux refused its "
-		    "Enter\n", pane);
-		buf_free(&line);
-		free(pane);
-		return (1);
-	}
-	printf("lisa: nudged %s\n", pane);
-	buf_free(&line);
+	json_free(d);
+	buf_free(&req);
 	free(pane);
-	return (0);
+	return (ok ? 0 : 1);
 }
 
 /* lisa kill PANE: the helper ends the pane's processes (TERM, then KILL). */

@@ -79,6 +79,7 @@ struct act_facts {
 	int	 ended;		/* crashed or completed */
 	int	 run;		/* a `lisa run` record */
 	int	 fallback;	/* with a fallback */
+	int	 dialog;	/* it waits on anything but its prompt */
 };
 void	 act_facts(struct lisa_ctx *, const char *, struct act_facts *);
 int	 cmd_dismiss(struct lisa_ctx *, const char *);

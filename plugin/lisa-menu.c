@@ -539,7 +539,8 @@ cmd_key_menu(struct lisa_ctx *ctx, const char *client)
 	else
 		memset(&f, 0, sizeof f);
 	free(pane);
-	if (f.agent && !f.ended)
+	/* Never on a dialog: the nudge would answer it. */
+	if (f.agent && !f.ended && !f.dialog)
 		menu_action(&ma, ctx, client, "Nudge (this pane)", "u",
 		    "nudge", 0);
 	if (f.ended)

@@ -428,6 +428,7 @@ main(int argc, char **argv)
 	session_start();
 
 	code = loop_run();
+	act_close();
 	agentfiles_close();
 	agenthook_close();
 	events_close();

@@ -343,7 +343,6 @@ struct watch {
 	int			 term_asked;	/* its screen asked for */
 	char			*termination;	/* its JSON */
 	struct loop_timer	 wd_timer;
-	struct loop_timer	 wd_enter;
 };
 void		 watch_new(struct pane *);
 void		 watch_free(struct pane *);
@@ -381,7 +380,6 @@ void		 watchdog_check(struct pane *);
 void		 watchdog_output(struct pane *);
 void		 watchdog_free(struct pane *);
 void		 wd_timer_cb(void *);
-void		 wd_enter_cb(void *);
 
 /* agentfiles.c: files agents keep about themselves, via inotify. */
 void		 agentfiles_agent(struct pane *);
@@ -478,6 +476,13 @@ int		 runs_is_run_pane(int);
 int		 runs_pane_exit(int, int *, int *);
 void		 runs_mark_killed(int, const char *);
 int		 runs_retry_pane(struct pane *);
+
+/* act.c: typing into a pane, checked at that moment. */
+typedef void	(*act_done_cb)(int, const char *);
+void		 act_nudge(struct pane *, const char *, int, const char *,
+		    struct listener_conn *, act_done_cb);
+void		 act_conn_gone(struct listener_conn *);
+void		 act_close(void);
 
 /* terminate.c: SIGTERM to a pane's tree, SIGKILL after 2 s. */
 int		 terminate_pane(struct pane *, const char *, char **);

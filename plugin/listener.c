@@ -396,6 +396,19 @@ listener_request(struct listener_conn *lc, const char *line, size_t len)
 		free(by);
 		free(why);
 		listener_reply(lc, &b);
+	} else if (strcmp(cmd, "nudge") == 0) {
+		char	*text = json_get_str(d, 0, "text");
+		int	 force = 0;
+
+		arg = json_get_str(d, 0, "pane");
+		json_get_bool(d, 0, "force", &force);
+		if ((p = pane_find(listener_pane_arg(arg))) == NULL)
+			listener_error(lc, "no such pane");
+		else		/* answers when it is done (act.c) */
+			act_nudge(p, text != NULL ? text : "continue", force,
+			    "user", lc, NULL);
+		free(arg);
+		free(text);
 	} else if (strcmp(cmd, "dismiss") == 0) {
 		arg = json_get_str(d, 0, "pane");
 		if ((p = pane_find(listener_pane_arg(arg))) == NULL)
@@ -512,6 +525,7 @@ listener_conn_free(struct listener_conn *lc)
 		pane_tap_closed(lc);
 	fleet_conn_gone(lc);
 	pane_drain_conn_gone(lc);
+	act_conn_gone(lc);
 	free(lc->wait_host);
 	TAILQ_REMOVE(&listener_conns, lc, entry);
 	loop_del(lc->lf);

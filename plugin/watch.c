@@ -35,7 +35,6 @@ watch_new(struct pane *p)
 	w->wd_level = w->wd_pending = -1;
 	/* Once: initialising an armed timer would corrupt the loop's tree. */
 	loop_timer_init(&w->wd_timer, wd_timer_cb, p);
-	loop_timer_init(&w->wd_enter, wd_enter_cb, (void *)(intptr_t)p->id);
 	p->watch = w;
 }
 

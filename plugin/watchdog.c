@@ -128,41 +128,37 @@ wd_label(struct pane *p, const char *label)
 	publish_pane(p);
 }
 
-void
-wd_enter_cb(void *arg)
+/* A nudge act.c refused when it read the screen: the level says so. */
+static void
+wd_nudge_done(int id, const char *refused)
 {
-	struct pane	*p = pane_find((int)(intptr_t)arg);
-	struct session	*s;
-	char		 cmd[64];
+	struct pane	*p = pane_find(id);
+	struct buf	 b;
 
-	if (p == NULL || (s = pane_session(p)) == NULL)
+	if (p == NULL || p->watch == NULL || refused == NULL)
 		return;
-	snprintf(cmd, sizeof cmd, "send-keys -t '%%%d' Enter", p->id);
-	session_send(s, cmd, NULL, NULL);
+	buf_init(&b);
+	buf_adds(&b, "\"why\":");
+	json_cstr(&b, refused);
+	wd_event(p, 1, "nudge_skipped", b.data);
+	buf_free(&b);
 }
 
 static void
 wd_nudge(struct pane *p)
 {
-	struct session	*s = pane_session(p);
-	struct buf	 b;
-
 	/* Never type into an agent whose screen says it is busy. */
 	if (p->watch->screen & SCREEN_BUSY) {
 		wd_event(p, 1, "nudge_skipped", "\"why\":\"screen busy\"");
 		return;
 	}
-	if (s == NULL)
-		return;
-	buf_init(&b);
-	buf_printf(&b, "send-keys -t '%%%d' -l ", p->id);
-	ctl_quote_str(&b, wd.nudge);
-	session_send(s, b.data, NULL, NULL);
-	buf_free(&b);
-	/* The agent echoing what we typed is not a sign of life. */
-	p->watch->wd_quiet_until = time_mono_ms() + WD_ENTER_MS + 1000;
-	loop_timer_add(&p->watch->wd_enter, WD_ENTER_MS);
+	/*
+	 * The agent echoing what we typed is not a sign of life. act.c
+	 * reads the screen at that moment and refuses a dialog.
+	 */
+	p->watch->wd_quiet_until = time_mono_ms() + WD_ENTER_MS + 2000;
 	wd_event(p, 1, "nudge", NULL);
+	act_nudge(p, wd.nudge, 0, "watchdog", NULL, wd_nudge_done);
 }
 
 static void
@@ -511,7 +507,6 @@ watchdog_free(struct pane *p)
 	struct wd_triage	*t, *t1;
 
 	loop_timer_del(&p->watch->wd_timer);
-	loop_timer_del(&p->watch->wd_enter);
 	free(p->watch->wd_label);
 	TAILQ_FOREACH_SAFE(t, &wd_triages, entry, t1) {
 		if (t->pane == p->id)

@@ -171,6 +171,76 @@ test_nudge_refused_while_busy() {
 	expect "$p" in_progress
 }
 
+# A nudge never answers a dialog: refused on a permission, a question and
+# Codex's approval, whatever the verdict says yet (the screen is read at
+# that moment); the dialog is still drawn and the agent got nothing.
+# --force types anyway and says what Enter picked.
+nudge_refused_on() {
+	p=$1 want=$2
+	out=$(L nudge "$p" 2>&1) && fail "nudged $p in its $want: $out"
+	case "$out" in
+	*"not nudged"*"$want"*"(--force to anyway)"*) ;;
+	*) fail "$p: unclear refusal: $out" ;;
+	esac
+	note "$out"
+}
+dialog_drawn() { T capture-pane -p -t "$1" | grep -q -- "$2"; }
+test_nudge_never_answers_a_dialog() {
+	. "$ROOT/tests/integration/agents.sh"
+	setup_agents
+	c=$(agent_window 1 claude)
+	x=$(agent_window 2 codex)
+	q=$(agent_window 3 claude)
+	expect "$c" waiting_input prompt
+	expect "$x" waiting_input prompt
+	expect "$q" waiting_input prompt
+	T send-keys -t "$c" permission Enter
+	T send-keys -t "$x" permission Enter
+	T send-keys -t "$q" question Enter
+	until_ms 8000 dialog_drawn "$c" "Do you want to proceed" || fail "no dialog in $c"
+	until_ms 8000 dialog_drawn "$x" "Would you like to run" || fail "no dialog in $x"
+	until_ms 8000 dialog_drawn "$q" "Enter to select" || fail "no dialog in $q"
+	# At once: the verdict may not have its detail yet (Codex's never
+	# comes before its screen is read), the screen has the dialog.
+	nudge_refused_on "$x" "dialog"
+	nudge_refused_on "$c" "dialog"
+	nudge_refused_on "$q" "dialog"
+	sleep 1.5	# longer than a nudge's 0.5 s before its Enter
+	dialog_drawn "$c" "Do you want to proceed" || fail "$c's dialog went"
+	dialog_drawn "$x" "Would you like to run" || fail "$x's dialog went"
+	dialog_drawn "$q" "Enter to select" || fail "$q's dialog went"
+	expect "$c" waiting_input permission
+	# The helper's events say who was refused, and why.
+	[ "$(L events --json | grep -c '"event":"nudge_refused"')" = 3 ] ||
+	    fail "refusals not in the events: $(L events --json | tail -n 4)"
+	# The deliberate case: typed into the dialog, and said so.
+	out=$(L nudge "$c" --force 2>&1) || fail "forced nudge refused: $out"
+	case "$out" in
+	*"forced: the text went into a permission dialog and Enter picked \"1. Yes\""*) ;;
+	*) fail "forced nudge did not say what it did: $out" ;;
+	esac
+}
+
+# The screen is read when the nudge comes, not trusted to the verdict: a
+# Claude that says nothing but its screen (no session file, no title),
+# at the shipped debounce (1.5 s), nudged the moment its dialog is drawn.
+test_nudge_reads_the_screen_at_that_moment() {
+	. "$ROOT/tests/integration/agents.sh"
+	export FAKE_AGENT_NO_SESSION=1 FAKE_AGENT_NO_TITLE=1
+	setup_agents
+	T set -g @lisa-debounce 1.5
+	L reload >/dev/null
+	p=$(agent_window 1 claude)
+	expect "$p" waiting_input prompt
+	T send-keys -t "$p" permission Enter
+	until_ms 8000 dialog_drawn "$p" "Do you want to proceed" || fail "no dialog"
+	verdict=$(L status "$p" --json | jget "d['state'] + '/' + d['detail']")
+	nudge_refused_on "$p" "dialog"
+	note "the verdict then: $verdict"
+	sleep 1
+	dialog_drawn "$p" "Do you want to proceed" || fail "the dialog went"
+}
+
 test_kill_terminates_tree_then_sigkill() {
 	start_server main
 	start_helper

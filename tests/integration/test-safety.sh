@@ -91,7 +91,7 @@ test_actions_need_a_pane_with_an_agent() {
 		esac
 		[ $rc = $want ] || fail "lisa $cmd: exit $rc, not $want ($out)"
 		case "$out" in
-		*"missing argument"*"usage: lisa $cmd PANE"*|*"has no agent"*|*"not started by lisa run"*) ;;
+		*"missing argument"*"usage: lisa $cmd PANE"*|*"has no agent"*|*"no agent runs there"*|*"not started by lisa run"*) ;;
 		*) fail "lisa $cmd: unclear error: $out" ;;
 		esac
 		note "lisa $cmd -> $out"

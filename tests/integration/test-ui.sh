@@ -321,6 +321,27 @@ test_menu_actions_nudge_and_kill() {
 	L events --json | grep -q '"event":"terminate"' || fail "no terminate event"
 }
 
+# No Nudge in the menu of an agent that waits on a dialog: it would
+# answer it. The same agent at its prompt is offered one.
+test_menu_no_nudge_on_a_dialog() {
+	setup_agents
+	p=$(agent_window 1 claude)
+	expect "$p" waiting_input prompt
+	T send-keys -t "$p" permission Enter
+	expect "$p" waiting_input permission
+	attach main:1
+	O send-keys C-b a
+	expect_screen "Why? (this pane)"
+	screen_has "Kill (this pane)" || fail "no Kill: $(screen)"
+	screen_has "Nudge" && fail "a dialog's menu offers Nudge:
+$(screen)"
+	O send-keys q
+	T send-keys -t "$p" n Enter
+	expect "$p" waiting_input prompt
+	O send-keys C-b a
+	expect_screen "Nudge (this pane)"
+}
+
 # The menu offers an action only where it applies: nothing but "Why?" on a
 # plain shell; Dismiss, not Nudge or Kill, where an agent has crashed.
 test_menu_offers_only_what_applies() {
