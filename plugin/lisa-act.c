@@ -307,6 +307,8 @@ cmd_retry(struct lisa_ctx *ctx, const char *target, int fallback)
 		fprintf(stderr, "lisa: %s\n", cause);
 		return (1);
 	}
+	/* A run that waited for this decision waits no more. */
+	escalate_settle(ctx, list[found].id);
 	self = client_self();
 	argv[a++] = "respawn-pane";
 	argv[a++] = "-k";

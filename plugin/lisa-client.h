@@ -56,6 +56,23 @@ char	*menu_client_pane(struct lisa_ctx *, const char *);
 int	 menu_exec(struct lisa_ctx *, char **, int);
 int	 menu_message(struct lisa_ctx *, const char *, const char *);
 char	*menu_self(struct lisa_ctx *, const char *, const char *);
+struct menu_args {		/* a display-menu command, built up */
+	char	**argv;
+	int	  argc;
+};
+void	 menu_text(struct buf *, const char *);
+char	*menu_run_shell(const char *);
+void	 menu_add(struct menu_args *, char *);
+void	 menu_start(struct menu_args *, const char *, const char *);
+void	 menu_item(struct menu_args *, const char *, const char *,
+	    const char *);
+
+/* lisa-escalate.c: a run out of retries, decided when the human wants. */
+int	 cmd_key_escalate(struct lisa_ctx *, const char *, const char *);
+void	 escalate_menu_items(struct lisa_ctx *, const char *,
+	    struct menu_args *);
+int	 escalate_next(struct lisa_ctx *, const char *);
+int	 escalate_settle(struct lisa_ctx *, const char *);
 int	 cmd_key(struct lisa_ctx *, const char *, const char *,
 	    const char *);
 /* lisa-details.c */

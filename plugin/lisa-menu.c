@@ -142,7 +142,7 @@ menu_free(struct menu_agent *list, size_t n)
 }
 
 /* Text for a format: '#' doubled, nothing else changes. */
-static void
+void
 menu_text(struct buf *b, const char *s)
 {
 	for (; *s != '\0'; s++) {
@@ -240,7 +240,7 @@ menu_jump(struct lisa_ctx *ctx, const char *client, const char *target)
 }
 
 /* run-shell -b "..." with '#' escaped for run-shell's format expansion. */
-static char *
+char *
 menu_run_shell(const char *sh)
 {
 	struct buf	fmt, cmd;
@@ -269,12 +269,7 @@ menu_age(long long ms, char *out, size_t len)
 		snprintf(out, len, "%lldd", ms / 86400000);
 }
 
-struct menu_args {
-	char	**argv;
-	int	  argc;
-};
-
-static void
+void
 menu_add(struct menu_args *ma, char *arg)
 {
 	ma->argv = xreallocarray(ma->argv, (size_t)ma->argc + 1,
@@ -283,7 +278,7 @@ menu_add(struct menu_args *ma, char *arg)
 }
 
 /* display-menu on a client, centred; "--": headings start with '-'. */
-static void
+void
 menu_start(struct menu_args *ma, const char *client, const char *title)
 {
 	const char	*args[] = { "display-menu", "-c", client, "-T", title,
@@ -294,7 +289,7 @@ menu_start(struct menu_args *ma, const char *client, const char *title)
 		menu_add(ma, xstrdup(args[i]));
 }
 
-static void
+void
 menu_item(struct menu_args *ma, const char *name, const char *key,
     const char *cmd)
 {
@@ -469,6 +464,7 @@ cmd_key_menu(struct lisa_ctx *ctx, const char *client)
 	snprintf(title, sizeof title, " lisa: %zu agent%s ", n, n == 1 ?
 	    "" : "s");
 	menu_start(&ma, client, title);
+	escalate_menu_items(ctx, client, &ma);
 	buf_init(&name);
 	buf_init(&cmd);
 	shown = n < MENU_MAX_AGENTS ? n : MENU_MAX_AGENTS;
@@ -571,6 +567,8 @@ cmd_key_next(struct lisa_ctx *ctx, const char *client)
 	char			*current, pane[64];
 	char			*argv[5];
 
+	if (escalate_next(ctx, client))
+		return (0);
 	if (menu_agents(ctx, &list, &n) != 0)
 		return (1);
 	cand = xcalloc(n + 1, sizeof *cand);
@@ -622,119 +620,6 @@ cmd_key_next(struct lisa_ctx *ctx, const char *client)
 }
 
 
-/* A line for a menu heading: '#' doubled, at most 70 bytes. */
-static void
-menu_line(struct buf *b, const char *s)
-{
-	char	cut[80];
-	size_t	n = strlen(s);
-
-	if (n > 70)
-		n = utf8_cut(s, n, 70);
-	memcpy(cut, s, n);
-	cut[n] = '\0';
-	menu_text(b, cut);
-}
-
-/* The last 6 lines of an agent's stderr, as menu headings. */
-static void
-menu_stderr(struct menu_args *ma, struct buf *b, const char *text)
-{
-	const char	*p, *nl;
-	char		*one;
-	size_t		 n = 0, i = 0;
-
-	for (p = text; *p != '\0'; p = *nl != '\0' ? nl + 1 : nl) {
-		nl = p + strcspn(p, "\n");
-		n++;
-	}
-	if (n > 0)
-		menu_item(ma, "-#[bold]stderr (last lines)", "", "");
-	for (p = text; *p != '\0'; p = *nl != '\0' ? nl + 1 : nl, i++) {
-		nl = p + strcspn(p, "\n");
-		if (i + 6 < n)
-			continue;
-		one = xstrndup(p, (size_t)(nl - p));
-		buf_reset(b);
-		buf_adds(b, "-  ");
-		menu_line(b, one);
-		menu_item(ma, b->data, "", "");
-		free(one);
-	}
-}
-
-/*
- * A run is out of retries: its exit, how far it got, the end of its
- * stderr, and what to do - retry, the fallback, skip, or abort (close it).
- */
-static int
-cmd_key_escalate(struct lisa_ctx *ctx, const char *client, const char *id)
-{
-	struct menu_args	 ma = { NULL, 0 };
-	struct json_doc		*d = NULL;
-	struct run		 r;
-	struct buf		 b;
-	char			*dir, *cause = NULL, *msg = NULL, *text, *sh, *rs;
-	char			 title[96];
-	int			 se;
-
-	if (id == NULL || (dir = run_dir(ctx->rundir, &cause)) == NULL ||
-	    run_read(dir, id, &r, &cause) != 0) {
-		free(cause);
-		return (1);
-	}
-	buf_init(&b);
-	snprintf(title, sizeof title, " lisa: %s failed ", r.name);
-	menu_start(&ma, client, title);
-	if (r.termination != NULL)
-		d = json_parse(r.termination, strlen(r.termination), &cause);
-	if (d != NULL)
-		msg = json_get_str(d, 0, "message");
-	buf_adds(&b, "-");
-	menu_line(&b, msg != NULL ? msg : "failed");
-	buf_printf(&b, " \u00b7 attempt %d%s \u00b7 ran %llds", r.attempt,
-	    r.on_fallback ? " of the fallback" : "", r.ended > r.started ?
-	    (r.ended - r.started) / 1000 : 0);
-	menu_item(&ma, b.data, "", "");
-	buf_reset(&b);
-	buf_printf(&b, "-%d crash(es), %d failure(s) before", r.crashes,
-	    r.failures);
-	menu_item(&ma, b.data, "", "");
-	if (d != NULL && (se = json_get(d, 0, "stderr")) >= 0) {
-		/* The tail when stderr was cut, else all of it: last lines. */
-		if ((text = json_get_str(d, se, "tail")) == NULL)
-			text = json_get_str(d, se, "head");
-		menu_stderr(&ma, &b, text != NULL ? text : "");
-		free(text);
-	}
-	menu_add(&ma, xstrdup(""));
-	sh = menu_self(ctx, "retry", r.pane);
-	rs = menu_run_shell(sh);
-	menu_item(&ma, "Retry", "r", rs);
-	free(sh);
-	free(rs);
-	if (r.fallback != NULL) {
-		buf_reset(&b);
-		buf_adds(&b, r.pane);
-		sh = menu_self(ctx, "retry --fallback", b.data);
-		rs = menu_run_shell(sh);
-		menu_item(&ma, "Fallback retry", "f", rs);
-		free(sh);
-		free(rs);
-	}
-	menu_item(&ma, "Skip (leave it)", "s", "");
-	buf_reset(&b);
-	buf_printf(&b, "kill-pane -t '%s'", r.pane);
-	menu_item(&ma, "Abort (close the pane)", "a", b.data);
-	free(msg);
-	if (d != NULL)
-		json_free(d);
-	buf_free(&b);
-	run_free(&r);
-	free(dir);
-	return (menu_exec(ctx, ma.argv, ma.argc));
-}
-
 int
 cmd_key(struct lisa_ctx *ctx, const char *what, const char *client,
     const char *arg)
@@ -753,6 +638,8 @@ cmd_key(struct lisa_ctx *ctx, const char *what, const char *client,
 		return (cmd_key_act(ctx, client, arg));
 	if (strcmp(what, "escalate") == 0)
 		return (cmd_key_escalate(ctx, client, arg));
+	if (strcmp(what, "settle") == 0)
+		return (escalate_settle(ctx, arg));
 	if (strcmp(what, "jump") == 0)
 		return (cmd_key_jump(ctx, client, arg));
 	fprintf(stderr, "lisa: key %s: menu, next or details\n", what);

@@ -542,6 +542,11 @@ cmd_runs(struct lisa_ctx *ctx, int json)
 			if (i != 0)
 				buf_addc(&b, ',');
 			run_json(&b, &list[i]);
+			/* (not in the record: the helper's marker) */
+			if (list[i].escalated) {
+				b.len--;
+				buf_adds(&b, ",\"escalated\":true}");
+			}
 		}
 		buf_addc(&b, ']');
 		printf("%s\n", b.data);
@@ -559,12 +564,14 @@ cmd_runs(struct lisa_ctx *ctx, int json)
 				    list[i].exit_code);
 			else
 				snprintf(exitbuf, sizeof exitbuf, "-");
-			printf("%-10s %-16s %-7d %-6s %-10s %-8s %s\n",
+			printf("%-10s %-16s %-7d %-6s %-10s %-8s %s%s\n",
 			    list[i].id, list[i].name, list[i].attempt,
 			    list[i].pane[0] ? list[i].pane : "-",
 			    list[i].lifecycle, exitbuf,
 			    run_summary(list[i].termination, line,
-			    sizeof line));
+			    sizeof line), list[i].escalated ? "; waits for "
+			    "your decision: lisa retry [--fallback] PANE, or "
+			    "lisa's menu" : "");
 		}
 	}
 	for (i = 0; i < n; i++)

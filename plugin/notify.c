@@ -487,6 +487,40 @@ notify_transition(struct pane *p, enum cls_state from,
 }
 
 /*
+ * A run out of retries waits for the human's decision: told at once (no
+ * cooldown, whatever @lisa-notify-crashed says: it is asked of them), on
+ * every channel that is on; the decision is made in lisa's menu.
+ */
+void
+notify_escalate(struct pane *p, const char *name)
+{
+	struct notify	*n;
+	struct session	*s;
+	const char	*agent;
+	char		 where[256], cmd[96];
+
+	if ((s = pane_session(p)) == NULL)
+		return;
+	notify_where(p, &agent, where, sizeof where);
+	n = xcalloc(1, sizeof *n);
+	n->id = notify_next_id++;
+	n->at = time_mono_ms();
+	n->pane = p->id;
+	n->group = UI_CRASHED;
+	xasprintf(&n->message, "lisa: run %s in %s failed after its retries: "
+	    "retry, fallback or skip from lisa's menu", name, where);
+	xasprintf(&n->title, "%s failed after its retries", name);
+	n->agent = xstrdup(name);
+	n->state = xstrdup("crashed");
+	xasprintf(&n->body, "%s \u00b7 decide in lisa's menu", where);
+	TAILQ_INSERT_TAIL(&notifies, n, entry);
+	snprintf(cmd, sizeof cmd, "display-message -p -t '%%%d' "
+	    "'#{pane_tty}'", p->id);
+	session_send(s, cmd, notify_tty_cb, (void *)(uintptr_t)n->id);
+	notify_ask_clients(s, n);
+}
+
+/*
  * A remote agent's transition (fleet-pane.c), with the host named: the
  * same rules and cooldown as a local one's; a message on every client
  * and the desktop (no bell: its tty is on the host). The agent, where and

@@ -298,7 +298,34 @@ run_read(const char *dir, const char *id, struct run *r, char **cause)
 		rc = run_parse(text, (size_t)got, r, cause);
 	free(text);
 	free(path);
+	if (rc == 0) {
+		path = run_escalate_path(dir, id != NULL ? id : r->id);
+		r->escalated = path != NULL && access(path, F_OK) == 0;
+		free(path);
+	}
 	return (rc);
+}
+
+/*
+ * The marker of a run that waits for the human's decision (retry,
+ * fallback, skip, abort), beside its record. DIR is the runs directory,
+ * or a record's own path (its directory is taken).
+ */
+char *
+run_escalate_path(const char *dir, const char *id)
+{
+	char		*path;
+	const char	*slash;
+	size_t		 dlen;
+
+	if (!run_id_valid(id))
+		return (NULL);
+	dlen = strlen(dir);
+	if (dlen > 5 && strcmp(dir + dlen - 5, ".json") == 0 &&
+	    (slash = strrchr(dir, '/')) != NULL)
+		dlen = (size_t)(slash - dir);
+	xasprintf(&path, "%.*s/%s.escalate", (int)dlen, dir, id);
+	return (path);
 }
 
 /*

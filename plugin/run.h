@@ -33,6 +33,8 @@ struct run {
 	int		 exit_code;	/* -1: none */
 	int		 signal;	/* -1: none */
 	char		*termination;	/* a JSON object, once finished */
+	int		 escalated;	/* out of retries: ID.escalate, the
+					   human's decision awaited */
 };
 
 char	*run_dir(const char *, char **);
@@ -48,5 +50,6 @@ void	 run_termination(struct buf *, int, int, const char *,
 	    const char *);
 const char *run_outcome(int, int, const char *);
 int	 run_next(const struct run *, int, struct run *);
+char	*run_escalate_path(const char *, const char *);
 
 #endif

@@ -96,58 +96,35 @@ runs_reason(const char *term, char *out, size_t len)
 	json_free(d);
 }
 
-static void
-runs_escalate_cb(struct ctl_client *c, int ok, const char *body, size_t len,
-    void *arg)
-{
-	char	*id = arg, *copy, *rest, *line, *f[3], *best = NULL;
-	long	 act, best_act = -1;
-	pid_t	 pid;
-
-	copy = rest = ok ? xstrndup(body, len) : xstrdup("");
-	while ((line = strsep(&rest, "\n")) != NULL) {
-		if (session_reply_fields(line, f, 3) != 0 ||
-		    strcmp(f[1], "1") == 0)
-			continue;
-		act = strtol(f[2], NULL, 10);
-		if (act > best_act) {
-			best_act = act;
-			best = f[0];
-		}
-	}
-	if (best == NULL)
-		log_debug("run %s: nobody to ask (no client)", id);
-	else if ((pid = fork()) == 0) {
-		setsid();
-		/* (its path as argv[0]: osdep-generic finds itself so) */
-		execl(lisad.lisa_bin, lisad.lisa_bin, "-S", lisad.sid.socket,
-		    "key", "escalate", best, id, (char *)NULL);
-		_exit(127);
-	} else if (pid == -1)
-		log_warn("fork");
-	free(copy);
-	free(id);
-}
-
 /*
- * Out of retries and fallbacks: ask the human, with a menu on the client
- * they used last, in a process of its own (a menu waits for the human).
+ * Out of retries and fallbacks: the human decides, when they choose to.
+ * Nothing opens on a client by itself (a menu there took the next key
+ * pressed: a user's prefix a picked "Abort"); a marker beside the run's
+ * record puts it first in lisa's menu and its next-key, and it is told.
  */
 static void
 runs_escalate(struct hrun *h)
 {
 	struct pane	*p = pane_find(h->pane);
-	struct session	*s = p != NULL ? pane_session(p) : NULL;
-	struct buf	 b;
+	char		*cause = NULL, *path;
+	int		 fd;
 
-	if (s == NULL)
+	if (runs_dirpath == NULL &&
+	    (runs_dirpath = run_dir(lisad.rundir, &cause)) == NULL) {
+		log_warnx("%s", cause);
+		free(cause);
 		return;
-	buf_init(&b);
-	buf_adds(&b, "list-clients -F ");
-	ctl_quote_str(&b, "#{client_name}\037#{client_control_mode}\037"
-	    "#{client_activity}");
-	session_send(s, b.data, runs_escalate_cb, xstrdup(h->id));
-	buf_free(&b);
+	}
+	if ((path = run_escalate_path(runs_dirpath, h->id)) == NULL)
+		return;
+	fd = open(path, O_WRONLY|O_CREAT|O_TRUNC|O_NOFOLLOW|O_CLOEXEC, 0600);
+	if (fd == -1)
+		log_warn("%s", path);
+	else
+		close(fd);
+	free(path);
+	if (p != NULL)
+		notify_escalate(p, h->name);
 }
 
 /* Start the next run in the same pane. */

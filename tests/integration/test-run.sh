@@ -292,7 +292,8 @@ test_retry_and_fallback_names() {
 }
 
 # An agent that always crashes: retries, then the fallback (its count
-# started again), then a menu for the human. Every step an event.
+# started again), then the human's decision, when they choose to make it.
+# Every step an event.
 test_crash_retry_fallback_then_menu() {
 	start_server main
 	T set -g @lisa-retry-delay 0.2
@@ -326,19 +327,47 @@ print(" ".join(str(e["delay_ms"]) for e in map(json.loads, sys.stdin) if e["even
 	first=$(L runs --json | jget "d[0]['termination']")
 	[ "$(printf "%s\n" "$first" | jget "str(d['signal']) + ' ' + str(d['stderr']['total_lines'])")" = "11 80" ] ||
 	    fail "first termination: $first"
-	# The menu, on the attached client: what failed, stderr, the choices.
+	# Nothing opens by itself (a menu there took the next key pressed):
+	# the run waits in `lisa runs` and first in lisa's menu.
+	sleep 2
+	screen=$(tmux -L "$OUTER" capture-pane -p)
+	echo "$screen" | grep -qE "Retry|Abort|failed" && fail "something opened by itself:
+$screen"
+	L runs | grep -q "crashy-fb-r3.*waits for your decision" || fail "runs: $(L runs)"
+	[ "$(L runs --json | jget "d[-1].get('escalated')")" = true ] || fail "not escalated in JSON"
+	tmux -L "$OUTER" send-keys C-b a
+	until_ms 5000 sh -c "tmux -L $OUTER capture-pane -p | grep -q 'needs your decision'" ||
+	    fail "not in lisa's menu: $(tmux -L "$OUTER" capture-pane -p)"
+	tmux -L "$OUTER" capture-pane -p | grep -q "crashy-fb-r3 failed after its retries ($pane)" ||
+	    fail "menu entry: $(tmux -L "$OUTER" capture-pane -p)"
+	tmux -L "$OUTER" send-keys Enter	# the first entry
+	# Its menu: what failed, stderr, the choices.
 	until_ms 5000 sh -c "tmux -L $OUTER capture-pane -p | grep -q 'lisa: crashy-fb-r3 failed'" ||
 	    fail "no menu: $(tmux -L "$OUTER" capture-pane -p)"
 	screen=$(tmux -L "$OUTER" capture-pane -p)
-	for want in "exit 2" "fallback gave up" "Retry" "Fallback retry" "Skip (leave it)" "Abort (close the pane)"; do
+	for want in "exit 2" "fallback gave up" "Retry" "Fallback retry" "Skip (leave it" "Abort (close the pane)"; do
 		echo "$screen" | grep -qF "$want" || fail "menu lacks '$want':
 $screen"
 	done
 	note "menu: $(echo "$screen" | grep -F 'exit 2')"
-	# Retry from the menu: one more run of the fallback.
+	# "a" (lisa's own menu key) is no shortcut there: the pane stays.
+	tmux -L "$OUTER" send-keys a
+	sleep 0.5
+	T display -p -t "$pane" '#{pane_id}' | grep -qx "$pane" || fail "'a' closed the pane"
+	echo "$screen" | grep -F "Abort (close the pane)" | grep -q "(a)" && fail "Abort has a shortcut: $screen"
+	# Retry from the menu: one more run of the fallback; it waits no more.
 	tmux -L "$OUTER" send-keys r
 	until_ms 5000 sh -c "'$LISA' -L '$SOCK' runs --json | grep -q 'crashy-fb-r4'" ||
 	    fail "menu retry did nothing: $(L runs)"
+	L runs | grep -q "crashy-fb-r3 .*waits for your decision" && fail "still waits: $(L runs)"
+	# The next-agent key goes to what waits for a decision, and opens
+	# its choices there (asked for by the key).
+	until_ms 10000 sh -c "'$LISA' -L '$SOCK' runs | grep -q 'crashy-fb-r4 .*waits for your decision'" ||
+	    fail "the retry did not come back to the human: $(L runs)"
+	tmux -L "$OUTER" send-keys C-b A
+	until_ms 5000 sh -c "tmux -L $OUTER capture-pane -p | grep -q 'lisa: crashy-fb-r4 failed'" ||
+	    fail "prefix A: $(tmux -L "$OUTER" capture-pane -p; tmux -L "$OUTER" list-panes -a; T list-clients; T list-keys -T prefix | grep lisa)"
+	tmux -L "$OUTER" send-keys q
 	L runs --json >"$TESTDIR/runs.json"
 	# tmux 3.2 (#2828): every kept pane was drained before it died.
 	if ! tmux_at_least 3 3; then
