@@ -191,6 +191,9 @@ events_start(struct buf *b, int64_t ts, int pane, const char *type)
 	json_cstr(b, id);
 	json_key(b, "event");
 	json_cstr(b, type);
+	/* Whose %N: a server started later reuses the ids. */
+	json_key(b, "server");
+	json_cstr(b, lisad.instance);
 }
 
 /* died, closed, resync: with a free-form detail. */

@@ -45,7 +45,7 @@ act_has_run(struct lisa_ctx *ctx, const char *pane)
 	size_t		 n, i;
 	int		 found = 0;
 
-	if (run_list(ctx, &list, &n) != 0)
+	if (run_list(ctx, &list, &n, 0) != 0)
 		return (0);
 	for (i = 0; i < n; i++) {
 		if (strcmp(list[i].pane, pane) == 0)
@@ -286,7 +286,7 @@ cmd_retry(struct lisa_ctx *ctx, const char *target, int fallback)
 
 	if ((pane = act_target(ctx, "retry", target)) == NULL)
 		return (1);
-	if (run_list(ctx, &list, &n) != 0)
+	if (run_list(ctx, &list, &n, 0) != 0)
 		return (1);
 	for (i = 0; i < n; i++) {
 		if (strcmp(list[i].pane, pane) == 0)

@@ -209,6 +209,30 @@ client_capture_err(const char *file, const char *const *argv, char **out,
 	return (WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
+/*
+ * The tmux server running now, as "PID-START" (its pid and start time):
+ * a server started again at the same socket is another instance, and what
+ * lisa recorded of the old one (runs, events) is not about its panes. ""
+ * when tmux does not say (no server).
+ */
+const char *
+client_instance(struct lisa_ctx *ctx)
+{
+	const char	*argv[] = { "display-message", "-p",
+			    "#{pid}-#{start_time}", NULL };
+	char		*out = NULL;
+
+	if (ctx->instance != NULL)
+		return (ctx->instance);
+	if (client_tmux(ctx, &out, argv) != 0 || out == NULL ||
+	    strspn(out, "0123456789-") != strlen(out) || *out == '-') {
+		free(out);
+		out = xstrdup("");
+	}
+	ctx->instance = out;
+	return (out);
+}
+
 /* The same, first line only. */
 int
 client_tmux(struct lisa_ctx *ctx, char **out, const char *const *argv)

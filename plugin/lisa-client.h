@@ -11,6 +11,7 @@ struct lisa_ctx {
 	char			*rundir;
 	char			*sockpath;
 	char			*lockpath;
+	char			*instance;	/* client_instance's, cached */
 };
 
 /* lisa-cmd.c: the command table. */
@@ -36,6 +37,7 @@ int	 client_request_ms(int, const char *, char **, char **, int);
 int	 client_call(struct lisa_ctx *, const char *, struct json_doc **,
 	    char **);
 int	 client_tmux(struct lisa_ctx *, char **, const char *const *);
+const char *client_instance(struct lisa_ctx *);
 int	 client_tmux_all(struct lisa_ctx *, char **, const char *const *);
 char	*client_tmux_find(struct lisa_ctx *, const char *const *, char,
 	    const char *);
@@ -84,7 +86,7 @@ struct run;
 int	 cmd_run(struct lisa_ctx *, int, char **);
 int	 cmd_run_wrapper(struct lisa_ctx *, const char *);
 int	 cmd_runs(struct lisa_ctx *, int);
-int	 run_list(struct lisa_ctx *, struct run **, size_t *);
+int	 run_list(struct lisa_ctx *, struct run **, size_t *, int);
 char	*run_launch(struct lisa_ctx *, const struct run *, const char *);
 
 /* lisa-act.c */

@@ -191,8 +191,8 @@ cmd_details(struct lisa_ctx *ctx, const char *target, int wait)
 {
 	struct json_doc	*d;
 	char		*cause = NULL, *pane = NULL, *ev, *ts, *type, *from, *to;
-	char		*detail;
-	int		 events, i, n, item, shown = 0, rc;
+	char		*detail, *srv;
+	int		 events, i, n, item, shown = 0, rc, host, mine;
 
 	if (wait && details_fit(ctx, target))
 		return (0);
@@ -208,12 +208,20 @@ cmd_details(struct lisa_ctx *ctx, const char *target, int wait)
 		printf("\n  last events:\n");
 		for (i = n - 1; i >= 0 && shown < 12; i--) {
 			item = json_array_item(d, events, i);
+			/*
+			 * This pane's own: not a remote pane's with the same
+			 * id (it has a host), not an earlier server's %N.
+			 */
 			ev = json_get_str(d, item, "pane_id");
-			if (ev == NULL || strcmp(ev, pane) != 0) {
-				free(ev);
-				continue;
-			}
+			srv = json_get_str(d, item, "server");
+			host = json_get(d, item, "host");
+			mine = ev != NULL && strcmp(ev, pane) == 0 &&
+			    host < 0 && srv != NULL && strcmp(srv,
+			    client_instance(ctx)) == 0;
 			free(ev);
+			free(srv);
+			if (!mine)
+				continue;
 			ts = menu_str(d, item, "ts");
 			type = menu_str(d, item, "event");
 			from = menu_str(d, item, "from");

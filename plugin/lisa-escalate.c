@@ -44,7 +44,7 @@ escalate_waiting(struct lisa_ctx *ctx, size_t *n)
 	size_t		 all, i, found;
 
 	*n = 0;
-	if (run_list(ctx, &list, &all) != 0)
+	if (run_list(ctx, &list, &all, 0) != 0)
 		return (NULL);
 	if (client_tmux_all(ctx, &panes, argv) != 0) {
 		free(panes);

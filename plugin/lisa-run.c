@@ -414,6 +414,7 @@ cmd_run(struct lisa_ctx *ctx, int argc, char **argv)
 	r.base = xstrdup(o.name != NULL ? o.name : basename(o.argv[0]));
 	r.name = xstrdup(r.base);
 	r.server = xstrdup(ctx->sid.socket);
+	r.instance = xstrdup(client_instance(ctx));
 	r.argv = xcalloc((size_t)o.argc + 1, sizeof *r.argv);
 	for (i = 0; i < o.argc; i++)
 		r.argv[r.argc++] = xstrdup(o.argv[i]);
@@ -448,10 +449,17 @@ run_cmp(const void *a0, const void *b0)
 	return (a->created < b->created ? -1 : a->created > b->created);
 }
 
-/* This server's runs, oldest first. */
+/*
+ * This server's runs, oldest first: of the instance running now (what
+ * actions may act on), or with all, those of earlier servers at the same
+ * socket too (r->current says which). A record with no instance (an older
+ * lisa's) is never current: its pane ids may be another server's.
+ */
 int
-run_list(struct lisa_ctx *ctx, struct run **out, size_t *n)
+run_list(struct lisa_ctx *ctx, struct run **out, size_t *n, int all)
 {
+	const char	*now = client_instance(ctx);
+
 	DIR		*d;
 	struct dirent	*de;
 	struct run	*list = NULL, r;
@@ -476,8 +484,13 @@ run_list(struct lisa_ctx *ctx, struct run **out, size_t *n)
 		if (run_read(path, NULL, &r, &cause) != 0) {
 			free(cause);
 			cause = NULL;
-		} else if (r.server == NULL ||
-		    strcmp(r.server, ctx->sid.socket) != 0)
+			free(path);
+			continue;
+		}
+		r.current = *now != '\0' && r.instance != NULL &&
+		    strcmp(r.instance, now) == 0;
+		if (r.server == NULL || strcmp(r.server, ctx->sid.socket) != 0 ||
+		    (!r.current && !all))
 			run_free(&r);
 		else {
 			list = xreallocarray(list, *n + 1, sizeof *list);
@@ -532,8 +545,9 @@ cmd_runs(struct lisa_ctx *ctx, int json)
 	struct run	*list;
 	struct buf	 b;
 	size_t		 n, i;
+	int		 old = 0, cur = 0;
 
-	if (run_list(ctx, &list, &n) != 0)
+	if (run_list(ctx, &list, &n, 1) != 0)
 		return (1);
 	buf_init(&b);
 	if (json) {
@@ -543,10 +557,10 @@ cmd_runs(struct lisa_ctx *ctx, int json)
 				buf_addc(&b, ',');
 			run_json(&b, &list[i]);
 			/* (not in the record: the helper's marker) */
-			if (list[i].escalated) {
-				b.len--;
-				buf_adds(&b, ",\"escalated\":true}");
-			}
+			b.len--;
+			buf_printf(&b, ",\"current\":%s%s}", list[i].current ?
+			    "true" : "false", list[i].escalated &&
+			    list[i].current ? ",\"escalated\":true" : "");
 		}
 		buf_addc(&b, ']');
 		printf("%s\n", b.data);
@@ -564,14 +578,21 @@ cmd_runs(struct lisa_ctx *ctx, int json)
 				    list[i].exit_code);
 			else
 				snprintf(exitbuf, sizeof exitbuf, "-");
+			/* (oldest first: an earlier server's come first) */
+			if (!list[i].current && !old++)
+				printf("-- of an earlier tmux server at this "
+				    "socket (its panes are gone; nothing acts "
+				    "on them):\n");
+			if (list[i].current && old && !cur++)
+				printf("-- of this tmux server:\n");
 			printf("%-10s %-16s %-7d %-6s %-10s %-8s %s%s\n",
 			    list[i].id, list[i].name, list[i].attempt,
 			    list[i].pane[0] ? list[i].pane : "-",
 			    list[i].lifecycle, exitbuf,
 			    run_summary(list[i].termination, line,
-			    sizeof line), list[i].escalated ? "; waits for "
-			    "your decision: lisa retry [--fallback] PANE, or "
-			    "lisa's menu" : "");
+			    sizeof line), list[i].escalated &&
+			    list[i].current ? "; waits for your decision: "
+			    "lisa retry [--fallback] PANE, or lisa's menu" : "");
 		}
 	}
 	for (i = 0; i < n; i++)

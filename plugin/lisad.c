@@ -243,8 +243,9 @@ lisad_probe(void)
 {
 	char	*out = NULL, *sp;
 
-	if (tmux_run(&out, "display-message", "-p", "#{version} #{pid}",
-	    (char *)NULL) != 0 || out == NULL || *out == '\0') {
+	if (tmux_run(&out, "display-message", "-p",
+	    "#{version} #{pid}-#{start_time}", (char *)NULL) != 0 ||
+	    out == NULL || *out == '\0') {
 		free(out);
 		return (-1);
 	}
@@ -252,6 +253,7 @@ lisad_probe(void)
 	if ((sp = strchr(out, ' ')) != NULL) {
 		*sp = '\0';
 		lisad.server_pid = (pid_t)strtol(sp + 1, NULL, 10);
+		strlcpy(lisad.instance, sp + 1, sizeof lisad.instance);
 	}
 	strlcpy(lisad.version, out, sizeof lisad.version);
 	free(out);

@@ -42,6 +42,8 @@ struct lisad {
 	struct tmux_version tv;
 	struct tmux_caps caps;
 	pid_t		 server_pid;
+	char		 instance[48];	/* "PID-START": this server, not another
+					   started later at the same socket */
 	int		 pidfd;
 	char		*ignore;	/* @lisa-ignore-sessions */
 	int		 pause_after;	/* seconds, for attach -f pause-after */

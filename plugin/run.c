@@ -56,6 +56,7 @@ run_free(struct run *r)
 	free(r->name);
 	free(r->base);
 	free(r->server);
+	free(r->instance);
 	for (i = 0; i < r->argc; i++)
 		free(r->argv[i]);
 	free(r->argv);
@@ -99,6 +100,8 @@ run_json(struct buf *b, const struct run *r)
 	json_cstr(b, r->base);
 	json_key(b, "server");
 	json_cstr(b, r->server);
+	json_key(b, "instance");
+	json_cstr(b, r->instance);
 	json_key(b, "argv");
 	buf_addc(b, '[');
 	for (i = 0; i < r->argc; i++) {
@@ -209,6 +212,7 @@ run_parse(const char *text, size_t len, struct run *r, char **cause)
 	r->name = run_str(d, "name");
 	r->base = run_str(d, "base");
 	r->server = run_str(d, "server");
+	r->instance = run_str(d, "instance");
 	r->cwd = run_str(d, "cwd");
 	r->fallback = run_str(d, "fallback");
 	r->prev = run_str(d, "prev");
@@ -408,6 +412,7 @@ run_next(const struct run *prev, int fallback, struct run *r)
 	run_new_id(r->id, sizeof r->id);
 	r->base = xstrdup(prev->base != NULL ? prev->base : prev->name);
 	r->server = prev->server != NULL ? xstrdup(prev->server) : NULL;
+	r->instance = prev->instance != NULL ? xstrdup(prev->instance) : NULL;
 	r->cwd = prev->cwd != NULL ? xstrdup(prev->cwd) : NULL;
 	r->fallback = prev->fallback != NULL ? xstrdup(prev->fallback) : NULL;
 	r->retries = prev->retries;

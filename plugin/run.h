@@ -14,6 +14,8 @@ struct run {
 	char		*name;		/* window name: "claude", "claude-r2" */
 	char		*base;		/* the name without -rN */
 	char		*server;	/* tmux socket path */
+	char		*instance;	/* that server's "PID-START": a new
+					   server at the same path is not it */
 	char		**argv;
 	int		 argc;
 	char		*cwd;
@@ -35,6 +37,8 @@ struct run {
 	char		*termination;	/* a JSON object, once finished */
 	int		 escalated;	/* out of retries: ID.escalate, the
 					   human's decision awaited */
+	int		 current;	/* of the server running now
+					   (run_list's finding) */
 };
 
 char	*run_dir(const char *, char **);

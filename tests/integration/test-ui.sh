@@ -342,6 +342,55 @@ $(screen)"
 	expect_screen "Nudge (this pane)"
 }
 
+# Run records and events outlive their tmux server; the pane ids of a
+# server started again at the same socket are others' panes. Old runs are
+# listed as the old server's, and nothing acts on a pane that reuses
+# their ids: retry, kill, the menu, details.
+test_restarted_server_old_runs_touch_nothing() {
+	start_server main
+	start_helper
+	printf '#!/bin/sh\necho "it broke" >&2\nexit 3\n' >"$TESTDIR/bad.sh"
+	chmod +x "$TESTDIR/bad.sh"
+	for n in 1 2 3; do
+		L run --name "bad$n" -- "$TESTDIR/bad.sh" >/dev/null || fail "run $n"
+	done
+	until_ms 10000 sh -c "[ \$('$LISA' -L '$SOCK' runs --json | grep -o '\"lifecycle\":\"finished\"' | wc -l) = 3 ]" ||
+	    fail "runs did not finish: $(L runs)"
+	old=$(L runs --json | jget "' '.join(r['pane'] for r in d)")
+	T kill-server
+	wait_helper_exit 5000 || fail "helper stayed"
+	start_server main
+	T new-window -d -t main:1 "sleep 300"
+	T new-window -d -t main:2 "sleep 300"
+	T new-window -d -t main:3 "bash --norc"
+	start_helper
+	s1=$(T display -p -t main:1 '#{pane_id}')
+	sh3=$(T display -p -t main:3 '#{pane_id}')
+	note "old run panes: $old; new panes: $(T list-panes -a -F '#{pane_id}:#{pane_current_command}' | tr '\n' ' ')"
+	case " $old " in
+	*" $s1 "*) ;;
+	*) fail "the new panes do not reuse the old ids ($old / $s1)" ;;
+	esac
+	L runs | grep -q "earlier tmux server" || fail "runs: $(L runs)"
+	[ "$(L runs --json | jget "[r['current'] for r in d]")" = "[false, false, false]" ] ||
+	    fail "old runs taken for this server's: $(L runs --json)"
+	out=$(L retry "$s1" 2>&1) && fail "retried over $s1: $out"
+	out=$(L kill "$s1" 2>&1) && fail "killed $s1 without --force: $out"
+	sleep 0.5
+	shows "$s1" '#{pane_current_command}' sleep || fail "$s1 was touched"
+	shows "$s1" '#{pane_dead}' 0 || fail "$s1 died"
+	L details "$s1" | grep -qE "run_|died" && fail "old events in details: $(L details "$s1")"
+	attach main:3
+	O send-keys C-b a
+	expect_screen "Why? (this pane)"
+	for item in Retry Kill Dismiss Nudge "needs your decision"; do
+		screen_has "$item" && fail "a plain shell's menu offers $item:
+$(screen)"
+	done
+	O send-keys q
+	[ "$(T display -p -t "$sh3" '#{pane_dead}')" = 0 ] || fail "$sh3 died"
+}
+
 # The menu offers an action only where it applies: nothing but "Why?" on a
 # plain shell; Dismiss, not Nudge or Kill, where an agent has crashed.
 test_menu_offers_only_what_applies() {
