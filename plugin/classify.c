@@ -488,6 +488,21 @@ classify(const struct cls_input *in, struct cls_result *r)
 	if (!in->agent_seen)
 		return;		/* lisa classifies agent panes only */
 
+	/*
+	 * 0. Ended on purpose (the user's kill, the watchdog's terminate): its
+	 * own ending, not a crash, whatever signal or status it left.
+	 */
+	if (in->killed_by != KILLED_NONE &&
+	    (in->pane_dead || !in->agent_alive)) {
+		r->lifecycle = LC_EXITED;
+		if (in->killed_by == KILLED_USER)
+			set(r, ST_COMPLETED, "killed by you", "killed_by_user");
+		else
+			set(r, ST_COMPLETED, "killed by lisa",
+			    "killed_by_watchdog");
+		return;
+	}
+
 	/* 1. The pane is dead: its status decides. */
 	if (in->pane_dead) {
 		r->lifecycle = LC_EXITED;

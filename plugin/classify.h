@@ -74,6 +74,11 @@ enum hook_event {
 	HK_STOP_LIMIT		/* StopFailure, rate_limit */
 };
 
+/* Who ended the agent on purpose (lisa kill, the menu, the watchdog). */
+#define KILLED_NONE	0
+#define KILLED_USER	1
+#define KILLED_LISA	2
+
 /* Times are monotonic milliseconds; 0 means "never". */
 struct cls_input {
 	uint64_t	now;
@@ -94,6 +99,7 @@ struct cls_input {
 	uint64_t	background_ended_at;	/* the last of them ended */
 	int		cpu_busy;	/* CPU used since the last look */
 	int		proc_failed;	/* /proc unreadable */
+	int		killed_by;	/* KILLED_*: ended on purpose */
 
 	/* output stream */
 	uint64_t	last_output;

@@ -231,6 +231,9 @@ struct watch {
 	int			 agent_exit_status;
 	int			 agent_exit_signal;
 	uint64_t		 agent_gone_at;
+	int			 killed_by;	/* KILLED_*, for ... */
+	pid_t			 killed_pid;	/* ... this pane process */
+	pid_t			 killed_agent;	/* ... and this agent */
 	int			 children;
 	uint64_t		 cpu_ticks;
 	uint64_t		 cpu_at;

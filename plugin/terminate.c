@@ -91,6 +91,13 @@ terminate_pane(struct pane *p, const char *by, char **cause)
 		return (-1);
 	}
 	runs_mark_killed(p->id, by);
+	/* Its ending is this kill, not a crash (classify.c). */
+	if (p->watch != NULL) {
+		p->watch->killed_by = strcmp(by, "user") == 0 ? KILLED_USER :
+		    KILLED_LISA;
+		p->watch->killed_pid = p->pid;
+		p->watch->killed_agent = p->watch->agent_pid;
+	}
 	t = xcalloc(1, sizeof *t);
 	t->pane = p->id;
 	strlcpy(t->by, by, sizeof t->by);

@@ -527,6 +527,10 @@ watch_input(struct pane *p, struct cls_input *in)
 	in->background_ended_at = w->bg_ended_at;
 	in->cpu_busy = w->cpu_busy;
 	in->proc_failed = w->proc_failed;
+	/* The kill was of this pane's process and this agent, not a later. */
+	if (w->killed_by != KILLED_NONE && (w->killed_pid == p->pid ||
+	    (p->dead && p->pid <= 0)) && w->killed_agent == w->agent_pid)
+		in->killed_by = w->killed_by;
 	in->last_output = p->out_last;
 	if (w->title_cleared)
 		in->title = TITLE_CLEARED;

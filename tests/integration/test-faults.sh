@@ -227,6 +227,10 @@ PY
 	chmod +x "$TESTDIR/bin/claude"
 	start_server main
 	tmux -L "$bare" -f /dev/null new-session -d -s bare -x 200 -y 50
+	# The flood lasts 6-8 s: inside the default 10 s grace a new agent is
+	# rightly just_started throughout (and the check below had nothing to
+	# see); 2 s leaves it time to be judged while it floods.
+	T set -g @lisa-grace 2
 	start_helper
 	for kind in plain agent; do
 		if [ $kind = plain ]; then

@@ -314,6 +314,9 @@ test_menu_actions_nudge_and_kill() {
 	# remain-on-exit (tmux #2828) and the pane goes.
 	if tmux_at_least 3 3; then
 		until_ms 10000 shows "$p" '#{pane_dead}' 1 || fail "pane not killed"
+		# The user's own kill is its own ending, not a crash.
+		expect "$p" completed "killed by you" killed_by_user
+		expect_shown main '#{@lisa_count_crashed}' ''
 	else
 		# (3.2a's display -t falls back to another pane when it is gone)
 		until_ms 10000 pane_gone "$p" || fail "pane not killed"

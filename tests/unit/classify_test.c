@@ -55,6 +55,21 @@ static const struct row rows[] = {
 	  .title = TITLE_BUSY },
 	  ST_CRASHED, "signal 9", "pane_dead_signal", 0 },
 
+	/* 0. Ended on purpose: its own ending, never a crash. */
+	{ "killed by the user, pane dead by SIGTERM", { BASE, .pane_dead = 1,
+	  .exit_signal = 15, .killed_by = KILLED_USER },
+	  ST_COMPLETED, "killed by you", "killed_by_user", 0 },
+	{ "killed by the user, back at the shell", { BASE, .agent_alive = 0,
+	  .agent_exit_signal = 15, .killed_by = KILLED_USER },
+	  ST_COMPLETED, "killed by you", "killed_by_user", 0 },
+	{ "terminated by the watchdog", { BASE, .pane_dead = 1,
+	  .exit_signal = 9, .killed_by = KILLED_LISA },
+	  ST_COMPLETED, "killed by lisa", "killed_by_watchdog", 0 },
+	/* (a kill that has not ended it yet changes nothing) */
+	{ "kill sent, agent still there", { BASE, .killed_by = KILLED_USER,
+	  .title = TITLE_BUSY, .title_at = NOW - 100 },
+	  ST_IN_PROGRESS, "generating", "title_busy", 0 },
+
 	/* 2. Agent gone, shell still there. */
 	{ "agent gone, its hooks last said working", { BASE,
 	  .agent_alive = 0, .hook = HK_PRE_TOOL, .hook_at = NOW - 3000 },
