@@ -208,6 +208,14 @@ static const struct builtin builtins[] = {
 		 */
 		.hooks_partial = 1,
 	},
+	{
+		/*
+		 * A `lisa run` of a command that is none of the above: never
+		 * matched by a process, given to the pane when its run ends
+		 * so that the run's ending shows like an agent's (runs.c).
+		 */
+		.name = "run",
+	},
 };
 
 /*

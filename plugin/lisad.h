@@ -364,6 +364,7 @@ void		 watch_poke(struct pane *);
 void		 watch_rescan_in(struct pane *, uint64_t);
 void		 watch_rescan(struct pane *);
 void		 watch_adopt(struct pane *, const char *);
+void		 watch_run_ended(struct pane *, int, int);
 int		 watch_exit_code(struct pane *);
 
 /* ended.c: ended agents' verdicts, remembered and dismissed. */

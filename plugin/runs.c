@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "lisad.h"
+#include "agent.h"
 #include "run.h"
 
 /* After a run ends, when to look for its wrapper's death (ms). */
@@ -287,6 +288,11 @@ runs_update(const char *id, char **cause)
 	    strcmp(r.lifecycle, "finished") == 0)) {
 		h->started = 1;
 		runs_event(h, "run_started");
+		/* The run before in this pane, shown as "run", is over. */
+		if ((p = pane_find(h->pane)) != NULL && p->watch != NULL &&
+		    p->watch->agent != NULL &&
+		    strcmp(p->watch->agent->name, "run") == 0)
+			ended_dismiss(p, "its next run");
 	}
 	if (r.lifecycle != NULL && strcmp(r.lifecycle, "finished") == 0 &&
 	    !h->finished) {
@@ -300,6 +306,9 @@ runs_update(const char *id, char **cause)
 		runs_recover(h, &r);
 	}
 	if ((p = pane_find(h->pane)) != NULL) {
+		/* Not an agent lisa knows: its run's ending is shown. */
+		if (finished && p->watch != NULL)
+			watch_run_ended(p, h->exit_code, h->signal);
 		/*
 		 * A run just ended: the wrapper is the pane's process and
 		 * leaves right after; look for its death soon, in case tmux

@@ -340,6 +340,34 @@ watch_adopt(struct pane *p, const char *name)
 	w->agent_since_real = time_real_ms();
 }
 
+/*
+ * A `lisa run` of a command lisa does not know as an agent ended: its
+ * ending is shown as an agent's would be (profile "run"), with its exit.
+ */
+void
+watch_run_ended(struct pane *p, int code, int sig)
+{
+	struct watch			*w = p->watch;
+	const struct agent_profile	*prof;
+
+	if ((w->agent_seen && (w->agent == NULL ||
+	    strcmp(w->agent->name, "run") != 0)) ||
+	    (prof = agent_by_name("run")) == NULL)
+		return;
+	log_debug("pane %%%d: a run ended (%d, %d), not an agent's", p->id,
+	    code, sig);
+	w->agent = prof;
+	strlcpy(w->agent_name, prof->name, sizeof w->agent_name);
+	w->agent_seen = 1;
+	w->agent_alive = 0;
+	w->agent_exit_status = sig > 0 ? -1 : code;
+	w->agent_exit_signal = sig > 0 ? sig : -1;
+	w->agent_since = w->agent_began = w->agent_gone_at = time_mono_ms();
+	w->agent_began_slack = 0;
+	w->agent_since_real = time_real_ms();
+	watch_touch(p);
+}
+
 void
 watch_rescan(struct pane *p)
 {

@@ -241,6 +241,30 @@ test_nudge_reads_the_screen_at_that_moment() {
 	dialog_drawn "$p" "Do you want to proceed" || fail "the dialog went"
 }
 
+# A failing `lisa run` of any command, agent or not, shows in the UI as a
+# failed run (only `lisa runs` knew it); a nudge into its dead pane is
+# refused, forced or not.
+test_failed_run_of_any_command_shows() {
+	start_server main
+	start_helper
+	cmd=$(script bad.sh 'echo "it broke" >&2; exit 42')
+	out=$(L run --name bad3 -- "$cmd")
+	pane=$(echo "$out" | cut -d' ' -f3)
+	L wait "$pane" --until crashed --timeout 10 >/dev/null ||
+	    fail "never shown: $(L status "$pane"); $(L runs)"
+	[ "$(L status "$pane" --json | jget "d['agent'] + ' ' + d['detail']")" = "run exit 42" ] ||
+	    fail "status: $(L status "$pane")"
+	expect_shown "$pane" '#{@lisa_state}' crashed
+	for force in "" --force; do
+		# shellcheck disable=SC2086
+		out=$(L nudge "$pane" hello $force 2>&1) && fail "nudged a dead pane ($force): $out"
+		case "$out" in
+		*"dead"*) ;;
+		*) fail "unclear ($force): $out" ;;
+		esac
+	done
+}
+
 test_kill_terminates_tree_then_sigkill() {
 	start_server main
 	start_helper
