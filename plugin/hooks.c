@@ -5,7 +5,10 @@
  * the moment no control client is attached to tell us, and holds tmux's
  * global queue (every notification to control clients goes through it)
  * until our client for the session has identified itself: tmux < 3.7
- * crashes when one reaches a control client half-way through that. Ours live at
+ * crashes when one reaches a control client half-way through that.
+ * client-detached fires when our own control clients go, as they do when
+ * the helper dies: `lisa _hook` then finds no helper and says so in the
+ * status line (a clean stop takes the hooks out first). Ours live at
  * [LISA_HOOK_INDEX] of each hook array and leave the user's alone.
  */
 #include <stdio.h>
@@ -72,6 +75,10 @@ hooks_install(void)
 	if (hooks_set("session-created", body) != 0)
 		rc = -1;
 	free(body);
+	body = hooks_body("client-detached", "'#{socket_path}'", 0);
+	if (hooks_set("client-detached", body) != 0)
+		rc = -1;
+	free(body);
 	lisad.hooks_installed = (rc == 0);
 	if (rc != 0)
 		log_warnx("could not install tmux hooks");
@@ -83,5 +90,6 @@ hooks_remove(void)
 {
 	hooks_set("pane-died", NULL);
 	hooks_set("session-created", NULL);
+	hooks_set("client-detached", NULL);
 	lisad.hooks_installed = 0;
 }

@@ -173,6 +173,41 @@ client_capture(const char *file, const char *const *argv, char **out)
 	return (client_capture_err(file, argv, out, 0));
 }
 
+/*
+ * Run FILE with ARGV and INPUT on its standard input (its output and
+ * errors on /dev/null). Its exit status, or -1.
+ */
+int
+client_feed(const char *file, const char *const *argv, const char *input)
+{
+	int	 p[2], status, null, rc;
+	size_t	 len = strlen(input);
+	pid_t	 pid;
+
+	if (pipe(p) != 0)
+		return (-1);
+	if ((pid = fork()) == 0) {
+		null = open("/dev/null", O_RDWR);
+		dup2(p[0], 0);
+		dup2(null, 1);
+		dup2(null, 2);
+		close(p[0]);
+		close(p[1]);
+		execvp(file, (char **)argv);
+		_exit(127);
+	}
+	close(p[0]);
+	rc = pid != -1 && write(p[1], input, len) == (ssize_t)len ? 0 : -1;
+	close(p[1]);
+	if (pid == -1)
+		return (-1);
+	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		;
+	if (rc != 0 || !WIFEXITED(status))
+		return (-1);
+	return (WEXITSTATUS(status));
+}
+
 /* The same; with merge, its standard error goes into *out too. */
 int
 client_capture_err(const char *file, const char *const *argv, char **out,

@@ -43,6 +43,7 @@ char	*client_tmux_find(struct lisa_ctx *, const char *const *, char,
 	    const char *);
 int	 client_capture(const char *, const char *const *, char **);
 int	 client_capture_err(const char *, const char *const *, char **, int);
+int	 client_feed(const char *, const char *const *, const char *);
 char	*client_self(void);
 void	 client_tmux_caps(struct lisa_ctx *, struct tmux_caps *);
 

@@ -426,6 +426,8 @@ main(int argc, char **argv)
 	if (listener_open(lisad.sockpath, &cause) != 0)
 		fatalx("%s", cause);
 	hooks_install();
+	/* A death notice of the helper before us (lisa.c) is over. */
+	tmux_run(NULL, "set-option", "-gqu", "@lisa_error", (char *)NULL);
 	ui_apply();
 	session_start();
 

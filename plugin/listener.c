@@ -178,6 +178,9 @@ listener_hook(struct listener_conn *lc, struct json_doc *d)
 	    listener_pane_arg(a[0]) != -1) {
 		pane_respawned(listener_pane_arg(a[0]));
 		buf_add(&lc->out, "{\"ok\":true}\n", 12);
+	} else if (event != NULL && strcmp(event, "client-detached") == 0) {
+		/* (its point is our absence: see lisa.c cmd_hook) */
+		buf_add(&lc->out, "{\"ok\":true}\n", 12);
 	} else if (event != NULL && strcmp(event, "sessions-changed") == 0) {
 		session_changed();
 		buf_add(&lc->out, "{\"ok\":true}\n", 12);

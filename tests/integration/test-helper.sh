@@ -254,3 +254,40 @@ test_cli_help_usage_and_exit_codes() {
 	T has-session 2>/dev/null && fail "a server was started"
 	return 0
 }
+
+# lisa's death is visible: SIGKILL the helper and its control clients go,
+# which fires the client-detached hook it left; `lisa _hook` finds nobody
+# and the status line says lisa is not running (event-driven: no timer).
+# The next start clears it; a stop after a death leaves nothing behind.
+status_says() { T display -p "#{T:status-right}" | grep -q "$1"; }
+test_helper_death_shown_on_status_line() {
+	start_server main
+	T set -g status-right '#{lisa_status}|'
+	. "$ROOT/tests/integration/agents.sh"
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME"
+	start_helper
+	T new-window -d -t main:1 "$FAKE/claude"
+	until_ms 15000 sh -c "[ -n \"\$(tmux -L $SOCK show -gqv @lisa_agents)\" ]" ||
+	    fail "no count: $(L list)"
+	t0=$(now_ms)
+	kill -9 "$HELPER_PID"
+	wait "$HELPER_PID" 2>/dev/null
+	HELPER_PID=
+	until_ms 10000 status_says "lisa is not running" ||
+	    fail "status line: $(T display -p '#{T:status-right}')"
+	note "shown $(($(now_ms) - t0)) ms after SIGKILL"
+	[ -z "$(T show -gqv @lisa_agents)" ] || fail "stale counts kept"
+	start_helper
+	until_ms 5000 sh -c "! tmux -L $SOCK show -gqv @lisa_error | grep -q ." ||
+	    fail "the notice stayed: $(T show -gqv @lisa_error)"
+	# Died again, then stopped: no hook, no notice left.
+	kill -9 "$HELPER_PID"
+	wait "$HELPER_PID" 2>/dev/null
+	HELPER_PID=
+	until_ms 10000 status_says "lisa is not running" || fail "not shown twice"
+	L stop >/dev/null
+	[ -z "$(T show -gqv @lisa_error)" ] || fail "notice left after stop"
+	T show-hooks -g | grep -q "\[5472\]" && fail "hooks left: $(T show-hooks -g)"
+	return 0
+}
