@@ -46,7 +46,7 @@ LISAD_SRCS = plugin/lisad.c plugin/loop.c plugin/session.c plugin/pane.c \
 	plugin/ui.c plugin/notify.c plugin/notify-spawn.c plugin/runs.c plugin/terminate.c \
 	plugin/watchdog.c plugin/termination.c plugin/pane-mute.c \
 	plugin/ended.c plugin/agenthook.c plugin/fleet.c plugin/fleet-pane.c plugin/info.c \
-	plugin/act.c
+	plugin/act.c plugin/live.c
 LISA_SRCS = plugin/lisa.c plugin/lisa-cmd.c plugin/lisa-client.c plugin/lisa-doctor.c \
 	plugin/lisa-status.c plugin/lisa-hooks.c plugin/lisa-hooks-opencode.c plugin/lisa-hooks-copilot.c plugin/lisa-menu.c plugin/lisa-details.c \
 	plugin/lisa-run.c plugin/lisa-act.c plugin/lisa-bridge.c plugin/lisa-fleet.c plugin/lisa-jump.c \

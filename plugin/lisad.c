@@ -65,6 +65,7 @@ lisad_stop(int code)
 	 */
 	if (lisad_server_alive()) {
 		ended_save_now();
+		live_save_now();
 		ui_restore();
 		if (lisad.hooks_installed)
 			hooks_remove();
@@ -422,6 +423,7 @@ main(int argc, char **argv)
 
 	lisad_reload();
 	ended_load();
+	live_load();
 	events_open();
 	if (listener_open(lisad.sockpath, &cause) != 0)
 		fatalx("%s", cause);
@@ -433,6 +435,7 @@ main(int argc, char **argv)
 
 	code = loop_run();
 	act_close();
+	live_close();
 	agentfiles_close();
 	agenthook_close();
 	events_close();

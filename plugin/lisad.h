@@ -324,6 +324,8 @@ struct watch {
 	 */
 	int			 starting;
 
+	enum cls_state		 carry_state;	/* a live agent's verdict from a */
+	int64_t			 carry_since;	/* helper before us (live.c) */
 	int			 held;		/* a verdict from a helper before */
 	int			 held_new;	/* not shown yet */
 	struct cls_result	 held_res;
@@ -483,6 +485,13 @@ int		 runs_is_run_pane(int);
 int		 runs_pane_exit(int, int *, int *);
 void		 runs_mark_killed(int, const char *);
 int		 runs_retry_pane(struct pane *);
+
+/* live.c: live agents' verdicts across a restart of the helper. */
+void		 live_load(void);
+void		 live_changed(void);
+void		 live_save_now(void);
+void		 live_agent_met(struct pane *);
+void		 live_close(void);
 
 /* act.c: typing into a pane, checked at that moment. */
 typedef void	(*act_done_cb)(int, const char *);

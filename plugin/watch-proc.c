@@ -265,6 +265,8 @@ watch_scan(struct pane *p)
 		    (int64_t)(now - w->agent_began);
 		w->starting = proc_boot_ms() < proc_start_ms(&nodes[agent_i]) +
 		    WATCH_START_WINDOW;
+		/* Judged by a helper before us? Its clocks go on. */
+		live_agent_met(p);
 		w->cpu_at = 0;
 		if ((w->agent_pidfd = proc_pidfd(w->agent_pid)) != -1)
 			w->agent_ev = loop_add(w->agent_pidfd, POLLIN,

@@ -682,7 +682,13 @@ watch_run(void *arg)
 			w->retry_at = 0;
 		w->res = r;
 		w->classified = 1;
-		if (w->held_new) {
+		if (from == ST_NONE && w->carry_state != ST_NONE &&
+		    w->carry_state == r.state) {
+			/* As a helper before us said: not news, no notice. */
+			w->since = w->carry_since;
+			events_add("restored", p->id, "%s (%s) %s",
+			    cls_state_name(r.state), r.detail, r.reason);
+		} else if (w->held_new) {
 			/* Said before: not a new transition, no notification. */
 			w->held_new = 0;
 			w->starting = 0;
@@ -696,6 +702,8 @@ watch_run(void *arg)
 		if (from == ST_CRASHED || from == ST_COMPLETED ||
 		    r.state == ST_CRASHED || r.state == ST_COMPLETED)
 			ended_changed();
+		w->carry_state = ST_NONE;
+		live_changed();
 		publish_pane(p);
 		listener_pane_changed(p);
 	} else

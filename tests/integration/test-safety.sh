@@ -208,6 +208,49 @@ $(printf '%s\n' "$before" >"$TESTDIR/before"; printf '%s\n' "$after" >"$TESTDIR/
 	note "$(printf '%s\n' "$after" | wc -l) option and key lines, identical"
 }
 
+# What lisa knew of live agents survives a restart of the helper, stopped
+# or killed: at the shipped grace (10 s), an agent idle at its prompt is
+# never "just_started" again, and its "since" goes on.
+status_of() { L status "$1" --json | jget "d['state'] + ' ' + str(d['since'])"; }
+test_restarted_helper_goes_on_with_live_agents() {
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME"
+	start_server main
+	start_helper
+	T new-window -d -t main:1 -n claude "$ROOT/tests/fake/claude"
+	p=$(T display -p -t main:1 '#{pane_id}')
+	L wait "$p" --until waiting_input --timeout 30 >/dev/null ||
+	    fail "never waiting: $(L status "$p")"
+	before=$(status_of "$p")
+	for how in stop kill; do
+		if [ $how = stop ]; then
+			L stop >/dev/null
+			wait_helper_exit 5000 || fail "helper did not stop"
+		else
+			sleep 1.5	# (the file is written a second after a change)
+			kill -9 "$HELPER_PID"
+			wait "$HELPER_PID" 2>/dev/null
+			HELPER_PID=
+		fi
+		start_helper
+		# Every look for 3 s: never just_started, and as before.
+		t0=$(now_ms)
+		while [ $(($(now_ms) - t0)) -lt 3000 ]; do
+			now=$(status_of "$p")
+			case "$now" in
+			"just_started "*) fail "after $how: just_started again" ;;
+			"not_found "*|"None "*) ;;	# not met yet
+			*) [ "$now" = "$before" ] ||
+			    fail "after $how: '$now', before '$before'" ;;
+			esac
+			sleep 0.2
+		done
+		[ "$(status_of "$p")" = "$before" ] || fail "after $how: $(L status "$p")"
+		L events --json | grep -q '"event":"restored"' ||
+		    fail "no restored event after $how"
+	done
+}
+
 # 13.4: what lisa said about ended agents survives a helper restart: one
 # that crashed under a shell, one whose pane died.
 test_restarted_helper_remembers_ended_agents() {
