@@ -467,7 +467,8 @@ class Driver(AgentScenarios):
                     "waiting_input", "prompt")
 
         self.then_escape(pane, a.prompts["permission"], "tool permission",
-                         "waiting_input", "permission", "permission denied")
+                         "waiting_input", "permission", "permission denied",
+                         nudge=True)
         if "question" in a.prompts:
             self.then_escape(pane, a.prompts["question"], "question",
                              "waiting_input", "question", "question dismissed")
@@ -551,9 +552,38 @@ class Driver(AgentScenarios):
         self.expect("rate limit", pane, self.mock_done("limit", t),
                     "waiting_input", "limit", 60)
 
-    def then_escape(self, pane, prompt, name, state, detail, after, hold=0):
+    # The permission dialog as Claude Code and Codex draw it.
+    NUDGE_DIALOG = {"claude": "Do you want to proceed?",
+                    "codex": "Would you like to run the following command?"}
+
+    def nudge_refused(self, pane):
+        """lisa nudge on the permission dialog (the real agent's): refused,
+        exit 1; 3 s later the dialog is still drawn and the scripted server
+        got nothing (no tool result: the dialog was not answered)."""
+        text = self.NUDGE_DIALOG.get(self.a.name)
+        end = time.time() + 20
+        while time.time() < end and text not in self.s.tmux(
+                "capture-pane", "-p", "-t", pane, check=False):
+            time.sleep(0.2)
+        t = now_ms()
+        p = subprocess.run([LISA, "-L", self.s.sock, "nudge", pane],
+                           capture_output=True, text=True, env=self.s.env,
+                           timeout=30)
+        asked = self.mock_asked(t, 3)
+        drawn = text in self.s.tmux("capture-pane", "-p", "-t", pane, check=False)
+        got = "exit %d, dialog %s, server %s" % (
+            p.returncode, "drawn" if drawn else "gone",
+            "asked" if asked else "not asked")
+        want = "exit 1, dialog drawn, server not asked"
+        if got != want:
+            self.dump("nudge refused on a dialog", pane)
+        self.record("nudge refused on a dialog", want, got, got == want, None,
+                    p.stderr.strip()[:60])
+
+    def then_escape(self, pane, prompt, name, state, detail, after, hold=0,
+                    nudge=False):
         """PROMPT makes STATE/DETAIL (held for HOLD seconds); Escape brings
-        the prompt back."""
+        the prompt back. With NUDGE, a nudge is tried on it first."""
         t = self.type(pane, prompt)
         self.expect(name, pane, t, state, detail)
         if hold:
@@ -562,6 +592,8 @@ class Driver(AgentScenarios):
         # A hook can tell of a dialog before it is drawn, and a key
         # pressed before then is lost (Copilot); a person presses once
         # they see it.
+        if nudge and self.a.name in self.NUDGE_DIALOG:
+            self.nudge_refused(pane)
         text = getattr(self.a, "dialog_text", {}).get(detail)
         end = time.time() + 20
         while text and time.time() < end and text not in self.s.tmux(
