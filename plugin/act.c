@@ -46,6 +46,38 @@ static TAILQ_HEAD(, act) acts = TAILQ_HEAD_INITIALIZER(acts);
 
 static void	act_capture(struct act *);
 
+/*
+ * Which incarnation of a pane this is: its process, and its agent's pid
+ * and start time ("PANEPID.AGENTPID.START", 0s where there is none). An
+ * action chosen from what lisa showed carries it; a pane whose agent ended
+ * or was replaced since has another.
+ */
+void
+act_incarnation(struct pane *p, char *out, size_t len)
+{
+	struct watch	*w = p->watch;
+	int		 alive = w != NULL && w->agent_alive;
+
+	snprintf(out, len, "%ld.%ld.%llu", (long)p->pid,
+	    alive ? (long)w->agent_pid : 0L,
+	    alive ? (unsigned long long)w->agent_start : 0ULL);
+}
+
+/* NULL if EXPECT (maybe NULL: nothing expected) is the pane's, else why. */
+const char *
+act_expected(struct pane *p, const char *expect)
+{
+	char	now[64];
+
+	if (expect == NULL || *expect == '\0')
+		return (NULL);
+	act_incarnation(p, now, sizeof now);
+	if (strcmp(now, expect) == 0)
+		return (NULL);
+	return ("the pane is not what it was when you chose (its agent "
+	    "ended or another took its place)");
+}
+
 static void
 act_free(struct act *a)
 {
@@ -236,8 +268,8 @@ act_timer_cb(void *arg)
  * any) when done or refused. BY names who asked (the user, the watchdog).
  */
 void
-act_nudge(struct pane *p, const char *text, int force, const char *by,
-    struct listener_conn *lc, act_done_cb done)
+act_nudge(struct pane *p, const char *text, int force, const char *expect,
+    const char *by, struct listener_conn *lc, act_done_cb done)
 {
 	struct watch	*w = p->watch;
 	struct act	*a;
@@ -259,7 +291,9 @@ act_nudge(struct pane *p, const char *text, int force, const char *by,
 		a->agent_start = w->agent_start;
 	}
 	a->forceable = 1;
-	if (p->dead) {
+	if ((why = act_expected(p, expect)) != NULL)
+		a->forceable = 0;
+	else if (p->dead) {
 		why = "the pane is dead: nothing to type into";
 		a->forceable = 0;
 	} else if (!force && a->agent_pid == 0)

@@ -74,6 +74,10 @@ act_facts(struct lisa_ctx *ctx, const char *pane, struct act_facts *f)
 		detail = json_get_str(d, obj, "detail");
 		f->dialog = guard_verdict(state, detail) != NULL;
 		free(detail);
+		detail = json_get_str(d, obj, "incarnation");
+		if (detail != NULL)
+			strlcpy(f->incarnation, detail, sizeof f->incarnation);
+		free(detail);
 		free(agent);
 		free(state);
 	}
@@ -146,7 +150,7 @@ act_pane(struct lisa_ctx *ctx, const char *verb, const char *target,
  */
 int
 cmd_nudge(struct lisa_ctx *ctx, const char *target, const char *text,
-    int force)
+    int force, const char *expect)
 {
 	struct json_doc	*d;
 	struct buf	 req;
@@ -160,6 +164,10 @@ cmd_nudge(struct lisa_ctx *ctx, const char *target, const char *text,
 	json_cstr(&req, pane);
 	buf_adds(&req, ",\"text\":");
 	json_cstr(&req, text != NULL ? text : "continue");
+	if (expect != NULL) {
+		buf_adds(&req, ",\"expect\":");
+		json_cstr(&req, expect);
+	}
 	buf_printf(&req, ",\"force\":%s}\n", force ? "true" : "false");
 	if (client_call(ctx, req.data, &d, &cause) != 0) {
 		fprintf(stderr, "lisa: %s not nudged: %s\n", pane, cause);
@@ -190,7 +198,8 @@ cmd_nudge(struct lisa_ctx *ctx, const char *target, const char *text,
 
 /* lisa kill PANE: the helper ends the pane's processes (TERM, then KILL). */
 int
-cmd_kill(struct lisa_ctx *ctx, const char *target, int force)
+cmd_kill(struct lisa_ctx *ctx, const char *target, int force,
+    const char *expect)
 {
 	struct json_doc	*d;
 	struct buf	 req;
@@ -202,6 +211,10 @@ cmd_kill(struct lisa_ctx *ctx, const char *target, int force)
 	buf_init(&req);
 	buf_adds(&req, "{\"cmd\":\"kill\",\"by\":\"user\",\"pane\":");
 	json_cstr(&req, pane);
+	if (expect != NULL) {
+		buf_adds(&req, ",\"expect\":");
+		json_cstr(&req, expect);
+	}
 	buf_adds(&req, "}\n");
 	if (client_call(ctx, req.data, &d, &cause) != 0) {
 		fprintf(stderr, "lisa: %s\n", cause);

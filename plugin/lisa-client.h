@@ -91,8 +91,9 @@ int	 run_list(struct lisa_ctx *, struct run **, size_t *, int);
 char	*run_launch(struct lisa_ctx *, const struct run *, const char *);
 
 /* lisa-act.c */
-int	 cmd_nudge(struct lisa_ctx *, const char *, const char *, int);
-int	 cmd_kill(struct lisa_ctx *, const char *, int);
+int	 cmd_nudge(struct lisa_ctx *, const char *, const char *, int,
+	    const char *);
+int	 cmd_kill(struct lisa_ctx *, const char *, int, const char *);
 int	 act_has_agent(struct lisa_ctx *, const char *);
 struct act_facts {
 	int	 agent;		/* the helper sees one (alive or ended) */
@@ -100,6 +101,7 @@ struct act_facts {
 	int	 run;		/* a `lisa run` record */
 	int	 fallback;	/* with a fallback */
 	int	 dialog;	/* it waits on anything but its prompt */
+	char	 incarnation[64];	/* its process and agent, now */
 };
 void	 act_facts(struct lisa_ctx *, const char *, struct act_facts *);
 int	 cmd_dismiss(struct lisa_ctx *, const char *);

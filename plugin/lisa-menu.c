@@ -301,12 +301,14 @@ menu_item(struct menu_args *ma, const char *name, const char *key,
 /* An action on the client's pane, confirmed first if it destroys. */
 static void
 menu_action(struct menu_args *ma, struct lisa_ctx *ctx, const char *client,
-    const char *label, const char *key, const char *what, int confirm)
+    const char *label, const char *key, const char *what, int confirm,
+    const char *pane, const char *incarnation)
 {
 	struct buf	 b;
-	char		*sh, *rs, arg[64];
+	char		*sh, *rs, arg[160];
 
-	snprintf(arg, sizeof arg, "%s", what);
+	/* The pane and agent the menu was made for, not the current one. */
+	snprintf(arg, sizeof arg, "%s:%s:%s", what, pane, incarnation);
 	sh = menu_self(ctx, "key act", client);
 	buf_init(&b);
 	buf_adds(&b, sh);
@@ -327,20 +329,34 @@ menu_action(struct menu_args *ma, struct lisa_ctx *ctx, const char *client,
 }
 
 /*
- * lisa key act CLIENT WHAT: run `lisa WHAT PANE` on the client's pane and
- * show its last line of output there.
+ * lisa key act CLIENT WHAT:PANE:INCARNATION: run `lisa WHAT PANE --expect
+ * INCARNATION` (the pane and agent the menu showed: refused if the agent
+ * ended or another took its place since) and show its last line of output
+ * on the client. Without PANE, the client's pane.
  */
 static int
-cmd_key_act(struct lisa_ctx *ctx, const char *client, const char *what)
+cmd_key_act(struct lisa_ctx *ctx, const char *client, const char *arg)
 {
-	char	*pane, *self, out[512], *nl;
+	char	*pane, *self, out[512], *nl, what[16], *inc = NULL;
+	char	*copy, *orig;
 	int	 p[2], status;
 	ssize_t	 n;
 	pid_t	 pid;
 	size_t	 got = 0;
 
-	if (what == NULL || (pane = menu_client_pane(ctx, client)) == NULL)
+	if (arg == NULL)
 		return (menu_message(ctx, client, "lisa: no pane"));
+	orig = copy = xstrdup(arg);
+	strlcpy(what, strsep(&copy, ":"), sizeof what);
+	pane = copy != NULL ? strsep(&copy, ":") : NULL;
+	if (copy != NULL && *copy != '\0')
+		inc = copy;
+	if (pane != NULL && pane[0] == '%')
+		pane = xstrdup(pane);
+	else if ((pane = menu_client_pane(ctx, client)) == NULL) {
+		free(orig);
+		return (menu_message(ctx, client, "lisa: no pane"));
+	}
 	self = client_self();
 	if (pipe(p) != 0 || (pid = fork()) == -1)
 		return (1);
@@ -352,6 +368,10 @@ cmd_key_act(struct lisa_ctx *ctx, const char *client, const char *what)
 		if (strcmp(what, "fallback") == 0)
 			execl(self, self, "-S", ctx->sid.socket, "retry", pane,
 			    "--fallback", (char *)NULL);
+		else if (inc != NULL && (strcmp(what, "nudge") == 0 ||
+		    strcmp(what, "kill") == 0))
+			execl(self, self, "-S", ctx->sid.socket, what, pane,
+			    "--expect", inc, (char *)NULL);
 		else
 			execl(self, self, "-S", ctx->sid.socket, what, pane,
 			    (char *)NULL);
@@ -369,6 +389,7 @@ cmd_key_act(struct lisa_ctx *ctx, const char *client, const char *what)
 	if ((nl = strrchr(out, '\n')) != NULL)
 		memmove(out, nl + 1, strlen(nl + 1) + 1);
 	free(pane);
+	free(orig);
 	free(self);
 	{
 		struct buf	b;
@@ -534,23 +555,23 @@ cmd_key_menu(struct lisa_ctx *ctx, const char *client)
 		act_facts(ctx, pane, &f);
 	else
 		memset(&f, 0, sizeof f);
-	free(pane);
 	/* Never on a dialog: the nudge would answer it. */
 	if (f.agent && !f.ended && !f.dialog)
 		menu_action(&ma, ctx, client, "Nudge (this pane)", "u",
-		    "nudge", 0);
+		    "nudge", 0, pane, f.incarnation);
 	if (f.ended)
 		menu_action(&ma, ctx, client, "Dismiss (this pane)", "x",
-		    "dismiss", 0);
+		    "dismiss", 0, pane, f.incarnation);
 	if (f.run)
 		menu_action(&ma, ctx, client, "Retry (this pane)", "r",
-		    "retry", 0);
+		    "retry", 0, pane, f.incarnation);
 	if (f.fallback)
 		menu_action(&ma, ctx, client, "Retry with fallback", "f",
-		    "fallback", 0);
+		    "fallback", 0, pane, f.incarnation);
 	if ((f.agent && !f.ended) || f.run)
 		menu_action(&ma, ctx, client, "Kill (this pane)", "k", "kill",
-		    1);
+		    1, pane, f.incarnation);
+	free(pane);
 	buf_free(&name);
 	buf_free(&cmd);
 	menu_free(list, n);

@@ -33,6 +33,7 @@ struct args {
 	int		 wait;
 	int		 force;
 	int		 fallback;
+	const char	*expect;	/* nudge, kill: the pane's incarnation */
 	int		 help;
 	int		 version;
 	int		 argc;
@@ -121,6 +122,8 @@ parse_args(int argc, char **argv, struct args *a)
 			a->force = 1;
 		else if (strcmp(argv[i], "--fallback") == 0)
 			a->fallback = 1;
+		else if (strcmp(argv[i], "--expect") == 0 && i + 1 < argc)
+			a->expect = argv[++i];
 		else if (strcmp(argv[i], "--dry-run") == 0)
 			a->dry_run = 1;
 		else if (strcmp(argv[i], "--agent") == 0 && i + 1 < argc)
@@ -796,10 +799,10 @@ main(int argc, char **argv)
 		return (cmd_runs(&ctx, a.json));
 	if (strcmp(cmd, "nudge") == 0)
 		return (cmd_nudge(&ctx, a.argc > 1 ? a.argv[1] : NULL,
-		    a.argc > 2 ? a.argv[2] : NULL, a.force));
+		    a.argc > 2 ? a.argv[2] : NULL, a.force, a.expect));
 	if (strcmp(cmd, "kill") == 0)
 		return (cmd_kill(&ctx, a.argc > 1 ? a.argv[1] : NULL,
-		    a.force));
+		    a.force, a.expect));
 	if (strcmp(cmd, "dismiss") == 0)
 		return (cmd_dismiss(&ctx, a.argc > 1 ? a.argv[1] : NULL));
 	if (strcmp(cmd, "retry") == 0)

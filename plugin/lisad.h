@@ -496,7 +496,9 @@ void		 live_close(void);
 /* act.c: typing into a pane, checked at that moment. */
 typedef void	(*act_done_cb)(int, const char *);
 void		 act_nudge(struct pane *, const char *, int, const char *,
-		    struct listener_conn *, act_done_cb);
+		    const char *, struct listener_conn *, act_done_cb);
+void		 act_incarnation(struct pane *, char *, size_t);
+const char	*act_expected(struct pane *, const char *);
 void		 act_conn_gone(struct listener_conn *);
 void		 act_close(void);
 

@@ -381,13 +381,20 @@ listener_request(struct listener_conn *lc, const char *line, size_t len)
 	} else if (strcmp(cmd, "kill") == 0) {
 		char		*id = json_get_str(d, 0, "pane"), *why = NULL;
 		char		*by = json_get_str(d, 0, "by");
+		char		*expect = json_get_str(d, 0, "expect");
 		struct pane	*kp = NULL;
+		const char	*changed;
 
 		if (id != NULL && id[0] == '%')
 			kp = pane_find((int)strtol(id + 1, NULL, 10));
 		if (kp == NULL)
 			xasprintf(&why, "no such pane: %s", id != NULL ? id :
 			    "?");
+		else if ((changed = act_expected(kp, expect)) != NULL) {
+			why = xstrdup(changed);
+			kp = NULL;
+		}
+		free(expect);
 		if (kp == NULL || terminate_pane(kp, by != NULL &&
 		    strcmp(by, "daemon") == 0 ? "daemon" : "user", &why) != 0) {
 			buf_adds(&b, "{\"ok\":false,\"error\":");
@@ -401,6 +408,7 @@ listener_request(struct listener_conn *lc, const char *line, size_t len)
 		listener_reply(lc, &b);
 	} else if (strcmp(cmd, "nudge") == 0) {
 		char	*text = json_get_str(d, 0, "text");
+		char	*expect = json_get_str(d, 0, "expect");
 		int	 force = 0;
 
 		arg = json_get_str(d, 0, "pane");
@@ -409,9 +417,10 @@ listener_request(struct listener_conn *lc, const char *line, size_t len)
 			listener_error(lc, "no such pane");
 		else		/* answers when it is done (act.c) */
 			act_nudge(p, text != NULL ? text : "continue", force,
-			    "user", lc, NULL);
+			    expect, "user", lc, NULL);
 		free(arg);
 		free(text);
+		free(expect);
 	} else if (strcmp(cmd, "dismiss") == 0) {
 		arg = json_get_str(d, 0, "pane");
 		if ((p = pane_find(listener_pane_arg(arg))) == NULL)

@@ -618,6 +618,9 @@ pane_json(struct buf *b, struct pane *p)
 	json_cstr(b, p->window_name != NULL ? p->window_name : "");
 	json_key(b, "pane_index");
 	buf_printf(b, "%d", p->pane_index);
+	act_incarnation(p, tmp, sizeof tmp);
+	json_key(b, "incarnation");
+	json_cstr(b, tmp);
 	xasprintf(&target, "%s:%d.%d", sname, p->window_index, p->pane_index);
 	json_key(b, "target");
 	json_cstr(b, target);

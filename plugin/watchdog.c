@@ -158,7 +158,7 @@ wd_nudge(struct pane *p)
 	 */
 	p->watch->wd_quiet_until = time_mono_ms() + WD_ENTER_MS + 2000;
 	wd_event(p, 1, "nudge", NULL);
-	act_nudge(p, wd.nudge, 0, "watchdog", NULL, wd_nudge_done);
+	act_nudge(p, wd.nudge, 0, NULL, "watchdog", NULL, wd_nudge_done);
 }
 
 static void

@@ -394,6 +394,39 @@ $(screen)"
 	[ "$(T display -p -t "$sh3" '#{pane_dead}')" = 0 ] || fail "$sh3 died"
 }
 
+# The menu's actions act on the agent the menu showed: Kill chosen, and
+# before "y" that agent ends and another starts in the same pane (a shell
+# runs it again): the kill is refused, the new agent lives.
+agent_pid_of() { L status "$1" --json | jget "d['incarnation']"; }
+test_menu_kill_refused_when_the_agent_changed() {
+	setup_agents
+	p=$(marked_bash 1)
+	T send-keys -t "$p" "$FAKE/claude" Enter
+	expect "$p" waiting_input prompt
+	first=$(agent_pid_of "$p")
+	attach main:1
+	O send-keys C-b a
+	expect_screen "Kill (this pane)"
+	O send-keys k
+	expect_screen "lisa: kill this pane's agent? (y/n)"
+	# Meanwhile, the agent leaves and the user starts it again.
+	T send-keys -t "$p" 'exit 0' Enter
+	expect "$p" completed
+	T send-keys -t "$p" "$FAKE/claude" Enter
+	expect "$p" waiting_input prompt
+	until_ms 10000 sh -c "[ \"\$('$LISA' -L '$SOCK' status '$p' --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"incarnation\"])')\" != '$first' ]" ||
+	    fail "the new agent is not a new incarnation: $first"
+	O send-keys y
+	expect_screen "not what it was when you chose"
+	sleep 2.5	# (a kill would end it within 2 s)
+	state_is "$p" waiting_input prompt "" || fail "the new agent was hit: $(L status "$p")"
+	L events --json | grep -q '"event":"terminate"' && fail "a terminate was sent"
+	# And from the CLI: a stale --expect is refused, the current one not.
+	L kill "$p" --expect "$first" 2>/dev/null && fail "killed with a stale --expect"
+	L nudge "$p" --expect "$first" 2>/dev/null && fail "nudged with a stale --expect"
+	return 0
+}
+
 # The menu offers an action only where it applies: nothing but "Why?" on a
 # plain shell; Dismiss, not Nudge or Kill, where an agent has crashed.
 test_menu_offers_only_what_applies() {
