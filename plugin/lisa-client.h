@@ -105,6 +105,8 @@ struct act_facts {
 };
 void	 act_facts(struct lisa_ctx *, const char *, struct act_facts *);
 int	 cmd_dismiss(struct lisa_ctx *, const char *);
+int	 event_of_pane(struct lisa_ctx *, struct json_doc *, int, const char *,
+	    const char *);
 int	 cmd_retry(struct lisa_ctx *, const char *, int);
 
 /* lisa-hooks.c */

@@ -41,9 +41,9 @@ static const struct lisa_cmd lisa_cmds[] = {
 	{ "wait", NULL, "[TARGET] [--until STATE,...] [--timeout SECONDS]",
 	  "block until the pane reaches a state (working, waiting, done, "
 	  "crashed, stuck, or a JSON state name)", 0, 1, 1 },
-	{ "events", NULL, "[--json] [--follow] [--since TIME]",
-	  "transitions and pane events (TIME: RFC 3339, or 30s / 10m / 2h "
-	  "ago)", 0, 0, 1 },
+	{ "events", NULL, "[TARGET] [--json] [--follow] [--since TIME]",
+	  "transitions and pane events, all or one pane's own (TIME: RFC "
+	  "3339, or 30s / 10m / 2h ago)", 0, 1, 1 },
 	{ "reload", NULL, "", "re-read @lisa-* options and agents.json",
 	  0, 0, 1 },
 	{ "shell-init", NULL, "bash|zsh|fish",

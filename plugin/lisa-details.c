@@ -185,14 +185,41 @@ details_fit(struct lisa_ctx *ctx, const char *target)
 	return (1);
 }
 
+/*
+ * Is event ITEM of pane PANE ("%N"; HOST for a remote one, else NULL)?
+ * Not a remote pane's with the same id, not an earlier server's %N.
+ */
+int
+event_of_pane(struct lisa_ctx *ctx, struct json_doc *d, int item,
+    const char *pane, const char *host)
+{
+	char	*ev, *srv, *h;
+	int	 mine;
+
+	ev = json_get_str(d, item, "pane_id");
+	h = json_get_str(d, item, "host");
+	srv = json_get_str(d, item, "server");
+	if (ev == NULL || strcmp(ev, pane) != 0)
+		mine = 0;
+	else if (host != NULL)
+		mine = h != NULL && strcmp(h, host) == 0;
+	else
+		mine = h == NULL && srv != NULL &&
+		    strcmp(srv, client_instance(ctx)) == 0;
+	free(ev);
+	free(h);
+	free(srv);
+	return (mine);
+}
+
 /* The why behind a pane's state, and what happened to it lately. */
 int
 cmd_details(struct lisa_ctx *ctx, const char *target, int wait)
 {
 	struct json_doc	*d;
-	char		*cause = NULL, *pane = NULL, *ev, *ts, *type, *from, *to;
-	char		*detail, *srv;
-	int		 events, i, n, item, shown = 0, rc, host, mine;
+	char		*cause = NULL, *pane = NULL, *ts, *type, *from, *to;
+	char		*detail;
+	int		 events, i, n, item, shown = 0, rc;
 
 	if (wait && details_fit(ctx, target))
 		return (0);
@@ -208,19 +235,7 @@ cmd_details(struct lisa_ctx *ctx, const char *target, int wait)
 		printf("\n  last events:\n");
 		for (i = n - 1; i >= 0 && shown < 12; i--) {
 			item = json_array_item(d, events, i);
-			/*
-			 * This pane's own: not a remote pane's with the same
-			 * id (it has a host), not an earlier server's %N.
-			 */
-			ev = json_get_str(d, item, "pane_id");
-			srv = json_get_str(d, item, "server");
-			host = json_get(d, item, "host");
-			mine = ev != NULL && strcmp(ev, pane) == 0 &&
-			    host < 0 && srv != NULL && strcmp(srv,
-			    client_instance(ctx)) == 0;
-			free(ev);
-			free(srv);
-			if (!mine)
+			if (!event_of_pane(ctx, d, item, pane, NULL))
 				continue;
 			ts = menu_str(d, item, "ts");
 			type = menu_str(d, item, "event");

@@ -448,11 +448,20 @@ cmd_events(struct lisa_ctx *ctx, struct args *a)
 {
 	struct json_doc	*d, *e;
 	struct buf	 in, req;
-	char		*cause = NULL, *nl, tmp[65536];
+	char		*cause = NULL, *nl, tmp[65536], *pane = NULL, *host = NULL;
 	int		 evs, i, n, fd = -1;
 	long long	 since = parse_since(a->since), last = 0, ts;
 	ssize_t		 got;
 
+	/* One pane's own: %N here (resolved as tmux does), or %N@HOST. */
+	if (a->argc > 1) {
+		if (fleet_is_target(a->argv[1])) {
+			pane = xstrdup(a->argv[1]);
+			host = strchr(pane, '@');
+			*host++ = '\0';
+		} else if ((pane = client_resolve(ctx, a->argv[1])) == NULL)
+			return (1);
+	}
 	/* Follow first, so nothing falls between history and the stream. */
 	if (a->follow) {
 		char	*reply = NULL;
@@ -471,23 +480,28 @@ cmd_events(struct lisa_ctx *ctx, struct args *a)
 	evs = json_get(d, 0, "events");
 	n = json_array_size(d, evs);
 	for (i = 0; i < n; i++) {
-		print_event(d, json_array_item(d, evs, i), a->json);
 		if (json_get_int(d, json_array_item(d, evs, i), "ts_ms",
 		    &ts) == 0)
 			last = ts;
+		if (pane == NULL || event_of_pane(ctx, d,
+		    json_array_item(d, evs, i), pane, host))
+			print_event(d, json_array_item(d, evs, i), a->json);
 	}
 	json_free(d);
 	fflush(stdout);
-	if (!a->follow)
+	if (!a->follow) {
+		free(pane);
 		return (0);
+	}
 	buf_init(&in);
 	while ((got = read(fd, tmp, sizeof tmp)) > 0) {
 		buf_add(&in, tmp, (size_t)got);
 		while ((nl = memchr(in.data, '\n', in.len)) != NULL) {
 			if ((e = json_parse(in.data, (size_t)(nl - in.data),
 			    &cause)) != NULL) {
-				if (json_get_int(e, 0, "ts_ms", &ts) != 0 ||
-				    ts >= last)
+				if ((json_get_int(e, 0, "ts_ms", &ts) != 0 ||
+				    ts >= last) && (pane == NULL ||
+				    event_of_pane(ctx, e, 0, pane, host)))
 					print_event(e, 0, a->json);
 				json_free(e);
 			}
@@ -496,6 +510,7 @@ cmd_events(struct lisa_ctx *ctx, struct args *a)
 		fflush(stdout);
 	}
 	buf_free(&in);
+	free(pane);
 	return (0);
 }
 
@@ -765,7 +780,7 @@ main(int argc, char **argv)
 	if (c != NULL && c->server && !client_server_up(&ctx))
 		die("no tmux server at %s", ctx.sid.socket);
 	if (a.argc > 1 && fleet_is_target(a.argv[1]) &&
-	    strcmp(cmd, "wait") != 0)
+	    strcmp(cmd, "wait") != 0 && strcmp(cmd, "events") != 0)
 		return (cmd_remote_args(&ctx, cmd, &a));
 	if (strcmp(cmd, "hosts") == 0)
 		return (cmd_hosts(&ctx, a.json));

@@ -141,6 +141,9 @@ test_fleet_remote_states_push() {
 	setup_fleet
 	R1 new-window -d -t work:1 -n claude "$FAKE/claude"
 	p=$(R1 display -p -t work:1 '#{pane_id}')
+	# A local pane with the same id (its history is its own).
+	T new-window -d -t main:7 "sleep 300"
+	local_p=$(T display -p -t main:7 '#{pane_id}')
 	expect_remote "$p" "$H1" waiting_input
 	# No helper ran there: the bridge started it, and says so.
 	L hosts --json | jget "d[0]['reason']" | grep -qx "started its helper" ||
@@ -170,6 +173,15 @@ test_fleet_remote_states_push() {
 	L wait "$p@$H1" --until waiting --timeout 8 >/dev/null || fail "wait waiting"
 	L events | grep -q "$p@$H1 *claude *in_progress -> waiting_input" ||
 	    fail "no remote transition in the events: $(L events | tail -n 5)"
+	# Its own history, apart from a local pane with the same id.
+	L events "$p@$H1" | grep -q "in_progress -> waiting_input" ||
+	    fail "events $p@$H1: $(L events "$p@$H1")"
+	[ "$local_p" = "$p" ] || note "no local pane $p to compare with ($local_p)"
+	if [ "$local_p" = "$p" ]; then
+		L events "$p" | grep -q "@$H1" && fail "the remote's events under local $p"
+		L details "$p" | grep -q "in_progress -> waiting_input" &&
+		    fail "the remote's events in local $p's details: $(L details "$p")"
+	fi
 	L wait "%999@$H1" --timeout 2 >/dev/null 2>&1
 	[ $? = 2 ] || fail "wait on a pane the host lacks"
 	# A crash, with its exit code. (A death the host's tmux lost has

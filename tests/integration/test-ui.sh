@@ -383,6 +383,8 @@ test_restarted_server_old_runs_touch_nothing() {
 	shows "$s1" '#{pane_current_command}' sleep || fail "$s1 was touched"
 	shows "$s1" '#{pane_dead}' 0 || fail "$s1 died"
 	L details "$s1" | grep -qE "run_|died" && fail "old events in details: $(L details "$s1")"
+	[ -z "$(L events "$s1" --json)" ] || fail "old events in events $s1: $(L events "$s1")"
+	L events --json | grep -q '"run_finished"' || fail "the log lost the old events"
 	attach main:3
 	O send-keys C-b a
 	expect_screen "Why? (this pane)"
