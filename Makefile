@@ -50,7 +50,7 @@ LISAD_SRCS = plugin/lisad.c plugin/loop.c plugin/session.c plugin/pane.c \
 LISA_SRCS = plugin/lisa.c plugin/lisa-cmd.c plugin/lisa-client.c plugin/lisa-doctor.c \
 	plugin/lisa-status.c plugin/lisa-hooks.c plugin/lisa-hooks-opencode.c plugin/lisa-hooks-copilot.c plugin/lisa-menu.c plugin/lisa-details.c \
 	plugin/lisa-run.c plugin/lisa-act.c plugin/lisa-bridge.c plugin/lisa-fleet.c plugin/lisa-jump.c \
-	plugin/lisa-escalate.c
+	plugin/lisa-escalate.c plugin/lisa-hook.c
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 CONTROL_OBJS = $(call obj,$(CONTROL_SRCS))

@@ -12,7 +12,6 @@
  *   the events and in the run records.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,8 +74,6 @@ ended_save(void *arg)
 	struct buf	 b;
 	struct pane	*p;
 	struct watch	*w;
-	char		*tmp;
-	int		 fd, ok = 0;
 
 	/* Stopping frees the panes: what they said was saved before (arg
 	 * NULL: ended_save_now). */
@@ -100,24 +97,8 @@ ended_save(void *arg)
 		buf_printf(&b, ",\"since\":%lld,\"exit_code\":%d}\n",
 		    (long long)w->since, watch_exit_code(p));
 	}
-	if (b.len == 0) {
-		if (unlink(ended_path) != 0 && errno != ENOENT)
-			log_warn("%s", ended_path);
-		buf_free(&b);
-		return;
-	}
-	xasprintf(&tmp, "%s.tmp", ended_path);
-	fd = open(tmp, O_WRONLY|O_CREAT|O_TRUNC|O_NOFOLLOW|O_CLOEXEC, 0600);
-	if (fd != -1 && write(fd, b.data, b.len) == (ssize_t)b.len &&
-	    rename(tmp, ended_path) == 0)
-		ok = 1;
-	if (!ok) {
-		log_warn("%s", tmp);
-		unlink(tmp);
-	}
-	if (fd != -1)
-		close(fd);
-	free(tmp);
+	if (runtime_write_file(ended_path, b.data, b.len) != 0)
+		log_warn("%s", ended_path);
 	buf_free(&b);
 }
 
@@ -194,33 +175,18 @@ ended_parse(const char *line, size_t len)
 void
 ended_load(void)
 {
-	char	*data, *line, *nl, *end;
-	int	 fd, n = 0;
-	ssize_t	 r;
-	size_t	 len = 0;
+	char	*data;
+	size_t	 len;
+	int	 n;
 
 	free(ended_path);
 	ended_path = runtime_path(lisad.rundir, lisad.sid.key, ".ended");
-	if ((fd = open(ended_path, O_RDONLY|O_NOFOLLOW|O_CLOEXEC)) == -1) {
+	if (runtime_read_file(ended_path, ENDED_MAX_FILE, &data, &len) != 0) {
 		if (errno != ENOENT)
 			log_warn("%s", ended_path);
 		return;
 	}
-	data = xmalloc(ENDED_MAX_FILE + 1);
-	while (len < ENDED_MAX_FILE &&
-	    (r = read(fd, data + len, ENDED_MAX_FILE - len)) > 0)
-		len += (size_t)r;
-	close(fd);
-	data[len] = '\0';
-	end = data + len;
-	for (line = data; line < end && n < ENDED_MAX_RECORDS; line = nl + 1) {
-		if ((nl = memchr(line, '\n', (size_t)(end - line))) == NULL)
-			nl = end;
-		if (nl > line) {
-			ended_parse(line, (size_t)(nl - line));
-			n++;
-		}
-	}
+	n = runtime_lines(data, len, ENDED_MAX_RECORDS, ended_parse);
 	free(data);
 	log_debug("%s: %d records", ended_path, n);
 }

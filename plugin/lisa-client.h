@@ -59,6 +59,8 @@ char	*menu_client_pane(struct lisa_ctx *, const char *);
 int	 menu_exec(struct lisa_ctx *, char **, int);
 int	 menu_message(struct lisa_ctx *, const char *, const char *);
 char	*menu_self(struct lisa_ctx *, const char *, const char *);
+char	*menu_self2(struct lisa_ctx *, const char *, const char *,
+	    const char *);
 struct menu_args {		/* a display-menu command, built up */
 	char	**argv;
 	int	  argc;
@@ -69,6 +71,10 @@ void	 menu_add(struct menu_args *, char *);
 void	 menu_start(struct menu_args *, const char *, const char *);
 void	 menu_item(struct menu_args *, const char *, const char *,
 	    const char *);
+
+/* lisa-hook.c: what tmux's hooks run; what a dead helper left. */
+int	 cmd_hook(int, char **);
+void	 stop_leftovers(struct lisa_ctx *);
 
 /* lisa-escalate.c: a run out of retries, decided when the human wants. */
 int	 cmd_key_escalate(struct lisa_ctx *, const char *, const char *);

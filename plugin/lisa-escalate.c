@@ -15,21 +15,6 @@
 
 static void	menu_line(struct buf *, const char *);
 
-/* `lisa key settle CLIENT ID`, as a shell command line. */
-static char *
-escalate_settle_sh(struct lisa_ctx *ctx, const char *client, const char *id)
-{
-	struct buf	 b;
-	char		*sh = menu_self(ctx, "key settle", client);
-
-	buf_init(&b);
-	buf_adds(&b, sh);
-	buf_addc(&b, ' ');
-	ctl_shell_quote(&b, id);
-	free(sh);
-	return (buf_detach(&b));
-}
-
 /*
  * The runs of this server that wait for a decision, whose pane is still
  * there (what tmux lists now); *n of them.
@@ -86,7 +71,7 @@ escalate_menu_items(struct lisa_ctx *ctx, const char *client,
     struct menu_args *ma)
 {
 	struct run	*list;
-	struct buf	 b, c;
+	struct buf	 b;
 	char		*sh, *rs;
 	size_t		 n, i;
 
@@ -95,24 +80,18 @@ escalate_menu_items(struct lisa_ctx *ctx, const char *client,
 	if (n > 0)
 		menu_item(ma, "-#[bold]needs your decision", "", "");
 	buf_init(&b);
-	buf_init(&c);
 	for (i = 0; i < n; i++) {
 		buf_reset(&b);
 		buf_adds(&b, "  ");
 		menu_line(&b, list[i].name);
 		buf_printf(&b, " failed after its retries (%s)", list[i].pane);
-		sh = menu_self(ctx, "key escalate", client);
-		buf_reset(&c);
-		buf_adds(&c, sh);
-		buf_addc(&c, ' ');
-		ctl_shell_quote(&c, list[i].id);
-		rs = menu_run_shell(c.data);
+		sh = menu_self2(ctx, "key escalate", client, list[i].id);
+		rs = menu_run_shell(sh);
 		menu_item(ma, b.data, "", rs);
 		free(rs);
 		free(sh);
 	}
 	buf_free(&b);
-	buf_free(&c);
 	escalate_free(list, n);
 }
 
@@ -267,7 +246,7 @@ cmd_key_escalate(struct lisa_ctx *ctx, const char *client, const char *id)
 		free(rs);
 	}
 	/* Skip and abort settle it: it waits no more. */
-	sh = escalate_settle_sh(ctx, client, r.id);
+	sh = menu_self2(ctx, "key settle", client, r.id);
 	rs = menu_run_shell(sh);
 	menu_item(&ma, "Skip (leave it as it is)", "s", rs);
 	/*

@@ -224,17 +224,18 @@ menu_self(struct lisa_ctx *ctx, const char *what, const char *arg)
 	return (buf_detach(&b));
 }
 
-/* The shell command line of `lisa key jump CLIENT %N@HOST`. */
-static char *
-menu_jump(struct lisa_ctx *ctx, const char *client, const char *target)
+/* The same, with a second argument ("key jump CLIENT %N@HOST"). */
+char *
+menu_self2(struct lisa_ctx *ctx, const char *what, const char *arg,
+    const char *arg2)
 {
 	struct buf	 b;
-	char		*sh = menu_self(ctx, "key jump", client);
+	char		*sh = menu_self(ctx, what, arg);
 
 	buf_init(&b);
 	buf_adds(&b, sh);
 	buf_addc(&b, ' ');
-	ctl_shell_quote(&b, target);
+	ctl_shell_quote(&b, arg2);
 	free(sh);
 	return (buf_detach(&b));
 }
@@ -521,7 +522,7 @@ cmd_key_menu(struct lisa_ctx *ctx, const char *client)
 		buf_reset(&cmd);
 		if (list[i].host != NULL) {
 			/* A remote one: its host's jump window (lisa-jump.c). */
-			sh = menu_jump(ctx, client, list[i].pane);
+			sh = menu_self2(ctx, "key jump", client, list[i].pane);
 			rs = menu_run_shell(sh);
 			menu_item(&ma, name.data, key, rs);
 			free(sh);

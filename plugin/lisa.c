@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include "lisa-client.h"
-#include "ui-format.h"
 
 struct args {
 	const char	*label;
@@ -227,29 +226,6 @@ cmd_start(struct lisa_ctx *ctx, struct args *a)
 	}
 	die("helper did not come up");
 	return (1);
-}
-
-/*
- * No helper, but one that died may have left its hooks (they tell of its
- * death) and that notice: take them out, as its own stop would have.
- */
-static void
-stop_leftovers(struct lisa_ctx *ctx)
-{
-	static const char	*hooks[] = { "pane-died", "session-created",
-				    "client-detached" };
-	const char		*argv[] = { "tmux", "-N", "-S", ctx->sid.socket,
-				    "source-file", "-", NULL };
-	struct buf		 b;
-	size_t			 i;
-
-	buf_init(&b);
-	for (i = 0; i < sizeof hooks / sizeof hooks[0]; i++)
-		buf_printf(&b, "set-hook -gu %s[%d]\n", hooks[i],
-		    LISA_HOOK_INDEX);
-	buf_adds(&b, "set-option -gqu @lisa_error\n");
-	client_feed("tmux", argv, b.data);
-	buf_free(&b);
 }
 
 static int
@@ -626,79 +602,6 @@ cmd_tap(struct lisa_ctx *ctx, struct args *a)
 }
 
 /* Called by tmux hooks: never print (run-shell output would show). */
-/*
- * The helper is gone while its hooks are still in tmux (a clean stop takes
- * them out first): it died. The status line says so where its counts were
- * (#{lisa_status} shows @lisa_error), and the counts, stale now, go.
- */
-static void
-hook_helper_gone(const char *tmux_socket)
-{
-	const char	*show[] = { "tmux", "-N", "-S", tmux_socket,
-			    "show-hooks", "-g", "client-detached", NULL };
-	const char	*src[] = { "tmux", "-N", "-S", tmux_socket,
-			    "source-file", "-", NULL };
-	char		*out = NULL, mark[32];
-	struct buf	 script;
-	int		 i;
-
-	snprintf(mark, sizeof mark, "[%d]", LISA_HOOK_INDEX);
-	if (client_capture("tmux", show, &out) != 0 || out == NULL ||
-	    strstr(out, mark) == NULL) {
-		free(out);
-		return;		/* stopped on purpose, or no server */
-	}
-	free(out);
-	buf_init(&script);
-	buf_adds(&script, "set-option -gq @lisa_error \"lisa is not running: "
-	    "lisa start\"\n");
-	for (i = 0; i < UI_NGROUPS; i++)
-		buf_printf(&script, "set-option -gqu @lisa_count_%s\n",
-		    ui_group_name(i));
-	buf_adds(&script, "set-option -gqu @lisa_agents\n"
-	    "set-option -gqu @lisa_waiting\n");
-	client_feed("tmux", src, script.data);
-	buf_free(&script);
-}
-
-static int
-cmd_hook(struct args *a)
-{
-	struct buf	 req;
-	char		*reply = NULL, *cause = NULL;
-	int		 fd, i;
-
-	if (a->argc < 3)
-		return (2);
-	if ((fd = client_connect(a->argv[1], &cause)) == -1) {
-		free(cause);
-		/* A client went and no helper answers: it died. */
-		if (strcmp(a->argv[2], "client-detached") == 0 && a->argc > 3)
-			hook_helper_gone(a->argv[3]);
-		return (1);
-	}
-	buf_init(&req);
-	buf_adds(&req, "{\"cmd\":\"hook\",\"event\":");
-	json_cstr(&req, a->argv[2]);
-	buf_adds(&req, ",\"args\":[");
-	for (i = 3; i < a->argc; i++) {
-		if (i != 3)
-			buf_addc(&req, ',');
-		json_cstr(&req, a->argv[i]);
-	}
-	buf_adds(&req, "]}\n");
-	/*
-	 * session-created holds tmux's notifications: the helper answers
-	 * within 8 s whatever happens (session.c).
-	 */
-	client_request_ms(fd, req.data, &reply, &cause,
-	    10000);
-	close(fd);
-	free(reply);
-	free(cause);
-	return (0);
-}
-
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
 #include <sanitizer/lsan_interface.h>
@@ -735,7 +638,7 @@ main(int argc, char **argv)
 		usage(a.help ? 0 : 2);
 	cmd = a.argv[0];
 	if (strcmp(cmd, "_hook") == 0)
-		return (cmd_hook(&a));
+		return (cmd_hook(a.argc, a.argv));
 	if (strcmp(cmd, "_run") != 0) {
 		if ((c = lisa_cmd_find(cmd)) == NULL)
 			usage_error(NULL, "unknown command: %s", cmd);

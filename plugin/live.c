@@ -10,7 +10,6 @@
  * second in a burst) and at stop; read once at start.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,8 +66,6 @@ live_save(void *arg)
 	struct buf	 b;
 	struct pane	*p;
 	struct watch	*w;
-	char		*tmp;
-	int		 fd, ok = 0;
 
 	if (live_path == NULL || (lisad.stopping && arg != NULL))
 		return;
@@ -90,24 +87,8 @@ live_save(void *arg)
 		    (long long)w->since, (long long)live_real(w->agent_since),
 		    (long long)live_real(p->out_last));
 	}
-	if (b.len == 0) {
-		if (unlink(live_path) != 0 && errno != ENOENT)
-			log_warn("%s", live_path);
-		buf_free(&b);
-		return;
-	}
-	xasprintf(&tmp, "%s.tmp", live_path);
-	fd = open(tmp, O_WRONLY|O_CREAT|O_TRUNC|O_NOFOLLOW|O_CLOEXEC, 0600);
-	if (fd != -1 && write(fd, b.data, b.len) == (ssize_t)b.len &&
-	    rename(tmp, live_path) == 0)
-		ok = 1;
-	if (!ok) {
-		log_warn("%s", tmp);
-		unlink(tmp);
-	}
-	if (fd != -1)
-		close(fd);
-	free(tmp);
+	if (runtime_write_file(live_path, b.data, b.len) != 0)
+		log_warn("%s", live_path);
 	buf_free(&b);
 }
 
@@ -187,33 +168,18 @@ live_parse(const char *line, size_t len)
 void
 live_load(void)
 {
-	char	*data, *line, *nl, *end;
-	int	 fd, n = 0;
-	ssize_t	 r;
-	size_t	 len = 0;
+	char	*data;
+	size_t	 len;
+	int	 n;
 
 	free(live_path);
 	live_path = runtime_path(lisad.rundir, lisad.sid.key, ".live");
-	if ((fd = open(live_path, O_RDONLY|O_NOFOLLOW|O_CLOEXEC)) == -1) {
+	if (runtime_read_file(live_path, LIVE_MAX_FILE, &data, &len) != 0) {
 		if (errno != ENOENT)
 			log_warn("%s", live_path);
 		return;
 	}
-	data = xmalloc(LIVE_MAX_FILE + 1);
-	while (len < LIVE_MAX_FILE &&
-	    (r = read(fd, data + len, LIVE_MAX_FILE - len)) > 0)
-		len += (size_t)r;
-	close(fd);
-	data[len] = '\0';
-	end = data + len;
-	for (line = data; line < end && n < LIVE_MAX_RECORDS; line = nl + 1) {
-		if ((nl = memchr(line, '\n', (size_t)(end - line))) == NULL)
-			nl = end;
-		if (nl > line) {
-			live_parse(line, (size_t)(nl - line));
-			n++;
-		}
-	}
+	n = runtime_lines(data, len, LIVE_MAX_RECORDS, live_parse);
 	free(data);
 	log_debug("%s: %d records", live_path, n);
 }

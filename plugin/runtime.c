@@ -162,3 +162,73 @@ runtime_read_pid(const char *path, pid_t *pid)
 	*pid = (pid_t)strtol(tmp, NULL, 10);
 	return (*pid > 0 ? 0 : -1);
 }
+
+/*
+ * A state file of ours in the runtime directory, replaced whole: written
+ * to PATH.tmp (0600, never through a link) and renamed over PATH, so a
+ * reader sees the old file or the new one. Nothing to write: PATH goes.
+ */
+int
+runtime_write_file(const char *path, const char *data, size_t len)
+{
+	char	*tmp;
+	int	 fd, ok = 0;
+
+	if (len == 0)
+		return (unlink(path) == 0 || errno == ENOENT ? 0 : -1);
+	xasprintf(&tmp, "%s.tmp", path);
+	fd = open(tmp, O_WRONLY|O_CREAT|O_TRUNC|O_NOFOLLOW|O_CLOEXEC, 0600);
+	if (fd != -1 && write(fd, data, len) == (ssize_t)len &&
+	    rename(tmp, path) == 0)
+		ok = 1;
+	if (!ok)
+		unlink(tmp);
+	if (fd != -1)
+		close(fd);
+	free(tmp);
+	return (ok ? 0 : -1);
+}
+
+/*
+ * Such a file, at most MAX bytes of it (never through a link), as a
+ * NUL-terminated string in *out; -1 with errno set if it cannot be read
+ * (ENOENT: there is none).
+ */
+int
+runtime_read_file(const char *path, size_t max, char **out, size_t *len)
+{
+	char	*data;
+	int	 fd;
+	ssize_t	 r;
+
+	*out = NULL;
+	*len = 0;
+	if ((fd = open(path, O_RDONLY|O_NOFOLLOW|O_CLOEXEC)) == -1)
+		return (-1);
+	data = xmalloc(max + 1);
+	while (*len < max && (r = read(fd, data + *len, max - *len)) > 0)
+		*len += (size_t)r;
+	close(fd);
+	data[*len] = '\0';
+	*out = data;
+	return (0);
+}
+
+/* Each line of DATA (LEN bytes) to CB, at most MAX of them; how many. */
+int
+runtime_lines(const char *data, size_t len, int max,
+    void (*cb)(const char *, size_t))
+{
+	const char	*line, *nl, *end = data + len;
+	int		 n = 0;
+
+	for (line = data; line < end && n < max; line = nl + 1) {
+		if ((nl = memchr(line, '\n', (size_t)(end - line))) == NULL)
+			nl = end;
+		if (nl > line) {
+			cb(line, (size_t)(nl - line));
+			n++;
+		}
+	}
+	return (n);
+}

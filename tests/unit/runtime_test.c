@@ -107,6 +107,47 @@ test_lock_single_holder(void **state)
 	free(path);
 }
 
+static int	 lines_seen;
+static void
+count_line(const char *line, size_t len)
+{
+	assert_true(len > 0 && memchr(line, '\n', len) == NULL);
+	lines_seen++;
+}
+
+/* State files: replaced whole, read back, never through a link. */
+static void
+test_state_files(void **state)
+{
+	char	path[256], link_path[256], *data;
+	size_t	len;
+
+	snprintf(path, sizeof path, "%s/x.live", base);
+	assert_int_equal(runtime_write_file(path, "a\n\nb\nc", 6), 0);
+	assert_int_equal(runtime_read_file(path, 4096, &data, &len), 0);
+	assert_int_equal(len, 6);
+	lines_seen = 0;
+	assert_int_equal(runtime_lines(data, len, 100, count_line), 3);
+	assert_int_equal(lines_seen, 3);
+	assert_int_equal(runtime_lines(data, len, 2, count_line), 2);
+	free(data);
+	/* Bounded: at most MAX bytes. */
+	assert_int_equal(runtime_read_file(path, 2, &data, &len), 0);
+	assert_int_equal(len, 2);
+	assert_string_equal(data, "a\n");
+	free(data);
+	/* Nothing to write: the file goes. */
+	assert_int_equal(runtime_write_file(path, "", 0), 0);
+	assert_int_equal(access(path, F_OK), -1);
+	assert_int_equal(runtime_write_file(path, "", 0), 0);
+	/* A link planted in its place is not read. */
+	snprintf(link_path, sizeof link_path, "%s/y.live", base);
+	assert_int_equal(symlink("/etc/passwd", link_path), 0);
+	assert_int_equal(runtime_read_file(link_path, 4096, &data, &len), -1);
+	assert_null(data);
+	unlink(link_path);
+}
+
 static void
 test_server_find(void **state)
 {
@@ -140,6 +181,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dir_created_private),
 		cmocka_unit_test(test_dir_refused),
+		cmocka_unit_test(test_state_files),
 		cmocka_unit_test(test_lock_single_holder),
 		cmocka_unit_test(test_server_find),
 	};
