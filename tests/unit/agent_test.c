@@ -39,6 +39,7 @@ test_match(void **state)
 	char	*native_copilot[] = {
 		    "/x/node_modules/@github/copilot-linux-x64/copilot" };
 	char	*none[] = { NULL };
+	char	*run_argv[] = { "sh", "run" };
 
 	assert_string_equal(agent_match("claude", none, 0)->name, "claude");
 	assert_string_equal(agent_match("codex", none, 0)->name, "codex");
@@ -54,7 +55,11 @@ test_match(void **state)
 	    "copilot");
 	assert_string_equal(agent_match("opencode", none, 0)->name,
 	    "opencode");
-	assert_int_equal(agent_count(), 7);
+	/* "run" (a lisa run of no known agent) is never a process's. */
+	assert_non_null(agent_by_name("run"));
+	assert_null(agent_match("run", none, 0));
+	assert_null(agent_match("sh", run_argv, 2));
+	assert_int_equal(agent_count(), 8);
 }
 
 struct title_case {
@@ -270,7 +275,7 @@ test_user_file(void **state)
 	free(cause);
 	unlink(path);
 	free(path);
-	assert_int_equal(agent_count(), 7);
+	assert_int_equal(agent_count(), 8);
 }
 
 /* Patterns glibc would build out into gigabytes are refused (fuzzing). */
@@ -319,7 +324,7 @@ test_pattern_limits(void **state)
 	assert_null(agent_match("x", NULL, 0));
 	unlink(path);
 	free(path);
-	assert_int_equal(agent_count(), 7);
+	assert_int_equal(agent_count(), 8);
 }
 
 int
