@@ -13,6 +13,7 @@
 
 #include "lisa-client.h"
 #include "guard.h"
+#include "osdep.h"
 #include "run.h"
 
 /* The pane's classification, from the helper; NULL if none. */
@@ -285,12 +286,56 @@ cmd_dismiss(struct lisa_ctx *ctx, const char *target)
 }
 
 /*
+ * Is PANE still the run ID's, now: dead (kept after the run ended), or
+ * running that run's wrapper (`lisa _run ID`)? NULL, or why not. A pane
+ * respawned since by hand runs something else, which -k would kill.
+ */
+static const char *
+act_run_still_there(struct lisa_ctx *ctx, const char *pane, const char *id)
+{
+	const char	*argv[] = { "list-panes", "-a", "-F",
+			    "#{pane_id} #{pane_dead} #{pane_pid}", NULL };
+	char		*out = NULL, *line, *rest, *av[8], buf[4096];
+	const char	*why = "the pane is gone";
+	size_t		 len = strlen(pane);
+	long		 pid;
+	int		 ac, i;
+
+	if (client_tmux_all(ctx, &out, argv) != 0 || out == NULL) {
+		free(out);
+		return ("tmux did not list its panes");
+	}
+	for (rest = out; (line = strsep(&rest, "\n")) != NULL;) {
+		if (strncmp(line, pane, len) != 0 || line[len] != ' ')
+			continue;
+		if (line[len + 1] == '1') {
+			why = NULL;	/* dead: kept for this */
+			break;
+		}
+		why = "the pane runs something else now, not the run";
+		pid = strtol(line + len + 3, NULL, 10);
+		ac = pid > 0 ? proc_argv((pid_t)pid, buf, sizeof buf, av, 8) :
+		    -1;
+		for (i = 0; i + 1 < ac; i++) {
+			if (strcmp(av[i], "_run") == 0 &&
+			    strcmp(av[i + 1], id) == 0)
+				why = NULL;
+		}
+		break;
+	}
+	free(out);
+	return (why);
+}
+
+/*
  * lisa retry PANE: the pane's last run again, in the same pane, as the
  * next attempt ("name-r2"); with --fallback, the run's fallback command.
+ * Only while the pane is still that run's (--force: anyway).
  */
 int
-cmd_retry(struct lisa_ctx *ctx, const char *target, int fallback)
+cmd_retry(struct lisa_ctx *ctx, const char *target, int fallback, int force)
 {
+	const char	*why;
 	struct run	*list, r;
 	char		*pane, *dir, *cause = NULL, *self, *out = NULL;
 	const char	*argv[16];
@@ -312,6 +357,12 @@ cmd_retry(struct lisa_ctx *ctx, const char *target, int fallback)
 	}
 	if (fallback && list[found].fallback == NULL) {
 		fprintf(stderr, "lisa: the run has no --fallback\n");
+		return (1);
+	}
+	if (!force &&
+	    (why = act_run_still_there(ctx, pane, list[found].id)) != NULL) {
+		fprintf(stderr, "lisa: %s not respawned: %s (--force to "
+		    "anyway)\n", pane, why);
 		return (1);
 	}
 	rc = run_next(&list[found], fallback, &r);

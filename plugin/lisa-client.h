@@ -113,7 +113,7 @@ void	 act_facts(struct lisa_ctx *, const char *, struct act_facts *);
 int	 cmd_dismiss(struct lisa_ctx *, const char *);
 int	 event_of_pane(struct lisa_ctx *, struct json_doc *, int, const char *,
 	    const char *);
-int	 cmd_retry(struct lisa_ctx *, const char *, int);
+int	 cmd_retry(struct lisa_ctx *, const char *, int, int);
 
 /* lisa-hooks.c */
 int	 cmd_hooks(const char *, const char *, int);

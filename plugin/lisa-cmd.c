@@ -32,7 +32,7 @@ static const struct lisa_cmd lisa_cmds[] = {
 	  "type TEXT (default: continue), then Enter", 1, 2, 1 },
 	{ "kill", NULL, "PANE [--force]",
 	  "SIGTERM the pane's processes, SIGKILL after 2 s", 1, 1, 1 },
-	{ "retry", NULL, "PANE [--fallback]",
+	{ "retry", NULL, "PANE [--fallback] [--force]",
 	  "the pane's run again (or its fallback)", 1, 1, 1 },
 	{ "dismiss", NULL, "PANE", "forget an ended agent's crashed/done "
 	  "verdict", 1, 1, 1 },

@@ -725,7 +725,7 @@ main(int argc, char **argv)
 		return (cmd_dismiss(&ctx, a.argc > 1 ? a.argv[1] : NULL));
 	if (strcmp(cmd, "retry") == 0)
 		return (cmd_retry(&ctx, a.argc > 1 ? a.argv[1] : NULL,
-		    a.fallback));
+		    a.fallback, a.force));
 	if (strcmp(cmd, "details") == 0)
 		return (cmd_details(&ctx, a.argc > 1 ? a.argv[1] : NULL,
 		    a.wait));

@@ -263,6 +263,17 @@ test_failed_run_of_any_command_shows() {
 		*) fail "unclear ($force): $out" ;;
 		esac
 	done
+	# Respawned by hand: the pane is not the run's any more, and a retry
+	# (respawn-pane -k) would kill what runs there now.
+	T respawn-pane -k -t "$pane" "sleep 300"
+	until_ms 5000 shows "$pane" '#{pane_current_command}' sleep || fail "no sleep"
+	out=$(L retry "$pane" 2>&1) && fail "retried over the sleep: $out"
+	case "$out" in
+	*"runs something else"*) ;;
+	*) fail "unclear: $out" ;;
+	esac
+	shows "$pane" '#{pane_current_command}' sleep || fail "the sleep was touched"
+	L retry "$pane" --force >/dev/null || fail "--force refused"
 }
 
 test_kill_terminates_tree_then_sigkill() {
