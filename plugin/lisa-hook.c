@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "lisa-client.h"
 #include "ui-format.h"
@@ -17,16 +18,33 @@
  * (#{lisa_status} shows @lisa_error), and the counts, stale now, go.
  */
 static void
-hook_helper_gone(const char *tmux_socket)
+hook_helper_gone(const char *tmux_socket, const char *sockpath)
 {
 	const char	*show[] = { "tmux", "-N", "-S", tmux_socket,
 			    "show-hooks", "-g", "client-detached", NULL };
 	const char	*src[] = { "tmux", "-N", "-S", tmux_socket,
 			    "source-file", "-", NULL };
-	char		*out = NULL, mark[32];
+	char		*out = NULL, mark[32], *lock;
 	struct buf	 script;
-	int		 i;
+	struct timespec	 ts = { 0, 50 * 1000000L };
+	size_t		 len;
+	int		 i, held;
 
+	/*
+	 * Dead for sure: its lock is free (the kernel drops it with the
+	 * process). A helper that only answered late still holds it; one
+	 * being torn down lets go within a moment.
+	 */
+	len = strlen(sockpath);
+	if (len < 5 || strcmp(sockpath + len - 5, ".sock") != 0)
+		return;
+	xasprintf(&lock, "%.*s.lock", (int)(len - 5), sockpath);
+	for (i = 0; i < 40 && runtime_lock_held(lock); i++)
+		nanosleep(&ts, NULL);
+	held = runtime_lock_held(lock);
+	free(lock);
+	if (held)
+		return;
 	snprintf(mark, sizeof mark, "[%d]", LISA_HOOK_INDEX);
 	if (client_capture("tmux", show, &out) != 0 || out == NULL ||
 	    strstr(out, mark) == NULL) {
@@ -51,15 +69,16 @@ cmd_hook(int argc, char **argv)
 {
 	struct buf	 req;
 	char		*reply = NULL, *cause = NULL;
-	int		 fd, i;
+	int		 fd, i, rc;
+	int		 detached = strcmp(argv[2], "client-detached") == 0;
 
 	if (argc < 3)
 		return (2);
 	if ((fd = client_connect(argv[1], &cause)) == -1) {
 		free(cause);
 		/* A client went and no helper answers: it died. */
-		if (strcmp(argv[2], "client-detached") == 0 && argc > 3)
-			hook_helper_gone(argv[3]);
+		if (detached && argc > 3)
+			hook_helper_gone(argv[3], argv[1]);
 		return (1);
 	}
 	buf_init(&req);
@@ -76,12 +95,20 @@ cmd_hook(int argc, char **argv)
 	 * session-created holds tmux's notifications: the helper answers
 	 * within 8 s whatever happens (session.c).
 	 */
-	client_request_ms(fd, req.data, &reply, &cause,
-	    10000);
+	rc = client_request_ms(fd, req.data, &reply, &cause, 10000);
 	close(fd);
+	/*
+	 * Connected, but no answer: a dying helper's socket can still take
+	 * a connection while the kernel tears it down (its clients' pipes
+	 * may close first, and fire this hook). Its hook still in place says
+	 * it was not a stop.
+	 */
+	if (rc != 0 && detached && argc > 3)
+		hook_helper_gone(argv[3], argv[1]);
 	free(reply);
 	free(cause);
-	return (0);
+	buf_free(&req);
+	return (rc != 0);
 }
 
 /*

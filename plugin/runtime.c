@@ -143,6 +143,19 @@ runtime_lock(const char *path, pid_t *holder, char **cause)
 	return (fd);
 }
 
+/* Does a helper hold the lock at PATH now (1), or nobody (0)? */
+int
+runtime_lock_held(const char *path)
+{
+	int	fd, held;
+
+	if ((fd = open(path, O_RDONLY|O_NOFOLLOW|O_CLOEXEC)) == -1)
+		return (0);
+	held = flock(fd, LOCK_SH|LOCK_NB) != 0 && errno == EWOULDBLOCK;
+	close(fd);		/* (our shared lock, if we took it, goes) */
+	return (held);
+}
+
 int
 runtime_read_pid(const char *path, pid_t *pid)
 {

@@ -275,7 +275,7 @@ test_helper_death_shown_on_status_line() {
 	wait "$HELPER_PID" 2>/dev/null
 	HELPER_PID=
 	until_ms 10000 status_says "lisa is not running" ||
-	    fail "status line: $(T display -p '#{T:status-right}')"
+	    fail "status line: $(T display -p '#{T:status-right}'); clients: $(T list-clients -F '#{client_pid} #{client_control_mode}'); hooks: $(T show-hooks -g | grep client-detached)"
 	note "shown $(($(now_ms) - t0)) ms after SIGKILL"
 	[ -z "$(T show -gqv @lisa_agents)" ] || fail "stale counts kept"
 	start_helper
