@@ -217,9 +217,12 @@ test_fleet_nudge_remote() {
 	until_ms 5000 sh -c "tmux -L '${SOCK}r2' capture-pane -p -t '$p' | grep -q 'unknown command: continue'" ||
 	    fail "the remote agent got nothing: $(R2 capture-pane -p -t "$p")"
 	L explain "$p@$H2" >/dev/null || fail "explain"
-	# kill there: SIGTERM to the agent's processes, on its host.
+	# kill there: SIGTERM to the agent's processes, on its host; the
+	# ending is the user's kill, not a crash.
 	out=$(L kill "$p@$H2" --force 2>&1) || fail "kill: $out"
-	expect_remote "$p" "$H2" crashed
+	expect_remote "$p" "$H2" completed
+	[ "$(rfield "$p" "$H2" detail)" = "killed by you" ] ||
+	    fail "remote kill: $(rfield "$p" "$H2" detail)"
 	# The bridge runs six commands and nothing else, whoever asks.
 	r=$(printf '{"cmd":"remote","target":"%s","argv":["stop","-"]}\n' "$p@$H2" | socket_call)
 	echo "$r" | grep -q "not a command the fleet runs" || fail "the bridge ran stop: $r"
