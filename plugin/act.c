@@ -25,8 +25,10 @@
 #include "guard.h"
 
 #define ACT_ENTER_MS	500
+#define ACT_REPLY_MS	5000	/* tmux's answer to a screen read */
 
 struct act {
+	uint64_t		 id;	/* what tmux's answer names */
 	int			 pane;
 	pid_t			 pane_pid;
 	pid_t			 agent_pid;	/* 0: none (forced) */
@@ -39,10 +41,30 @@ struct act {
 	struct guard		 seen;		/* what the first read showed */
 	struct listener_conn	*lc;		/* NULL: nobody to answer */
 	act_done_cb		 done;
-	struct loop_timer	 timer;
+	struct loop_timer	 timer;		/* Enter, 0.5 s after the text */
+	struct loop_timer	 deadline;	/* tmux did not answer */
 	TAILQ_ENTRY(act)	 entry;
 };
 static TAILQ_HEAD(, act) acts = TAILQ_HEAD_INITIALIZER(acts);
+static uint64_t act_next_id = 1;
+
+/*
+ * The action tmux's answer is for, if it is still there: a session's
+ * client can go with the question unanswered, and a deadline end the
+ * action first, so answers name it by id, never by pointer.
+ */
+static struct act *
+act_find(void *arg)
+{
+	struct act	*a;
+	uint64_t	 id = (uint64_t)(uintptr_t)arg;
+
+	TAILQ_FOREACH(a, &acts, entry) {
+		if (a->id == id)
+			return (a);
+	}
+	return (NULL);
+}
 
 static void	act_capture(struct act *);
 
@@ -83,6 +105,7 @@ act_free(struct act *a)
 {
 	TAILQ_REMOVE(&acts, a, entry);
 	loop_timer_del(&a->timer);
+	loop_timer_del(&a->deadline);
 	free(a->text);
 	free(a);
 }
@@ -188,12 +211,15 @@ static void
 act_capture_cb(struct ctl_client *c, int ok, const char *body, size_t len,
     void *arg)
 {
-	struct act	*a = arg;
+	struct act	*a;
 	struct pane	*p;
 	struct guard	 g;
 	const char	*why;
 	char		*text, msg[192];
 
+	if ((a = act_find(arg)) == NULL)
+		return;		/* ended meanwhile */
+	loop_timer_del(&a->deadline);
 	if ((why = act_same(a, &p)) != NULL) {
 		act_finish(a, why);
 		return;
@@ -253,8 +279,18 @@ act_capture(struct act *a)
 	}
 	snprintf(cmd, sizeof cmd, "capture-pane -p -J -t '%%%d'", a->pane);
 	if ((s = pane_session(p)) == NULL ||
-	    session_send(s, cmd, act_capture_cb, a) != 0)
+	    session_send(s, cmd, act_capture_cb,
+	    (void *)(uintptr_t)a->id) != 0) {
 		act_finish(a, "no tmux client for its session");
+		return;
+	}
+	loop_timer_add(&a->deadline, ACT_REPLY_MS);
+}
+
+static void
+act_deadline_cb(void *arg)
+{
+	act_finish(arg, "tmux did not show the screen in time");
 }
 
 static void
@@ -284,7 +320,9 @@ act_nudge(struct pane *p, const char *text, int force, const char *expect,
 	a->lc = lc;
 	a->done = done;
 	strlcpy(a->by, by, sizeof a->by);
+	a->id = act_next_id++;
 	loop_timer_init(&a->timer, act_timer_cb, a);
+	loop_timer_init(&a->deadline, act_deadline_cb, a);
 	TAILQ_INSERT_TAIL(&acts, a, entry);
 	if (w != NULL && w->agent_alive) {
 		a->agent_pid = w->agent_pid;
