@@ -22,6 +22,15 @@
 /* A background task ended: the agent's turn about it is starting. */
 #define BG_END_SLACK_MS 3000
 #define RETRY_CHECK_MS 2000
+/*
+ * A wait whose kind the screen must tell is read DIALOG_READ_MS after its
+ * evidence and every DIALOG_READ_MS after while no dialog is drawn, for at
+ * most DIALOG_WAIT_MS (then "permission"), whatever the debounce: an agent
+ * that redraws its title forever (Codex, once a second) never lets the
+ * pane settle.
+ */
+#define DIALOG_READ_MS 300
+#define DIALOG_WAIT_MS 1500
 
 static const char *state_names[ST_NSTATES] = {
 	"none", "just_started", "in_progress", "waiting_input", "completed",
@@ -161,14 +170,26 @@ set_waiting(const struct cls_input *in, struct cls_result *r,
     const char *reason, uint64_t since)
 {
 	const char	*detail = "permission";
+	uint64_t	 next;
 
 	if (in->hook_question || (in->screen & SCREEN_QUESTION))
 		detail = "question";
 	else if (in->screen & SCREEN_TRUST)
 		detail = "trust";
-	else if (since != 0 && !screen_fresh(in, since))
-		detail = "";
+	else if (since != 0 && (!screen_fresh(in, since) ||
+	    (!(in->screen & SCREEN_PERMISSION) &&
+	    in->screen_at < since + DIALOG_WAIT_MS)))
+		detail = "";	/* not read since, or not drawn yet */
 	set(r, ST_WAITING_INPUT, detail, reason);
+	if (*detail != '\0' || in->capture_failed)
+		return;
+	next = since + DIALOG_READ_MS;
+	if (screen_fresh(in, since) && in->screen_at + DIALOG_READ_MS > next)
+		next = in->screen_at + DIALOG_READ_MS;
+	if (in->now >= next)
+		r->want_capture = 1;
+	else
+		r->recheck_at = earliest(r->recheck_at, next);
 }
 
 /*

@@ -28,6 +28,14 @@
 
 #define NOTIFY_EXPIRE_MS 10000	/* a question tmux never answered */
 #define NOTIFY_SETTLE_MS 600	/* "waiting" becomes "permission" soon */
+/*
+ * A wait told with what for: one whose detail is not known yet is held
+ * until it is, at most NOTIFY_DETAIL_MS; an error, NOTIFY_ERROR_MS, in case
+ * it turns out to be a limit (Codex's 429s: "error", then "limit" 2 s
+ * later), which is then the one thing told.
+ */
+#define NOTIFY_DETAIL_MS 1500
+#define NOTIFY_ERROR_MS 4000
 
 struct notify_config {
 	int	 on[UI_NGROUPS];
@@ -392,6 +400,19 @@ notify_verb(int group, const char *detail)
 	return (notify_verbs[group]);
 }
 
+/* How much longer to hold N, whose pane's detail is DETAIL (0: no more). */
+static uint64_t
+notify_hold(struct notify *n, const char *detail)
+{
+	uint64_t	now = time_mono_ms(), bound = 0;
+
+	if (n->group == UI_WAITING && *detail == '\0')
+		bound = NOTIFY_DETAIL_MS;
+	else if (n->group == UI_WAITING && strcmp(detail, "error") == 0)
+		bound = NOTIFY_ERROR_MS;
+	return (now < n->at + bound ? n->at + bound - now : 0);
+}
+
 /* The verdict has settled: who looks at the pane decides the rest. */
 static void
 notify_fire(void *arg)
@@ -401,6 +422,7 @@ notify_fire(void *arg)
 	struct session		*s;
 	const char		*agent, *detail;
 	char			 where[256], cmd[96];
+	uint64_t		 hold;
 
 	p = pane_find(n->pane);
 	if (p == NULL || p->watch == NULL ||
@@ -410,6 +432,10 @@ notify_fire(void *arg)
 		return;
 	}
 	detail = p->watch->res.detail;
+	if ((hold = notify_hold(n, detail)) != 0) {
+		loop_timer_add(&n->timer, hold);
+		return;
+	}
 	notify_where(p, &agent, where, sizeof where);
 	xasprintf(&n->message, "lisa: %s in %s %s%s%s%s", agent, where,
 	    notify_verb(n->group, detail), *detail != '\0' ? " (" : "",
@@ -460,6 +486,16 @@ notify_transition(struct pane *p, enum cls_state from,
 
 	if (notify_cfg.command != NULL)
 		notify_command(p, json, cls_state_name(r->state));
+	/* A held wait's detail has come: told now, with it. */
+	TAILQ_FOREACH(n, &notifies, entry) {
+		if (n->pane == p->id && n->message == NULL &&
+		    n->group == g && notify_hold(n, r->detail) == 0 &&
+		    now >= n->at + NOTIFY_SETTLE_MS) {
+			loop_timer_del(&n->timer);
+			notify_fire(n);
+			break;
+		}
+	}
 	/*
 	 * An agent slow to start (a loaded machine) shows output before its
 	 * first prompt: that prompt is not a turn's end (cooldown untouched).

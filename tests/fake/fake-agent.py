@@ -36,7 +36,8 @@ SECONDS NAME=VALUE... (started with no environment: wait until SECONDS after
 its process began, then exec itself
 again, same pid, with that one: the kernel's moment in execve when a
 process has its new name and no environment yet, made long).
-Environment: FAKE_AGENT_NO_SESSION=1 (no session file), FAKE_AGENT_NO_TITLE=1
+Environment: FAKE_CODEX_DIALOG_DELAY=SECONDS (Codex: its dialog drawn that
+long after OSC 7501 blocked, as the real one's ~0.9 s), FAKE_AGENT_NO_SESSION=1 (no session file), FAKE_AGENT_NO_TITLE=1
 (no titles), FAKE_AGENT_BOOT=SECONDS (output that long before anything else), FAKE_AGENT_SPEED, FAKE_AGENT_LOG (when each signal was sent).
 """
 import json, os, subprocess, sys, time
@@ -276,6 +277,8 @@ def dialog_permission(question=False):
               "\r\n")
     else:
         osc7501("state=blocked:app=codex:kind=permission")
+        # The real Codex draws its dialog ~0.9 s after saying "blocked".
+        sleep(float(os.environ.get("FAKE_CODEX_DIALOG_DELAY", "0")))
         w("\r\nWould you like to run the following command?\r\n$ touch x\r\n"
           "\u203a 1. Yes, proceed (y)\r\nPress enter to confirm or esc to "
           "cancel\r\n")

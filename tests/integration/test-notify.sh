@@ -253,3 +253,40 @@ print(sum(1 for l in sys.stdin if json.loads(l).get("pane_id") == sys.argv[1]
 	b=$(info | jget "d['notify']['bells']")
 	[ "$b" = 1 ] || fail "$b bells, not 1"
 }
+
+# At the shipped defaults (debounce 1.5 s, grace 10 s): Codex's approval,
+# its dialog drawn 0.9 s after OSC 7501 "blocked" and its title blinking
+# every second (the pane never goes quiet for a debounce), gets its
+# detail, and its notification says what for; a 429 that reads as an
+# error, then as a limit, is told once, as the limit.
+test_codex_waits_told_what_for_at_defaults() {
+	export HOME="$TESTDIR/home"
+	export FAKE_CODEX_DIALOG_DELAY=0.9
+	mkdir -p "$HOME"
+	start_server main
+	T set -g @lisa-notify-waiting on
+	T set -g @lisa-notify-crashed on
+	start_helper
+	p=$(agent_window 1 codex)
+	L wait "$p" --until waiting_input --timeout 30 >/dev/null || fail "never at its prompt"
+	tty_client iterm xterm-256color 'iTerm2 3.5.4'
+	T send-keys -t "$p" permission Enter
+	t0=$(now_ms)
+	# Held as long as the dialog is (it blinks until answered).
+	until_ms 10000 state_is "$p" waiting_input permission "" ||
+	    fail "no detail: $(L status "$p")"
+	note "blocked -> permission in $(($(now_ms) - t0)) ms (from the key)"
+	expect_tty iterm '\033]9;lisa: codex in main:1 waits (permission)\a'
+	tty_has iterm 'waits\a' && fail "told without what for: $(tty_dump iterm)"
+	T send-keys -t "$p" y Enter
+	L wait "$p" --until in_progress --timeout 10 >/dev/null
+	L wait "$p" --until waiting_input --timeout 20 >/dev/null
+	T send-keys -t "$p" limit Enter
+	until_ms 15000 state_is "$p" waiting_input limit "" ||
+	    fail "no limit: $(L status "$p")"
+	expect_tty iterm '\033]9;lisa: codex in main:1 hit a limit (limit)\a'
+	sleep 5		# (an error would be told 4 s after it came)
+	tty_has iterm 'waits (error)' && fail "the limit was told twice: $(tty_dump iterm)"
+	kill "$TTYC_iterm" 2>/dev/null
+	return 0
+}

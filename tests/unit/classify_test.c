@@ -158,8 +158,25 @@ static const struct row rows[] = {
 	/* Waiting for what: no detail until a screen after it is read. */
 	{ "codex blocked", { BASE, .codex = CX_BLOCKED, .codex_at = NOW - 100 },
 	  ST_WAITING_INPUT, "", "codex_osc_blocked", 1 },
-	{ "codex blocked, screen read since", { BASE, .codex = CX_BLOCKED,
-	  .codex_at = NOW - 100, .screen_at = NOW - 10 },
+	/*
+	 * Its dialog comes ~0.9 s after OSC 7501 blocked: a screen read
+	 * before shows none yet; read again every 300 ms (not waiting for a
+	 * quiet pane: its title blinks), "permission" once drawn, or after
+	 * 1.5 s of none.
+	 */
+	{ "codex blocked, screen read since, no dialog yet", { BASE,
+	  .codex = CX_BLOCKED, .codex_at = NOW - 100, .screen_at = NOW - 10 },
+	  ST_WAITING_INPUT, "", "codex_osc_blocked", 0 },
+	{ "codex blocked, dialog drawn", { BASE, .codex = CX_BLOCKED,
+	  .codex_at = NOW - 1000, .screen_at = NOW - 10,
+	  .screen = SCREEN_PERMISSION },
+	  ST_WAITING_INPUT, "permission", "codex_osc_blocked", 0 },
+	{ "codex blocked, no dialog read 400 ms after", { BASE,
+	  .codex = CX_BLOCKED, .codex_at = NOW - 800, .screen_at = NOW - 400,
+	  .last_output = NOW - 100 },
+	  ST_WAITING_INPUT, "", "codex_osc_blocked", 1 },
+	{ "codex blocked, no dialog 1.5 s after", { BASE, .codex = CX_BLOCKED,
+	  .codex_at = NOW - 1700, .screen_at = NOW - 10 },
 	  ST_WAITING_INPUT, "permission", "codex_osc_blocked", 0 },
 	{ "codex blocked, screen from before", { BASE, .codex = CX_BLOCKED,
 	  .codex_at = NOW - 100, .screen = SCREEN_QUESTION,
@@ -402,6 +419,9 @@ static const struct row rows[] = {
 	  ST_IN_PROGRESS, "generating", "title_busy", 0 },
 	{ "title action required", { BASE, .title = TITLE_WAITING,
 	  .title_at = NOW - 500 },
+	  ST_WAITING_INPUT, "", "title_action_required", 1 },
+	{ "title action required, 100 ms ago", { BASE, .title = TITLE_WAITING,
+	  .title_at = NOW - 100 },
 	  ST_WAITING_INPUT, "", "title_action_required", 0 },
 	{ "title action required, settled", { BASE, .title = TITLE_WAITING,
 	  .title_at = NOW - 3000 },
