@@ -229,12 +229,41 @@ retrying_now(const struct cls_input *in, struct cls_result *r,
 	return (retrying);
 }
 
+/*
+ * Retrying against a rate or usage limit (its screen, read in this streak,
+ * says so) for longer than limit_wait: the agent waits the limit out by
+ * itself, maybe for an hour (Codex's retry-after: 15 minutes an attempt).
+ * It is not working, whatever it animates: waiting, on a limit. A short
+ * retry stays "retrying"; arranges the look when it would become long.
+ */
+static int
+limit_waited(const struct cls_input *in, struct cls_result *r)
+{
+	uint64_t	long_at = in->retry_since + in->limit_wait;
+
+	if (in->limit_wait == 0 || in->retry_since == 0)
+		return (0);
+	if (in->now < long_at) {
+		r->recheck_at = earliest(r->recheck_at, long_at);
+		return (0);
+	}
+	/* Long: a screen read since tells a limit from any other retry. */
+	if (in->screen_at < long_at) {
+		if (!in->capture_failed)
+			r->want_capture = 1;
+		return (0);
+	}
+	return ((in->screen & SCREEN_LIMIT) != 0);
+}
+
 /* Working, and on what. */
 static void
 set_working(const struct cls_input *in, struct cls_result *r,
     const char *reason, uint64_t since)
 {
-	if (retrying_now(in, r, since))
+	if (retrying_now(in, r, since) && limit_waited(in, r))
+		set(r, ST_WAITING_INPUT, "limit", "limit_waited_out");
+	else if (retrying_now(in, r, since))
 		set(r, ST_IN_PROGRESS, "retrying", reason);
 	else if (in->hook == HK_PRE_TOOL || in->children > 0 ||
 	    (screen_fresh(in, since) && (in->screen & SCREEN_TOOL)))

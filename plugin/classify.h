@@ -112,6 +112,7 @@ struct cls_input {
 
 	/* screen (captured on demand) */
 	uint64_t	retry_at;	/* retry text seen in the output */
+	uint64_t	retry_since;	/* ... first, in this streak */
 
 	unsigned	screen;
 	uint64_t	screen_at;
@@ -137,6 +138,7 @@ struct cls_input {
 	uint64_t	debounce;
 	uint64_t	grace;
 	uint64_t	stale;
+	uint64_t	limit_wait;	/* a limit waited out this long: shown */
 };
 
 struct cls_result {

@@ -123,6 +123,7 @@ lisad_reload(void)
 
 	lisad.debounce_ms = 1500;
 	lisad.grace_ms = 10000;
+	lisad.limit_wait_ms = 60000;
 	lisad.stale_ms = 240000;
 	lisad.keep_failed = 1;
 	lisad.events_max_bytes = 1024 * 1024;
@@ -166,6 +167,9 @@ lisad_reload(void)
 				lisad.debounce_ms = lisad_seconds(value, 1500);
 			else if (strcmp(line, "@lisa-grace") == 0)
 				lisad.grace_ms = lisad_seconds(value, 10000);
+			else if (strcmp(line, "@lisa-limit-wait") == 0)
+				lisad.limit_wait_ms = lisad_seconds(value,
+				    60000);
 			else if (strcmp(line, "@lisa-stale") == 0)
 				lisad.stale_ms = lisad_seconds(value, 240000);
 			else if (strcmp(line, "@lisa-retry-delay") == 0)

@@ -61,6 +61,7 @@ struct lisad {
 	/* @lisa-* options, read at start and on `lisa reload`. */
 	uint64_t	 debounce_ms;
 	uint64_t	 grace_ms;
+	uint64_t	 limit_wait_ms;	/* @lisa-limit-wait */
 	uint64_t	 stale_ms;
 	int		 keep_failed;
 	uint64_t	 events_max_bytes;
@@ -251,6 +252,7 @@ struct watch {
 	uint64_t		 bell_ours_at;	/* notify.c rang it */
 	uint64_t		 notify_at;
 	uint64_t		 retry_at;
+	uint64_t		 retry_since;	/* this streak's first */
 
 	unsigned		 screen;
 	uint64_t		 screen_at;

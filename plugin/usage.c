@@ -70,14 +70,28 @@ usage_part_name(enum usage_part part)
 	return (usage_part_names[part]);
 }
 
-/* Percent of the window in use, -1 if not known. */
+/*
+ * Percent of the window in use, -1 if not known: as the agent itself shows
+ * it. With a baseline (Codex), of what is left once the baseline is taken
+ * from both, as Codex's "N% left" is made: its remainder cut to a whole
+ * percent, the used part the rest (62,610 of 258,400: 79% left, 21 used).
+ */
 int
 usage_percent(const struct usage *u)
 {
-	long long	pct;
+	long long	pct, eff, used;
 
 	if (!u->known || u->window <= 0)
 		return (-1);
+	if (u->baseline > 0) {
+		if (u->window <= u->baseline)
+			return (100);
+		eff = u->window - u->baseline;
+		used = u->context > u->baseline ? u->context - u->baseline : 0;
+		if (used > eff)
+			used = eff;
+		return (100 - (int)((eff - used) * 100 / eff));
+	}
 	pct = (u->context * 100 + u->window / 2) / u->window;
 	return (pct > 999 ? 999 : (int)pct);
 }
@@ -371,6 +385,7 @@ usage_codex_line(struct usage *u, const char *line, size_t len)
 	struct json_doc	*d;
 	char		*type = NULL, *ptype = NULL, *cause = NULL;
 	long long	 v[USAGE_NPARTS], cached, in, out, total, window;
+	long long	 reasoning;
 	int		 pl, info, tot, last, rc = 0;
 
 	if (memmem(line, len, "\"token_count\"", 13) == NULL)
@@ -402,12 +417,17 @@ usage_codex_line(struct usage *u, const char *line, size_t len)
 	    usage_count(d, last, "input_tokens", &in) != 0 ||
 	    usage_count(d, last, "output_tokens", &out) != 0 ||
 	    usage_count(d, last, "total_tokens", &total) != 0 ||
+	    usage_count(d, last, "reasoning_output_tokens", &reasoning) != 0 ||
 	    usage_count(d, info, "model_context_window", &window) != 0)
 		goto out;
 	v[USAGE_INPUT] -= cached;	/* Claude's sense: not from a cache */
 	v[USAGE_CACHE_READ] = cached;
 	memcpy(u->total, v, sizeof u->total);
 	u->context = total > 0 ? total : in + out;
+	/* Its earlier turns' reasoning is dropped from the window (Codex's
+	 * own estimate, tokens_in_context_window). */
+	u->context = u->context > reasoning ? u->context - reasoning : 0;
+	u->baseline = USAGE_CODEX_BASELINE;
 	if (window > 0) {
 		u->window = window;
 		u->window_given = 1;

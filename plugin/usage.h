@@ -31,7 +31,12 @@ struct usage {
 	long long	 fallback;	/* the agent's window for a model
 					   nobody knows (0: Claude's,
 					   USAGE_NO_WINDOW: unknown) */
+	long long	 baseline;	/* always in the window, and left out
+					   of the agent's own figure (Codex:
+					   prompts, tools, room to compact) */
 };
+
+#define USAGE_CODEX_BASELINE	12000LL	/* codex-rs BASELINE_TOKENS */
 
 void	usage_init(struct usage *);
 int	usage_claude_line(struct usage *, const char *, size_t);

@@ -258,6 +258,8 @@ watch_retry_marks(struct pane *p, const char *data, size_t len)
 				    p->id);
 				watch_touch(p);
 			}
+			if (w->retry_at == 0)
+				w->retry_since = time_mono_ms();
 			w->retry_at = time_mono_ms();
 			return;
 		}
@@ -439,8 +441,11 @@ watch_screen(struct pane *p, const char *text, size_t len, uint64_t asked)
 	 * line can stay on screen (Codex's "Reconnecting").
 	 */
 	if ((w->screen & SCREEN_RETRYING) && (w->retry_at != 0 ||
-	    (w->agent != NULL && w->agent->retry_screen)))
+	    (w->agent != NULL && w->agent->retry_screen))) {
+		if (w->retry_at == 0)
+			w->retry_since = w->screen_at;
 		w->retry_at = w->screen_at;
+	}
 	free(copy);
 	log_debug("pane %%%d: screen hints %#x", p->id, w->screen);
 	if (p->dead)
@@ -542,6 +547,8 @@ watch_input(struct pane *p, struct cls_input *in)
 	in->codex = w->codex;
 	in->codex_at = w->codex_at;
 	in->retry_at = w->retry_at;
+	in->retry_since = w->retry_at != 0 ? w->retry_since : 0;
+	in->limit_wait = lisad.limit_wait_ms;
 	/*
 	 * A shell draws no prompt while the agent runs in front of it: only a
 	 * mark made after the agent started can be the agent's exit code.
@@ -612,6 +619,7 @@ watch_run(void *arg)
 	enum cls_state		 from;
 	char			 old_detail[sizeof w->res.detail];
 	uint64_t		 now, at, settle;
+	int			 waited;
 
 	/* /proc on events that call for it, and when a deadline comes. */
 	if (w->rescan_at != 0 && time_mono_ms() >= w->rescan_at) {
@@ -677,8 +685,15 @@ watch_run(void *arg)
 	    strcmp(r.reason, w->res.reason) != 0) {
 		if (!w->classified || r.state != w->res.state)
 			w->since = time_real_ms();
-		/* A turn's retries end with it. */
-		if (from == ST_IN_PROGRESS && r.state != ST_IN_PROGRESS)
+		/*
+		 * A turn's retries end with it; a limit waited out is still
+		 * that turn's retrying, until it ends too.
+		 */
+		waited = w->classified && w->res.reason != NULL &&
+		    strcmp(w->res.reason, "limit_waited_out") == 0;
+		if ((from == ST_IN_PROGRESS || waited) &&
+		    r.state != ST_IN_PROGRESS &&
+		    strcmp(r.reason, "limit_waited_out") != 0)
 			w->retry_at = 0;
 		w->res = r;
 		w->classified = 1;

@@ -15,6 +15,7 @@ It reads commands typed into the pane (one per line):
   permission       ask to run a command; then `y` or `n`
   question         AskUserQuestion (Claude); then a choice
   retry SECONDS    API errors being retried, then success
+  limitwait SECONDS (Codex) a 429 it waits out by itself that long
   error            a final API error
   hang             claim to be busy, then freeze (no output at all)
   exit CODE        leave with that code (Claude: /exit is exit 0)
@@ -434,6 +435,15 @@ def main():
             turn_start(line)
             busy(0.5, "Working")
             dialog_permission(question=True)
+        elif cmd == "limitwait" and not CLAUDE:
+            # Codex given a 429 with a long retry-after: it waits it out by
+            # itself, spinner and all (notes: "Server is busy").
+            turn_start(line)
+            w("\r\n  \u2514 Exceeded retry limit, last status: 429 Too Many "
+              "Requests\033[1A")
+            busy(float(arg), "Server is busy, reconnecting 1/5")
+            w("\r\n")
+            turn_end()
         elif cmd == "retry":
             turn_start(line)
             busy(float(arg), "API error \u00b7 Retrying in 3s \u00b7 attempt "

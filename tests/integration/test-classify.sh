@@ -648,3 +648,28 @@ test_qwen_states_and_context() {
 	[ "$ctx" = "100000/131072/76" ] || fail "context: $ctx"
 	note "qwen: $(L status "$q")"
 }
+
+# A limit an agent waits out by itself (Codex given a long retry-after:
+# "Server is busy, reconnecting", 429 on its screen) is shown as a limit
+# once it has lasted @lisa-limit-wait (here 3 s, an option users have;
+# the default is a minute); a short retry stays "retrying".
+test_long_limit_wait_is_a_limit() {
+	setup_agents
+	T set -g @lisa-limit-wait 3
+	L reload >/dev/null
+	p=$(agent_window 1 codex)
+	expect "$p" waiting_input prompt
+	T send-keys -t "$p" 'limitwait 12' Enter
+	expect "$p" in_progress retrying
+	expect "$p" waiting_input limit limit_waited_out
+	L status "$p" --json | jget "d['activity']" | grep -qx idle ||
+	    fail "a limit waited out is not work: $(L status "$p")"
+	# Over: at its prompt again.
+	L wait "$p" --until waiting_input --timeout 20 >/dev/null
+	expect "$p" waiting_input prompt
+	# A short retry stays a retry.
+	T send-keys -t "$p" 'retry 2' Enter
+	expect "$p" in_progress retrying
+	passed_since "$p" "$(date +%s)" waiting_input limit && fail "a short retry called a limit"
+	return 0
+}

@@ -36,6 +36,30 @@ struct row {
 };
 
 static const struct row rows[] = {
+	/* A limit waited out for longer than limit_wait: waiting on it. */
+	{ "codex retrying a 429 for 90 s, screen read", { BASE,
+	  .codex = CX_WORKING, .codex_at = NOW - 95000, .retry_at = NOW - 50,
+	  .retry_since = NOW - 90000, .limit_wait = 60000,
+	  .screen = SCREEN_RETRYING | SCREEN_LIMIT | SCREEN_BUSY,
+	  .screen_at = NOW - 20000, .last_output = NOW - 50 },
+	  ST_WAITING_INPUT, "limit", "limit_waited_out", 0 },
+	{ "codex retrying a 429 for 30 s", { BASE, .codex = CX_WORKING,
+	  .codex_at = NOW - 35000, .retry_at = NOW - 50,
+	  .retry_since = NOW - 30000, .limit_wait = 60000,
+	  .screen = SCREEN_RETRYING | SCREEN_LIMIT | SCREEN_BUSY,
+	  .screen_at = NOW - 20000, .last_output = NOW - 50 },
+	  ST_IN_PROGRESS, "retrying", "codex_osc_working", 0 },
+	{ "retrying for 90 s, no screen since: read it", { BASE,
+	  .codex = CX_WORKING, .codex_at = NOW - 95000, .retry_at = NOW - 50,
+	  .retry_since = NOW - 90000, .limit_wait = 60000,
+	  .last_output = NOW - 50 },
+	  ST_IN_PROGRESS, "retrying", "codex_osc_working", 1 },
+	{ "retrying 500s for 90 s: no limit on screen", { BASE,
+	  .codex = CX_WORKING, .codex_at = NOW - 95000, .retry_at = NOW - 50,
+	  .retry_since = NOW - 90000, .limit_wait = 60000,
+	  .screen = SCREEN_RETRYING | SCREEN_BUSY, .screen_at = NOW - 20000,
+	  .last_output = NOW - 50 },
+	  ST_IN_PROGRESS, "retrying", "codex_osc_working", 0 },
 	/* 1. The pane's end. */
 	{ "dead by signal", { BASE, .pane_dead = 1, .exit_signal = 9 },
 	  ST_CRASHED, "signal 9", "pane_dead_signal", 0 },

@@ -161,7 +161,8 @@ test_codex(void **state)
 	assert_int_equal(u.total[USAGE_OUTPUT], 20);
 	assert_int_equal(u.context, 150020);
 	assert_int_equal(u.window, 258400);
-	assert_int_equal(usage_percent(&u), 58);
+	/* As Codex's /status: its 12k baseline out of both (43% left). */
+	assert_int_equal(usage_percent(&u), 57);
 	/* Its window is not replaced by Claude's table or the user's. */
 	usage_set_window(&u, "=1000");
 	assert_int_equal(u.window, 258400);
@@ -171,6 +172,19 @@ test_codex(void **state)
 	assert_int_equal(u.total[USAGE_INPUT], 10000);
 	assert_int_equal(u.total[USAGE_OUTPUT], 60);
 	assert_int_equal(u.context, 150140);
+	/* The figure a user compared: "79% left (62.6K used / 258K)". */
+	assert_int_equal(feed_cx(&u, CX(300000, 290000, 60, 62000, 610, 62610,
+	    258400)), 1);
+	assert_int_equal(usage_percent(&u), 21);
+	/* At the baseline or under: none of it used; a tiny window: full. */
+	assert_int_equal(feed_cx(&u, CX(300000, 290000, 60, 11000, 10, 11010,
+	    258400)), 1);
+	assert_int_equal(usage_percent(&u), 0);
+	assert_int_equal(feed_cx(&u, CX(300000, 290000, 60, 100, 10, 110,
+	    12000)), 1);
+	assert_int_equal(usage_percent(&u), 100);
+	assert_int_equal(feed_cx(&u, CX(300000, 290000, 60, 150100, 40, 150140,
+	    258400)), 1);
 	/* Rate limits only, other records, nonsense: nothing changes. */
 	assert_int_equal(feed_cx(&u, "{\"type\":\"event_msg\",\"payload\":{"
 	    "\"type\":\"token_count\",\"info\":null,\"rate_limits\":{}}}"), 0);
