@@ -40,7 +40,11 @@ from agentdefs import (HERE, LISA, LISAD, CODEX_WINDOW, OPENCODE_WINDOW,
 # that the rows that hold a stalled agent past it ("stalled API, held",
 # "... held") take 18 s, not 4 minutes. The report says so.
 STALE = 15
-SETTINGS = "lisa's defaults; @lisa-stale %d s (rows named \"held\")" % STALE
+SETTINGS = ("lisa's defaults; @lisa-stale %d s (rows named \"held\"); "
+            "notifications of waits and crashes on, cooldown 0 (rows named "
+            "\"told\")" % STALE)
+# A client attached as iTerm2 (it gets OSC 9 notifications with their text).
+TTYCLIENT = os.path.join(os.path.dirname(HERE), "integration", "ttyclient.py")
 
 
 def now_ms():
@@ -61,6 +65,10 @@ class Server:
         self.tmux("new-session", "-d", "-s", "main", "-x", "160", "-y", "45",
                   "-n", "placeholder", "sleep 100000")
         self.tmux("set", "-g", "@lisa-stale", str(STALE))
+        for opt, val in (("@lisa-notify-waiting", "on"),
+                         ("@lisa-notify-crashed", "on"),
+                         ("@lisa-notify-cooldown", "0")):
+            self.tmux("set", "-g", opt, val)
         self.tmux("set", "-g", "remain-on-exit", "on")
         self.tmux("set", "-g", "history-limit", "5000")
         log = open(os.path.join(top, "lisad.log"), "w")
@@ -72,6 +80,27 @@ class Server:
             if time.time() > deadline:
                 raise Failure("the helper did not come up")
             time.sleep(0.05)
+        # A person's client, on the placeholder window: the agents'
+        # notifications reach it, as they would a terminal.
+        self.ttylog = os.path.join(top, "client.tty")
+        cenv = dict(env)
+        cenv.pop("TMUX", None)
+        cenv["TERM"] = "xterm-256color"
+        self.client = subprocess.Popen(
+            [sys.executable, TTYCLIENT, self.ttylog, "iTerm2 3.5.4", "tmux",
+             "-L", self.sock, "attach", "-t", "main:0"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=cenv)
+
+    def told(self):
+        """The notifications the client's terminal got (OSC 9 texts), and
+        how many bytes of its log they came from."""
+        try:
+            with open(self.ttylog, "rb") as f:
+                data = f.read()
+        except OSError:
+            return [], 0
+        return [m.decode("utf-8", "replace") for m in
+                re.findall(rb"\033\]9;([^\a\033]*)\a", data)], len(data)
 
     def tmux(self, *args, check=True):
         p = subprocess.run(["tmux", "-L", self.sock, "-f", "/dev/null"] + list(args),
@@ -103,6 +132,8 @@ class Server:
         return evs
 
     def close(self):
+        if getattr(self, "client", None):
+            self.client.terminate()
         self.tmux("kill-server", check=False)
         # kill-server leaves the socket file behind.
         try:
@@ -570,11 +601,31 @@ class Driver(AgentScenarios):
 
     def limit(self, pane):
         """The API's 429 with its rate-limit headers (#mock limit): the
-        agent gives up and sits at its prompt, which is not a prompt."""
+        agent gives up and sits at its prompt, which is not a prompt. Told
+        once, as the limit (not first as an error)."""
+        n0 = len(self.s.told()[0])
         t = self.type(pane, "#mock limit 1 please")
         self.wait_turn(pane, 60)
         self.expect("rate limit", pane, self.mock_done("limit", t),
                     "waiting_input", "limit", 60)
+        self.told_row("rate limit, told", n0, ["hit a limit (limit)"], 6)
+
+    def told_row(self, scenario, n0, want, settle):
+        """The notifications since the N0th: their endings are WANT (the
+        list), once SETTLE seconds have passed (a held one comes late)."""
+        end = time.time() + settle
+        got = []
+        while True:
+            got = [m for m in self.s.told()[0][n0:]
+                   if m.startswith("lisa: %s " % self.a.name)]
+            if time.time() >= end:
+                break
+            time.sleep(0.3)
+        ends = [g[g.index(" waits") + 1:] if " waits" in g else
+                g[g.index(" hit a") + 1:] if " hit a" in g else g
+                for g in got]
+        self.record(scenario, " / ".join(want), " / ".join(ends) or "nothing",
+                    ends == want, None)
 
     # The permission dialog as Claude Code and Codex draw it.
     NUDGE_DIALOG = {"claude": "Do you want to proceed?",
@@ -607,9 +658,13 @@ class Driver(AgentScenarios):
     def then_escape(self, pane, prompt, name, state, detail, after, hold=0,
                     nudge=False):
         """PROMPT makes STATE/DETAIL (held for HOLD seconds); Escape brings
-        the prompt back. With NUDGE, a nudge is tried on it first."""
+        the prompt back. With NUDGE, a nudge is tried on it first, and what
+        the client was told is checked: once, saying what for."""
+        n0 = len(self.s.told()[0])
         t = self.type(pane, prompt)
         self.expect(name, pane, t, state, detail)
+        if nudge:
+            self.told_row(name + ", told", n0, ["waits (%s)" % detail], 3)
         if hold:
             self.hold(name + ", held", pane, state, detail, hold,
                       "past @lisa-stale: the agent keeps animating")
