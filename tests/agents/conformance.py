@@ -70,6 +70,8 @@ class Server:
                          ("@lisa-notify-cooldown", "0")):
             self.tmux("set", "-g", opt, val)
         self.tmux("set", "-g", "remain-on-exit", "on")
+        # The agents draw at 160x45 whatever size the attached client is.
+        self.tmux("set", "-g", "window-size", "manual")
         self.tmux("set", "-g", "history-limit", "5000")
         log = open(os.path.join(top, "lisad.log"), "w")
         self.helper = subprocess.Popen([LISAD, "-F", "-v", "-L", self.sock],
