@@ -70,8 +70,6 @@ class Server:
                          ("@lisa-notify-cooldown", "0")):
             self.tmux("set", "-g", opt, val)
         self.tmux("set", "-g", "remain-on-exit", "on")
-        # The agents draw at 160x45 whatever size the attached client is.
-        self.tmux("set", "-g", "window-size", "manual")
         self.tmux("set", "-g", "history-limit", "5000")
         log = open(os.path.join(top, "lisad.log"), "w")
         self.helper = subprocess.Popen([LISAD, "-F", "-v", "-L", self.sock],
@@ -88,6 +86,10 @@ class Server:
         cenv = dict(env)
         cenv.pop("TMUX", None)
         cenv["TERM"] = "xterm-256color"
+        # The agents draw at 160x45, the session's size: the client is
+        # as big (window-size manual instead crashes tmux 3.3a at the
+        # next new-window with a client attached).
+        cenv["TTYCLIENT_SIZE"] = "160x46"
         self.client = subprocess.Popen(
             [sys.executable, TTYCLIENT, self.ttylog, "iTerm2 3.5.4", "tmux",
              "-L", self.sock, "attach", "-t", "main:0"],

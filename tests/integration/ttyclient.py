@@ -2,7 +2,8 @@
 """A terminal for a tmux client: runs COMMAND on a new pty (100x30) and
 appends every byte the client writes to it to LOG. Answers tmux's
 XTVERSION query (CSI > q) with NAME, as iTerm2, kitty or a tmux in between
-would, when NAME is given. Exits when the command does.
+would, when NAME is given. Exits when the command does. TTYCLIENT_SIZE
+(COLSxROWS) sizes the pty otherwise.
 
     ttyclient.py LOG NAME COMMAND...
 """
@@ -20,7 +21,9 @@ def main():
     pid, fd = os.forkpty()
     if pid == 0:
         os.execvp(argv[0], argv)
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
+    cols, rows = (int(n) for n in
+                  os.environ.get("TTYCLIENT_SIZE", "100x30").split("x"))
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
     signal.signal(signal.SIGTERM, lambda *_: os.kill(pid, signal.SIGTERM))
     seen = b""
     with open(log, "ab", buffering=0) as out:
