@@ -486,10 +486,17 @@ notify_transition(struct pane *p, enum cls_state from,
 
 	if (notify_cfg.command != NULL)
 		notify_command(p, json, cls_state_name(r->state));
-	/* A held wait's detail has come: told now, with it. */
-	TAILQ_FOREACH(n, &notifies, entry) {
-		if (n->pane == p->id && n->message == NULL &&
-		    n->group == g && notify_hold(n, r->detail) == 0 &&
+	/*
+	 * Not told yet: a situation that is over goes untold (a turn's end
+	 * that the next turn followed at once must not be told later with the
+	 * next wait's words); a held wait whose detail has come is told now.
+	 */
+	TAILQ_FOREACH_SAFE(n, &notifies, entry, n1) {
+		if (n->pane != p->id || n->message != NULL)
+			continue;
+		if (n->group != g)
+			notify_free(n);
+		else if (notify_hold(n, r->detail) == 0 &&
 		    now >= n->at + NOTIFY_SETTLE_MS) {
 			loop_timer_del(&n->timer);
 			notify_fire(n);
