@@ -613,6 +613,22 @@ class Driver(AgentScenarios):
         self.expect("rate limit", pane, self.mock_done("limit", t),
                     "waiting_input", "limit", 60)
         self.told_row("rate limit, told", n0, ["hit a limit (limit)"], 6)
+        if self.a.name == "codex":
+            self.limit_waited(pane)
+
+    def limit_waited(self, pane):
+        """A 429 with a long retry-after (#mock limit 900): Codex does not
+        give up, it waits 15 minutes an attempt, "Server is busy,
+        reconnecting" on screen. Retrying at first; once that has lasted
+        @lisa-limit-wait (its default, a minute), a limit. Escape ends it."""
+        t = self.type(pane, "#mock limit 900 please")
+        self.expect_seen("long limit, retrying", pane, t, "in_progress", 30,
+                         "retrying")
+        self.expect("long limit, waited out", pane, t, "waiting_input",
+                    "limit", 100)
+        t = self.key(pane, "Escape")
+        self.expect("long limit, interrupted", pane, t, "waiting_input",
+                    "prompt")
 
     def told_row(self, scenario, n0, want, settle):
         """The notifications since the N0th: their endings are WANT (the
