@@ -22,47 +22,45 @@ WARN = -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wpointer-arith \
 	-Wmissing-prototypes -Wstrict-prototypes
 CFLAGS ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(BSD_CFLAGS) \
-	$(JSMN_CFLAGS) -Icontrol -Iplugin -MMD -MP
+	$(JSMN_CFLAGS) -Icontrol -Iplugin/shared -MMD -MP
 LDLIBS = $(BSD_LIBS)
 
 BUILD ?= build
 BIN ?= bin
-# The operating system's backend (plugin/osdep-*.c): linux on Linux, the
+
+# A quiet build: one line per file ("CC plugin/lisad/pane.o"), as tmux's
+# and the kernel's; make V=1 prints the whole commands. Warnings and errors
+# show in full either way.
+ifeq ($(V),1)
+say =
+else
+say = @printf '  %-4s %s\n' $(1) '$(patsubst $(BUILD)/%,%,$(2))';
+endif
+# The operating system's backend (plugin/shared/osdep-*.c): linux on Linux, the
 # generic POSIX one elsewhere; `make OSDEP=generic` on Linux too.
 OSDEP ?= $(shell [ "$$(uname -s)" = Linux ] && echo linux || echo generic)
 CONTROL_SRCS = control/xmalloc.c control/buf.c control/log.c control/time.c \
 	control/control-parse.c control/control-unescape.c \
 	control/control-quote.c control/control-layout.c \
 	control/control-client.c
-COMMON_SRCS = plugin/runtime.c plugin/json.c plugin/server-find.c plugin/osc.c \
-	plugin/classify.c plugin/agent.c plugin/json-edit.c plugin/ui-format.c \
-	plugin/run-stderr.c plugin/run.c plugin/claude-file.c plugin/usage.c \
-	plugin/tmux-version.c plugin/compat.c plugin/notify-term.c plugin/bgtasks.c \
-	plugin/gemini-file.c plugin/guard.c plugin/osdep-$(OSDEP).c
-LISAD_SRCS = plugin/lisad.c plugin/loop.c plugin/session.c plugin/pane.c \
-	plugin/hooks.c plugin/listener.c plugin/tmux-cmd.c plugin/events.c plugin/proc.c \
-	plugin/watch.c plugin/watch-proc.c plugin/watch-json.c plugin/publish.c plugin/agentfiles.c \
-	plugin/agentfiles-codex.c plugin/agentfiles-gemini.c \
-	plugin/ui.c plugin/notify.c plugin/notify-spawn.c plugin/runs.c plugin/terminate.c \
-	plugin/watchdog.c plugin/termination.c plugin/pane-mute.c \
-	plugin/ended.c plugin/agenthook.c plugin/fleet.c plugin/fleet-pane.c plugin/info.c \
-	plugin/act.c plugin/live.c
-LISA_SRCS = plugin/lisa.c plugin/lisa-cmd.c plugin/lisa-client.c plugin/lisa-doctor.c \
-	plugin/lisa-status.c plugin/lisa-hooks.c plugin/lisa-hooks-opencode.c plugin/lisa-hooks-copilot.c plugin/lisa-menu.c plugin/lisa-details.c \
-	plugin/lisa-run.c plugin/lisa-act.c plugin/lisa-bridge.c plugin/lisa-fleet.c plugin/lisa-jump.c \
-	plugin/lisa-escalate.c plugin/lisa-hook.c
+# One folder per program and one for what both use (docs/architecture.md):
+# each program's sources are its folder's files.
+SHARED_SRCS = $(sort $(filter-out plugin/shared/osdep-%.c, \
+	$(wildcard plugin/shared/*.c))) plugin/shared/osdep-$(OSDEP).c
+LISAD_SRCS = $(sort $(wildcard plugin/lisad/*.c))
+LISA_SRCS = $(sort $(wildcard plugin/lisa/*.c))
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 CONTROL_OBJS = $(call obj,$(CONTROL_SRCS))
-COMMON_OBJS = $(call obj,$(COMMON_SRCS))
+SHARED_OBJS = $(call obj,$(SHARED_SRCS))
 
 UNIT_TESTS = control_parse control_unescape control_client control_quote \
 	control_layout json runtime osc classify agent ui_format run_stderr \
-	claude_file run usage notify_term bgtasks gemini_file guard
+	claude_file run_record usage osc_notify bgtasks gemini_file guard
 UNIT_BINS = $(patsubst %,$(BUILD)/tests/%_test,$(UNIT_TESTS))
 
 .PHONY: all clean test test-unit test-integration test-agents deps bench demo \
-	install uninstall man-lint test-bins \
+	install uninstall man-lint check-layout test-bins \
 	screenshots check-asan check-valgrind check-osdep lint-sh fuzz fuzz-bins FORCE
 # Keep intermediate objects: no "rm" after the test summary.
 .SECONDARY:
@@ -70,16 +68,16 @@ all: $(BIN)/lisad $(BIN)/lisa
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(call say,CC,$@)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 # The portable files compile as plain POSIX (with its XSI option: realpath),
 # without _GNU_SOURCE.
 POSIX_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_XOPEN_SOURCE=700 $(WARN) $(CFLAGS) \
-	$(BSD_CFLAGS) $(JSMN_CFLAGS) -Icontrol -Iplugin -MMD -MP
-$(BUILD)/plugin/osdep-generic.o $(BUILD)/plugin/compat.o: ALL_CFLAGS = $(POSIX_CFLAGS)
+	$(BSD_CFLAGS) $(JSMN_CFLAGS) -Icontrol -Iplugin/shared -MMD -MP
+$(BUILD)/plugin/shared/osdep-generic.o $(BUILD)/plugin/shared/compat.o: ALL_CFLAGS = $(POSIX_CFLAGS)
 
 $(BUILD)/libcontrol.a: $(CONTROL_OBJS)
-	$(AR) rcs $@ $^
+	$(call say,AR,$@)$(AR) rcs $@ $^
 
 # Relink when OSDEP changes (the other objects are the same for both).
 $(BUILD)/osdep.stamp: FORCE
@@ -87,33 +85,44 @@ $(BUILD)/osdep.stamp: FORCE
 	@[ "$$(cat $@ 2>/dev/null)" = $(OSDEP) ] || echo $(OSDEP) >$@
 FORCE:
 
-$(BIN)/lisad: $(call obj,$(LISAD_SRCS)) $(COMMON_OBJS) $(BUILD)/libcontrol.a \
+$(BIN)/lisad: $(call obj,$(LISAD_SRCS)) $(SHARED_OBJS) $(BUILD)/libcontrol.a \
 		$(BUILD)/osdep.stamp
 	@mkdir -p $(BIN)
-	$(CC) $(CFLAGS) -o $@ $(filter-out %.stamp,$^) $(LDLIBS)
+	$(call say,LD,$@)$(CC) $(CFLAGS) -o $@ $(filter-out %.stamp,$^) $(LDLIBS)
 
-$(BIN)/lisa: $(call obj,$(LISA_SRCS)) $(COMMON_OBJS) $(BUILD)/libcontrol.a \
+$(BIN)/lisa: $(call obj,$(LISA_SRCS)) $(SHARED_OBJS) $(BUILD)/libcontrol.a \
 		$(BUILD)/osdep.stamp
 	@mkdir -p $(BIN)
-	$(CC) $(CFLAGS) -o $@ $(filter-out %.stamp,$^) $(LDLIBS)
+	$(call say,LD,$@)$(CC) $(CFLAGS) -o $@ $(filter-out %.stamp,$^) $(LDLIBS)
 
-$(BUILD)/tests/%_test: $(BUILD)/tests/unit/%_test.o $(COMMON_OBJS) \
+$(BUILD)/tests/%_test: $(BUILD)/tests/unit/%_test.o $(SHARED_OBJS) \
 		$(BUILD)/libcontrol.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS)
+	$(call say,LD,$@)$(CC) $(CFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS)
 
-$(BUILD)/bench/lisa-bench: $(BUILD)/bench/lisa-bench.o $(COMMON_OBJS) $(BUILD)/libcontrol.a
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/bench/lisa-bench: $(BUILD)/bench/lisa-bench.o $(SHARED_OBJS) $(BUILD)/libcontrol.a
+	$(call say,LD,$@)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 # Everything: the man page's lint, unit tests (cmocka), then integration
 # tests on real tmux.
-test: test-bins man-lint
+test: test-bins man-lint check-layout
 	@LISA_BIN_DIR=$(abspath $(BIN)) LISA_BUILD_DIR=$(BUILD) \
 	    sh tests/run.sh $(UNIT_BINS)
 
 # What the tests run, built (CI builds it once, then runs two suites).
 test-bins: all $(UNIT_BINS) $(BUILD)/tests/quote-roundtrip \
 	$(BUILD)/tests/wallclock-shift.so
+
+# The folders' include rules and the length bound (tests/layout.sh); then
+# the check itself, shown to fail on a CLI file that takes the helper's
+# header.
+check-layout:
+	@sh tests/layout.sh
+	@t=$$(mktemp -d) && cp -R control plugin $$t/ && \
+	    echo '#include "lisad.h"' >>$$t/plugin/lisa/cmd.c && \
+	    if (cd $$t && sh $(CURDIR)/tests/layout.sh) >/dev/null; then \
+		rm -rf $$t; echo "layout: a broken include went unseen"; exit 1; \
+	    fi; rm -rf $$t
 
 # lisa(1), checked by Debian's mandoc (plugin/install-deps.sh installs it).
 man-lint:
@@ -200,7 +209,7 @@ check-osdep:
 
 # Every shell script lisa ships or runs its tests with is plain POSIX sh.
 SH_SCRIPTS = lisa.tmux plugin/demo.sh plugin/install-deps.sh bench/run.sh \
-	.ci/tmux-debian.sh tests/run.sh tests/integration/lib.sh
+	.ci/tmux-debian.sh tests/run.sh tests/integration/lib.sh tests/layout.sh
 lint-sh:
 	@shellcheck -s sh -S warning $(SH_SCRIPTS) && \
 	    echo "shellcheck -s sh: $(words $(SH_SCRIPTS)) scripts, no warning"
@@ -227,13 +236,14 @@ fuzz:
 
 fuzz-bins: $(patsubst %,$(BUILD)/%,$(FUZZ_TARGETS))
 
-$(BUILD)/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(COMMON_OBJS) $(BUILD)/libcontrol.a
-	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+$(BUILD)/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(SHARED_OBJS) $(BUILD)/libcontrol.a
+	$(call say,LD,$@)$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 
 # (the fleet's parser is the helper's: its file, the helper stubbed)
-$(BUILD)/fuzz_fleet: $(BUILD)/tests/fuzz/fuzz_fleet.o $(BUILD)/plugin/fleet-pane.o \
-		$(COMMON_OBJS) $(BUILD)/libcontrol.a
-	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+$(BUILD)/tests/fuzz/fuzz_fleet.o: ALL_CFLAGS += -Iplugin/lisad
+$(BUILD)/fuzz_fleet: $(BUILD)/tests/fuzz/fuzz_fleet.o $(BUILD)/plugin/lisad/fleet-pane.o \
+		$(SHARED_OBJS) $(BUILD)/libcontrol.a
+	$(call say,LD,$@)$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 
 test-unit: $(UNIT_BINS)
 	@sh tests/run.sh --unit-only $(UNIT_BINS)
@@ -255,7 +265,7 @@ bench: all $(BUILD)/bench/lisa-bench $(BUILD)/bench/trickle
 	@LISA_BIN_DIR=$(abspath $(BIN)) LISA_BUILD_DIR=$(BUILD) sh bench/run.sh
 
 $(BUILD)/bench/trickle: $(BUILD)/bench/trickle.o
-	$(CC) $(CFLAGS) -o $@ $^
+	$(call say,LD,$@)$(CC) $(CFLAGS) -o $@ $^
 
 deps:
 	@sh plugin/install-deps.sh
@@ -286,12 +296,12 @@ clean:
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 $(BUILD)/tests/quote-roundtrip: $(BUILD)/tests/integration/quote-roundtrip.o \
-		$(BUILD)/plugin/tmux-version.o \
+		$(BUILD)/plugin/shared/tmux-version.o \
 		$(BUILD)/libcontrol.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 # A wall clock the tests move (LD_PRELOAD into the helper).
 $(BUILD)/tests/wallclock-shift.so: tests/integration/wallclock-shift.c
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -Wall -Wextra -O2 -shared -fPIC -o $@ $< -ldl
+	$(call say,LD,$@)$(CC) -std=c11 -Wall -Wextra -O2 -shared -fPIC -o $@ $< -ldl

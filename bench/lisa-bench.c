@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "control.h"
-#include "lisa.h"
+#include "shared.h"
 #include "agent.h"
 #include "classify.h"
 #include "osc.h"

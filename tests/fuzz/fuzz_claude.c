@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lisa.h"
+#include "shared.h"
 #include "claude-file.h"
 #include "usage.h"
 #include "bgtasks.h"

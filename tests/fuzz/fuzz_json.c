@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lisa.h"
+#include "shared.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lisa.h"
-#include "run.h"
+#include "shared.h"
+#include "run-record.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lisa.h"
+#include "shared.h"
 #include "osc.h"
 #include "run-stderr.h"
 

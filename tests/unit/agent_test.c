@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "lisa.h"
+#include "shared.h"
 #include "agent.h"
 
 static int

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "lisa.h"
+#include "shared.h"
 #include "bgtasks.h"
 
 /* As Claude Code 2.1.332 writes them (shortened). */

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "lisa.h"
+#include "shared.h"
 #include "claude-file.h"
 
 static void

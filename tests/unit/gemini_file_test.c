@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "lisa.h"
+#include "shared.h"
 #include "gemini-file.h"
 
 #define META "{\"sessionId\":\"e93072e2-0294\",\"projectHash\":\"87ed\"," \

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "lisa.h"
+#include "shared.h"
 
 static void
 expect_str(const char *in, size_t len, const char *want)

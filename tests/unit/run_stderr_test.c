@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "lisa.h"
+#include "shared.h"
 #include "run-stderr.h"
 #include "testlib.h"
 

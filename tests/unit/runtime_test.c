@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "lisa.h"
+#include "shared.h"
 
 static char	tmpl[] = "/tmp/lisa-unit-XXXXXX";
 static char	*base;

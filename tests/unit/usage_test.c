@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "lisa.h"
+#include "shared.h"
 #include "usage.h"
 
 #define MSG(id, model, in, out, cr, cw) \

@@ -1,0 +1,266 @@
+/*
+ * The details popup: why a pane is in its state, and its last events
+ * (lisa details), in a popup sized to what it says.
+ */
+
+#include <sys/ioctl.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "lisa.h"
+
+/* What "lisa details PANE" prints, run as a child of this lisa. */
+static char *
+details_text(struct lisa_ctx *ctx, const char *pane)
+{
+	char		*self = client_self(), *out = NULL;
+	const char	*argv[] = { "lisa", "-S", ctx->sid.socket, "details",
+			    pane, NULL };
+
+	client_capture(self, argv, &out);
+	free(self);
+	return (out != NULL ? out : xstrdup(""));
+}
+
+/* The client's size, from tmux; 0 when it cannot be read. */
+static void
+details_client_size(struct lisa_ctx *ctx, const char *client, int *sx,
+    int *sy)
+{
+	const char	*argv[] = { "list-clients", "-F",
+			    "#{client_width} #{client_height} #{client_name}",
+			    NULL };
+	char		*out = NULL, *line, *rest, name[256];
+	int		 w, h;
+
+	*sx = *sy = 0;
+	if (client_tmux_all(ctx, &out, argv) != 0 || out == NULL) {
+		free(out);
+		return;
+	}
+	for (rest = out; (line = strsep(&rest, "\n")) != NULL;) {
+		if (sscanf(line, "%d %d %255[^\n]", &w, &h, name) == 3 &&
+		    strcmp(name, client) == 0) {
+			*sx = w;
+			*sy = h;
+		}
+	}
+	free(out);
+}
+
+/*
+ * The popup, as big as its text (plus a border, a margin and the closing
+ * line) and no bigger than the client: a pane with no agent gets a small
+ * box, not most of the screen.
+ */
+/* Rows a line of cols columns takes in width columns. */
+static int
+details_rows(int cols, int width)
+{
+	if (width < 1)
+		width = 1;
+	return (cols > 0 ? (cols + width - 1) / width : 1);
+}
+
+/* Columns of one line of text (to its newline): UTF-8 lead bytes. */
+static int
+details_cols(const char *line)
+{
+	int	cols = 0;
+
+	for (; *line != '\0' && *line != '\n'; line++) {
+		if (((unsigned char)*line & 0xc0) != 0x80)
+			cols++;
+	}
+	return (cols);
+}
+
+int
+cmd_key_details(struct lisa_ctx *ctx, const char *client)
+{
+	struct tmux_caps	 caps;
+	char	*pane, *sh, *text, *line, *rest, title[64], ws[16], hs[16];
+	char	*argv[12];
+	int	 n = 0, sx, sy, w = 0, h = 0, cols;
+
+	if ((pane = menu_client_pane(ctx, client)) == NULL)
+		return (menu_message(ctx, client, "lisa: no pane"));
+	text = details_text(ctx, pane);
+	for (line = text; line != NULL; line = strchr(line, '\n')) {
+		if (*line == '\n')
+			line++;
+		if ((cols = details_cols(line)) > w)
+			w = cols;
+	}
+	w += 4;		/* border and a space each side */
+	if (w < 40)
+		w = 40;
+	details_client_size(ctx, client, &sx, &sy);
+	if (sx > 0 && w > sx)
+		w = sx;
+	/* Lines wider than the box wrap: count the rows they take. */
+	for (rest = text; (line = strsep(&rest, "\n")) != NULL; )
+		h += details_rows(details_cols(line), w - 4);
+	free(text);
+	h += 3;		/* border and "(any key closes)" */
+	if (sy > 0 && h > sy)
+		h = sy;
+	snprintf(ws, sizeof ws, "%d", w);
+	snprintf(hs, sizeof hs, "%d", h);
+	sh = menu_self(ctx, "details --wait", pane);
+	snprintf(title, sizeof title, " lisa: %s ", pane);
+	argv[n++] = (char *)"display-popup";
+	argv[n++] = (char *)"-c";
+	argv[n++] = (char *)client;
+	argv[n++] = (char *)"-E";
+	argv[n++] = (char *)"-w";
+	argv[n++] = ws;
+	argv[n++] = (char *)"-h";
+	argv[n++] = hs;
+	client_tmux_caps(ctx, &caps);
+	if (caps.popup_title) {
+		argv[n++] = (char *)"-T";
+		argv[n++] = title;
+	}
+	argv[n++] = sh;
+	return (menu_exec(ctx, argv, n));
+}
+
+/* In a popup: keep the text up until a key is pressed. */
+static void
+details_wait(void)
+{
+	struct termios	 old, raw;
+	char		 c;
+
+	if (!isatty(0) || tcgetattr(0, &old) != 0)
+		return;
+	printf("\n  (any key closes)");
+	fflush(stdout);
+	raw = old;
+	raw.c_lflag &= ~(ICANON|ECHO);
+	raw.c_cc[VMIN] = 1;
+	raw.c_cc[VTIME] = 0;
+	tcsetattr(0, TCSANOW, &raw);
+	while (read(0, &c, 1) == -1 && errno == EINTR)
+		;
+	tcsetattr(0, TCSANOW, &old);
+}
+
+/*
+ * In a popup smaller than the text, the top is what matters (the verdict,
+ * then the newest signals and events): print what fits, then wait. 0 when
+ * the terminal's size is not known (print it all).
+ */
+static int
+details_fit(struct lisa_ctx *ctx, const char *target)
+{
+	struct winsize	 ws;
+	char		*text, *line, *rest;
+	int		 rows, used = 0, need;
+
+	if (target == NULL || !isatty(1) ||
+	    ioctl(1, TIOCGWINSZ, &ws) != 0 || ws.ws_row < 4 || ws.ws_col < 8)
+		return (0);
+	rows = ws.ws_row - 2;		/* "(any key closes)" */
+	text = details_text(ctx, target);
+	for (rest = text; (line = strsep(&rest, "\n")) != NULL; used += need) {
+		if (rest == NULL && *line == '\0')
+			break;
+		need = details_rows(details_cols(line), ws.ws_col);
+		if (used + need > rows - (rest != NULL)) {
+			printf("  \xe2\x80\xa6\n");
+			break;
+		}
+		printf("%s\n", line);
+	}
+	free(text);
+	fflush(stdout);
+	details_wait();
+	return (1);
+}
+
+/*
+ * Is event ITEM of pane PANE ("%N"; HOST for a remote one, else NULL)?
+ * Not a remote pane's with the same id, not an earlier server's %N.
+ */
+int
+event_of_pane(struct lisa_ctx *ctx, struct json_doc *d, int item,
+    const char *pane, const char *host)
+{
+	char	*ev, *srv, *h;
+	int	 mine;
+
+	ev = json_get_str(d, item, "pane_id");
+	h = json_get_str(d, item, "host");
+	srv = json_get_str(d, item, "server");
+	if (ev == NULL || strcmp(ev, pane) != 0)
+		mine = 0;
+	else if (host != NULL)
+		mine = h != NULL && strcmp(h, host) == 0;
+	else
+		mine = h == NULL && srv != NULL &&
+		    strcmp(srv, client_instance(ctx)) == 0;
+	free(ev);
+	free(h);
+	free(srv);
+	return (mine);
+}
+
+/* The why behind a pane's state, and what happened to it lately. */
+int
+cmd_details(struct lisa_ctx *ctx, const char *target, int wait)
+{
+	struct json_doc	*d;
+	char		*cause = NULL, *pane = NULL, *ts, *type, *from, *to;
+	char		*detail;
+	int		 events, i, n, item, shown = 0, rc;
+
+	if (wait && details_fit(ctx, target))
+		return (0);
+	if ((pane = client_resolve(ctx, target)) == NULL) {
+		printf("%s: not_found\n", target != NULL ? target : "");
+		rc = 1;
+	} else
+		rc = cmd_explain(ctx, pane);
+	if (rc == 0 && client_call(ctx, "{\"cmd\":\"events\"}\n", &d,
+	    &cause) == 0) {
+		events = json_get(d, 0, "events");
+		n = json_array_size(d, events);
+		printf("\n  last events:\n");
+		for (i = n - 1; i >= 0 && shown < 12; i--) {
+			item = json_array_item(d, events, i);
+			if (!event_of_pane(ctx, d, item, pane, NULL))
+				continue;
+			ts = menu_str(d, item, "ts");
+			type = menu_str(d, item, "event");
+			from = menu_str(d, item, "from");
+			to = menu_str(d, item, "to");
+			detail = menu_str(d, item, "detail");
+			if (strcmp(type, "transition") == 0)
+				printf("    %s  %s -> %s %s\n", ts, from, to,
+				    detail);
+			else
+				printf("    %s  %s %s\n", ts, type, detail);
+			free(ts);
+			free(type);
+			free(from);
+			free(to);
+			free(detail);
+			shown++;
+		}
+		if (shown == 0)
+			printf("    (none)\n");
+		json_free(d);
+	}
+	free(cause);
+	free(pane);
+	if (wait)
+		details_wait();
+	return (rc);
+}

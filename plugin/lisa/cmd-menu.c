@@ -1,0 +1,665 @@
+/*
+ * What lisa's key bindings run (through run-shell -b, never on the helper's
+ * control connection, which a menu would stall until it closes):
+ *
+ *   lisa key menu CLIENT	display-menu of agents by state, then actions
+ *   lisa key next CLIENT	jump to the next pane that needs the human
+ *   lisa key details CLIENT	display-popup with `lisa details` of its pane
+ *   lisa details [TARGET]	state, reason, signals and the pane's events
+ *
+ * Everything shown comes from agents and users (session names, titles), so
+ * menu and message texts have '#' doubled: tmux expands them as formats.
+ */
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "lisa.h"
+
+#define MENU_MAX_AGENTS	40
+
+struct menu_agent {
+	char	*pane;		/* "%N", or "%N@HOST" for a remote one */
+	char	*host;		/* NULL: local */
+	char	*target;	/* session:window.pane */
+	char	*session;
+	char	*window;	/* its name */
+	long long window_index;
+	long long pane_index;
+	char	*where;		/* what the menu says: [session:]window */
+	char	*agent;
+	char	*detail;
+	int	 group;
+	int	 state;
+	long long age_ms;
+};
+
+char *
+menu_str(struct json_doc *d, int obj, const char *key)
+{
+	char	*s = json_get_str(d, obj, key);
+
+	return (s != NULL ? s : xstrdup(""));
+}
+
+static int
+menu_cmp(const void *a0, const void *b0)
+{
+	const struct menu_agent	*a = a0, *b = b0;
+
+	if (a->group != b->group)
+		return (a->group < b->group ? -1 : 1);
+	/* Within a group: this tmux's first, then each host's together. */
+	if ((a->host == NULL) != (b->host == NULL))
+		return (a->host == NULL ? -1 : 1);
+	if (a->host != NULL && strcmp(a->host, b->host) != 0)
+		return (strcmp(a->host, b->host));
+	return (strcmp(a->where != NULL ? a->where : a->target,
+	    b->where != NULL ? b->where : b->target));
+}
+
+/* The agents the helper knows, worst group first. */
+static int
+menu_agents(struct lisa_ctx *ctx, struct menu_agent **out, size_t *n)
+{
+	struct json_doc		*d;
+	struct menu_agent	*list = NULL, *m;
+	char			*cause = NULL, *state;
+	int			 panes, i, count, item;
+	enum cls_state		 st;
+
+	*n = 0;
+	if (client_call(ctx, "{\"cmd\":\"list\"}\n", &d, &cause) != 0) {
+		fprintf(stderr, "lisa: %s\n", cause);
+		free(cause);
+		return (-1);
+	}
+	panes = json_get(d, 0, "panes");
+	count = json_array_size(d, panes);
+	for (i = 0; i < count; i++) {
+		item = json_array_item(d, panes, i);
+		if ((state = json_get_str(d, item, "state")) == NULL)
+			continue;
+		st = cls_state_from_name(state);
+		free(state);
+		if (ui_group_of(st) == -1)
+			continue;
+		list = xreallocarray(list, *n + 1, sizeof *list);
+		m = &list[(*n)++];
+		m->pane = menu_str(d, item, "pane_id");
+		/* A remote pane's target is %N@HOST already (the fleet). */
+		if ((m->host = json_get_str(d, item, "host")) != NULL) {
+			free(m->pane);
+			m->pane = menu_str(d, item, "target");
+		}
+		m->target = menu_str(d, item, "target");
+		m->session = menu_str(d, item, "session");
+		m->window = menu_str(d, item, "window_name");
+		if (json_get_int(d, item, "window", &m->window_index) != 0)
+			m->window_index = -1;
+		if (json_get_int(d, item, "pane_index", &m->pane_index) != 0)
+			m->pane_index = -1;
+		m->where = NULL;
+		m->agent = menu_str(d, item, "agent");
+		m->detail = menu_str(d, item, "detail");
+		m->state = (int)st;
+		m->group = ui_group_of(st);
+		if (json_get_int(d, item, "state_age_ms", &m->age_ms) != 0)
+			m->age_ms = -1;
+	}
+	json_free(d);
+	if (*n > 1)
+		qsort(list, *n, sizeof *list, menu_cmp);
+	*out = list;
+	return (0);
+}
+
+static void
+menu_free(struct menu_agent *list, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		free(list[i].pane);
+		free(list[i].host);
+		free(list[i].target);
+		free(list[i].session);
+		free(list[i].window);
+		free(list[i].where);
+		free(list[i].agent);
+		free(list[i].detail);
+	}
+	free(list);
+}
+
+/* Text for a format: '#' doubled, nothing else changes. */
+void
+menu_text(struct buf *b, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if (*s == '#')
+			buf_addc(b, '#');
+		buf_addc(b, *s);
+	}
+}
+
+/*
+ * The pane a client looks at ("%N"), or NULL. The pane id comes first and
+ * a space separates: no byte that some tmux escapes in replies (3.4 and
+ * 3.5 send \037 as four characters), and a pane id has no space.
+ */
+char *
+menu_client_pane(struct lisa_ctx *ctx, const char *client)
+{
+	const char	*argv[] = { "list-clients", "-F",
+			    "#{pane_id} #{client_name}", NULL };
+
+	return (client_tmux_find(ctx, argv, '%', client));
+}
+
+/* Replace this process with tmux ARGV (lisa's work is done). */
+int
+menu_exec(struct lisa_ctx *ctx, char **argv, int argc)
+{
+	char	**full;
+	int	  i, n = 0;
+
+	full = xcalloc((size_t)argc + 6, sizeof *full);
+	full[n++] = (char *)"tmux";
+	full[n++] = (char *)"-N";	/* never start a server */
+	full[n++] = (char *)"-u";
+	full[n++] = (char *)"-S";
+	full[n++] = ctx->sid.socket;
+	for (i = 0; i < argc; i++)
+		full[n++] = argv[i];
+	full[n] = NULL;
+	execvp("tmux", full);
+	fprintf(stderr, "lisa: tmux: %s\n", strerror(errno));
+	return (1);
+}
+
+/*
+ * Feedback on CLIENT. 3.2a's display-message takes no argument to -c: the
+ * message goes to the most recently active client, the one that pressed
+ * the key.
+ */
+int
+menu_message(struct lisa_ctx *ctx, const char *client, const char *msg)
+{
+	struct tmux_caps	 caps;
+	char			*argv[] = { (char *)"display-message",
+				    (char *)"-c", (char *)client, (char *)msg };
+
+	client_tmux_caps(ctx, &caps);
+	if (!caps.display_client) {
+		argv[1] = (char *)msg;
+		return (menu_exec(ctx, argv, 2));
+	}
+	return (menu_exec(ctx, argv, 4));
+}
+
+/* A shell command line that runs this lisa against this server. */
+char *
+menu_self(struct lisa_ctx *ctx, const char *what, const char *arg)
+{
+	struct buf	 b;
+	char		*self = client_self();
+
+	buf_init(&b);
+	ctl_shell_quote(&b, self);
+	free(self);
+	buf_adds(&b, " -S ");
+	ctl_shell_quote(&b, ctx->sid.socket);
+	buf_printf(&b, " %s ", what);
+	ctl_shell_quote(&b, arg);
+	return (buf_detach(&b));
+}
+
+/* The same, with a second argument ("key jump CLIENT %N@HOST"). */
+char *
+menu_self2(struct lisa_ctx *ctx, const char *what, const char *arg,
+    const char *arg2)
+{
+	struct buf	 b;
+	char		*sh = menu_self(ctx, what, arg);
+
+	buf_init(&b);
+	buf_adds(&b, sh);
+	buf_addc(&b, ' ');
+	ctl_shell_quote(&b, arg2);
+	free(sh);
+	return (buf_detach(&b));
+}
+
+/* run-shell -b "..." with '#' escaped for run-shell's format expansion. */
+char *
+menu_run_shell(const char *sh)
+{
+	struct buf	fmt, cmd;
+
+	buf_init(&fmt);
+	ctl_format_escape(&fmt, sh);
+	buf_init(&cmd);
+	buf_adds(&cmd, "run-shell -b ");
+	ctl_quote_str(&cmd, fmt.data);
+	buf_free(&fmt);
+	return (buf_detach(&cmd));
+}
+
+static void
+menu_age(long long ms, char *out, size_t len)
+{
+	if (ms < 0)
+		*out = '\0';
+	else if (ms < 60000)
+		snprintf(out, len, "%llds", ms / 1000);
+	else if (ms < 3600000)
+		snprintf(out, len, "%lldm", ms / 60000);
+	else if (ms < 86400000)
+		snprintf(out, len, "%lldh", ms / 3600000);
+	else
+		snprintf(out, len, "%lldd", ms / 86400000);
+}
+
+void
+menu_add(struct menu_args *ma, char *arg)
+{
+	ma->argv = xreallocarray(ma->argv, (size_t)ma->argc + 1,
+	    sizeof *ma->argv);
+	ma->argv[ma->argc++] = arg;
+}
+
+/* display-menu on a client, centred; "--": headings start with '-'. */
+void
+menu_start(struct menu_args *ma, const char *client, const char *title)
+{
+	const char	*args[] = { "display-menu", "-c", client, "-T", title,
+			    "-x", "C", "-y", "C", "--" };
+	size_t		 i;
+
+	for (i = 0; i < sizeof args / sizeof args[0]; i++)
+		menu_add(ma, xstrdup(args[i]));
+}
+
+void
+menu_item(struct menu_args *ma, const char *name, const char *key,
+    const char *cmd)
+{
+	menu_add(ma, xstrdup(name));
+	menu_add(ma, xstrdup(key));
+	menu_add(ma, xstrdup(cmd));
+}
+
+/* An action on the client's pane, confirmed first if it destroys. */
+static void
+menu_action(struct menu_args *ma, struct lisa_ctx *ctx, const char *client,
+    const char *label, const char *key, const char *what, int confirm,
+    const char *pane, const char *incarnation)
+{
+	struct buf	 b;
+	char		*sh, *rs, arg[160];
+
+	/* The pane and agent the menu was made for, not the current one. */
+	snprintf(arg, sizeof arg, "%s:%s:%s", what, pane, incarnation);
+	sh = menu_self(ctx, "key act", client);
+	buf_init(&b);
+	buf_adds(&b, sh);
+	buf_addc(&b, ' ');
+	buf_adds(&b, arg);
+	rs = menu_run_shell(b.data);
+	if (confirm) {
+		buf_reset(&b);
+		buf_printf(&b, "confirm-before -p \"lisa: %s this pane's agent? "
+		    "(y/n)\" ", what);
+		ctl_quote_str(&b, rs);
+		menu_item(ma, label, key, b.data);
+	} else
+		menu_item(ma, label, key, rs);
+	free(sh);
+	free(rs);
+	buf_free(&b);
+}
+
+/*
+ * lisa key act CLIENT WHAT:PANE:INCARNATION: run `lisa WHAT PANE --expect
+ * INCARNATION` (the pane and agent the menu showed: refused if the agent
+ * ended or another took its place since) and show its last line of output
+ * on the client. Without PANE, the client's pane.
+ */
+static int
+cmd_key_act(struct lisa_ctx *ctx, const char *client, const char *arg)
+{
+	char	*pane, *self, out[512], *nl, what[16], *inc = NULL;
+	char	*copy, *orig;
+	int	 p[2], status;
+	ssize_t	 n;
+	pid_t	 pid;
+	size_t	 got = 0;
+
+	if (arg == NULL)
+		return (menu_message(ctx, client, "lisa: no pane"));
+	orig = copy = xstrdup(arg);
+	strlcpy(what, strsep(&copy, ":"), sizeof what);
+	pane = copy != NULL ? strsep(&copy, ":") : NULL;
+	if (copy != NULL && *copy != '\0')
+		inc = copy;
+	if (pane != NULL && pane[0] == '%')
+		pane = xstrdup(pane);
+	else if ((pane = menu_client_pane(ctx, client)) == NULL) {
+		free(orig);
+		return (menu_message(ctx, client, "lisa: no pane"));
+	}
+	self = client_self();
+	if (pipe(p) != 0 || (pid = fork()) == -1)
+		return (1);
+	if (pid == 0) {
+		dup2(p[1], 1);
+		dup2(p[1], 2);
+		close(p[0]);
+		close(p[1]);
+		if (strcmp(what, "fallback") == 0)
+			execl(self, self, "-S", ctx->sid.socket, "retry", pane,
+			    "--fallback", (char *)NULL);
+		else if (inc != NULL && (strcmp(what, "nudge") == 0 ||
+		    strcmp(what, "kill") == 0))
+			execl(self, self, "-S", ctx->sid.socket, what, pane,
+			    "--expect", inc, (char *)NULL);
+		else
+			execl(self, self, "-S", ctx->sid.socket, what, pane,
+			    (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	while (got < sizeof out - 1 &&
+	    (n = read(p[0], out + got, sizeof out - 1 - got)) > 0)
+		got += (size_t)n;
+	close(p[0]);
+	waitpid(pid, &status, 0);
+	out[got] = '\0';
+	while (got > 0 && out[got - 1] == '\n')
+		out[--got] = '\0';
+	if ((nl = strrchr(out, '\n')) != NULL)
+		memmove(out, nl + 1, strlen(nl + 1) + 1);
+	free(pane);
+	free(orig);
+	free(self);
+	{
+		struct buf	b;
+
+		buf_init(&b);
+		menu_text(&b, *out != '\0' ? out : "lisa: done");
+		return (menu_message(ctx, client, b.data));
+	}
+}
+
+/* Columns on screen: UTF-8 characters, not bytes. */
+static size_t
+menu_width(const char *s)
+{
+	size_t	n = 0;
+
+	for (; *s != '\0'; s++) {
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			n++;
+	}
+	return (n);
+}
+
+static void
+menu_pad(struct buf *b, const char *s, size_t width)
+{
+	size_t	w = menu_width(s);
+
+	menu_text(b, s);
+	for (; w < width; w++)
+		buf_addc(b, ' ');
+}
+
+/*
+ * Where each agent is, as a human names it: the window's name, with its
+ * session when agents are in more than one, and its index.pane when two
+ * agents would read the same.
+ */
+static void
+menu_where(struct menu_agent *list, size_t n)
+{
+	size_t	i, j;
+	int	sessions = 0, dup;
+
+	for (i = 1; i < n; i++) {
+		if (strcmp(list[i].session, list[0].session) != 0)
+			sessions = 1;
+	}
+	for (i = 0; i < n; i++) {
+		free(list[i].where);
+		if (list[i].host != NULL)
+			xasprintf(&list[i].where, "%s:%s:%s", list[i].host,
+			    list[i].session, list[i].window);
+		else if (sessions)
+			xasprintf(&list[i].where, "%s:%s", list[i].session,
+			    list[i].window);
+		else
+			list[i].where = xstrdup(list[i].window);
+	}
+	for (i = 0; i < n; i++) {
+		dup = 0;
+		for (j = 0; j < n && !dup; j++)
+			dup = j != i && strcmp(list[i].session,
+			    list[j].session) == 0 && strcmp(list[i].window,
+			    list[j].window) == 0;
+		if (dup) {
+			char	*w = list[i].where;
+
+			xasprintf(&list[i].where, "%s (%lld.%lld)", w,
+			    list[i].window_index, list[i].pane_index);
+			free(w);
+		}
+	}
+}
+
+static int
+cmd_key_menu(struct lisa_ctx *ctx, const char *client)
+{
+	/* Not d, f, k, n, r, u, x: the actions below use them. */
+	static const char	 keys[] = "123456789abceghijlmopqstvwyz";
+	struct menu_agent	*list;
+	struct menu_args	 ma = { NULL, 0 };
+	struct buf		 name, cmd;
+	size_t			 n, i, shown;
+	size_t			 wagent = 0, wwhere = 0, wdetail = 0;
+	int			 group = -1;
+	char			 key[2] = { 0, 0 }, age[16], title[64], *sh;
+	char			*rs, *pane;
+	struct act_facts	 f;
+
+	if (menu_agents(ctx, &list, &n) != 0)
+		return (1);
+	snprintf(title, sizeof title, " lisa: %zu agent%s ", n, n == 1 ?
+	    "" : "s");
+	menu_start(&ma, client, title);
+	escalate_menu_items(ctx, client, &ma);
+	buf_init(&name);
+	buf_init(&cmd);
+	shown = n < MENU_MAX_AGENTS ? n : MENU_MAX_AGENTS;
+	/* A table: agent, where, detail, age, each column aligned. */
+	menu_where(list, n);
+	for (i = 0; i < shown; i++) {
+		if (menu_width(list[i].agent) > wagent)
+			wagent = menu_width(list[i].agent);
+		if (menu_width(list[i].where) > wwhere)
+			wwhere = menu_width(list[i].where);
+		if (menu_width(list[i].detail) > wdetail)
+			wdetail = menu_width(list[i].detail);
+	}
+	for (i = 0; i < shown; i++) {
+		if (list[i].group != group) {
+			group = list[i].group;
+			/* A leading '-' makes the line a heading. */
+			buf_reset(&name);
+			buf_printf(&name, "-#[bold]%s", ui_group_name(group));
+			menu_item(&ma, name.data, "", "");
+		}
+		buf_reset(&name);
+		buf_adds(&name, "  ");
+		menu_pad(&name, list[i].agent, wagent);
+		buf_adds(&name, "  ");
+		menu_pad(&name, list[i].where, wwhere);
+		buf_adds(&name, "  ");
+		menu_pad(&name, list[i].detail, wdetail);
+		menu_age(list[i].age_ms, age, sizeof age);
+		if (*age != '\0')
+			buf_printf(&name, "  %4s", age);
+		key[0] = i < sizeof keys - 1 ? keys[i] : '\0';
+		buf_reset(&cmd);
+		if (list[i].host != NULL) {
+			/* A remote one: its host's jump window (cmd-jump.c). */
+			sh = menu_self2(ctx, "key jump", client, list[i].pane);
+			rs = menu_run_shell(sh);
+			menu_item(&ma, name.data, key, rs);
+			free(sh);
+			free(rs);
+			continue;
+		}
+		/* Pane ids come from tmux: "%N", nothing to quote. */
+		buf_printf(&cmd, "switch-client -t '%s'", list[i].pane);
+		menu_item(&ma, name.data, key, cmd.data);
+	}
+	if (n > shown) {
+		buf_reset(&name);
+		buf_printf(&name, "-  ... %zu more: lisa list", n - shown);
+		menu_item(&ma, name.data, "", "");
+	}
+	if (n == 0)
+		menu_item(&ma, "-no agents in this tmux", "", "");
+	menu_add(&ma, xstrdup(""));	/* a separator line */
+	sh = menu_self(ctx, "key next", client);
+	rs = menu_run_shell(sh);
+	menu_item(&ma, "Next agent that needs you", "n", rs);
+	free(sh);
+	free(rs);
+	sh = menu_self(ctx, "key details", client);
+	rs = menu_run_shell(sh);
+	menu_item(&ma, "Why? (this pane)", "d", rs);
+	free(sh);
+	free(rs);
+	/* Actions on the client's pane: only those that apply to it. */
+	if ((pane = menu_client_pane(ctx, client)) != NULL)
+		act_facts(ctx, pane, &f);
+	else
+		memset(&f, 0, sizeof f);
+	/* Never on a dialog: the nudge would answer it. */
+	if (f.agent && !f.ended && !f.dialog)
+		menu_action(&ma, ctx, client, "Nudge (this pane)", "u",
+		    "nudge", 0, pane, f.incarnation);
+	if (f.ended)
+		menu_action(&ma, ctx, client, "Dismiss (this pane)", "x",
+		    "dismiss", 0, pane, f.incarnation);
+	if (f.run)
+		menu_action(&ma, ctx, client, "Retry (this pane)", "r",
+		    "retry", 0, pane, f.incarnation);
+	if (f.fallback)
+		menu_action(&ma, ctx, client, "Retry with fallback", "f",
+		    "fallback", 0, pane, f.incarnation);
+	if ((f.agent && !f.ended) || f.run)
+		menu_action(&ma, ctx, client, "Kill (this pane)", "k", "kill",
+		    1, pane, f.incarnation);
+	free(pane);
+	buf_free(&name);
+	buf_free(&cmd);
+	menu_free(list, n);
+	return (menu_exec(ctx, ma.argv, ma.argc));
+}
+
+/* Waiting first, then crashed, then stuck; after the current one, cycling. */
+static int
+cmd_key_next(struct lisa_ctx *ctx, const char *client)
+{
+	static const int	 order[] = { UI_WAITING, UI_CRASHED, UI_STUCK };
+	struct menu_agent	*list, **cand;
+	size_t			 n, i, j, ncand = 0, pick;
+	char			*current, pane[64];
+	char			*argv[5];
+
+	if (escalate_next(ctx, client))
+		return (0);
+	if (menu_agents(ctx, &list, &n) != 0)
+		return (1);
+	cand = xcalloc(n + 1, sizeof *cand);
+	for (j = 0; j < sizeof order / sizeof order[0]; j++) {
+		for (i = 0; i < n; i++) {
+			if (list[i].group == order[j])
+				cand[ncand++] = &list[i];
+		}
+	}
+	if (ncand == 0) {
+		menu_free(list, n);
+		free(cand);
+		return (menu_message(ctx, client,
+		    "lisa: no agent needs you"));
+	}
+	current = menu_client_pane(ctx, client);
+	/* In a jump window: the remote pane it shows is the current one. */
+	if (current != NULL) {
+		const char	*q[] = { "display-message", "-p", "-t",
+				    current, "#{@lisa_jump_target}", NULL };
+		char		*jt = NULL;
+
+		if (client_tmux(ctx, &jt, q) == 0 && jt != NULL &&
+		    fleet_is_target(jt)) {
+			free(current);
+			current = jt;
+		} else
+			free(jt);
+	}
+	pick = 0;
+	for (i = 0; current != NULL && i < ncand; i++) {
+		if (strcmp(cand[i]->pane, current) == 0) {
+			pick = (i + 1) % ncand;
+			break;
+		}
+	}
+	strlcpy(pane, cand[pick]->pane, sizeof pane);
+	free(current);
+	free(cand);
+	menu_free(list, n);
+	if (fleet_is_target(pane))
+		return (cmd_key_jump(ctx, client, pane));
+	argv[0] = (char *)"switch-client";
+	argv[1] = (char *)"-c";
+	argv[2] = (char *)client;
+	argv[3] = (char *)"-t";
+	argv[4] = pane;
+	return (menu_exec(ctx, argv, 5));
+}
+
+
+int
+cmd_key(struct lisa_ctx *ctx, const char *what, const char *client,
+    const char *arg)
+{
+	if (what == NULL || client == NULL) {
+		fprintf(stderr, "usage: lisa key menu|next|details CLIENT\n");
+		return (2);
+	}
+	if (strcmp(what, "menu") == 0)
+		return (cmd_key_menu(ctx, client));
+	if (strcmp(what, "next") == 0)
+		return (cmd_key_next(ctx, client));
+	if (strcmp(what, "details") == 0)
+		return (cmd_key_details(ctx, client));
+	if (strcmp(what, "act") == 0)
+		return (cmd_key_act(ctx, client, arg));
+	if (strcmp(what, "escalate") == 0)
+		return (cmd_key_escalate(ctx, client, arg));
+	if (strcmp(what, "settle") == 0)
+		return (escalate_settle(ctx, arg));
+	if (strcmp(what, "jump") == 0)
+		return (cmd_key_jump(ctx, client, arg));
+	fprintf(stderr, "lisa: key %s: menu, next or details\n", what);
+	return (2);
+}

@@ -1,0 +1,429 @@
+/*
+ * lisa status / explain / wait / events: the classification, asked of the
+ * helper. Targets are resolved by tmux itself (display -p -t TARGET), so
+ * "work:1.0", a session name or "%3" mean what they mean in tmux.
+ */
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lisa.h"
+
+/*
+ * TARGET (or $TMUX_PANE) to "%N"; NULL, after tmux's own words on stderr,
+ * if tmux has no such pane. Exactly as tmux would take it: display-message
+ * alone falls back to the current pane on a target it cannot find
+ * (CMD_FIND_CANFAIL), so capture-pane, which refuses one, checks it first
+ * in the same tmux call.
+ */
+char *
+client_resolve(struct lisa_ctx *ctx, const char *target)
+{
+	const char	*argv[] = { "tmux", "-N", "-u", "-S", ctx->sid.socket,
+			    "capture-pane", "-p", "-S", "0", "-E", "0", "-t",
+			    NULL, ";", "display-message", "-p", "-t", NULL,
+			    "#{pane_id}", NULL };
+	char		*out = NULL, *last, *nl;
+	int		 rc;
+
+	if (target == NULL)
+		target = getenv("TMUX_PANE");
+	if (target == NULL) {
+		fprintf(stderr, "lisa: no target (not inside tmux): give a "
+		    "pane, e.g. %%3 or session:1.0\n");
+		exit(2);
+	}
+	argv[12] = argv[17] = target;
+	rc = client_capture_err("tmux", argv, &out, 1);
+	/* The pane id is the last line (the first is the pane's top row). */
+	while (out != NULL && (nl = strrchr(out, '\n')) != NULL &&
+	    nl[1] == '\0')
+		*nl = '\0';
+	last = out != NULL ? ((nl = strrchr(out, '\n')) != NULL ? nl + 1 :
+	    out) : NULL;
+	if (rc != 0 || last == NULL || last[0] != '%' ||
+	    last[strspn(last + 1, "0123456789") + 1] != '\0') {
+		fprintf(stderr, "lisa: %s\n", rc != 0 && out != NULL &&
+		    *out != '\0' ? out : "no such pane");
+		free(out);
+		return (NULL);
+	}
+	last = xstrdup(last);
+	free(out);
+	return (last);
+}
+
+static void
+print_not_found(const char *target, int json)
+{
+	struct buf	b;
+
+	if (!json) {
+		printf("%s: not_found\n", target);
+		return;
+	}
+	buf_init(&b);
+	buf_adds(&b, "{\"target\":");
+	json_cstr(&b, target);
+	buf_adds(&b, ",\"state\":\"not_found\"}");
+	printf("%s\n", b.data);
+	buf_free(&b);
+}
+
+static char *
+str(struct json_doc *d, int obj, const char *key)
+{
+	char	*s = json_get_str(d, obj, key);
+
+	return (s != NULL ? s : xstrdup("-"));
+}
+
+static void
+fmt_age(long long ms, char *out, size_t len)
+{
+	if (ms < 0)
+		snprintf(out, len, "?");
+	else if (ms < 10000)
+		snprintf(out, len, "%.1fs", ms / 1000.0);
+	else if (ms < 120000)
+		snprintf(out, len, "%llds", ms / 1000);
+	else if (ms < 7200000)
+		snprintf(out, len, "%lldm", ms / 60000);
+	else
+		snprintf(out, len, "%lldh", ms / 3600000);
+}
+
+/* How long ago an RFC 3339 UTC time was, in ms (-1 if it does not parse). */
+static long long
+since_ms(const char *ts)
+{
+	struct tm	tm;
+	struct timespec	now;
+	int		ms = 0;
+	const char	*p;
+	time_t		t;
+
+	memset(&tm, 0, sizeof tm);
+	if ((p = strptime(ts, "%Y-%m-%dT%H:%M:%S", &tm)) == NULL)
+		return (-1);
+	if (*p == '.')
+		ms = atoi(p + 1);
+	t = timegm(&tm);
+	clock_gettime(CLOCK_REALTIME, &now);
+	return ((long long)(now.tv_sec - t) * 1000 +
+	    now.tv_nsec / 1000000 - ms);
+}
+
+/* One line: "%3 work:1.0 claude waiting_input (permission) 2m reason". */
+static void
+print_status_line(struct json_doc *d, int pane)
+{
+	char	*id = str(d, pane, "pane_id"), *target = str(d, pane, "target");
+	char	*agent = str(d, pane, "agent"), *state = str(d, pane, "state");
+	char	*detail = str(d, pane, "detail"), *reason = str(d, pane, "reason");
+	char	*since = str(d, pane, "since"), age[16];
+
+	fmt_age(since_ms(since), age, sizeof age);
+	if (strcmp(state, "-") == 0)
+		printf("%s %s: no agent\n", id, target);
+	else
+		printf("%s %s %s %s%s%s%s for %s · %s\n", id, target, agent,
+		    state, *detail != '\0' && strcmp(detail, "-") != 0 ? " (" :
+		    "", strcmp(detail, "-") != 0 ? detail : "",
+		    *detail != '\0' && strcmp(detail, "-") != 0 ? ")" : "",
+		    age, reason);
+	free(id);
+	free(target);
+	free(agent);
+	free(state);
+	free(detail);
+	free(reason);
+	free(since);
+}
+
+static int
+ask_pane(struct lisa_ctx *ctx, const char *cmd, const char *pane,
+    struct json_doc **d)
+{
+	struct buf	 req;
+	char		*cause = NULL;
+	int		 rc;
+
+	buf_init(&req);
+	buf_printf(&req, "{\"cmd\":\"%s\",\"pane\":", cmd);
+	json_cstr(&req, pane);
+	buf_adds(&req, "}\n");
+	rc = client_call(ctx, req.data, d, &cause);
+	buf_free(&req);
+	if (rc != 0) {
+		fprintf(stderr, "lisa: %s\n", cause);
+		free(cause);
+	}
+	return (rc);
+}
+
+int
+cmd_status(struct lisa_ctx *ctx, const char *target, int json)
+{
+	struct json_doc	*d;
+	char		*pane, *state;
+	int		 obj, rc;
+
+	if ((pane = client_resolve(ctx, target)) == NULL) {
+		print_not_found(target != NULL ? target : "", json);
+		return (1);
+	}
+	if (ask_pane(ctx, "status", pane, &d) != 0)
+		return (2);
+	obj = json_get(d, 0, "pane");
+	state = json_get_str(d, obj, "state");
+	rc = state != NULL && strcmp(state, "not_found") == 0;
+	if (json) {
+		json_dump(d, obj, stdout);
+		printf("\n");
+	} else if (rc)
+		printf("%s: not_found\n", pane);
+	else
+		print_status_line(d, obj);
+	free(state);
+	free(pane);
+	json_free(d);
+	return (rc);
+}
+
+/* Print a JSON value compactly, strings without quotes. */
+static void
+print_value(struct json_doc *d, int tok)
+{
+	char	*s;
+
+	if (json_type(d, tok) == JSON_T_STRING &&
+	    json_tok_str(d, tok, &s) == 0) {
+		printf("%s", s);
+		free(s);
+	} else
+		json_dump(d, tok, stdout);
+}
+
+/* Context and tokens, where the agent records them. */
+static void
+explain_usage(struct json_doc *d, int obj)
+{
+	long long	 used, window, pct, v[4];
+	int		 c, t;
+
+	if ((c = json_get(d, obj, "context")) < 0 ||
+	    json_get_int(d, c, "used", &used) != 0)
+		return;
+	if (json_get_int(d, c, "window", &window) != 0 ||
+	    json_get_int(d, c, "percent", &pct) != 0)
+		printf("  context: %lld tokens (its window not known)", used);
+	else
+		printf("  context: %lld%% (%lld of %lld tokens)", pct, used,
+		    window);
+	if ((t = json_get(d, obj, "tokens")) >= 0 &&
+	    json_get_int(d, t, "input", &v[0]) == 0 &&
+	    json_get_int(d, t, "output", &v[1]) == 0 &&
+	    json_get_int(d, t, "cache_read", &v[2]) == 0 &&
+	    json_get_int(d, t, "cache_write", &v[3]) == 0)
+		printf("; tokens used: %lld in, %lld out, %lld cache read, "
+		    "%lld cache written", v[0], v[1], v[2], v[3]);
+	printf("\n");
+}
+
+int
+cmd_explain(struct lisa_ctx *ctx, const char *target)
+{
+	static const char *keys[] = { "pane", "output", "process", "title",
+	    "codex_osc7501", "osc133_exit", "screen", "claude_session", "hook",
+	    "claude_transcript", "attention" };
+	static const char *fields[] = { "value", "class", "dead", "command",
+	    "bytes", "rate_bps", "agent_pid", "alive", "children", "cpu_busy", "readable",
+	    "hints", "capture_failed", "stale", "failed", "bell_age_ms",
+	    "notify_age_ms" };
+	struct json_doc	*d;
+	char		*pane, *state, age[16];
+	int		 obj, sig, s, tok, ok;
+	long long	 ms;
+	size_t		 i, j;
+
+	if ((pane = client_resolve(ctx, target)) == NULL) {
+		print_not_found(target != NULL ? target : "", 0);
+		return (1);
+	}
+	if (ask_pane(ctx, "status", pane, &d) != 0)
+		return (2);
+	obj = json_get(d, 0, "pane");
+	state = json_get_str(d, obj, "state");
+	if (state == NULL || strcmp(state, "not_found") == 0) {
+		printf("%s: %s\n", pane, state == NULL ? "no agent" :
+		    "not_found");
+		free(state);
+		json_free(d);
+		return (state == NULL ? 0 : 1);
+	}
+	print_status_line(d, obj);
+	printf("  lifecycle %s, activity %s",
+	    (state = str(d, obj, "lifecycle")), str(d, obj, "activity"));
+	free(state);
+	if (json_get_int(d, obj, "exit_code", &ms) == 0)
+		printf(", exit code %lld", ms);
+	if (json_get_int(d, obj, "exit_signal", &ms) == 0)
+		printf(", signal %lld", ms);
+	printf("\n");
+	explain_usage(d, obj);
+	printf("  signals (what the classifier looked at, and how old):\n");
+	sig = json_get(d, obj, "signals");
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		if ((s = json_get(d, sig, keys[i])) < 0)
+			continue;
+		printf("    %-15s", keys[i]);
+		for (j = 0; j < sizeof fields / sizeof fields[0]; j++) {
+			if ((tok = json_get(d, s, fields[j])) < 0)
+				continue;
+			printf(" %s=", fields[j]);
+			print_value(d, tok);
+		}
+		ok = json_get_int(d, s, "age_ms", &ms) == 0;
+		if (ok) {
+			fmt_age(ms, age, sizeof age);
+			printf("  (%s ago)", age);
+		}
+		printf("\n");
+	}
+	free(pane);
+	json_free(d);
+	return (0);
+}
+
+/* "waiting_input,crashed" to a JSON array. */
+static void
+until_json(struct buf *b, const char *until)
+{
+	char	*copy, *p, *s;
+	int	 first = 1;
+
+	buf_addc(b, '[');
+	if (until != NULL) {
+		copy = p = xstrdup(until);
+		while ((s = strsep(&p, ", ")) != NULL) {
+			if (*s == '\0')
+				continue;
+			if (!first)
+				buf_addc(b, ',');
+			json_cstr(b, s);
+			first = 0;
+		}
+		free(copy);
+	}
+	buf_addc(b, ']');
+}
+
+/* Every name in --until is a state or a group word; else say which not. */
+static int
+until_check(const char *until, unsigned int *mask)
+{
+	char	*copy, *p, *s;
+	int	 rc = 0;
+
+	if (until == NULL)
+		return (0);
+	copy = p = xstrdup(until);
+	while ((s = strsep(&p, ", ")) != NULL) {
+		if (*s == '\0' || cls_state_mask(s, mask) == 0)
+			continue;
+		fprintf(stderr, "lisa: wait: unknown state '%s'; use %s\n", s,
+		    cls_state_names_help());
+		rc = -1;
+		break;
+	}
+	free(copy);
+	return (rc);
+}
+
+/*
+ * Block until the helper pushes the pane into one of the states. Exit 0
+ * when reached, 1 on timeout, 2 on error (including a pane that is gone
+ * when not_found was not asked for).
+ */
+int
+cmd_wait(struct lisa_ctx *ctx, const char *target, const char *until,
+    double timeout)
+{
+	struct buf	 req;
+	struct pollfd	 pfd;
+	struct json_doc	*d;
+	char		*pane, *reply = NULL, *cause = NULL, *state, *args[1];
+	int		 fd, obj, ms, rc;
+	unsigned int	 mask = 0;
+
+	if (until_check(until, &mask) != 0)
+		return (2);
+	/* A remote pane (%N@HOST): the local helper knows its state. */
+	if (fleet_is_target(target))
+		pane = xstrdup(target);
+	else if ((pane = client_resolve(ctx, target)) == NULL) {
+		print_not_found(target != NULL ? target : "", 1);
+		return ((mask & (1u << ST_NOT_FOUND)) ? 0 : 2);
+	}
+	if ((fd = client_connect(ctx->sockpath, &cause)) == -1) {
+		fprintf(stderr, "lisa: %s\n", cause);
+		return (2);
+	}
+	buf_init(&req);
+	buf_adds(&req, "{\"cmd\":\"wait\",\"pane\":");
+	json_cstr(&req, pane);
+	buf_adds(&req, ",\"until\":");
+	until_json(&req, until);
+	/* tmux has it: the helper may just not have listed it yet. */
+	buf_adds(&req, ",\"exists\":true}\n");
+	if (write(fd, req.data, req.len) != (ssize_t)req.len) {
+		fprintf(stderr, "lisa: write: %s\n", strerror(errno));
+		return (2);
+	}
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	ms = timeout > 0 ? (int)(timeout * 1000) : -1;
+	if (poll(&pfd, 1, ms) == 0) {
+		close(fd);
+		if (fleet_is_target(pane)) {
+			args[0] = (char *)"--json";
+			rc = cmd_remote(ctx, "status", pane, args, 1);
+		} else
+			rc = cmd_status(ctx, pane, 1);
+		return (rc == 2 ? 2 : 1);
+	}
+	/* The reply is there: read it like any other. */
+	if (client_request(fd, "", &reply, &cause) != 0 ||
+	    (d = json_parse(reply, strlen(reply), &cause)) == NULL) {
+		fprintf(stderr, "lisa: %s\n", cause);
+		return (2);
+	}
+	close(fd);
+	if ((obj = json_get(d, 0, "pane")) < 0) {
+		state = json_get_str(d, 0, "error");
+		fprintf(stderr, "lisa: %s\n", state != NULL ? state : reply);
+		free(state);
+		return (2);
+	}
+	json_dump(d, obj, stdout);
+	printf("\n");
+	state = json_get_str(d, obj, "state");
+	rc = 0;
+	if (state != NULL && strcmp(state, "not_found") == 0 &&
+	    (until == NULL || strstr(until, "not_found") == NULL))
+		rc = 2;
+	free(state);
+	free(reply);
+	free(pane);
+	json_free(d);
+	buf_free(&req);
+	return (rc);
+}

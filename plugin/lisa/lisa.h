@@ -1,0 +1,138 @@
+/* The CLI, lisa: what the files of plugin/lisa share (one per command). */
+#ifndef LISA_CLI_H
+#define LISA_CLI_H
+
+#include "shared.h"
+
+struct lisa_ctx {
+	struct server_id	 sid;
+	char			*rundir;
+	char			*sockpath;
+	char			*lockpath;
+	char			*instance;	/* client_instance's, cached */
+};
+
+/* cmd.c: the command table. */
+struct lisa_cmd {
+	const char	*name;
+	const char	*alias;
+	const char	*args;		/* usage, after the name */
+	const char	*what;		/* one line of help */
+	int		 min_args;
+	int		 max_args;	/* -1: any */
+	int		 server;	/* needs a running tmux server */
+};
+const struct lisa_cmd *lisa_cmd_find(const char *);
+void	 lisa_cmd_usage(FILE *, const struct lisa_cmd *);
+void	 lisa_cmd_usage_all(FILE *);
+int	 lisa_cmd_check(const struct lisa_cmd *, int);
+
+int	 client_setup(struct lisa_ctx *, const char *, const char *, char **);
+int	 client_server_up(struct lisa_ctx *);
+int	 client_connect(const char *, char **);
+int	 client_request(int, const char *, char **, char **);
+int	 client_request_ms(int, const char *, char **, char **, int);
+int	 client_call(struct lisa_ctx *, const char *, struct json_doc **,
+	    char **);
+int	 client_tmux(struct lisa_ctx *, char **, const char *const *);
+const char *client_instance(struct lisa_ctx *);
+int	 client_tmux_all(struct lisa_ctx *, char **, const char *const *);
+char	*client_tmux_find(struct lisa_ctx *, const char *const *, char,
+	    const char *);
+int	 client_capture(const char *, const char *const *, char **);
+int	 client_capture_err(const char *, const char *const *, char **, int);
+int	 client_feed(const char *, const char *const *, const char *);
+char	*client_self(void);
+void	 client_tmux_caps(struct lisa_ctx *, struct tmux_caps *);
+
+/* cmd-status.c */
+char	*client_resolve(struct lisa_ctx *, const char *);
+int	 cmd_status(struct lisa_ctx *, const char *, int);
+int	 cmd_explain(struct lisa_ctx *, const char *);
+int	 cmd_wait(struct lisa_ctx *, const char *, const char *, double);
+
+/* cmd-menu.c */
+char	*menu_str(struct json_doc *, int, const char *);
+char	*menu_client_pane(struct lisa_ctx *, const char *);
+int	 menu_exec(struct lisa_ctx *, char **, int);
+int	 menu_message(struct lisa_ctx *, const char *, const char *);
+char	*menu_self(struct lisa_ctx *, const char *, const char *);
+char	*menu_self2(struct lisa_ctx *, const char *, const char *,
+	    const char *);
+struct menu_args {		/* a display-menu command, built up */
+	char	**argv;
+	int	  argc;
+};
+void	 menu_text(struct buf *, const char *);
+char	*menu_run_shell(const char *);
+void	 menu_add(struct menu_args *, char *);
+void	 menu_start(struct menu_args *, const char *, const char *);
+void	 menu_item(struct menu_args *, const char *, const char *,
+	    const char *);
+
+/* cmd-tmux-hook.c: what tmux's hooks run; what a dead helper left. */
+int	 cmd_hook(int, char **);
+void	 stop_leftovers(struct lisa_ctx *);
+
+/* cmd-escalate.c: a run out of retries, decided when the human wants. */
+int	 cmd_key_escalate(struct lisa_ctx *, const char *, const char *);
+void	 escalate_menu_items(struct lisa_ctx *, const char *,
+	    struct menu_args *);
+int	 escalate_next(struct lisa_ctx *, const char *);
+int	 escalate_settle(struct lisa_ctx *, const char *);
+int	 cmd_key(struct lisa_ctx *, const char *, const char *,
+	    const char *);
+/* cmd-details.c */
+int	 cmd_details(struct lisa_ctx *, const char *, int);
+int	 cmd_key_details(struct lisa_ctx *, const char *);
+
+/* cmd-run.c */
+struct run;
+int	 cmd_run(struct lisa_ctx *, int, char **);
+int	 cmd_run_wrapper(struct lisa_ctx *, const char *);
+int	 cmd_runs(struct lisa_ctx *, int);
+int	 run_list(struct lisa_ctx *, struct run **, size_t *, int);
+char	*run_launch(struct lisa_ctx *, const struct run *, const char *);
+
+/* cmd-act.c */
+int	 cmd_nudge(struct lisa_ctx *, const char *, const char *, int,
+	    const char *);
+int	 cmd_kill(struct lisa_ctx *, const char *, int, const char *);
+int	 act_has_agent(struct lisa_ctx *, const char *);
+struct act_facts {
+	int	 agent;		/* the helper sees one (alive or ended) */
+	int	 ended;		/* crashed or completed */
+	int	 run;		/* a `lisa run` record */
+	int	 fallback;	/* with a fallback */
+	int	 dialog;	/* it waits on anything but its prompt */
+	char	 incarnation[64];	/* its process and agent, now */
+};
+void	 act_facts(struct lisa_ctx *, const char *, struct act_facts *);
+int	 cmd_dismiss(struct lisa_ctx *, const char *);
+int	 event_of_pane(struct lisa_ctx *, struct json_doc *, int, const char *,
+	    const char *);
+int	 cmd_retry(struct lisa_ctx *, const char *, int, int);
+
+/* cmd-hooks.c */
+int	 cmd_hooks(const char *, const char *, int);
+char	*hooks_read_file(const char *, size_t *, int *);
+int	 hooks_write_file(const char *, const char *, size_t);
+int	 hooks_own_file(const char *, int (*)(const char *), const char *,
+	     size_t, int, int, const char *);
+int	 hooks_opencode(int, int);
+int	 hooks_copilot(int, int);
+const char *hooks_copilot_event(const char *);
+int	 cmd_notify(struct lisa_ctx *, const char *, const char *);
+
+/* cmd-fleet.c, cmd-bridge.c */
+int	 fleet_is_target(const char *);
+int	 cmd_remote(struct lisa_ctx *, const char *, const char *, char **,
+	    int);
+int	 cmd_hosts(struct lisa_ctx *, int);
+int	 cmd_bridge(struct lisa_ctx *);
+int	 cmd_key_jump(struct lisa_ctx *, const char *, const char *);
+
+/* cmd-doctor.c */
+int	 cmd_doctor(struct lisa_ctx *, int);
+
+#endif

@@ -1,0 +1,165 @@
+/*
+ * Codex's rollout, for its token counts and context window: each thread
+ * is one $CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<thread>.jsonl,
+ * made at the thread's first turn in the directory of that day (local
+ * time) and appended to as it goes.
+ *
+ * Codex's app-server daemon writes every TUI's rollouts (of that
+ * CODEX_HOME), so no process says whose a thread is. A new rollout's
+ * first line, session_meta, names the thread's directory: it is the
+ * Codex pane's working in that directory that has no thread yet, or
+ * else the one that began a turn last (/new starts a thread in the same
+ * pane). Two Codex panes in one directory starting threads in the same
+ * moment can be swapped; docs/classification.md says so.
+ *
+ * The day's directory is watched from when the agent is found and again
+ * at each turn's start, which is when a new day's first thread appears.
+ */
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lisad.h"
+
+#define CODEX_META_MAX	(1024 * 1024)	/* its base instructions are in it */
+
+/* The thread's directory, from the rollout's first line. */
+static int
+agentfiles_codex_cwd(const char *path, char *cwd, size_t len)
+{
+	char	*buf, *nl;
+	ssize_t	 n;
+	size_t	 have = 0;
+	int	 fd, rc = -1;
+
+	if ((fd = open(path, O_RDONLY|O_NOFOLLOW|O_NONBLOCK|O_CLOEXEC)) == -1)
+		return (-1);
+	buf = xmalloc(CODEX_META_MAX);
+	while (have < CODEX_META_MAX &&
+	    (n = read(fd, buf + have, CODEX_META_MAX - have)) > 0) {
+		have += (size_t)n;
+		if ((nl = memchr(buf, '\n', have)) != NULL) {
+			rc = usage_codex_meta(buf, (size_t)(nl - buf), cwd,
+			    len);
+			break;
+		}
+	}
+	close(fd);
+	free(buf);
+	return (rc);
+}
+
+static int
+agentfiles_codex_line(struct watch *w, const char *line, size_t len)
+{
+	return (usage_codex_line(&w->usage, line, len) == 1 ?
+	    AGENTFILES_USAGE : 0);
+}
+
+/* Is p a live Codex pane of this CODEX_HOME working in cwd? */
+static int
+agentfiles_codex_in(struct pane *p, const char *dir, const char *cwd)
+{
+	struct watch	*w = p->watch;
+	char		 here[PATH_MAX];
+	size_t		 n;
+
+	if (w == NULL || !w->agent_alive || w->agent == NULL ||
+	    !w->agent->codex_files || w->codex_home == NULL)
+		return (0);
+	n = strlen(w->codex_home);
+	if (strncmp(dir, w->codex_home, n) != 0 || dir[n] != '/')
+		return (0);
+	if (proc_cwd(w->agent_pid, here, sizeof here) != 0)
+		return (0);
+	return (strcmp(here, cwd) == 0);
+}
+
+/* A rollout appeared or grew in a watched day's directory. */
+void
+agentfiles_codex_changed(const char *dir, const char *name)
+{
+	struct pane	*p, *best = NULL;
+	struct watch	*w;
+	struct stat	 st;
+	char		*path, cwd[PATH_MAX];
+
+	xasprintf(&path, "%s/%s", dir, name);
+	RB_FOREACH(p, panes, &panes) {
+		if ((w = p->watch) != NULL && w->rollout != NULL &&
+		    strcmp(w->rollout, path) == 0) {
+			if (w->agent_alive)
+				agentfiles_usage(p, path, agentfiles_codex_line);
+			free(path);
+			return;
+		}
+	}
+	/* Whose: a thread begun after the agent, in its directory. */
+	if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    agentfiles_codex_cwd(path, cwd, sizeof cwd) != 0) {
+		free(path);
+		return;
+	}
+	RB_FOREACH(p, panes, &panes) {
+		w = p->watch;
+		if (!agentfiles_codex_in(p, dir, cwd) ||
+		    (int64_t)st.st_mtime * 1000 < w->agent_since_real - 1000)
+			continue;
+		if (best == NULL ||
+		    (w->rollout == NULL && best->watch->rollout != NULL) ||
+		    ((w->rollout == NULL) == (best->watch->rollout == NULL) &&
+		    w->codex_turn_at > best->watch->codex_turn_at))
+			best = p;
+	}
+	if (best == NULL) {
+		free(path);
+		return;
+	}
+	w = best->watch;
+	log_debug("pane %%%d: codex thread %s", best->id, path);
+	free(w->rollout);
+	w->rollout = path;
+	usage_init(&w->usage);
+	w->usage_ino = w->usage_dev = w->usage_off = 0;
+	agentfiles_usage(best, path, agentfiles_codex_line);
+}
+
+/* The agent was found, or began a turn: its day's rollouts. */
+void
+agentfiles_codex_look(struct pane *p)
+{
+	struct watch	*w = p->watch;
+	struct dirent	*de;
+	struct tm	 tm;
+	time_t		 now = time(NULL);
+	DIR		*d;
+	char		*dir;
+
+	if (w->codex_home == NULL &&
+	    (w->codex_home = agentfiles_env_dir(w->agent_pid,
+	    "CODEX_HOME", ".codex")) == NULL)
+		return;
+	if (localtime_r(&now, &tm) == NULL)
+		return;
+	xasprintf(&dir, "%s/sessions/%04d/%02d/%02d", w->codex_home,
+	    tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
+	agentfiles_watch(dir);
+	if (w->rollout != NULL)
+		agentfiles_usage(p, w->rollout, agentfiles_codex_line);
+	else if ((d = opendir(dir)) != NULL) {
+		while ((de = readdir(d)) != NULL && w->rollout == NULL) {
+			if (strncmp(de->d_name, "rollout-", 8) == 0)
+				agentfiles_codex_changed(dir, de->d_name);
+		}
+		closedir(d);
+	}
+	free(dir);
+}

@@ -1,0 +1,593 @@
+/*
+ * A remote host's panes, from its bridge's lines (cmd-bridge.c). All of
+ * it is untrusted, as pane text is: each line is parsed strictly and
+ * bounded, strings are cut and cleaned of control bytes, numbers checked
+ * for range, and what does not fit is logged and dropped. Nothing here
+ * reaches tmux but through publish.c's quoting.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fleet.h"
+
+static int
+fleet_pane_cmp(struct fleet_pane *a, struct fleet_pane *b)
+{
+	return (a->id < b->id ? -1 : a->id > b->id);
+}
+RB_GENERATE_STATIC(fleet_panes, fleet_pane, entry, fleet_pane_cmp);
+
+/* A copy cut at max bytes (not inside a UTF-8 character), controls '?'. */
+char *
+fleet_clean(const char *s, size_t max)
+{
+	size_t	 len = strlen(s), i;
+	char	*c;
+
+	if (len > max) {
+		len = max;
+		while (len > 0 && ((unsigned char)s[len] & 0xc0) == 0x80)
+			len--;
+	}
+	c = xstrndup(s, len);
+	for (i = 0; i < len; i++) {
+		if ((unsigned char)c[i] < 0x20 || c[i] == 0x7f)
+			c[i] = '?';
+	}
+	return (c);
+}
+
+/* The same for text shown whole (a command's output): lines kept. */
+char *
+fleet_clean_text(const char *s, size_t max)
+{
+	char	*c = fleet_clean(s, max), *o = c;
+	size_t	 i;
+
+	for (i = 0; s[i] != '\0' && c[i] != '\0'; i++) {
+		if (s[i] == '\n' || s[i] == '\t')
+			o[i] = s[i];
+	}
+	return (c);
+}
+
+static char *
+fleet_str(struct json_doc *d, int obj, const char *key)
+{
+	char	*s, *c;
+
+	if ((s = json_get_str(d, obj, key)) == NULL)
+		return (NULL);
+	c = fleet_clean(s, FLEET_MAX_STR);
+	free(s);
+	return (c);
+}
+
+static int
+fleet_int(struct json_doc *d, int obj, const char *key, int min, int max)
+{
+	long long	v;
+
+	if (json_get_int(d, obj, key, &v) != 0 || v < min || v > max)
+		return (-1);
+	return ((int)v);
+}
+
+/* "%N": N, or -1. */
+static int
+fleet_id(const char *s)
+{
+	const char	*p;
+
+	if (s == NULL || s[0] != '%' || s[1] == '\0' || strlen(s) > 10)
+		return (-1);
+	for (p = s + 1; *p != '\0'; p++) {
+		if (*p < '0' || *p > '9')
+			return (-1);
+	}
+	return (atoi(s + 1));
+}
+
+static void
+fleet_pane_free_fields(struct fleet_pane *fp)
+{
+	free(fp->session);
+	free(fp->window_name);
+	free(fp->command);
+	free(fp->title);
+	free(fp->agent);
+	free(fp->detail);
+	free(fp->reason);
+	free(fp->since);
+	free(fp->extra);
+}
+
+static void
+fleet_pane_remove(struct fleet_host *h, struct fleet_pane *fp)
+{
+	int	id = fp->id;
+
+	RB_REMOVE(fleet_panes, &h->panes, fp);
+	fleet_pane_free_fields(fp);
+	free(fp);
+	listener_fleet_changed(h, NULL, id);
+}
+
+struct fleet_pane *
+fleet_pane_find(struct fleet_host *h, int id)
+{
+	struct fleet_pane	find = { .id = id };
+
+	return (RB_FIND(fleet_panes, &h->panes, &find));
+}
+
+/* A host is down or gone: its panes are not known any more. */
+void
+fleet_pane_clear(struct fleet_host *h)
+{
+	struct fleet_pane	*fp, *fp1;
+
+	RB_FOREACH_SAFE(fp, fleet_panes, &h->panes, fp1)
+		fleet_pane_remove(h, fp);
+}
+
+int
+fleet_pane_count(struct fleet_host *h)
+{
+	struct fleet_pane	*fp;
+	int			 n = 0;
+
+	RB_FOREACH(fp, fleet_panes, &h->panes)
+		n++;
+	return (n);
+}
+
+#define FLEET_EXTRA_MAX		(16 * 1024)	/* a pane's other keys */
+#define FLEET_EXTRA_DEPTH	4
+
+/* The keys fleet_pane_json writes itself: not copied from the host. */
+static const char *fleet_own_keys[] = {
+	"pane_id", "host", "session", "window", "window_name", "pane_index",
+	"target", "command", "title", "dead", "exit_status", "exit_signal",
+	"agent", "state", "detail", "reason", "since", "exit_code", NULL
+};
+
+static int
+fleet_key_ok(const char *k)
+{
+	size_t	n = strlen(k);
+
+	return (n > 0 && n <= 40 &&
+	    strspn(k, "abcdefghijklmnopqrstuvwxyz0123456789_") == n);
+}
+
+/* A number as JSON writes it, or true, false, null: else -1. */
+static int
+fleet_primitive_ok(const char *t)
+{
+	const char	*p = t;
+
+	if (strcmp(t, "true") == 0 || strcmp(t, "false") == 0 ||
+	    strcmp(t, "null") == 0)
+		return (0);
+	if (strlen(t) > 24)
+		return (-1);
+	if (*p == '-')
+		p++;
+	if (*p < '0' || *p > '9')
+		return (-1);
+	p += strspn(p, "0123456789");
+	if (*p == '.') {
+		p++;
+		if (*p < '0' || *p > '9')
+			return (-1);
+		p += strspn(p, "0123456789");
+	}
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		if (*p < '0' || *p > '9')
+			return (-1);
+		p += strspn(p, "0123456789");
+	}
+	return (*p == '\0' ? 0 : -1);
+}
+
+/*
+ * A host's JSON value written again from what it means, never from its
+ * text: keys of [a-z0-9_] only, strings cleaned and cut, numbers checked,
+ * depth and size bounded. -1 if it does not fit (the caller drops it).
+ */
+static int
+fleet_copy(struct buf *b, struct json_doc *d, int tok, int depth)
+{
+	char	*k, *v;
+	int	 end, t, first = 1, n = 0, rc = 0;
+
+	if (b->len > FLEET_EXTRA_MAX || depth > FLEET_EXTRA_DEPTH)
+		return (-1);
+	switch (json_type(d, tok)) {
+	case JSON_T_OBJECT:
+		buf_addc(b, '{');
+		end = json_skip(d, tok);
+		for (t = tok + 1; t < end && rc == 0; t = json_skip(d, t + 1)) {
+			if (json_tok_str(d, t, &k) != 0)
+				return (-1);
+			if (!fleet_key_ok(k)) {
+				free(k);
+				continue;
+			}
+			if (!first)
+				buf_addc(b, ',');
+			first = 0;
+			json_cstr(b, k);
+			buf_addc(b, ':');
+			free(k);
+			rc = fleet_copy(b, d, t + 1, depth + 1);
+		}
+		buf_addc(b, '}');
+		return (rc);
+	case JSON_T_ARRAY:
+		buf_addc(b, '[');
+		end = json_skip(d, tok);
+		for (t = tok + 1; t < end && rc == 0; t = json_skip(d, t)) {
+			if (n++ == 64)
+				return (-1);
+			if (!first)
+				buf_addc(b, ',');
+			first = 0;
+			rc = fleet_copy(b, d, t, depth + 1);
+		}
+		buf_addc(b, ']');
+		return (rc);
+	case JSON_T_STRING:
+		if (json_tok_str(d, tok, &v) != 0)
+			return (-1);
+		k = fleet_clean(v, FLEET_MAX_STR);
+		json_cstr(b, k);
+		free(k);
+		free(v);
+		return (0);
+	case JSON_T_PRIMITIVE:
+		v = json_tok_text(d, tok);
+		rc = fleet_primitive_ok(v);
+		buf_adds(b, rc == 0 ? v : "null");
+		free(v);
+		return (0);
+	}
+	return (-1);
+}
+
+/* The pane's other keys ("k":v,... for fleet_pane_json), or NULL. */
+static char *
+fleet_extra(struct json_doc *d, int obj)
+{
+	struct buf	 b;
+	char		*k;
+	int		 end, t, i, own;
+
+	buf_init(&b);
+	end = json_skip(d, obj);
+	for (t = obj + 1; t < end; t = json_skip(d, t + 1)) {
+		if (json_tok_str(d, t, &k) != 0)
+			break;
+		own = 0;
+		for (i = 0; fleet_own_keys[i] != NULL && !own; i++)
+			own = strcmp(k, fleet_own_keys[i]) == 0;
+		if (!own && fleet_key_ok(k)) {
+			buf_addc(&b, ',');
+			json_cstr(&b, k);
+			buf_addc(&b, ':');
+			if (fleet_copy(&b, d, t + 1, 1) != 0) {
+				free(k);
+				buf_free(&b);
+				return (NULL);
+			}
+		}
+		free(k);
+	}
+	/* Its own target is session:window.pane there. */
+	if ((i = json_get(d, obj, "target")) != -1 &&
+	    json_type(d, i) == JSON_T_STRING) {
+		buf_adds(&b, ",\"remote_target\":");
+		fleet_copy(&b, d, i, 1);
+	}
+	if (b.len == 0) {
+		buf_free(&b);
+		return (NULL);
+	}
+	return (buf_detach(&b));
+}
+
+/* A remote pane's new state into the local events, with its host. */
+static void
+fleet_pane_event(struct fleet_host *h, struct fleet_pane *fp,
+    enum cls_state from)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	json_key(&b, "host");
+	json_cstr(&b, h->name);
+	json_key(&b, "agent");
+	json_cstr(&b, fp->agent != NULL ? fp->agent : "");
+	json_key(&b, "from");
+	json_cstr(&b, cls_state_name(from));
+	json_key(&b, "to");
+	json_cstr(&b, cls_state_name(fp->state));
+	json_key(&b, "detail");
+	json_cstr(&b, fp->detail != NULL ? fp->detail : "");
+	json_key(&b, "reason");
+	json_cstr(&b, fp->reason != NULL ? fp->reason : "");
+	events_json_add("transition", fp->id, b.data);
+	buf_free(&b);
+}
+
+/* {"t":"pane","pane":{...}}: one pane, whole. */
+static int
+fleet_pane_update(struct fleet_host *h, struct json_doc *d)
+{
+	struct fleet_pane	*fp;
+	enum cls_state		 from = ST_NONE;
+	char			*s, where[FLEET_MAX_STR + 16];
+	int			 obj, id, b, had;
+
+	if ((obj = json_get(d, 0, "pane")) == -1 ||
+	    json_type(d, obj) != JSON_T_OBJECT)
+		return (-1);
+	s = json_get_str(d, obj, "pane_id");
+	id = fleet_id(s);
+	free(s);
+	if (id == -1)
+		return (-1);
+	if ((fp = fleet_pane_find(h, id)) == NULL) {
+		if (fleet_pane_count(h) >= FLEET_MAX_PANES)
+			return (-1);
+		fp = xcalloc(1, sizeof *fp);
+		fp->id = id;
+		RB_INSERT(fleet_panes, &h->panes, fp);
+	} else
+		fleet_pane_free_fields(fp);
+	fp->session = fleet_str(d, obj, "session");
+	fp->window = fleet_int(d, obj, "window", 0, 1000000);
+	fp->window_name = fleet_str(d, obj, "window_name");
+	fp->pane_index = fleet_int(d, obj, "pane_index", 0, 1000000);
+	fp->command = fleet_str(d, obj, "command");
+	fp->title = fleet_str(d, obj, "title");
+	fp->dead = json_get_bool(d, obj, "dead", &b) == 0 && b;
+	fp->exit_status = fleet_int(d, obj, "exit_status", 0, 255);
+	fp->exit_signal = fleet_int(d, obj, "exit_signal", 1, 127);
+	fp->exit_code = fleet_int(d, obj, "exit_code", 0, 255);
+	fp->agent = fleet_str(d, obj, "agent");
+	fp->detail = fleet_str(d, obj, "detail");
+	fp->reason = fleet_str(d, obj, "reason");
+	fp->since = fleet_str(d, obj, "since");
+	fp->extra = fleet_extra(d, obj);
+	had = fp->has_state;
+	from = fp->state;
+	fp->has_state = 0;
+	if ((s = json_get_str(d, obj, "state")) != NULL) {
+		fp->state = cls_state_from_name(s);
+		fp->has_state = fp->state != ST_NSTATES && fp->state != ST_NONE;
+		free(s);
+	}
+	if (fp->has_state && (!had || from != fp->state)) {
+		fleet_pane_event(h, fp, had ? from : ST_NONE);
+		snprintf(where, sizeof where, "%s:%d", fp->session != NULL ?
+		    fp->session : "?", fp->window);
+		notify_remote(h->name, fp->agent != NULL ? fp->agent : "agent",
+		    where, fp->detail != NULL ? fp->detail : "",
+		    had ? from : ST_NONE, fp->state, &fp->notified_at,
+		    &fp->notified_group);
+	}
+	fp->seen = 1;
+	listener_fleet_changed(h, fp, id);
+	return (0);
+}
+
+/* One line from a host's bridge. */
+void
+fleet_pane_line(struct fleet_host *h, const char *line, size_t len)
+{
+	struct json_doc		*d;
+	struct fleet_pane	*fp, *fp1;
+	char			*t, *cause = NULL, *s;
+	int			 id, ok = 0, b;
+
+	if ((d = json_parse(line, len, &cause)) == NULL) {
+		log_warnx("fleet %s: a line that is not JSON (%s): skipped",
+		    h->name, cause);
+		free(cause);
+		return;
+	}
+	if ((t = json_get_str(d, 0, "t")) == NULL)
+		;
+	else if (strcmp(t, "hello") == 0) {
+		h->state = FLEET_CONNECTED;
+		h->since = time_real_ms();
+		h->started = json_get_bool(d, 0, "started", &b) == 0 && b;
+		strlcpy(h->reason, h->started ? "started its helper" : "",
+		    sizeof h->reason);
+		h->synced = 0;
+		/* What the last connection showed is checked again. */
+		RB_FOREACH(fp, fleet_panes, &h->panes)
+			fp->seen = 0;
+		log_debug("fleet %s: connected%s", h->name,
+		    h->started ? ", its helper started" : "");
+		ok = 1;
+	} else if (strcmp(t, "pane") == 0)
+		ok = fleet_pane_update(h, d) == 0;
+	else if (strcmp(t, "gone") == 0) {
+		s = json_get_str(d, 0, "pane_id");
+		if ((id = fleet_id(s)) != -1) {
+			if ((fp = fleet_pane_find(h, id)) != NULL)
+				fleet_pane_remove(h, fp);
+			ok = 1;
+		}
+		free(s);
+	} else if (strcmp(t, "synced") == 0) {
+		/* Panes the remote no longer has: gone while we were away. */
+		RB_FOREACH_SAFE(fp, fleet_panes, &h->panes, fp1) {
+			if (!fp->seen)
+				fleet_pane_remove(h, fp);
+		}
+		h->synced = 1;
+		ok = 1;
+	} else if (strcmp(t, "reply") == 0)
+		ok = fleet_reply(h, d) == 0;
+	if (!ok)
+		log_warnx("fleet %s: a line not understood: skipped (%.80s)",
+		    h->name, t != NULL ? t : "no type");
+	else
+		publish_schedule();
+	free(t);
+	json_free(d);
+}
+
+/* A remote pane for `lisa list --json` and `lisa status`. */
+void
+fleet_pane_json(struct buf *b, struct fleet_host *h, struct fleet_pane *fp)
+{
+	char	tmp[64], *target;
+
+	buf_addc(b, '{');
+	snprintf(tmp, sizeof tmp, "%%%d", fp->id);
+	json_key(b, "pane_id");
+	json_cstr(b, tmp);
+	json_key(b, "host");
+	json_cstr(b, h->name);
+	json_key(b, "session");
+	json_cstr(b, fp->session != NULL ? fp->session : "");
+	json_key(b, "window");
+	buf_printf(b, "%d", fp->window);
+	json_key(b, "window_name");
+	json_cstr(b, fp->window_name != NULL ? fp->window_name : "");
+	json_key(b, "pane_index");
+	buf_printf(b, "%d", fp->pane_index);
+	xasprintf(&target, "%%%d@%s", fp->id, h->name);
+	json_key(b, "target");
+	json_cstr(b, target);
+	free(target);
+	json_key(b, "command");
+	json_cstr(b, fp->command != NULL ? fp->command : "");
+	json_key(b, "title");
+	json_cstr(b, fp->title != NULL ? fp->title : "");
+	json_key(b, "dead");
+	buf_adds(b, fp->dead ? "true" : "false");
+	json_key(b, "exit_status");
+	json_int_or_null(b, fp->exit_status != -1, fp->exit_status);
+	json_key(b, "exit_signal");
+	json_int_or_null(b, fp->exit_signal != -1, fp->exit_signal);
+	json_key(b, "agent");
+	if (fp->agent != NULL)
+		json_cstr(b, fp->agent);
+	else
+		buf_adds(b, "null");
+	json_key(b, "state");
+	if (fp->has_state)
+		json_cstr(b, cls_state_name(fp->state));
+	else
+		buf_adds(b, "null");
+	json_key(b, "detail");
+	json_cstr(b, fp->detail != NULL ? fp->detail : "");
+	json_key(b, "reason");
+	json_cstr(b, fp->reason != NULL ? fp->reason : "");
+	json_key(b, "since");
+	if (fp->since != NULL)
+		json_cstr(b, fp->since);
+	else
+		buf_adds(b, "null");
+	json_key(b, "exit_code");
+	json_int_or_null(b, fp->exit_code != -1, fp->exit_code);
+	if (fp->extra != NULL)
+		buf_adds(b, fp->extra);
+	buf_addc(b, '}');
+}
+
+/* Every remote pane of every connected host, each after a comma. */
+void
+fleet_list_json(struct buf *b, int first)
+{
+	struct fleet_host	*h;
+	struct fleet_pane	*fp;
+
+	TAILQ_FOREACH(h, &fleet_hosts, entry) {
+		if (h->state != FLEET_CONNECTED)
+			continue;
+		RB_FOREACH(fp, fleet_panes, &h->panes) {
+			if (!first)
+				buf_addc(b, ',');
+			first = 0;
+			fleet_pane_json(b, h, fp);
+		}
+	}
+}
+
+/* Remote agents into the status line's counts and the waiting list. */
+void
+fleet_counts(int *counts, int *total, struct buf *waiting)
+{
+	struct fleet_host	*h;
+	struct fleet_pane	*fp;
+	int			 g;
+
+	TAILQ_FOREACH(h, &fleet_hosts, entry) {
+		if (h->state != FLEET_CONNECTED)
+			continue;
+		RB_FOREACH(fp, fleet_panes, &h->panes) {
+			if (!fp->has_state ||
+			    (g = ui_group_of(fp->state)) == -1)
+				continue;
+			counts[g]++;
+			(*total)++;
+			if (g != UI_WAITING)
+				continue;
+			if (waiting->len != 0)
+				buf_addc(waiting, ' ');
+			buf_printf(waiting, "%%%d@%s", fp->id, h->name);
+		}
+	}
+}
+
+/*
+ * @lisa_hosts: "HOST:N" for each host (its agents), "HOST:N!W" when W of
+ * them wait for you, "HOST:..." while connecting, "HOST:down".
+ */
+char *
+fleet_hosts_summary(void)
+{
+	struct fleet_host	*h;
+	struct fleet_pane	*fp;
+	struct buf		 b;
+	int			 n, w;
+
+	if (TAILQ_EMPTY(&fleet_hosts))
+		return (NULL);
+	buf_init(&b);
+	TAILQ_FOREACH(h, &fleet_hosts, entry) {
+		if (b.len != 0)
+			buf_addc(&b, ' ');
+		buf_adds(&b, h->name);
+		if (h->state == FLEET_DOWN) {
+			buf_adds(&b, ":down");
+			continue;
+		}
+		if (h->state == FLEET_CONNECTING || !h->synced) {
+			buf_adds(&b, ":...");
+			continue;
+		}
+		n = w = 0;
+		RB_FOREACH(fp, fleet_panes, &h->panes) {
+			if (!fp->has_state || ui_group_of(fp->state) == -1)
+				continue;
+			n++;
+			w += ui_group_of(fp->state) == UI_WAITING;
+		}
+		buf_printf(&b, ":%d", n);
+		if (w != 0)
+			buf_printf(&b, "!%d", w);
+	}
+	return (buf_detach(&b));
+}

@@ -1,0 +1,450 @@
+/*
+ * lisad: the helper. One per tmux server; attaches a control client to every
+ * session, keeps the pane table, answers the CLI. Everything happens in one
+ * poll() loop; with nothing going on it sleeps.
+ */
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lisad.h"
+#include "fleet.h"
+
+struct lisad lisad;
+static int	lisad_sigfd = -1;
+
+static __attribute__((noreturn)) void
+usage(void)
+{
+	fprintf(stderr, "usage: lisad [-Fv] [-L socket-name | -S socket-path] "
+	    "[-b lisa-binary]\n");
+	exit(2);
+}
+
+/*
+ * Is our tmux server still running? Not once it has been seen to exit, nor
+ * as a zombie, which kill() still finds.
+ */
+int
+lisad_server_alive(void)
+{
+	struct proc_node	n;
+
+	if (lisad.server_gone || lisad.server_pid <= 0)
+		return (0);
+	if (kill(lisad.server_pid, 0) != 0 ||
+	    (proc_read(lisad.server_pid, &n) == 0 && n.state == 'Z')) {
+		lisad.server_gone = 1;
+		return (0);
+	}
+	return (1);
+}
+
+/* Stop: take our hooks out of tmux, let the control clients go. */
+void
+lisad_stop(int code)
+{
+	if (lisad.stopping)
+		return;
+	lisad.stopping = 1;
+	log_debug("stopping (%d)", code);
+	/*
+	 * A server that is gone has nothing to restore, and anything sent to
+	 * its socket now could reach a new server (tmux -N keeps us from
+	 * starting one).
+	 */
+	if (lisad_server_alive()) {
+		ended_save_now();
+		live_save_now();
+		ui_restore();
+		if (lisad.hooks_installed)
+			hooks_remove();
+	}
+	notify_spawn_stop();
+	fleet_close();
+	session_close_all();
+	listener_close();
+	loop_exit(code);
+}
+
+/* A duration option in seconds ("1.5") to milliseconds. */
+static uint64_t
+lisad_seconds(const char *v, uint64_t def)
+{
+	char	*end;
+	double	 d;
+
+	d = strtod(v, &end);
+	if (end == v || d < 0 || d > 86400 * 365)
+		return (def);
+	return ((uint64_t)(d * 1000));
+}
+
+/*
+ * show-options double-quotes a value with a space or a special character
+ * in it, escaping '"', '\\' and '$' with a backslash (every version):
+ * a @lisa-on-transition of 'echo "$X"' must run as the user wrote it.
+ */
+static void
+lisad_unquote(char *s)
+{
+	char	*o = s;
+
+	for (; *s != '\0'; s++) {
+		if (s[0] == '\\' && (s[1] == '"' || s[1] == '\\' ||
+		    s[1] == '$'))
+			s++;
+		*o++ = *s;
+	}
+	*o = '\0';
+}
+
+/*
+ * Read the @lisa-* options (one show-options for all) and the agent
+ * profiles. At start, and on `lisa reload`.
+ */
+void
+lisad_reload(void)
+{
+	char	*out = NULL, *line, *rest, *value, *cause = NULL;
+	char	*plain = NULL;
+	size_t	 n;
+	int	 quoted;
+
+	lisad.debounce_ms = 1500;
+	lisad.grace_ms = 10000;
+	lisad.limit_wait_ms = 60000;
+	lisad.stale_ms = 240000;
+	lisad.keep_failed = 1;
+	lisad.events_max_bytes = 1024 * 1024;
+	lisad.events_max_lines = 10000;
+	lisad.retry_delay_ms = 1000;
+	free(lisad.context_windows);
+	lisad.context_windows = NULL;
+	ui_reset();
+	notify_reset();
+	watchdog_reset_config();
+	fleet_reset_config();
+	if (tmux_run(&out, "show-options", "-g", (char *)NULL) == 0) {
+		rest = out;
+		while ((line = strsep(&rest, "\n")) != NULL) {
+			if (strncmp(line, "@lisa-", 6) != 0 ||
+			    (value = strchr(line, ' ')) == NULL)
+				continue;
+			*value++ = '\0';
+			n = strlen(value);
+			quoted = n >= 2 && value[0] == '"' &&
+			    value[n - 1] == '"';
+			if (quoted) {
+				value[n - 1] = '\0';
+				value++;
+			}
+			/* 3.4/3.5 print it escaped (best effort). */
+			free(plain);
+			plain = NULL;
+			if (lisad.caps.reply_escaped) {
+				ctl_unvis(value, lisad.caps.dollar_escaped,
+				    &plain);
+				value = plain;
+			}
+			if (quoted)
+				lisad_unquote(value);
+			ui_option(line, value);
+			notify_option(line, value);
+			watchdog_option(line, value);
+			fleet_option(line, value);
+			if (strcmp(line, "@lisa-debounce") == 0)
+				lisad.debounce_ms = lisad_seconds(value, 1500);
+			else if (strcmp(line, "@lisa-grace") == 0)
+				lisad.grace_ms = lisad_seconds(value, 10000);
+			else if (strcmp(line, "@lisa-limit-wait") == 0)
+				lisad.limit_wait_ms = lisad_seconds(value,
+				    60000);
+			else if (strcmp(line, "@lisa-stale") == 0)
+				lisad.stale_ms = lisad_seconds(value, 240000);
+			else if (strcmp(line, "@lisa-retry-delay") == 0)
+				lisad.retry_delay_ms = lisad_seconds(value,
+				    1000);
+			else if (strcmp(line, "@lisa-context-windows") == 0) {
+				free(lisad.context_windows);
+				lisad.context_windows = xstrdup(value);
+			} else if (strcmp(line, "@lisa-keep-failed") == 0)
+				lisad.keep_failed = strcmp(value, "off") != 0;
+			else if (strcmp(line, "@lisa-events-max-bytes") == 0)
+				lisad.events_max_bytes = strtoull(value, NULL,
+				    10);
+			else if (strcmp(line, "@lisa-events-max-lines") == 0)
+				lisad.events_max_lines = strtoull(value, NULL,
+				    10);
+		}
+	}
+	free(plain);
+	free(out);
+	if (lisad.events_max_bytes < 4096)
+		lisad.events_max_bytes = 4096;
+	if (lisad.events_max_lines < 10)
+		lisad.events_max_lines = 10;
+	free(lisad.agents_error);
+	lisad.agents_error = NULL;
+	/* Frees every profile: watch_reload below finds them again. */
+	if (agent_load(NULL, &cause) != 0) {
+		log_warnx("%s (built-in profiles only)", cause);
+		lisad.agents_error = cause;
+	}
+	log_debug("debounce %llu ms, grace %llu ms, stale %llu ms, %d agents",
+	    (unsigned long long)lisad.debounce_ms,
+	    (unsigned long long)lisad.grace_ms,
+	    (unsigned long long)lisad.stale_ms, agent_count());
+	watch_reload();
+	fleet_apply();
+}
+
+static void
+lisad_signal_cb(int fd, short revents, void *arg)
+{
+	int	sig, status;
+	pid_t	pid;
+
+	while ((sig = osdep_signal_next(fd)) != 0) {
+		switch (sig) {
+		case SIGCHLD:
+			while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+				fleet_reaped(pid, status);
+			break;
+		case SIGTERM:
+		case SIGINT:
+		case SIGHUP:
+			lisad_stop(0);
+			break;
+		case SIGCONT:
+			/* We were stopped: tmux may have parked our queues. */
+			session_kick_all();
+			break;
+		}
+	}
+}
+
+static void
+lisad_server_gone_cb(int fd, short revents, void *arg)
+{
+	log_debug("tmux server %ld exited", (long)lisad.server_pid);
+	lisad.server_gone = 1;
+	lisad_stop(0);
+}
+
+/* Ask the server who it is; also proves it is there. */
+static int
+lisad_probe(void)
+{
+	char	*out = NULL, *sp;
+
+	if (tmux_run(&out, "display-message", "-p",
+	    "#{version} #{pid}-#{start_time}", (char *)NULL) != 0 ||
+	    out == NULL || *out == '\0') {
+		free(out);
+		return (-1);
+	}
+	out[strcspn(out, "\n")] = '\0';
+	if ((sp = strchr(out, ' ')) != NULL) {
+		*sp = '\0';
+		lisad.server_pid = (pid_t)strtol(sp + 1, NULL, 10);
+		strlcpy(lisad.instance, sp + 1, sizeof lisad.instance);
+	}
+	strlcpy(lisad.version, out, sizeof lisad.version);
+	free(out);
+	if (tmux_version_parse(lisad.version, &lisad.tv) != 0)
+		log_warnx("tmux version %s not understood", lisad.version);
+	tmux_caps_get(&lisad.tv, &lisad.caps);
+	return (0);
+}
+
+static char *
+lisad_default_lisa(void)
+{
+	char	 self[4096], *dir, *path;
+
+	if (osdep_self_exe(self, sizeof self) != 0)
+		return (xstrdup("lisa"));
+	dir = dirname(self);
+	xasprintf(&path, "%s/lisa", dir);
+	return (path);
+}
+
+static void
+lisad_daemonize(int lockfd)
+{
+	char	pid[32];
+	int	null, n;
+
+	switch (fork()) {
+	case -1:
+		fatal("fork");
+	case 0:
+		break;
+	default:
+		_exit(0);
+	}
+	setsid();
+	if (chdir("/") != 0)
+		fatal("chdir");
+	if ((null = open("/dev/null", O_RDWR)) != -1) {
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(null, 2);
+		if (null > 2)
+			close(null);
+	}
+	/* The flock came with us through fork; record the new pid. */
+	n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+	if (ftruncate(lockfd, 0) != 0 || pwrite(lockfd, pid, (size_t)n, 0) != n)
+		log_warn("lock pid");
+}
+
+int
+main(int argc, char **argv)
+{
+	const char	*label = NULL, *path = NULL;
+	char		*cause = NULL, *logpath = NULL;
+	const char	*env;
+	int		 ch, foreground = 0, verbose = 0, lockfd, code;
+	pid_t		 holder;
+	sigset_t	 set;
+
+	osdep_set_argv0(argv[0]);
+	while ((ch = getopt(argc, argv, "b:FL:S:v")) != -1) {
+		switch (ch) {
+		case 'b':
+			lisad.lisa_bin = xstrdup(optarg);
+			break;
+		case 'F':
+			foreground = 1;
+			break;
+		case 'L':
+			label = optarg;
+			break;
+		case 'S':
+			path = optarg;
+			break;
+		case 'v':
+			verbose++;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (optind != argc)
+		usage();
+
+	if (server_find(&lisad.sid, label, path, &cause) != 0)
+		fatalx("%s", cause);
+	/* Our control clients are not nested sessions. */
+	unsetenv("TMUX");
+	if (lisad.lisa_bin == NULL)
+		lisad.lisa_bin = lisad_default_lisa();
+	if (runtime_dir(&lisad.rundir, &cause) != 0) {
+		fprintf(stderr, "lisad: runtime directory: %s\n", cause);
+		free(cause);
+		return (1);
+	}
+	lisad.sockpath = runtime_path(lisad.rundir, lisad.sid.key, ".sock");
+	lisad.lockpath = runtime_path(lisad.rundir, lisad.sid.key, ".lock");
+	lockfd = runtime_lock(lisad.lockpath, &holder, &cause);
+	if (lockfd == -1) {
+		fprintf(stderr, "lisad: %s: %s\n", lisad.sid.socket, cause);
+		free(cause);
+		return (1);
+	}
+	if (lisad_probe() != 0) {
+		fprintf(stderr, "lisad: no tmux server at %s\n",
+		    lisad.sid.socket);
+		return (1);
+	}
+	if (!lisad.caps.supported) {
+		fprintf(stderr, "lisad: tmux %s is too old (3.2 or later "
+		    "needed)\n", lisad.version);
+		return (1);
+	}
+	/* What differs by version: tmux-version.c. */
+	lisad.dead_hook = lisad.caps.dead_hook;
+	lisad.pause_after = 1;
+	/*
+	 * Our list formats separate fields with \037. 3.4 and 3.5 pass
+	 * replies through utf8_stravisx(VIS_OCTAL|VIS_CSTYLE), so there it
+	 * arrives as the four characters "\037"; 3.6 sends it raw again.
+	 */
+	lisad.reply_sep = lisad.caps.reply_escaped ? "\\037" : "\037";
+	/* Off only to test the other routes (hook, subscription) alone. */
+	lisad.use_pidfd = getenv("LISAD_NO_PIDFD") == NULL;
+	lisad.use_subscriptions = getenv("LISAD_NO_SUBSCRIPTIONS") == NULL;
+	/* Stream sampling (pane-mute.c); LISAD_STREAM_MUTE=0 turns it off. */
+	env = getenv("LISAD_STREAM_MUTE");
+	if (env != NULL && strcmp(env, "0") == 0)
+		lisad.stream_mute = 0;
+	else if (env != NULL && strcmp(env, "sample") == 0)
+		lisad.stream_mute = 2;	/* samples only, not the kernel's count */
+	else
+		lisad.stream_mute = 1;
+
+	if (!foreground)
+		lisad_daemonize(lockfd);
+	if (verbose)
+		logpath = runtime_path(lisad.rundir, lisad.sid.key, ".log");
+	log_open(logpath, verbose);
+	free(logpath);
+	lisad.started = time_real_ms();
+	log_debug("lisad %s for %s (tmux %s, pid %ld)", LISA_VERSION,
+	    lisad.sid.socket, lisad.version, (long)lisad.server_pid);
+
+	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGCONT);
+	lisad_sigfd = osdep_signal_fd(&set, NULL);
+	if (lisad_sigfd == -1)
+		fatal("signals");
+	loop_add(lisad_sigfd, POLLIN, lisad_signal_cb, NULL);
+
+	lisad.pidfd = proc_pidfd(lisad.server_pid);
+	if (lisad.pidfd != -1)
+		loop_add(lisad.pidfd, POLLIN, lisad_server_gone_cb, NULL);
+	else if (!lisad.use_pidfd)
+		log_debug("pidfd off: server exit noticed through clients");
+	else
+		log_warn("exit watch: server exit noticed through clients only");
+
+	lisad_reload();
+	ended_load();
+	live_load();
+	events_open();
+	if (listener_open(lisad.sockpath, &cause) != 0)
+		fatalx("%s", cause);
+	hooks_install();
+	/* A death notice of the helper before us (lisa.c) is over. */
+	tmux_run(NULL, "set-option", "-gqu", "@lisa_error", (char *)NULL);
+	ui_apply();
+	session_start();
+
+	code = loop_run();
+	act_close();
+	live_close();
+	agentfiles_close();
+	agenthook_close();
+	events_close();
+	pane_drain_close();
+	free(lisad.context_windows);
+	log_debug("exit %d", code);
+	log_close();
+	close(lockfd);
+	return (code);
+}

@@ -1,0 +1,602 @@
+/*
+ * Telling the human. On a transition into waiting_input, crashed or stuck
+ * (each opt-in, @lisa-notify-<waiting|crashed|stuck> on):
+ *
+ *  - display-message on every client that is not showing the pane, and
+ *    its terminal's own notification sequence (osc-notify.c);
+ *  - when no client shows it: a bell in the pane (BEL written to its tty,
+ *    so tmux's own monitor-bell, bell-action and visual-bell apply), a
+ *    desktop notification through notify-send, if installed, whose Show
+ *    brings the last used client to the pane, and the sound command.
+ *
+ * And @lisa-on-transition, a shell command run on every transition with
+ * the transition as JSON on stdin. Nothing here waits: tmux is asked
+ * asynchronously, children are reaped by lisad's SIGCHLD handler.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lisad.h"
+
+#define NOTIFY_EXPIRE_MS 10000	/* a question tmux never answered */
+#define NOTIFY_SETTLE_MS 600	/* "waiting" becomes "permission" soon */
+/*
+ * A wait told with what for: one whose detail is not known yet is held
+ * until it is, at most NOTIFY_DETAIL_MS; an error, NOTIFY_ERROR_MS, in case
+ * it turns out to be a limit (Codex's 429s: "error", then "limit" 2 s
+ * later), which is then the one thing told.
+ */
+#define NOTIFY_DETAIL_MS 1500
+#define NOTIFY_ERROR_MS 4000
+
+struct notify_config {
+	int	 on[UI_NGROUPS];
+	int	 message;
+	int	 bell;
+	int	 desktop;
+	int	 terminal;	/* enum nterm_kind */
+	uint64_t cooldown_ms;
+	char	*command;
+	char	*sound;
+	char	*notify_send;	/* its path, if installed */
+};
+static struct notify_config notify_cfg;
+
+/* A notification waiting for tmux to say who looks at the pane. */
+struct notify {
+	uint64_t		 id;
+	uint64_t		 at;
+	int			 pane;		/* -1: a remote one */
+	int			 session;	/* a remote one's: to send */
+	int			 group;
+	char			*tty;
+	char			*title;		/* desktop */
+	char			*body;		/* desktop */
+	char			*message;	/* display-message */
+	char			*state;		/* for the sound command */
+	char			*agent;
+	struct loop_timer	 timer;
+	TAILQ_ENTRY(notify)	 entry;
+};
+static TAILQ_HEAD(, notify) notifies = TAILQ_HEAD_INITIALIZER(notifies);
+static uint64_t notify_next_id = 1;
+static unsigned int notify_term_id;
+struct notify_stats notify_stats;
+
+void
+notify_reset(void)
+{
+	free(notify_cfg.command);
+	free(notify_cfg.sound);
+	free(notify_cfg.notify_send);
+	memset(&notify_cfg, 0, sizeof notify_cfg);
+	notify_cfg.message = notify_cfg.bell = notify_cfg.desktop = 1;
+	notify_cfg.terminal = NTERM_AUTO;
+	notify_cfg.cooldown_ms = 10000;
+	notify_cfg.notify_send = notify_which("notify-send");
+}
+
+static int
+notify_onoff(const char *v)
+{
+	return (strcmp(v, "on") == 0 || strcmp(v, "1") == 0 ||
+	    strcmp(v, "yes") == 0);
+}
+
+void
+notify_option(const char *name, const char *value)
+{
+	if (strcmp(name, "@lisa-notify-waiting") == 0)
+		notify_cfg.on[UI_WAITING] = notify_onoff(value);
+	else if (strcmp(name, "@lisa-notify-crashed") == 0)
+		notify_cfg.on[UI_CRASHED] = notify_onoff(value);
+	else if (strcmp(name, "@lisa-notify-stuck") == 0)
+		notify_cfg.on[UI_STUCK] = notify_onoff(value);
+	else if (strcmp(name, "@lisa-notify-message") == 0)
+		notify_cfg.message = notify_onoff(value);
+	else if (strcmp(name, "@lisa-notify-bell") == 0)
+		notify_cfg.bell = notify_onoff(value);
+	else if (strcmp(name, "@lisa-notify-desktop") == 0)
+		notify_cfg.desktop = notify_onoff(value);
+	else if (strcmp(name, "@lisa-notify-terminal") == 0) {
+		if ((notify_cfg.terminal = nterm_parse(value)) == -1) {
+			log_warnx("@lisa-notify-terminal: unknown '%s' (off, "
+			    "auto, osc9, osc777, osc99): auto", value);
+			notify_cfg.terminal = NTERM_AUTO;
+		}
+	} else if (strcmp(name, "@lisa-notify-sound") == 0) {
+		free(notify_cfg.sound);
+		notify_cfg.sound = *value != '\0' ? xstrdup(value) : NULL;
+	} else if (strcmp(name, "@lisa-notify-cooldown") == 0)
+		notify_cfg.cooldown_ms = (uint64_t)(strtod(value, NULL) * 1000);
+	else if (strcmp(name, "@lisa-on-transition") == 0) {
+		free(notify_cfg.command);
+		notify_cfg.command = *value != '\0' ? xstrdup(value) : NULL;
+	}
+}
+
+static void
+notify_free(struct notify *n)
+{
+	TAILQ_REMOVE(&notifies, n, entry);
+	loop_timer_del(&n->timer);
+	free(n->message);
+	free(n->state);
+	free(n->agent);
+	free(n->tty);
+	free(n->title);
+	free(n->body);
+	free(n);
+}
+
+static struct notify *
+notify_find(void *arg)
+{
+	struct notify	*n;
+	uint64_t	 id = (uint64_t)(uintptr_t)arg;
+
+	TAILQ_FOREACH(n, &notifies, entry) {
+		if (n->id == id)
+			return (n);
+	}
+	return (NULL);
+}
+
+/* @lisa-on-transition: sh -c COMMAND < transition.json */
+static void
+notify_command(struct pane *p, const char *json, const char *state)
+{
+	int	fds[2];
+	pid_t	pid;
+	char	pane[32];
+
+	if (compat_pipe(fds) != 0)
+		return;
+	snprintf(pane, sizeof pane, "%%%d", p->id);
+	if ((pid = fork()) == -1) {
+		close(fds[0]);
+		close(fds[1]);
+		return;
+	}
+	if (pid == 0) {
+		notify_child(fds[0], -1);
+		setenv("LISA_PANE", pane, 1);
+		setenv("LISA_STATE", state, 1);
+		execl("/bin/sh", "sh", "-c", notify_cfg.command, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[0]);
+	/* Far below a pipe's buffer: never blocks, never waits. */
+	fcntl(fds[1], F_SETFL, O_NONBLOCK);
+	if (write(fds[1], json, strlen(json)) < 0)
+		log_warn("on-transition stdin");
+	if (write(fds[1], "\n", 1) < 0)
+		log_warn("on-transition stdin");
+	close(fds[1]);
+	notify_stats.commands++;
+	log_debug("pane %%%d: on-transition pid %ld", p->id, (long)pid);
+}
+
+/* BEL into the pane's tty: tmux sees it as the pane's own bell. */
+static void
+notify_bell(struct notify *n)
+{
+	struct pane	*p;
+	int		 fd;
+
+	if (!notify_cfg.bell || n->tty == NULL ||
+	    strncmp(n->tty, "/dev/", 5) != 0)
+		return;
+	fd = open(n->tty, O_WRONLY|O_NOCTTY|O_NONBLOCK|O_CLOEXEC|O_NOFOLLOW);
+	if (fd == -1) {
+		log_warn("bell %s", n->tty);
+		return;
+	}
+	if ((p = pane_find(n->pane)) != NULL && p->watch != NULL)
+		p->watch->bell_ours_at = time_mono_ms();
+	if (write(fd, "\a", 1) == 1)
+		notify_stats.bells++;
+	close(fd);
+}
+
+static void
+notify_tty_cb(struct ctl_client *c, int ok, const char *body, size_t len,
+    void *arg)
+{
+	struct notify	*n;
+
+	if ((n = notify_find(arg)) == NULL || !ok)
+		return;
+	n->tty = xstrndup(body, len);
+	n->tty[strcspn(n->tty, "\n")] = '\0';
+}
+
+/* The terminal's own notification, to a client not looking at the pane. */
+static void
+notify_terminal(struct notify *n, const char *tty, const char *termname,
+    const char *termtype)
+{
+	struct buf	seq;
+	int		kind, wrap;
+
+	kind = nterm_pick(notify_cfg.terminal, termname, termtype, &wrap);
+	if (kind == NTERM_OFF)
+		return;
+	buf_init(&seq);
+	nterm_build(&seq, kind, wrap, ++notify_term_id, n->message, n->title,
+	    n->body);
+	notify_spawn_tty(tty, seq.data, seq.len);
+	notify_stats.terminal++;
+	log_debug("notify %s: %s%s (%s, %s)", tty, nterm_name(kind),
+	    wrap != NTERM_DIRECT ? " wrapped" : "", termname, termtype);
+	buf_free(&seq);
+}
+
+/* One client's line: name, control, pane, tty, TERM, XTVERSION, activity. */
+#define NOTIFY_CLIENT_FIELDS 7
+
+/*
+ * Who looks at what: message the others, and raise their terminals'
+ * notifications; if nobody looks, ring, the desktop and the sound.
+ */
+static void
+notify_clients_cb(struct ctl_client *c, int ok, const char *body, size_t len,
+    void *arg)
+{
+	struct notify	*n;
+	struct pane	*p;
+	struct session	*s;
+	struct buf	 cmd, text;
+	char		*copy, *rest, *line, *f[NOTIFY_CLIENT_FIELDS], pane[32];
+	char		*latest = NULL;
+	long long	 activity, latest_at = -1;
+	int		 looking = 0;
+
+	if ((n = notify_find(arg)) == NULL)
+		return;
+	snprintf(pane, sizeof pane, "%%%d", n->pane);
+	p = n->pane >= 0 ? pane_find(n->pane) : NULL;
+	if (n->pane < 0)
+		s = session_find(n->session);
+	else
+		s = p != NULL ? pane_session(p) : NULL;
+	copy = rest = ok ? xstrndup(body, len) : xstrdup("");
+	buf_init(&cmd);
+	buf_init(&text);
+	ctl_format_escape(&text, n->message);
+	while ((line = strsep(&rest, "\n")) != NULL) {
+		if (session_reply_fields(line, f, NOTIFY_CLIENT_FIELDS) != 0 ||
+		    strcmp(f[1], "1") == 0)
+			continue;	/* control clients: ours, or scripts */
+		activity = strtoll(f[6], NULL, 10);
+		if (activity > latest_at) {
+			latest_at = activity;
+			latest = f[0];
+		}
+		if (n->pane >= 0 && strcmp(f[2], pane) == 0) {
+			looking = 1;
+			continue;
+		}
+		if (notify_cfg.terminal != NTERM_OFF)
+			notify_terminal(n, f[3], f[4], f[5]);
+		/* 3.2a cannot address a client (display-message -c). */
+		if (!notify_cfg.message || s == NULL ||
+		    !lisad.caps.display_client)
+			continue;
+		buf_reset(&cmd);
+		buf_adds(&cmd, "display-message -c ");
+		ctl_quote_str(&cmd, f[0]);
+		buf_addc(&cmd, ' ');
+		ctl_quote_str(&cmd, text.data);
+		if (session_send(s, cmd.data, NULL, NULL) == 0)
+			notify_stats.messages++;
+	}
+	if (!looking) {
+		notify_bell(n);		/* (a remote pane has no tty here) */
+		if (notify_cfg.desktop && notify_cfg.notify_send != NULL) {
+			notify_spawn_desktop(notify_cfg.notify_send,
+			    n->group != UI_WAITING, n->title, n->body, n->pane,
+			    latest);
+			notify_stats.desktop++;
+		}
+		if (notify_cfg.sound != NULL) {
+			notify_spawn_sound(notify_cfg.sound, n->pane >= 0 ?
+			    pane : "", n->agent, n->state);
+			notify_stats.sounds++;
+		}
+	}
+	log_debug("pane %s: notified (%s)", n->pane >= 0 ? pane : "remote",
+	    looking ? "in view" : "not in view");
+	buf_free(&cmd);
+	buf_free(&text);
+	free(copy);
+	notify_free(n);
+}
+
+/*
+ * "Show" clicked on a desktop notification: the client the human used
+ * last goes to the pane (its session, window and the pane itself).
+ */
+void
+notify_focus(int pane, const char *client)
+{
+	struct pane	*p;
+	struct session	*s;
+	struct buf	 cmd;
+
+	if ((p = pane_find(pane)) == NULL || (s = pane_session(p)) == NULL)
+		return;
+	buf_init(&cmd);
+	buf_adds(&cmd, "switch-client -c ");
+	ctl_quote_str(&cmd, client);
+	buf_printf(&cmd, " -t '%%%d'", pane);
+	if (session_send(s, cmd.data, NULL, NULL) == 0)
+		notify_stats.focused++;
+	log_debug("pane %%%d: shown to %s (notification clicked)", pane,
+	    client);
+	buf_free(&cmd);
+}
+
+/* "claude", "work:2" */
+static void
+notify_where(struct pane *p, const char **agent, char *out, size_t len)
+{
+	struct session	*s = NULL;
+
+	if (p->nsessions > 0)
+		s = session_find(p->sessions[0]);
+	*agent = p->watch->agent != NULL ? p->watch->agent->name : "agent";
+	snprintf(out, len, "%s:%d", s != NULL && s->name != NULL ? s->name :
+	    "?", p->window_index);
+}
+
+/* What a notification says a group's agent does. */
+static const char *notify_verbs[UI_NGROUPS] = { "crashed", "waits",
+    "is stuck", NULL, NULL, NULL };
+
+/* Ask which clients look at what; notify_clients_cb does the rest. */
+static void
+notify_ask_clients(struct session *s, struct notify *n)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	buf_adds(&b, "list-clients -F ");
+	ctl_quote_str(&b, "#{client_name}\037#{client_control_mode}\037"
+	    "#{pane_id}\037#{client_tty}\037#{client_termname}\037"
+	    "#{client_termtype}\037#{client_activity}");
+	if (session_send(s, b.data, notify_clients_cb,
+	    (void *)(uintptr_t)n->id) != 0)
+		notify_free(n);
+	buf_free(&b);
+}
+
+/*
+ * Which switch a state is told under: an agent stopped by a usage or rate
+ * limit sits at its prompt for hours, so it is told as a crash is.
+ */
+static int
+notify_group(enum cls_state st, const char *detail)
+{
+	if (st == ST_WAITING_INPUT && detail != NULL &&
+	    strcmp(detail, "limit") == 0)
+		return (UI_CRASHED);
+	return (ui_group_of(st));
+}
+
+static const char *
+notify_verb(int group, const char *detail)
+{
+	if (group == UI_CRASHED && strcmp(detail, "limit") == 0)
+		return ("hit a limit");
+	return (notify_verbs[group]);
+}
+
+/* How much longer to hold N, whose pane's detail is DETAIL (0: no more). */
+static uint64_t
+notify_hold(struct notify *n, const char *detail)
+{
+	uint64_t	now = time_mono_ms(), bound = 0;
+
+	if (n->group == UI_WAITING && *detail == '\0')
+		bound = NOTIFY_DETAIL_MS;
+	else if (n->group == UI_WAITING && strcmp(detail, "error") == 0)
+		bound = NOTIFY_ERROR_MS;
+	return (now < n->at + bound ? n->at + bound - now : 0);
+}
+
+/* The verdict has settled: who looks at the pane decides the rest. */
+static void
+notify_fire(void *arg)
+{
+	struct notify		*n = arg;
+	struct pane		*p;
+	struct session		*s;
+	const char		*agent, *detail;
+	char			 where[256], cmd[96];
+	uint64_t		 hold;
+
+	p = pane_find(n->pane);
+	if (p == NULL || p->watch == NULL ||
+	    notify_group(p->watch->res.state, p->watch->res.detail) !=
+	    n->group || (s = pane_session(p)) == NULL) {
+		notify_free(n);	/* over already */
+		return;
+	}
+	detail = p->watch->res.detail;
+	if ((hold = notify_hold(n, detail)) != 0) {
+		loop_timer_add(&n->timer, hold);
+		return;
+	}
+	notify_where(p, &agent, where, sizeof where);
+	xasprintf(&n->message, "lisa: %s in %s %s%s%s%s", agent, where,
+	    notify_verb(n->group, detail), *detail != '\0' ? " (" : "",
+	    detail, *detail != '\0' ? ")" : "");
+	xasprintf(&n->title, "%s %s", agent, notify_verb(n->group, detail));
+	n->agent = xstrdup(agent);
+	n->state = xstrdup(cls_state_name(p->watch->res.state));
+	xasprintf(&n->body, "%s%s%s", where, *detail != '\0' ? " \u00b7 " :
+	    "", detail);
+
+	snprintf(cmd, sizeof cmd, "display-message -p -t '%%%d' "
+	    "'#{pane_tty}'", p->id);
+	session_send(s, cmd, notify_tty_cb, (void *)(uintptr_t)n->id);
+	notify_ask_clients(s, n);
+}
+
+/*
+ * Is a transition from -> to one to notify (configured, a new group, not
+ * a prompt right after start, out of the cooldown)? Marks it if so.
+ */
+static int
+notify_due(enum cls_state from, enum cls_state to, const char *detail,
+    uint64_t *at, int *group)
+{
+	uint64_t	now = time_mono_ms();
+	int		g = notify_group(to, detail);
+
+	if (g == -1 || g == ui_group_of(from) || !notify_cfg.on[g])
+		return (0);
+	/* A prompt right after start is the human's own doing. */
+	if (g == UI_WAITING && from != ST_IN_PROGRESS)
+		return (0);
+	if (*at != 0 && *group == g && now - *at < notify_cfg.cooldown_ms)
+		return (0);
+	*at = now;
+	*group = g;
+	return (1);
+}
+
+void
+notify_transition(struct pane *p, enum cls_state from,
+    const struct cls_result *r, const char *json)
+{
+	struct watch	*w = p->watch;
+	struct notify	*n, *n1;
+	uint64_t	 now = time_mono_ms();
+	int		 g = notify_group(r->state, r->detail);
+
+	if (notify_cfg.command != NULL)
+		notify_command(p, json, cls_state_name(r->state));
+	/*
+	 * Not told yet: a situation that is over goes untold (a turn's end
+	 * that the next turn followed at once must not be told later with the
+	 * next wait's words); a held wait whose detail has come is told now.
+	 */
+	TAILQ_FOREACH_SAFE(n, &notifies, entry, n1) {
+		if (n->pane != p->id || n->message != NULL)
+			continue;
+		if (n->group != g)
+			notify_free(n);
+		else if (notify_hold(n, r->detail) == 0 &&
+		    now >= n->at + NOTIFY_SETTLE_MS) {
+			loop_timer_del(&n->timer);
+			notify_fire(n);
+			break;
+		}
+	}
+	/*
+	 * An agent slow to start (a loaded machine) shows output before its
+	 * first prompt: that prompt is not a turn's end (cooldown untouched).
+	 */
+	if (w->starting && notify_group(r->state, r->detail) == UI_WAITING) {
+		log_debug("pane %%%d: its first prompt, not told", p->id);
+		return;
+	}
+	if (!notify_due(from, r->state, r->detail, &w->notified_at,
+	    &w->notified_group))
+		return;
+
+	TAILQ_FOREACH_SAFE(n, &notifies, entry, n1) {
+		if (now - n->at > NOTIFY_EXPIRE_MS)
+			notify_free(n);
+	}
+	n = xcalloc(1, sizeof *n);
+	n->id = notify_next_id++;
+	n->at = now;
+	n->pane = p->id;
+	n->group = g;
+	TAILQ_INSERT_TAIL(&notifies, n, entry);
+	loop_timer_init(&n->timer, notify_fire, n);
+	loop_timer_add(&n->timer, NOTIFY_SETTLE_MS);
+}
+
+/*
+ * A run out of retries waits for the human's decision: told at once (no
+ * cooldown, whatever @lisa-notify-crashed says: it is asked of them), on
+ * every channel that is on; the decision is made in lisa's menu.
+ */
+void
+notify_escalate(struct pane *p, const char *name)
+{
+	struct notify	*n;
+	struct session	*s;
+	const char	*agent;
+	char		 where[256], cmd[96];
+
+	if ((s = pane_session(p)) == NULL)
+		return;
+	notify_where(p, &agent, where, sizeof where);
+	n = xcalloc(1, sizeof *n);
+	n->id = notify_next_id++;
+	n->at = time_mono_ms();
+	n->pane = p->id;
+	n->group = UI_CRASHED;
+	xasprintf(&n->message, "lisa: run %s in %s failed after its retries: "
+	    "retry, fallback or skip from lisa's menu", name, where);
+	xasprintf(&n->title, "%s failed after its retries", name);
+	n->agent = xstrdup(name);
+	n->state = xstrdup("crashed");
+	xasprintf(&n->body, "%s \u00b7 decide in lisa's menu", where);
+	TAILQ_INSERT_TAIL(&notifies, n, entry);
+	snprintf(cmd, sizeof cmd, "display-message -p -t '%%%d' "
+	    "'#{pane_tty}'", p->id);
+	session_send(s, cmd, notify_tty_cb, (void *)(uintptr_t)n->id);
+	notify_ask_clients(s, n);
+}
+
+/*
+ * A remote agent's transition (fleet-pane.c), with the host named: the
+ * same rules and cooldown as a local one's; a message on every client
+ * and the desktop (no bell: its tty is on the host). The agent, where and
+ * detail come from the host: they reach tmux escaped, as pane text does.
+ */
+void
+notify_remote(const char *host, const char *agent, const char *where,
+    const char *detail, enum cls_state from, enum cls_state to,
+    uint64_t *at, int *group)
+{
+	struct notify		*n;
+	struct session		*s;
+	int			 g = notify_group(to, detail);
+
+	if (!notify_due(from, to, detail, at, group))
+		return;
+	RB_FOREACH(s, sessions, &sessions) {
+		if (s->ctl != NULL && s->attached && !s->closing)
+			break;
+	}
+	if (s == NULL)
+		return;
+	n = xcalloc(1, sizeof *n);
+	n->id = notify_next_id++;
+	n->at = *at;
+	n->pane = -1;
+	n->session = s->id;
+	n->group = g;
+	xasprintf(&n->message, "lisa: %s on %s in %s %s%s%s%s", agent, host,
+	    where, notify_verb(g, detail), *detail != '\0' ? " (" : "", detail,
+	    *detail != '\0' ? ")" : "");
+	xasprintf(&n->title, "%s on %s %s", agent, host, notify_verb(g, detail));
+	n->agent = xstrdup(agent);
+	n->state = xstrdup(cls_state_name(to));
+	xasprintf(&n->body, "%s%s%s", where, *detail != '\0' ? " \u00b7 " :
+	    "", detail);
+	TAILQ_INSERT_TAIL(&notifies, n, entry);
+	notify_ask_clients(s, n);
+}

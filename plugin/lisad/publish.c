@@ -1,0 +1,503 @@
+/*
+ * Writing the verdicts into tmux as user options, so that formats (status
+ * line, window list, pane borders) show them with nothing run on redraw:
+ *
+ *   per pane	 @lisa_agent @lisa_state @lisa_detail @lisa_reason
+ *		 @lisa_since (Unix seconds, as tmux's own times)
+ *		 @lisa_watchdog (the watchdog's level, when it has one)
+ *		 @lisa_context (percent of its context window in use, when
+ *		 the agent records it)
+ *   per window	 @lisa_window_state, per session @lisa_session_state
+ *		 (the worst state of their agent panes)
+ *   global	 @lisa_count_<group> (unset when none), @lisa_agents,
+ *		 @lisa_waiting ("session:window ... %N@HOST ..."),
+ *		 @lisa_hosts (fleet.c's summary, when @lisa-hosts is set)
+ *
+ * Every set-option redraws every client, so changes are coalesced: at most
+ * one batch per PUBLISH_GAP, and only values that differ from what tmux
+ * has are sent. The first change after a quiet PUBLISH_GAP goes out at the
+ * end of the loop turn that made it (with whatever else that turn
+ * changed): a death is shown in milliseconds. What follows within the gap
+ * waits for the gap's end and goes out as one batch. A batch is one write;
+ * tmux runs it in one pass and redraws once.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lisad.h"
+#include "fleet.h"
+
+#define PUBLISH_GAP	200	/* ms at least between batches */
+
+static const char *publish_fields[PUBLISH_NFIELDS] = {
+	"@lisa_agent", "@lisa_state", "@lisa_detail", "@lisa_reason",
+	"@lisa_since", "@lisa_watchdog", "@lisa_context"
+};
+
+/* Worst first: what a human most needs to see. */
+static const enum cls_state publish_order[] = {
+	ST_CRASHED, ST_WAITING_INPUT, ST_STUCK, ST_DEGRADED, ST_IN_PROGRESS,
+	ST_JUST_STARTED, ST_COMPLETED
+};
+
+enum border_state { BORDER_NONE, BORDER_ASKING, BORDER_OURS, BORDER_USERS };
+
+struct rollup {
+	char			 kind;	/* 'w' or 's' */
+	int			 id;
+	enum cls_state		 state;	/* as tmux has it */
+	enum cls_state		 want;
+	int			 exists;
+	struct session		*via;	/* a client that sees it */
+	enum border_state	 border;
+	TAILQ_ENTRY(rollup)	 entry;
+};
+static TAILQ_HEAD(, rollup) rollups = TAILQ_HEAD_INITIALIZER(rollups);
+
+#define PUBLISH_NGLOBALS (UI_NGROUPS + 3)
+static char			*publish_globals[PUBLISH_NGLOBALS];
+static struct loop_timer	 publish_timer;
+static int			 publish_armed;
+static uint64_t			 publish_last;
+struct publish_stats		 publish_stats;
+
+/* The session whose client speaks for this pane. */
+struct session *
+pane_session(struct pane *p)
+{
+	struct session	*s;
+	int		 i;
+
+	for (i = 0; i < p->nsessions; i++) {
+		s = session_find(p->sessions[i]);
+		if (s != NULL && s->attached && !s->closing)
+			return (s);
+	}
+	return (NULL);
+}
+
+static int
+publish_rank(enum cls_state st)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof publish_order / sizeof publish_order[0]; i++) {
+		if (publish_order[i] == st)
+			return ((int)i);
+	}
+	return (100);
+}
+
+void
+rfc3339(int64_t ms, char *out, size_t len)
+{
+	time_t		t = (time_t)(ms / 1000);
+	struct tm	tm;
+	char		tmp[32];
+
+	gmtime_r(&t, &tm);
+	strftime(tmp, sizeof tmp, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(out, len, "%s.%03dZ", tmp, (int)(ms % 1000));
+}
+
+/* set (or unset, value NULL) one option: scope "p", "w", "" or "g". */
+static void
+publish_set(struct session *s, const char *scope, const char *target,
+    const char *name, const char *value)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	buf_printf(&b, "set-option -q%s%s", scope, value == NULL ? "u" : "");
+	if (target != NULL)
+		buf_printf(&b, " -t '%s'", target);
+	buf_printf(&b, " %s", name);
+	if (value != NULL) {
+		buf_addc(&b, ' ');
+		ctl_quote_str(&b, value);
+	}
+	if (session_send(s, b.data, NULL, NULL) == 0)
+		publish_stats.commands++;
+	buf_free(&b);
+}
+
+/* Does a value differ from what tmux has? Then remember it. */
+static int
+publish_changed(char **have, const char *value)
+{
+	if (*have == NULL && value == NULL)
+		return (0);
+	if (*have != NULL && value != NULL && strcmp(*have, value) == 0)
+		return (0);
+	free(*have);
+	*have = value != NULL ? xstrdup(value) : NULL;
+	return (1);
+}
+
+static void
+publish_pane_fields(struct pane *p)
+{
+	struct watch	*w = p->watch;
+	struct session	*s;
+	const char	*values[PUBLISH_NFIELDS];
+	char		 target[32], since[32], context[16];
+	int		 i, agent, pct;
+
+	if ((s = pane_session(p)) == NULL)
+		return;
+	w->pub_dirty = 0;
+	agent = w->classified && w->res.state != ST_NONE;
+	snprintf(since, sizeof since, "%lld", (long long)(w->since / 1000));
+	values[0] = agent && w->agent != NULL ? w->agent->name : NULL;
+	values[1] = agent ? cls_state_name(w->res.state) : NULL;
+	values[2] = agent && *w->res.detail != '\0' ? w->res.detail : NULL;
+	values[3] = agent ? w->res.reason : NULL;
+	values[4] = agent ? since : NULL;
+	values[5] = agent ? w->wd_label : NULL;
+	pct = usage_percent(&w->usage);
+	snprintf(context, sizeof context, "%d", pct);
+	values[6] = agent && pct >= 0 ? context : NULL;
+	snprintf(target, sizeof target, "%%%d", p->id);
+	for (i = 0; i < PUBLISH_NFIELDS; i++) {
+		/* The first time, unset what an earlier helper may have left. */
+		if (!publish_changed(&w->pub[i], values[i]) &&
+		    (w->pub_known || values[i] != NULL))
+			continue;
+		publish_set(s, "p", target, publish_fields[i], values[i]);
+	}
+	w->pub_known = 1;
+}
+
+static struct rollup *
+publish_rollup(char kind, int id)
+{
+	struct rollup	*r;
+
+	TAILQ_FOREACH(r, &rollups, entry) {
+		if (r->kind == kind && r->id == id)
+			return (r);
+	}
+	r = xcalloc(1, sizeof *r);
+	r->kind = kind;
+	r->id = id;
+	TAILQ_INSERT_TAIL(&rollups, r, entry);
+	return (r);
+}
+
+static void
+publish_fold(char kind, int id, struct session *via, enum cls_state st)
+{
+	struct rollup	*r = publish_rollup(kind, id);
+
+	r->exists = 1;
+	if (r->via == NULL)
+		r->via = via;
+	if (st != ST_NONE && (r->want == ST_NONE ||
+	    publish_rank(st) < publish_rank(r->want)))
+		r->want = st;
+}
+
+static void
+publish_border_cb(struct ctl_client *c, int ok, const char *body, size_t len,
+    void *arg)
+{
+	struct rollup	*r;
+	struct session	*s;
+	int		 id = (int)(intptr_t)arg;
+	char		 target[32];
+
+	TAILQ_FOREACH(r, &rollups, entry) {
+		if (r->kind == 'w' && r->id == id)
+			break;
+	}
+	if (r == NULL || r->border != BORDER_ASKING)
+		return;
+	/* The window has its own setting: the user's, leave it. */
+	if (!ok || len != 0) {
+		r->border = BORDER_USERS;
+		return;
+	}
+	if ((s = r->via) == NULL || session_find(s->id) != s) {
+		r->border = BORDER_NONE;
+		return;
+	}
+	r->border = BORDER_OURS;
+	snprintf(target, sizeof target, "@%d", id);
+	publish_set(s, "w", target, "pane-border-status", "top");
+	log_debug("window @%d: pane-border-status top", id);
+}
+
+/* Agent windows get a border line if the user has none (ui_border_auto). */
+static void
+publish_border(struct rollup *r)
+{
+	char	 target[32], cmd[96];
+	int	 want = ui_border_auto() && r->want != ST_NONE;
+
+	snprintf(target, sizeof target, "@%d", r->id);
+	if (want && r->border == BORDER_NONE) {
+		r->border = BORDER_ASKING;
+		snprintf(cmd, sizeof cmd,
+		    "show-options -wqv -t '%s' pane-border-status", target);
+		if (session_send(r->via, cmd, publish_border_cb,
+		    (void *)(intptr_t)r->id) != 0)
+			r->border = BORDER_NONE;
+	} else if (!want && r->border == BORDER_OURS) {
+		r->border = BORDER_NONE;
+		publish_set(r->via, "w", target, "pane-border-status", NULL);
+	} else if (!want && r->border == BORDER_USERS)
+		r->border = BORDER_NONE;
+}
+
+static void
+publish_rollups(void)
+{
+	struct rollup	*r, *r1;
+	struct pane	*p;
+	struct session	*s;
+	enum cls_state	 st;
+	char		 target[32];
+	int		 i;
+
+	TAILQ_FOREACH(r, &rollups, entry) {
+		r->want = ST_NONE;
+		r->exists = 0;
+		r->via = NULL;
+	}
+	RB_FOREACH(p, panes, &panes) {
+		st = ST_NONE;
+		if (p->watch != NULL && p->watch->classified)
+			st = p->watch->res.state;
+		if ((s = pane_session(p)) == NULL)
+			continue;
+		/* A window that shows a remote agent wears its badge. */
+		if (st == ST_NONE)
+			st = fleet_jump_state(p->window);
+		publish_fold('w', p->window, s, st);
+		for (i = 0; i < p->nsessions; i++) {
+			s = session_find(p->sessions[i]);
+			if (s != NULL && s->attached && !s->closing)
+				publish_fold('s', s->id, s, st);
+		}
+	}
+	TAILQ_FOREACH_SAFE(r, &rollups, entry, r1) {
+		if (!r->exists) {
+			/* Gone with its window or session: nothing to unset. */
+			TAILQ_REMOVE(&rollups, r, entry);
+			free(r);
+			continue;
+		}
+		if (r->want != r->state) {
+			snprintf(target, sizeof target, "%c%d",
+			    r->kind == 'w' ? '@' : '$', r->id);
+			publish_set(r->via, r->kind == 'w' ? "w" : "", target,
+			    r->kind == 'w' ? "@lisa_window_state" :
+			    "@lisa_session_state", r->want == ST_NONE ? NULL :
+			    cls_state_name(r->want));
+			r->state = r->want;
+		}
+		if (r->kind == 'w')
+			publish_border(r);
+	}
+}
+
+/* The server-wide summary the status line shows. */
+static void
+publish_summary(void)
+{
+	struct pane	*p;
+	struct session	*s, *via = NULL;
+	struct buf	 waiting;
+	char		 where[256], count[16], *name, *values[PUBLISH_NGLOBALS];
+	int		 counts[UI_NGROUPS] = { 0 }, g, total = 0, i;
+
+	buf_init(&waiting);
+	RB_FOREACH(p, panes, &panes) {
+		if ((s = pane_session(p)) != NULL && via == NULL)
+			via = s;
+		if (p->watch == NULL || !p->watch->classified ||
+		    (g = ui_group_of(p->watch->res.state)) == -1)
+			continue;
+		counts[g]++;
+		total++;
+		if (g != UI_WAITING || p->nsessions == 0 ||
+		    (s = session_find(p->sessions[0])) == NULL)
+			continue;
+		snprintf(where, sizeof where, "%s:%d", s->name != NULL ?
+		    s->name : "?", p->window_index);
+		/* Once per window: two waiting panes are one place to go. */
+		if (!ui_word_in(waiting.data, waiting.len, where)) {
+			if (waiting.len != 0)
+				buf_addc(&waiting, ' ');
+			buf_adds(&waiting, where);
+		}
+	}
+	fleet_counts(counts, &total, &waiting);
+	if (via == NULL) {
+		buf_free(&waiting);
+		return;
+	}
+	for (g = 0; g < UI_NGROUPS; g++) {
+		snprintf(count, sizeof count, "%d", counts[g]);
+		values[g] = counts[g] != 0 ? xstrdup(count) : NULL;
+	}
+	snprintf(count, sizeof count, "%d", total);
+	values[UI_NGROUPS] = total != 0 ? xstrdup(count) : NULL;
+	values[UI_NGROUPS + 1] = waiting.len != 0 ? buf_detach(&waiting) :
+	    NULL;
+	values[UI_NGROUPS + 2] = fleet_hosts_summary();
+	for (i = 0; i < PUBLISH_NGLOBALS; i++) {
+		if (publish_changed(&publish_globals[i], values[i])) {
+			if (i < UI_NGROUPS)
+				xasprintf(&name, "@lisa_count_%s",
+				    ui_group_name(i));
+			else
+				name = xstrdup(i == UI_NGROUPS ?
+				    "@lisa_agents" : i == UI_NGROUPS + 1 ?
+				    "@lisa_waiting" : "@lisa_hosts");
+			publish_set(via, "g", NULL, name, values[i]);
+			free(name);
+		}
+		free(values[i]);
+	}
+	buf_free(&waiting);
+}
+
+static void
+publish_flush(void *arg)
+{
+	struct pane	*p;
+	uint64_t	 before = publish_stats.commands;
+
+	publish_armed = 0;
+	publish_last = time_mono_ms();
+	RB_FOREACH(p, panes, &panes) {
+		if (p->watch != NULL && p->watch->pub_dirty)
+			publish_pane_fields(p);
+	}
+	publish_rollups();
+	publish_summary();
+	if (publish_stats.commands != before) {
+		publish_stats.batches++;
+		log_debug("published %llu options",
+		    (unsigned long long)(publish_stats.commands - before));
+	}
+}
+
+/* Something changed: write it with the rest of its burst. */
+void
+publish_schedule(void)
+{
+	uint64_t	now = time_mono_ms(), delay = 0;
+
+	if (publish_armed || lisad.stopping)
+		return;
+	/* A zero timer fires after this turn's other events (loop.c). */
+	if (publish_last != 0 && publish_last + PUBLISH_GAP > now)
+		delay = publish_last + PUBLISH_GAP - now;
+	loop_timer_init(&publish_timer, publish_flush, NULL);
+	loop_timer_add(&publish_timer, delay);
+	publish_armed = 1;
+}
+
+void
+publish_pane(struct pane *p)
+{
+	p->watch->pub_dirty = 1;
+	publish_schedule();
+}
+
+/* The pane is gone: its window's and sessions' roll-ups may change. */
+void
+publish_forget(struct pane *p)
+{
+	if (p->watch != NULL && p->watch->classified)
+		publish_schedule();
+}
+
+/*
+ * lisa stops: take everything it wrote out of tmux (a script for
+ * source-file, since the control clients are going).
+ */
+void
+publish_restore(struct buf *b)
+{
+	struct pane	*p;
+	struct rollup	*r;
+	int		 i;
+
+	RB_FOREACH(p, panes, &panes) {
+		if (p->watch == NULL)
+			continue;
+		/* Ours while it still says what we set (a dead pane stays). */
+		if (p->watch->kept_set)
+			buf_printf(b, "if-shell -F -t '%%%d' "
+			    "'#{==:#{remain-on-exit},failed}' "
+			    "\"set-option -pqu -t '%%%d' remain-on-exit\"\n",
+			    p->id, p->id);
+		for (i = 0; i < PUBLISH_NFIELDS; i++) {
+			if (p->watch->pub[i] != NULL)
+				buf_printf(b, "set-option -pqu -t '%%%d' %s\n",
+				    p->id, publish_fields[i]);
+		}
+	}
+	TAILQ_FOREACH(r, &rollups, entry) {
+		if (r->state != ST_NONE)
+			buf_printf(b, "set-option -q%su -t '%c%d' %s\n",
+			    r->kind == 'w' ? "w" : "", r->kind == 'w' ?
+			    '@' : '$', r->id, r->kind == 'w' ?
+			    "@lisa_window_state" : "@lisa_session_state");
+		if (r->border == BORDER_OURS)
+			buf_printf(b, "set-option -wqu -t '@%d' "
+			    "pane-border-status\n", r->id);
+	}
+	for (i = 0; i < UI_NGROUPS; i++)
+		buf_printf(b, "set-option -gqu @lisa_count_%s\n",
+		    ui_group_name(i));
+	buf_adds(b, "set-option -gqu @lisa_agents\n"
+	    "set-option -gqu @lisa_waiting\n"
+	    "set-option -gqu @lisa_hosts\n"
+	    "set-option -gqu @lisa_error\n");
+}
+
+static void
+publish_keep_cb(struct ctl_client *c, int ok, const char *body, size_t len,
+    void *arg)
+{
+	struct pane	*p = arg;
+	struct session	*s;
+	char		 target[32];
+
+	/* Only where the user has not chosen: off is tmux's default. */
+	if (!ok || len != 3 || memcmp(body, "off", 3) != 0)
+		return;
+	if ((s = pane_session(p)) == NULL)
+		return;
+	snprintf(target, sizeof target, "%%%d", p->id);
+	publish_set(s, "p", target, "remain-on-exit", "failed");
+	p->watch->kept_set = 1;
+	log_debug("pane %%%d: remain-on-exit failed", p->id);
+}
+
+/*
+ * An agent pane keeps its corpse when the agent fails, so the crash stays
+ * on screen with its status (@lisa-keep-failed). Not on 3.2/3.2a, where
+ * remain-on-exit with a control client can crash the server.
+ */
+void
+publish_keep_failed(struct pane *p)
+{
+	struct session	*s;
+	char		 cmd[96];
+
+	if (!lisad.keep_failed || !lisad.dead_hook || p->watch->kept ||
+	    (s = pane_session(p)) == NULL)
+		return;
+	p->watch->kept = 1;
+	snprintf(cmd, sizeof cmd,
+	    "display-message -p -t '%%%d' '#{remain-on-exit}'", p->id);
+	session_send(s, cmd, publish_keep_cb, p);
+}

@@ -1,0 +1,447 @@
+/*
+ * lisa in the user's tmux: the #{lisa_status}, #{lisa_waiting}, #{lisa_hosts}
+ * placeholders in status-left/right, a badge after each window's name, the
+ * agent line in pane borders, and the key bindings. Applied when the helper
+ * starts or reloads, taken back when it stops.
+ *
+ * What lisa changed is recorded in tmux itself (@lisa_saved_<option>, the
+ * user's value, and @lisa_applied_<option>, ours) so that a later helper,
+ * even after a crash, restores only what is still ours: an option the user
+ * has set since is left alone.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lisad.h"
+#include "fleet.h"
+
+enum ui_kind { UI_PLACEHOLDERS, UI_BADGE, UI_BORDER };
+
+static const struct {
+	const char	*name;
+	const char	*scope;		/* for show/set-option */
+	enum ui_kind	 kind;
+} ui_options[] = {
+	{ "status-left", "-g", UI_PLACEHOLDERS },
+	{ "status-right", "-g", UI_PLACEHOLDERS },
+	{ "window-status-format", "-gw", UI_BADGE },
+	{ "window-status-current-format", "-gw", UI_BADGE },
+	{ "pane-border-format", "-gw", UI_BORDER },
+};
+#define UI_NOPTIONS (sizeof ui_options / sizeof ui_options[0])
+
+static const struct {
+	const char	*option;
+	const char	*key;		/* default */
+	const char	*what;		/* `lisa key WHAT` */
+	const char	*note;
+} ui_keys[] = {
+	{ "@lisa-menu-key", "a", "menu", "lisa: agents by state, actions" },
+	{ "@lisa-next-key", "A", "next",
+	  "lisa: next agent that needs you" },
+	{ "@lisa-details-key", "none", "details",
+	  "lisa: why this pane is in its state" },
+};
+#define UI_NKEYS (sizeof ui_keys / sizeof ui_keys[0])
+
+static struct ui_config	 ui_cfg;
+static char		*ui_key[UI_NKEYS];
+static int		 ui_border_is_auto;
+static struct buf	 ui_warnings;
+
+int
+ui_border_auto(void)
+{
+	return (ui_border_is_auto);
+}
+
+const char *
+ui_warning(void)
+{
+	return (ui_warnings.len != 0 ? ui_warnings.data : NULL);
+}
+
+static void
+ui_warn(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg;
+
+	va_start(ap, fmt);
+	xvasprintf(&msg, fmt, ap);
+	va_end(ap);
+	log_warnx("%s", msg);
+	if (ui_warnings.len != 0)
+		buf_adds(&ui_warnings, "; ");
+	buf_adds(&ui_warnings, msg);
+	free(msg);
+}
+
+/* Before the options are read again: every default. */
+void
+ui_reset(void)
+{
+	size_t	i;
+
+	ui_config_free(&ui_cfg);
+	ui_config_defaults(&ui_cfg);
+	for (i = 0; i < UI_NKEYS; i++) {
+		free(ui_key[i]);
+		ui_key[i] = xstrdup(ui_keys[i].key);
+	}
+	buf_free(&ui_warnings);
+	buf_init(&ui_warnings);
+}
+
+/* One @lisa-* option; those that are not ours are ignored. */
+void
+ui_option(const char *name, const char *value)
+{
+	size_t	i;
+
+	for (i = 0; i < UI_NKEYS; i++) {
+		if (strcmp(name, ui_keys[i].option) == 0) {
+			free(ui_key[i]);
+			ui_key[i] = xstrdup(value);
+			return;
+		}
+	}
+	if (ui_config_set(&ui_cfg, name, value) == -1)
+		ui_warn("%s: bad value \"%s\", default kept", name, value);
+}
+
+/*
+ * One option's value as tmux has it, without the trailing newline; NULL
+ * if it cannot be read exactly. tmux 3.4 and 3.5 print it escaped, and a
+ * backslash of the user's cannot be told from one of tmux's: such an
+ * option is left alone rather than written back changed.
+ */
+static char *
+ui_get(const char *scope, const char *name)
+{
+	char	*out = NULL, *value, flags[8];
+
+	snprintf(flags, sizeof flags, "%sqv", scope);
+	if (tmux_run(&out, "show-options", flags, name, (char *)NULL) != 0) {
+		free(out);
+		return (NULL);
+	}
+	out[strcspn(out, "\n")] = '\0';
+	if (!lisad.caps.reply_escaped)
+		return (out);
+	if (ctl_unvis(out, lisad.caps.dollar_escaped, &value) != 0) {
+		if (*name != '@')
+			ui_warn("%s has a backslash tmux %s does not print "
+			    "exactly: left alone", name, lisad.tv.text);
+		free(value);
+		free(out);
+		return (NULL);
+	}
+	free(out);
+	return (value);
+}
+
+static void
+ui_set(struct buf *script, const char *scope, const char *name,
+    const char *value)
+{
+	if (value == NULL) {
+		buf_printf(script, "set-option %su %s\n", scope, name);
+		return;
+	}
+	buf_printf(script, "set-option %s %s ", scope, name);
+	ctl_quote_str(script, value);
+	buf_addc(script, '\n');
+}
+
+static char *
+ui_transform(size_t i, const char *source)
+{
+	struct buf	 b;
+	char		*a, *c;
+
+	buf_init(&b);
+	switch (ui_options[i].kind) {
+	case UI_PLACEHOLDERS:
+		uiformat_status(&b, &ui_cfg);
+		a = uiformat_replace(source, "#{lisa_status}", b.data);
+		buf_reset(&b);
+		uiformat_waiting(&b);
+		c = uiformat_replace(a, "#{lisa_waiting}", b.data);
+		free(a);
+		a = uiformat_replace(c, "#{lisa_hosts}", "#{q/h:@lisa_hosts}");
+		free(c);
+		buf_free(&b);
+		return (a);
+	case UI_BADGE:
+		if (!ui_cfg.window_badge)
+			break;
+		uiformat_badge(&b, &ui_cfg, source);
+		return (buf_detach(&b));
+	case UI_BORDER:
+		if (!ui_cfg.pane_border)
+			break;
+		uiformat_border(&b, &ui_cfg, source);
+		return (buf_detach(&b));
+	}
+	buf_free(&b);
+	return (xstrdup(source));
+}
+
+/* The user's value of an option: the saved one while ours is in place. */
+static char *
+ui_source(size_t i, char **current)
+{
+	char	 saved[128], applied[128], *a, *s;
+
+	*current = ui_get(ui_options[i].scope, ui_options[i].name);
+	snprintf(saved, sizeof saved, "@lisa_saved_%s", ui_options[i].name);
+	snprintf(applied, sizeof applied, "@lisa_applied_%s",
+	    ui_options[i].name);
+	a = ui_get("-g", applied);
+	s = ui_get("-g", saved);
+	if (*current != NULL && a != NULL && *a != '\0' && s != NULL &&
+	    strcmp(*current, a) == 0) {
+		free(a);
+		return (s);
+	}
+	free(a);
+	free(s);
+	return (*current != NULL ? xstrdup(*current) : NULL);
+}
+
+static void
+ui_apply_option(struct buf *script, size_t i)
+{
+	char	 name[128], *current, *source, *want;
+
+	if ((source = ui_source(i, &current)) == NULL)
+		return;
+	want = ui_transform(i, source);
+	if (strcmp(want, current) != 0)
+		ui_set(script, ui_options[i].scope, ui_options[i].name, want);
+	snprintf(name, sizeof name, "@lisa_saved_%s", ui_options[i].name);
+	ui_set(script, "-g", name, strcmp(want, source) != 0 ? source : NULL);
+	snprintf(name, sizeof name, "@lisa_applied_%s", ui_options[i].name);
+	ui_set(script, "-g", name, strcmp(want, source) != 0 ? want : NULL);
+	free(want);
+	free(source);
+	free(current);
+}
+
+static void
+ui_restore_option(struct buf *script, size_t i)
+{
+	char	 name[128], *current, *source;
+
+	if ((source = ui_source(i, &current)) == NULL)
+		return;
+	if (strcmp(source, current) != 0)
+		ui_set(script, ui_options[i].scope, ui_options[i].name, source);
+	snprintf(name, sizeof name, "@lisa_saved_%s", ui_options[i].name);
+	ui_set(script, "-g", name, NULL);
+	snprintf(name, sizeof name, "@lisa_applied_%s", ui_options[i].name);
+	ui_set(script, "-g", name, NULL);
+	free(source);
+	free(current);
+}
+
+/* How a key's binding says it is ours: "lisa ... key WHAT ". */
+static int
+ui_key_ours(const char *binding, size_t i)
+{
+	char	marker[32];
+
+	snprintf(marker, sizeof marker, " key %s ", ui_keys[i].what);
+	return (strstr(binding, marker) != NULL);
+}
+
+/* The key a "bind-key [-r] [-N note] -T prefix KEY command" line binds. */
+static char *
+ui_key_of(char *line)
+{
+	char	*p, *key;
+
+	if ((p = strstr(line, "-T prefix ")) == NULL)
+		return (NULL);
+	key = p + 10;
+	while (*key == ' ')
+		key++;
+	key[strcspn(key, " ")] = '\0';
+	return (key);
+}
+
+/*
+ * The prefix binding of a key: 0 free, 1 ours, 2 someone else's. From the
+ * whole table: `list-keys -T prefix KEY` prints nothing for a bound key
+ * on tmux 3.7 (its list-keys rework), which looked like a free key.
+ */
+static int
+ui_key_state(const char *key, size_t i)
+{
+	char	*out = NULL, *line, *rest, *k, *copy;
+	int	 state = 0;
+
+	if (tmux_run(&out, "list-keys", "-T", "prefix", (char *)NULL) != 0 ||
+	    out == NULL) {
+		free(out);
+		return (0);
+	}
+	rest = out;
+	while (state == 0 && (line = strsep(&rest, "\n")) != NULL) {
+		copy = xstrdup(line);
+		if ((k = ui_key_of(copy)) != NULL && strcmp(k, key) == 0)
+			state = ui_key_ours(line, i) ? 1 : 2;
+		free(copy);
+	}
+	free(out);
+	return (state);
+}
+
+static void
+ui_bind(struct buf *script, size_t i)
+{
+	struct buf	sh, fmt;
+	const char	*key = ui_key[i];
+
+	buf_init(&sh);
+	ctl_shell_quote(&sh, lisad.lisa_bin);
+	buf_adds(&sh, " -S ");
+	ctl_shell_quote(&sh, lisad.sid.socket);
+	buf_printf(&sh, " key %s ", ui_keys[i].what);
+	buf_init(&fmt);
+	ctl_format_escape(&fmt, sh.data);
+	/* Ours, not escaped: run-shell fills it in. */
+	buf_adds(&fmt, "'#{client_name}'");
+	buf_adds(script, "bind-key -N ");
+	ctl_quote_str(script, ui_keys[i].note);
+	buf_adds(script, " -T prefix ");
+	ctl_quote_str(script, key);
+	buf_adds(script, " run-shell -b ");
+	ctl_quote_str(script, fmt.data);
+	buf_addc(script, '\n');
+	buf_free(&sh);
+	buf_free(&fmt);
+}
+
+static void
+ui_apply_keys(struct buf *script)
+{
+	size_t	i;
+	int	state;
+
+	for (i = 0; i < UI_NKEYS; i++) {
+		if (strcmp(ui_key[i], "none") == 0 || *ui_key[i] == '\0')
+			continue;
+		state = ui_key_state(ui_key[i], i);
+		if (state == 2) {
+			ui_warn("prefix %s is bound already, left alone "
+			    "(set %s to another key, or none)", ui_key[i],
+			    ui_keys[i].option);
+			buf_adds(script, "display-message ");
+			ctl_quote_str(script, "lisa: prefix + key taken, see "
+			    "lisa doctor");
+			buf_addc(script, '\n');
+			continue;
+		}
+		ui_bind(script, i);
+	}
+}
+
+/* Every prefix key still bound to lisa goes, whatever it is now. */
+static void
+ui_remove_keys(struct buf *script)
+{
+	char	*out = NULL, *line, *rest, *key;
+	size_t	 i;
+
+	if (tmux_run(&out, "list-keys", "-T", "prefix", (char *)NULL) != 0) {
+		free(out);
+		return;
+	}
+	rest = out;
+	while ((line = strsep(&rest, "\n")) != NULL) {
+		for (i = 0; i < UI_NKEYS; i++) {
+			if (ui_key_ours(line, i))
+				break;
+		}
+		if (i == UI_NKEYS || (key = ui_key_of(line)) == NULL)
+			continue;
+		buf_printf(script, "unbind-key -T prefix %s\n", key);
+	}
+	free(out);
+}
+
+/*
+ * The formats themselves, for themes and hand-made status lines:
+ * #{E:@lisa_status_format} is what #{lisa_status} becomes.
+ */
+static void
+ui_formats(struct buf *script)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	uiformat_status(&b, &ui_cfg);
+	ui_set(script, "-g", "@lisa_status_format", b.data);
+	buf_reset(&b);
+	uiformat_waiting(&b);
+	ui_set(script, "-g", "@lisa_waiting_format", b.data);
+	ui_set(script, "-g", "@lisa_hosts_format", "#{q/h:@lisa_hosts}");
+	buf_free(&b);
+}
+
+void
+ui_apply(void)
+{
+	struct buf	 script;
+	char		*status;
+	size_t		 i;
+
+	status = ui_get("-gw", "pane-border-status");
+	ui_border_is_auto = ui_cfg.pane_border && status != NULL &&
+	    strcmp(status, "off") == 0;
+	free(status);
+	/* Colours that read on the user's status bar, light or dark. */
+	status = ui_get("-g", "status-style");
+	ui_cfg.light = uiformat_style_light(status);
+	free(status);
+
+	buf_init(&script);
+	for (i = 0; i < UI_NOPTIONS; i++)
+		ui_apply_option(&script, i);
+	ui_formats(&script);
+	ui_remove_keys(&script);
+	if (tmux_source(script.data) != 0)
+		log_warnx("ui: some commands failed");
+	buf_reset(&script);
+	ui_apply_keys(&script);
+	if (tmux_source(script.data) != 0)
+		log_warnx("ui: key bindings failed");
+	buf_free(&script);
+	log_debug("ui applied (borders %s)", ui_border_is_auto ?
+	    "per agent window" : "the user's");
+	publish_schedule();
+}
+
+void
+ui_restore(void)
+{
+	struct buf	script;
+	size_t		i;
+
+	buf_init(&script);
+	for (i = 0; i < UI_NOPTIONS; i++)
+		ui_restore_option(&script, i);
+	ui_remove_keys(&script);
+	ui_set(&script, "-g", "@lisa_status_format", NULL);
+	ui_set(&script, "-g", "@lisa_waiting_format", NULL);
+	ui_set(&script, "-g", "@lisa_hosts_format", NULL);
+	fleet_restore(&script);
+	publish_restore(&script);
+	if (tmux_source(script.data) != 0)
+		log_warnx("ui: restoring failed");
+	buf_free(&script);
+}

@@ -1,0 +1,413 @@
+/*
+ * Which agent runs in a pane: its process tree from /proc (the agent by
+ * its profile, tools by age under it, CPU), its exit through a pidfd,
+ * adoption of dead panes a helper before us knew, and finding profiles
+ * again after a reload.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lisad.h"
+#include "watch-int.h"
+
+static void	watch_agent_exited(int, short, void *);
+
+void
+watch_agent_gone(struct pane *p)
+{
+	struct watch	*w = p->watch;
+
+	w->agent_alive = 0;
+	w->agent_gone_at = time_mono_ms();
+	watch_unwatch_agent(w);
+	agentfiles_agent_gone(p);
+	watch_shell_words(p, w->tail, w->tail_len);
+	w->tail_len = 0;
+	w->shell_words_left = WATCH_SHELL_BYTES;
+}
+
+static void
+watch_agent_exited(int fd, short revents, void *arg)
+{
+	struct pane	*p = arg;
+	struct watch	*w = p->watch;
+	int		 status, sig;
+
+	if (proc_exit_status(w->agent_pid, &status, &sig) == 0) {
+		w->agent_exit_status = status;
+		w->agent_exit_signal = sig;
+	}
+	log_debug("pane %%%d: agent %s pid %ld exited (status %d signal %d)",
+	    p->id, w->agent->name, (long)w->agent_pid, w->agent_exit_status,
+	    w->agent_exit_signal);
+	watch_agent_gone(p);
+	w->scan = 1;
+	watch_touch(p);
+}
+
+/* Our own hook (`sh -c "LISA_HOOK=1 lisa notify"`) is not a tool. */
+static int
+watch_lisa_hook(char **argv, int argc)
+{
+	const char	*base;
+	int		 i;
+
+	for (i = 0; i < argc; i++) {
+		if (strncmp(argv[i], "LISA_HOOK=1 ", 12) == 0)
+			return (1);
+	}
+	if (argc >= 2 && strcmp(argv[1], "notify") == 0) {
+		base = strrchr(argv[0], '/');
+		return (strcmp(base != NULL ? base + 1 : argv[0], "lisa") == 0);
+	}
+	return (0);
+}
+
+/*
+ * A young pane (its process started a moment ago, or lisa learned of it a
+ * moment ago: start times may be whole seconds, osdep-generic) with no
+ * agent yet may still be the shell about to exec its command: look again,
+ * shortly, three times at most (150, 300, 600 ms: a busy machine execs
+ * late, and an agent that writes nothing gives no other cue).
+ */
+static void
+watch_young_rescan(struct watch *w, uint64_t now, int started_young)
+{
+	/* One look pending is enough (scans at one moment spent all three). */
+	if (w->agent_seen || w->young_rescanned >= 3 || w->rescan_at != 0 ||
+	    (!started_young && now >= w->watch_since + WATCH_YOUNG_PANE))
+		return;
+	w->rescan_at = now +
+	    ((uint64_t)WATCH_YOUNG_RESCAN << w->young_rescanned);
+	w->young_rescanned++;
+}
+
+/*
+ * A process in the middle of execve: the kernel names it (comm) before it
+ * lays out its environment, and /proc/PID/environ reads empty until then.
+ * An agent met in that moment would have its files looked for under our
+ * HOME, not its own, for the rest of its run: look again shortly. An
+ * agent whose environment is really empty is taken once it is not young.
+ */
+static int
+watch_mid_exec(struct pane *p, const struct proc_node *node)
+{
+	char	buf[64];
+
+	if (proc_environ(node->pid, buf, sizeof buf) != 0 ||
+	    proc_boot_ms() >= proc_start_ms(node) + WATCH_YOUNG_PANE)
+		return (0);
+	log_debug("pane %%%d: pid %ld still in exec, looking again", p->id,
+	    (long)node->pid);
+	watch_rescan_in(p, WATCH_EXEC_RESCAN);
+	return (1);
+}
+
+/*
+ * The processes a look saw that were not the agent: an agent met later in
+ * one of them exec'd it since (sh -c 'exec claude'), after that look.
+ */
+static void
+watch_looked(struct watch *w, const struct proc_node *nodes, int n,
+    int agent_i, uint64_t now)
+{
+	int	i;
+
+	w->nlooked = 0;
+	for (i = 0; i < n && w->nlooked < (int)(sizeof w->looked_pids /
+	    sizeof w->looked_pids[0]); i++) {
+		if (i != agent_i)
+			w->looked_pids[w->nlooked++] = nodes[i].pid;
+	}
+	w->looked_at = now;
+}
+
+static uint64_t
+watch_exec_after(struct watch *w, pid_t pid)
+{
+	int	i;
+
+	for (i = 0; i < w->nlooked; i++) {
+		if (w->looked_pids[i] == pid)
+			return (w->looked_at);
+	}
+	return (0);
+}
+
+/*
+ * Walk the pane's process tree: which agent runs (the shallowest process a
+ * profile claims), its live tool processes (descendants no profile claims
+ * as the agent itself) and the CPU its tree used since the last look.
+ */
+void
+watch_scan(struct pane *p)
+{
+	struct watch			*w = p->watch;
+	struct proc_node		 nodes[WATCH_MAX_PROCS];
+	const struct agent_profile	*prof, *found = NULL;
+	char				 argbuf[1024], *argv[8];
+	int				 n, i, j, argc, agent_i = -1;
+	int				 under[WATCH_MAX_PROCS];
+	uint64_t			 ticks = 0, now = time_mono_ms();
+	uint64_t			 boot, born, age;
+	long				 hz = sysconf(_SC_CLK_TCK);
+
+	w->scan = 0;
+	if (p->dead || p->pid <= 0)
+		return;
+	n = proc_tree(p->pid, nodes, WATCH_MAX_PROCS);
+	if (n < 0) {
+		w->proc_failed = 1;
+		/*
+		 * Gone, and tmux has not said the pane died: respawn-pane -k
+		 * replaced it. Below tmux 3.7 no subscription tells us and
+		 * without pidfd no exit does: list the session again, once
+		 * for each process.
+		 */
+		if (kill(p->pid, 0) == -1 && errno == ESRCH) {
+			if (w->relisted_pid != p->pid) {
+				w->relisted_pid = p->pid;
+				log_debug("pane %%%d: pid %ld gone, listing "
+				    "again", p->id, (long)p->pid);
+				pane_respawned(p->id);
+			}
+		} else
+			/* Alive but not in the system's view yet (a ps
+			 * snapshot from just before its fork): soon again. */
+			watch_young_rescan(w, now, 0);
+		return;
+	}
+	w->proc_failed = 0;
+	/*
+	 * The pane's own process is a zombie: tmux missed its SIGCHLD (a
+	 * tmux built with utempter sets SIGCHLD to SIG_DFL around the helper
+	 * it forks when a pane's pty closes, and a death in that window is
+	 * dropped). Its wait status is still in /proc: the pane is dead,
+	 * if tmux has not said so itself a moment later.
+	 */
+	if (nodes[0].state == 'Z') {
+		if (w->zombie_at == 0) {
+			w->zombie_at = now;
+			if (w->rescan_at == 0 ||
+			    now + WATCH_ZOMBIE_GRACE < w->rescan_at)
+				w->rescan_at = now + WATCH_ZOMBIE_GRACE;
+		} else if (now - w->zombie_at >= WATCH_ZOMBIE_GRACE)
+			pane_exit_look(p);
+		return;
+	}
+	w->zombie_at = 0;
+	for (i = 0; i < n && found == NULL; i++) {
+		if (nodes[i].state == 'Z')
+			continue;
+		argc = proc_argv(nodes[i].pid, argbuf, sizeof argbuf, argv, 8);
+		if ((prof = agent_match(nodes[i].comm, argv, argc)) != NULL) {
+			found = prof;
+			agent_i = i;
+		}
+	}
+	if (found == NULL) {
+		if (w->agent_alive) {
+			log_debug("pane %%%d: agent gone from the tree", p->id);
+			watch_agent_gone(p);
+		}
+		watch_looked(w, nodes, n, -1, now);
+		/* A pane a moment old may still be about to exec. */
+		watch_young_rescan(w, now, proc_boot_ms() <
+		    proc_start_ms(&nodes[0]) + WATCH_YOUNG_PANE);
+		return;
+	}
+	if (!w->agent_seen || w->agent_pid != nodes[agent_i].pid ||
+	    w->agent_start != nodes[agent_i].start) {
+		if (watch_mid_exec(p, &nodes[agent_i]))
+			return;
+		log_debug("pane %%%d: agent %s pid %ld", p->id, found->name,
+		    (long)nodes[agent_i].pid);
+		watch_unwatch_agent(w);
+		/* A new run; what came before the first sight is this one's. */
+		if (w->agent_seen)
+			watch_reset_run(w);
+		/* The verdict of the run before is history now. */
+		if (w->held || w->agent_seen)
+			ended_changed();
+		w->held = w->held_new = 0;
+		w->ended_base_set = 0;
+		w->agent = found;
+		strlcpy(w->agent_name, found->name, sizeof w->agent_name);
+		w->agent_pid = nodes[agent_i].pid;
+		w->agent_start = nodes[agent_i].start;
+		w->agent_seen = 1;
+		w->agent_since = now;
+		/*
+		 * When it began, not when lisa saw it: a busy machine, or a
+		 * ps snapshot, can show it a second or more late, and what it
+		 * did meanwhile (its title, its files) is its own. A process
+		 * lisa saw as something else began it by exec, after that.
+		 */
+		if ((w->agent_began = watch_exec_after(w, w->agent_pid)) != 0) {
+			log_debug("pane %%%d: pid %ld was not the agent %llu ms "
+			    "ago", p->id, (long)w->agent_pid,
+			    (unsigned long long)(now - w->agent_began));
+			w->agent_began_slack = 0;	/* lisa's own clock */
+		} else {
+			boot = proc_boot_ms();
+			born = proc_start_ms(&nodes[agent_i]);
+			age = boot > born ? boot - born : 0;
+			w->agent_began = now > age ? now - age : 0;
+			/* Start times: clock ticks, or whole seconds (ps). */
+			w->agent_began_slack = osdep_start_ticks ? 100 : 1000;
+		}
+		w->agent_since_real = time_real_ms() -
+		    (int64_t)(now - w->agent_began);
+		w->starting = proc_boot_ms() < proc_start_ms(&nodes[agent_i]) +
+		    WATCH_START_WINDOW;
+		/* Judged by a helper before us? Its clocks go on. */
+		live_agent_met(p);
+		w->cpu_at = 0;
+		if ((w->agent_pidfd = proc_pidfd(w->agent_pid)) != -1)
+			w->agent_ev = loop_add(w->agent_pidfd, POLLIN,
+			    watch_agent_exited, p);
+		publish_keep_failed(p);
+	}
+	w->agent_alive = 1;
+	watch_looked(w, nodes, n, agent_i, now);
+	agentfiles_agent(p);
+	/* A flood muted while no agent was there: listen to the agent. */
+	if (p->muted && !p->mute_timer.armed)
+		pane_unmute(p, "an agent");
+
+	/*
+	 * Descendants of the agent: tools, unless the agent's own. Agents
+	 * run short helpers (git, their own copies) at a turn's start: a
+	 * child counts once it has lived WATCH_TOOL_AGE.
+	 */
+	memset(under, 0, sizeof under);
+	under[agent_i] = 1;
+	w->children = 0;
+	w->young_at = 0;
+	boot = proc_boot_ms();
+	for (i = agent_i; i < n; i++) {
+		for (j = agent_i; j < i && !under[i]; j++) {
+			if (under[j] && nodes[j].pid == nodes[i].ppid)
+				under[i] = 1;
+		}
+		if (!under[i])
+			continue;
+		ticks += nodes[i].ticks;
+		if (i == agent_i || nodes[i].state == 'Z')
+			continue;
+		argc = proc_argv(nodes[i].pid, argbuf, sizeof argbuf, argv, 8);
+		if (agent_match(nodes[i].comm, argv, argc) == found ||
+		    watch_lisa_hook(argv, argc))
+			continue;
+		born = proc_start_ms(&nodes[i]);
+		if (boot >= born + WATCH_TOOL_AGE)
+			w->children++;
+		else if (w->young_at == 0 || now + born + WATCH_TOOL_AGE -
+		    boot < w->young_at)
+			w->young_at = now + born + WATCH_TOOL_AGE - boot;
+	}
+	if (w->cpu_at != 0 && now > w->cpu_at && hz > 0) {
+		w->cpu_busy = (ticks - w->cpu_ticks) * 1000 * 100 /
+		    (uint64_t)hz >= WATCH_CPU_BUSY * (now - w->cpu_at);
+	}
+	w->cpu_ticks = ticks;
+	w->cpu_at = now;
+}
+
+/*
+ * A dead pane whose agent a helper before us knew (its @lisa_agent, left
+ * in tmux when that helper was killed): the agent ended while no helper
+ * watched, and the pane's exit status tells how.
+ */
+void
+watch_adopt(struct pane *p, const char *name)
+{
+	struct watch			*w = p->watch;
+	const struct agent_profile	*prof;
+
+	if (w->agent_seen || !p->dead || (prof = agent_by_name(name)) == NULL)
+		return;
+	log_debug("pane %%%d: dead, agent %s from before", p->id, prof->name);
+	w->agent = prof;
+	strlcpy(w->agent_name, prof->name, sizeof w->agent_name);
+	w->agent_seen = 1;
+	w->agent_alive = 0;
+	w->agent_since = w->agent_began = w->agent_gone_at = time_mono_ms();
+	w->agent_began_slack = 0;
+	w->agent_since_real = time_real_ms();
+}
+
+/*
+ * A `lisa run` of a command lisa does not know as an agent ended: its
+ * ending is shown as an agent's would be (profile "run"), with its exit.
+ */
+void
+watch_run_ended(struct pane *p, int code, int sig)
+{
+	struct watch			*w = p->watch;
+	const struct agent_profile	*prof;
+
+	if ((w->agent_seen && (w->agent == NULL ||
+	    strcmp(w->agent->name, "run") != 0)) ||
+	    (prof = agent_by_name("run")) == NULL)
+		return;
+	log_debug("pane %%%d: a run ended (%d, %d), not an agent's", p->id,
+	    code, sig);
+	w->agent = prof;
+	strlcpy(w->agent_name, prof->name, sizeof w->agent_name);
+	w->agent_seen = 1;
+	w->agent_alive = 0;
+	w->agent_exit_status = sig > 0 ? -1 : code;
+	w->agent_exit_signal = sig > 0 ? sig : -1;
+	w->agent_since = w->agent_began = w->agent_gone_at = time_mono_ms();
+	w->agent_began_slack = 0;
+	w->agent_since_real = time_real_ms();
+	watch_touch(p);
+}
+
+void
+watch_rescan(struct pane *p)
+{
+	if (p->watch != NULL && p->watch->agent_alive)
+		watch_scan(p);
+}
+
+/* Is the pane in one of the states of a mask (1 << enum cls_state)? */
+int
+watch_matches(struct pane *p, unsigned mask)
+{
+	struct watch	*w = p->watch;
+
+	return (w != NULL && w->classified &&
+	    (mask & (1u << w->res.state)) != 0);
+}
+
+void
+watch_reload(void)
+{
+	struct pane	*p;
+	struct watch	*w;
+
+	/*
+	 * agent_load freed every profile: find each watch's again by name
+	 * (a user profile may be gone: then this is no agent's pane until
+	 * the next look at its processes).
+	 */
+	RB_FOREACH(p, panes, &panes) {
+		if ((w = p->watch) == NULL)
+			continue;
+		if (w->agent != NULL &&
+		    (w->agent = agent_by_name(w->agent_name)) == NULL) {
+			log_debug("pane %%%d: profile %s gone", p->id,
+			    w->agent_name);
+			watch_unwatch_agent(w);
+			w->agent_seen = w->agent_alive = 0;
+		}
+		w->scan = 1;
+		watch_touch(p);
+	}
+}
