@@ -360,3 +360,47 @@ client_self(void)
 		return (xstrdup("lisa"));
 	return (xstrdup(buf));
 }
+
+/*
+ * TARGET (or $TMUX_PANE) to "%N"; NULL, after tmux's own words on stderr,
+ * if tmux has no such pane. Exactly as tmux would take it: display-message
+ * alone falls back to the current pane on a target it cannot find
+ * (CMD_FIND_CANFAIL), so capture-pane, which refuses one, checks it first
+ * in the same tmux call.
+ */
+char *
+client_resolve(struct lisa_ctx *ctx, const char *target)
+{
+	const char	*argv[] = { "tmux", "-N", "-u", "-S", ctx->sid.socket,
+			    "capture-pane", "-p", "-S", "0", "-E", "0", "-t",
+			    NULL, ";", "display-message", "-p", "-t", NULL,
+			    "#{pane_id}", NULL };
+	char		*out = NULL, *last, *nl;
+	int		 rc;
+
+	if (target == NULL)
+		target = getenv("TMUX_PANE");
+	if (target == NULL) {
+		fprintf(stderr, "lisa: no target (not inside tmux): give a "
+		    "pane, e.g. %%3 or session:1.0\n");
+		exit(2);
+	}
+	argv[12] = argv[17] = target;
+	rc = client_capture_err("tmux", argv, &out, 1);
+	/* The pane id is the last line (the first is the pane's top row). */
+	while (out != NULL && (nl = strrchr(out, '\n')) != NULL &&
+	    nl[1] == '\0')
+		*nl = '\0';
+	last = out != NULL ? ((nl = strrchr(out, '\n')) != NULL ? nl + 1 :
+	    out) : NULL;
+	if (rc != 0 || last == NULL || last[0] != '%' ||
+	    last[strspn(last + 1, "0123456789") + 1] != '\0') {
+		fprintf(stderr, "lisa: %s\n", rc != 0 && out != NULL &&
+		    *out != '\0' ? out : "no such pane");
+		free(out);
+		return (NULL);
+	}
+	last = xstrdup(last);
+	free(out);
+	return (last);
+}

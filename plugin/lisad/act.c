@@ -21,6 +21,8 @@
 #include <string.h>
 
 #include "lisad.h"
+#include "watch.h"
+#include "tell.h"
 
 #define ACT_ENTER_MS	500
 #define ACT_REPLY_MS	5000	/* tmux's answer to a screen read */

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "lisad.h"
+#include "watch.h"
 
 #define CODEX_META_MAX	(1024 * 1024)	/* its base instructions are in it */
 

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "lisad.h"
+#include "watch.h"
 
 #define GEMINI_PROJECTS_MAX	(1024 * 1024)
 

@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "lisad.h"
+#include "watch.h"
+#include "tell.h"
 
 #define AGENTFILES_MAX_FILE (64 * 1024)
 #define AGENTFILES_USAGE_LINE (4 * 1024 * 1024)	/* longer: not usage */

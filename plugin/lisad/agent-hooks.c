@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "lisad.h"
+#include "watch.h"
+#include "tell.h"
 
 /*
  * A hook known by its cwd alone, where the system does not tell an agent's

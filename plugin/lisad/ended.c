@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "lisad.h"
+#include "watch.h"
 #include "watch-int.h"
 
 /* The shell's own work after the agent (prompt, reaping) is not a command. */

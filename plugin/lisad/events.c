@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "lisad.h"
+#include "tell.h"
 
 #define EVENTS_MAX 1024
 

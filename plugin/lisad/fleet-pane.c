@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fleet.h"
+#include "tell.h"
 
 static int
 fleet_pane_cmp(struct fleet_pane *a, struct fleet_pane *b)

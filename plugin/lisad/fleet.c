@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "fleet.h"
+#include "tell.h"
 
 #define FLEET_BACKOFF_MIN	1000	/* ms */
 #define FLEET_BACKOFF_MAX	60000

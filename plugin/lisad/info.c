@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "lisad.h"
+#include "tell.h"
 
 void
 info_json(struct buf *b)

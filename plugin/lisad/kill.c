@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "lisad.h"
+#include "watch.h"
 
 #define TERMINATE_GRACE_MS	2000
 #define TERMINATE_ROOT_MS	500	/* for the pane's own process */

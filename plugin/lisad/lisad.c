@@ -17,6 +17,8 @@
 
 #include "lisad.h"
 #include "fleet.h"
+#include "watch.h"
+#include "tell.h"
 
 struct lisad lisad;
 static int	lisad_sigfd = -1;

@@ -17,6 +17,8 @@
 
 #include "lisad.h"
 #include "fleet.h"
+#include "watch.h"
+#include "tell.h"
 
 #define LISTENER_MAX_REQUEST	(1024 * 1024)
 #define LISTENER_MAX_PENDING	(16 * 1024 * 1024)

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "lisad.h"
+#include "watch.h"
 
 #define LIVE_SAVE_MS		1000
 #define LIVE_MAX_RECORDS	4096

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "lisad.h"
+#include "tell.h"
 
 #define NOTIFY_ACTION_MS	(30 * 60 * 1000)	/* then it is stale */
 #define NOTIFY_TTY_SECONDS	5	/* a terminal that reads nothing */

@@ -22,6 +22,8 @@
 #include <unistd.h>
 
 #include "lisad.h"
+#include "watch.h"
+#include "tell.h"
 
 #define NOTIFY_EXPIRE_MS 10000	/* a question tmux never answered */
 #define NOTIFY_SETTLE_MS 600	/* "waiting" becomes "permission" soon */

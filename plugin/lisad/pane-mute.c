@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "lisad.h"
+#include "watch.h"
 
 #define PANE_MUTE_RATE		(1024.0 * 1024.0)	/* bytes/s */
 #define PANE_MUTE_WINDOW_MS	1000

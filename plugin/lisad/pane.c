@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "lisad.h"
+#include "watch.h"
+#include "tell.h"
 
 int
 pane_cmp(struct pane *a, struct pane *b)

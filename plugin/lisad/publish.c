@@ -29,6 +29,8 @@
 
 #include "lisad.h"
 #include "fleet.h"
+#include "watch.h"
+#include "tell.h"
 
 #define PUBLISH_GAP	200	/* ms at least between batches */
 

@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "lisad.h"
+#include "watch.h"
+#include "tell.h"
 
 /* After a run ends, when to look for its wrapper's death (ms). */
 #define RUNS_DEATH_LOOK 250

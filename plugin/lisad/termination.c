@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lisad.h"
+#include "watch.h"
 
 #define TERM_SCREEN_LINES	50
 

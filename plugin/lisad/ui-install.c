@@ -16,6 +16,7 @@
 
 #include "lisad.h"
 #include "fleet.h"
+#include "tell.h"
 
 enum ui_kind { UI_PLACEHOLDERS, UI_BADGE, UI_BORDER };
 

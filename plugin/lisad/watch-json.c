@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "lisad.h"
+#include "watch.h"
+#include "tell.h"
 
 static void
 watch_age(struct buf *b, uint64_t at, uint64_t now)

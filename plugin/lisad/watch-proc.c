@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "lisad.h"
+#include "watch.h"
+#include "tell.h"
 #include "watch-int.h"
 
 static void	watch_agent_exited(int, short, void *);

@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "lisad.h"
+#include "watch.h"
+#include "tell.h"
 #include "watch-int.h"
 
 #define WATCH_RESCAN	1000	/* ms between tree looks while output flows */

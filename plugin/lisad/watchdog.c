@@ -27,6 +27,8 @@
 #include <unistd.h>
 
 #include "lisad.h"
+#include "watch.h"
+#include "tell.h"
 
 #define WD_ENTER_MS		500
 #define WD_TRIAGE_TIMEOUT_MS	60000

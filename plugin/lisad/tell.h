@@ -1,0 +1,64 @@
+/*
+ * What the helper shows and tells: @lisa_* options written into tmux,
+ * lisa's part of the user's tmux (status line, badges, borders, keys),
+ * notifications.
+ */
+#ifndef LISAD_TELL_H
+#define LISAD_TELL_H
+
+#include "lisad.h"
+
+/* publish.c: @lisa_* options into tmux, coalesced. */
+struct publish_stats {
+	uint64_t	 commands;	/* set-option commands sent */
+	uint64_t	 batches;	/* writes they went out in */
+};
+extern struct publish_stats publish_stats;
+void		 publish_schedule(void);
+void		 publish_pane(struct pane *);
+void		 publish_restore(struct buf *);
+void		 publish_forget(struct pane *);
+void		 publish_keep_failed(struct pane *);
+struct session	*pane_session(struct pane *);
+void		 rfc3339(int64_t, char *, size_t);
+
+/* ui-install.c: status line, window badges, borders, keys. */
+void		 ui_reset(void);
+void		 ui_option(const char *, const char *);
+void		 ui_apply(void);
+void		 ui_restore(void);
+int		 ui_border_auto(void);
+const char	*ui_warning(void);
+
+/* notify.c: messages, bells, desktop, @lisa-on-transition. */
+struct notify_stats {
+	uint64_t	 messages;
+	uint64_t	 bells;
+	uint64_t	 desktop;
+	uint64_t	 commands;
+	uint64_t	 terminal;
+	uint64_t	 sounds;
+	uint64_t	 focused;
+};
+extern struct notify_stats notify_stats;
+void		 notify_focus(int, const char *);
+void		 notify_reset(void);
+void		 notify_option(const char *, const char *);
+void		 notify_transition(struct pane *, enum cls_state,
+		    const struct cls_result *, const char *);
+void		 notify_escalate(struct pane *, const char *);
+void		 notify_remote(const char *, const char *, const char *,
+		     const char *, enum cls_state, enum cls_state, uint64_t *,
+		     int *);
+
+/* notify-command.c: notify-send, sound, a terminal's own notification. */
+char		*notify_which(const char *);
+void		 notify_child(int, int);
+void		 notify_spawn_desktop(const char *, int, const char *,
+		     const char *, int, const char *);
+void		 notify_spawn_sound(const char *, const char *, const char *,
+		     const char *);
+void		 notify_spawn_tty(const char *, const char *, size_t);
+void		 notify_spawn_stop(void);
+
+#endif
