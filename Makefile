@@ -56,7 +56,7 @@ SHARED_OBJS = $(call obj,$(SHARED_SRCS))
 
 UNIT_TESTS = control_parse control_unescape control_client control_quote \
 	control_layout json runtime osc classify agent ui_format run_stderr \
-	claude_file run_record usage osc_notify bgtasks gemini_file guard
+	claude_file run_record usage osc_notify bgtasks gemini_file guard contrast
 UNIT_BINS = $(patsubst %,$(BUILD)/tests/%_test,$(UNIT_TESTS))
 
 .PHONY: all clean test test-unit test-integration test-agents deps bench demo \
@@ -98,7 +98,7 @@ $(BIN)/lisa: $(call obj,$(LISA_SRCS)) $(SHARED_OBJS) $(BUILD)/libcontrol.a \
 $(BUILD)/tests/%_test: $(BUILD)/tests/unit/%_test.o $(SHARED_OBJS) \
 		$(BUILD)/libcontrol.a
 	@mkdir -p $(dir $@)
-	$(call say,LD,$@)$(CC) $(CFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS)
+	$(call say,LD,$@)$(CC) $(CFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS) -lm
 
 $(BUILD)/bench/lisa-bench: $(BUILD)/bench/lisa-bench.o $(SHARED_OBJS) $(BUILD)/libcontrol.a
 	$(call say,LD,$@)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)

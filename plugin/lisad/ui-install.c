@@ -169,7 +169,7 @@ ui_transform(size_t i, const char *source)
 		uiformat_status(&b, &ui_cfg);
 		a = uiformat_replace(source, "#{lisa_status}", b.data);
 		buf_reset(&b);
-		uiformat_waiting(&b);
+		uiformat_waiting(&b, &ui_cfg);
 		c = uiformat_replace(a, "#{lisa_waiting}", b.data);
 		free(a);
 		a = uiformat_replace(c, "#{lisa_hosts}", "#{q/h:@lisa_hosts}");
@@ -388,7 +388,7 @@ ui_formats(struct buf *script)
 	uiformat_status(&b, &ui_cfg);
 	ui_set(script, "-g", "@lisa_status_format", b.data);
 	buf_reset(&b);
-	uiformat_waiting(&b);
+	uiformat_waiting(&b, &ui_cfg);
 	ui_set(script, "-g", "@lisa_waiting_format", b.data);
 	ui_set(script, "-g", "@lisa_hosts_format", "#{q/h:@lisa_hosts}");
 	buf_free(&b);
@@ -407,6 +407,16 @@ ui_apply(void)
 	free(status);
 	/* Colours that read on the user's status bar, light or dark. */
 	status = ui_get("-g", "status-style");
+	if (status != NULL && strstr(status, "#{") != NULL) {
+		/* A theme's "bg=#{@thm_bg}": what tmux makes of it. */
+		free(status);
+		if (tmux_run(&status, "display-message", "-p",
+		    "#{E:status-style}", (char *)NULL) != 0) {
+			free(status);
+			status = NULL;
+		} else
+			status[strcspn(status, "\n")] = '\0';
+	}
 	ui_cfg.light = uiformat_style_light(status);
 	free(status);
 

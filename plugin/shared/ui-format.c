@@ -24,18 +24,33 @@ static const char *ui_icons[UI_NGROUPS] = {
 static const char *ui_icons_ascii[UI_NGROUPS] = {
 	"!", "?", "~", ".", ">", "+"
 };
-/* On a dark status bar (a dark theme, or the terminal's background). */
-static const char *ui_colors[UI_NGROUPS] = {
-	"red", "yellow", "magenta", "colour244", "cyan", "green"
-};
 /*
- * On a light one, tmux's default green among them: yellow, cyan and
- * green vanish there, so dark shades that keep their hue.
+ * Each group's style, chosen by measured contrast (WCAG, 4.5:1 for text;
+ * tests/unit/contrast_test.c computes it from these): only colours of the
+ * 256 palette's fixed part (16-255), which no terminal theme remaps. The
+ * urgent groups are chips, their own background under the glyph, so they
+ * read on any bar: green, tango's darker green, catppuccin's, dracula's
+ * and nord's. The others colour only the glyph: on a dark bar (a dark
+ * theme, or the terminal's background) a light shade of their hue; on a
+ * light one, tmux's default green among them, black, as no hue but a dark
+ * blue reaches 4.5:1 on tango's green.
  */
-static const char *ui_colors_light[UI_NGROUPS] = {
-	"colour88", "colour18", "colour90", "colour238", "colour16",
-	"colour22"
+static const char *ui_styles[UI_NGROUPS] = {
+	"fg=colour231,bg=colour160", "fg=colour16,bg=colour220",
+	"fg=colour231,bg=colour90", "fg=colour250", "fg=colour81",
+	"fg=colour114"
 };
+static const char *ui_styles_light[UI_NGROUPS] = {
+	"fg=colour231,bg=colour160", "fg=colour16,bg=colour220",
+	"fg=colour231,bg=colour90", "fg=colour16", "fg=colour16",
+	"fg=colour16"
+};
+/* The watchdog's mark on a border (the terminal's background). */
+#define UI_WATCHDOG_STYLE "fg=colour214"
+/* A helper that sees nothing: the crashed chip, on any bar. */
+#define UI_ERROR_STYLE "fg=colour231#,bg=colour160"
+/* Text on a light bar. */
+#define UI_TEXT_LIGHT "fg=colour16"
 /* The example order: working, waiting, done, crashed, stuck. */
 static const int ui_default_order[] = {
 	UI_WORKING, UI_WAITING, UI_DONE, UI_CRASHED, UI_STUCK, UI_DEGRADED
@@ -252,12 +267,15 @@ ui_icon(const struct ui_config *cfg, int g)
 	return (cfg->ascii ? ui_icons_ascii[g] : ui_icons[g]);
 }
 
-static const char *
-ui_color(const struct ui_config *cfg, int g)
+/* The group's style: the user's colour (the glyph only), else lisa's. */
+static void
+ui_style(const struct ui_config *cfg, int g, char *out, size_t len)
 {
 	if (cfg->color[g] != NULL)
-		return (cfg->color[g]);
-	return (cfg->light ? ui_colors_light[g] : ui_colors[g]);
+		snprintf(out, len, "fg=%s", cfg->color[g]);
+	else
+		strlcpy(out, cfg->light ? ui_styles_light[g] : ui_styles[g],
+		    len);
 }
 
 /* Perceived brightness, 0-255, of an RGB colour. */
@@ -349,17 +367,33 @@ uiformat_escape(struct buf *b, const char *s)
 	}
 }
 
-/* "icon" in its colour; fg=default returns to what the caller had. */
+/*
+ * "icon" (and word, count) in the group's style, then back to what the
+ * caller had: every caller wraps its items in #[push-default], so default
+ * is the style around them. A chip is as wide as its text: the layout is
+ * the same whatever the style.
+ */
 static void
 uiformat_icon(struct buf *b, const struct ui_config *cfg, int g,
-    const char *word)
+    const char *word, const char *count)
 {
-	buf_printf(b, "#[fg=%s]", ui_color(cfg, g));
+	char	style[64];
+
+	ui_style(cfg, g, style, sizeof style);
+	/* In a conditional's branch, a bare ',' would end it. */
+	buf_adds(b, "#[");
+	uiformat_escape(b, style);
+	buf_adds(b, "]");
 	uiformat_escape(b, ui_icon(cfg, g));
 	if (word != NULL) {
 		buf_addc(b, ' ');
 		buf_adds(b, word);
 	}
+	if (count != NULL) {
+		buf_addc(b, ' ');
+		buf_adds(b, count);
+	}
+	buf_adds(b, "#[default]");
 }
 
 /*
@@ -370,11 +404,13 @@ void
 uiformat_status(struct buf *b, const struct ui_config *cfg)
 {
 	const char	*sep = cfg->separator != NULL ? cfg->separator : " ";
+	char		 count[64];
 	int		 i, j, g;
 
 	buf_adds(b, "#[push-default]");
 	/* A helper that sees nothing says so where the counts would be. */
-	buf_adds(b, "#{?@lisa_error,#[reverse] #{q/h:@lisa_error} #[noreverse] ,}");
+	buf_adds(b, "#{?@lisa_error,#[" UI_ERROR_STYLE "] #{q/h:@lisa_error} "
+	    "#[default] ,}");
 	for (i = 0; i < cfg->norder; i++) {
 		g = cfg->order[i];
 		buf_printf(b, "#{?@lisa_count_%s,", ui_group_name(g));
@@ -391,18 +427,26 @@ uiformat_status(struct buf *b, const struct ui_config *cfg)
 			uiformat_escape(b, sep);
 			buf_adds(b, ",}");
 		}
-		uiformat_icon(b, cfg, g, NULL);
-		buf_printf(b, " #{@lisa_count_%s}#[fg=default],}",
+		snprintf(count, sizeof count, "#{@lisa_count_%s}",
 		    ui_group_name(g));
+		uiformat_icon(b, cfg, g, NULL, count);
+		buf_adds(b, ",}");
 	}
 	buf_adds(b, "#[pop-default]");
 }
 
-/* #{lisa_waiting}: session:window of every pane that waits, escaped. */
+/*
+ * #{lisa_waiting}: session:window of every pane that waits, escaped. On a
+ * light bar in black: the bar's own black may be a grey (tango's).
+ */
 void
-uiformat_waiting(struct buf *b)
+uiformat_waiting(struct buf *b, const struct ui_config *cfg)
 {
-	buf_adds(b, "#{q/h:@lisa_waiting}");
+	if (cfg->light)
+		buf_adds(b, "#{?@lisa_waiting,#[push-default]#[" UI_TEXT_LIGHT
+		    "]#{q/h:@lisa_waiting}#[pop-default],}");
+	else
+		buf_adds(b, "#{q/h:@lisa_waiting}");
 }
 
 /* A chain of #{?#{==:OPT,state},...} choosing by a state option. */
@@ -416,8 +460,8 @@ uiformat_by_state(struct buf *b, const struct ui_config *cfg,
 		buf_printf(b, "#{?#{==:#{%s},%s},", opt,
 		    cls_state_name(ui_states[i]));
 		uiformat_icon(b, cfg, ui_group_of(ui_states[i]),
-		    words ? ui_state_word(ui_states[i]) : NULL);
-		buf_adds(b, "#[fg=default],");
+		    words ? ui_state_word(ui_states[i]) : NULL, NULL);
+		buf_addc(b, ',');
 	}
 	for (i = 0; i < UI_NSTATES; i++)
 		buf_addc(b, '}');
@@ -466,8 +510,8 @@ uiformat_border(struct buf *b, const struct ui_config *cfg, const char *user)
 		buf_adds(b, "#[push-default] #{q/h:@lisa_agent} \u00b7 ");
 		uiformat_by_state(b, &dark, "@lisa_state", 1);
 		buf_adds(b, "#{?@lisa_detail, \u00b7 #{q/h:@lisa_detail},}"
-		    "#{?@lisa_watchdog, \u00b7 #[fg=red]\u26a0 "
-		    "#{@lisa_watchdog}#[fg=default],}"
+		    "#{?@lisa_watchdog, \u00b7 #[" UI_WATCHDOG_STYLE "]\u26a0 "
+		    "#{@lisa_watchdog}#[default],}"
 		    "#{?@lisa_since, \u00b7 "
 		    "#{?#{e|<:" UI_AGE ",60}," UI_AGE "s,"
 		    "#{?#{e|<:" UI_AGE ",3600},#{e|/:" UI_AGE ",60}m,"

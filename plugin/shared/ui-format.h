@@ -45,7 +45,7 @@ int		 uiformat_style_light(const char *);
 
 void		 uiformat_escape(struct buf *, const char *);
 void		 uiformat_status(struct buf *, const struct ui_config *);
-void		 uiformat_waiting(struct buf *);
+void		 uiformat_waiting(struct buf *, const struct ui_config *);
 void		 uiformat_badge(struct buf *, const struct ui_config *,
 		    const char *);
 void		 uiformat_border(struct buf *, const struct ui_config *,

@@ -168,7 +168,7 @@ test_status_format(void **state)
 	check_format(b.data);
 	/* The second item's separator depends on the first. */
 	assert_non_null(strstr(b.data, "#{?@lisa_count_waiting,#{?#{@lisa_count"
-	    "_working}, ,}#[fg=yellow]"));
+	    "_working}, ,}#[fg=colour16#,bg=colour220]"));
 	assert_non_null(strstr(b.data, "#[push-default]"));
 
 	/* Hostile icons and separators stay text. */
@@ -186,7 +186,8 @@ test_status_format(void **state)
 	buf_reset(&b);
 	uiformat_status(&b, &cfg);
 	check_format(b.data);
-	assert_non_null(strstr(b.data, "#[fg=cyan]> #{@lisa_count_working}"));
+	assert_non_null(strstr(b.data,
+	    "#[fg=colour81]> #{@lisa_count_working}#[default]"));
 	buf_free(&b);
 	ui_config_free(&cfg);
 }
@@ -258,19 +259,18 @@ test_light_status_bar(void **state)
 	cfg.light = 1;
 	buf_init(&b);
 	uiformat_status(&b, &cfg);
-	assert_null(strstr(b.data, "fg=cyan"));
-	assert_null(strstr(b.data, "fg=yellow"));
-	assert_non_null(strstr(b.data, "#[fg=colour18]"));
+	assert_null(strstr(b.data, "fg=colour81"));
+	assert_non_null(strstr(b.data, "#[fg=colour16]"));
 	/* Borders are on the terminal's background: the dark palette. */
 	buf_reset(&b);
 	uiformat_border(&b, &cfg, "");
-	assert_non_null(strstr(b.data, "fg=yellow"));
-	assert_null(strstr(b.data, "fg=colour18"));
+	assert_non_null(strstr(b.data, "fg=colour81"));
 	/* The user's own colour wins over either palette. */
 	assert_int_equal(ui_config_set(&cfg, "@lisa-color-waiting", "yellow"), 0);
 	buf_reset(&b);
 	uiformat_status(&b, &cfg);
 	assert_non_null(strstr(b.data, "#[fg=yellow]"));
+	assert_null(strstr(b.data, "colour220"));
 	buf_free(&b);
 	ui_config_free(&cfg);
 }
