@@ -5,15 +5,44 @@
 DIR="$(cd "$(dirname "$0")" && pwd)"
 LOGDIR="${XDG_CACHE_HOME:-$HOME/.cache}/lisa"
 
-# To every client a human uses. Without -c tmux picks the most recently
-# active client, which once the helper runs can be one of its control
-# clients; 3.2a's display-message takes no client (then: tmux's pick).
+# The clients a human uses (not control clients, the helper's).
+clients() {
+	tmux list-clients -F '#{?client_control_mode,,#{client_name}}' 2>/dev/null
+}
+
+# To every client a human uses, for SAY_MS (0: until a key or the next
+# message). Without -c tmux picks the most recently active client, which
+# once the helper runs can be one of its control clients; 3.2a's
+# display-message takes no client (then: tmux's pick).
+SAY_MS=4000
 say() {
 	said=
-	for c in $(tmux list-clients -F '#{?client_control_mode,,#{client_name}}' 2>/dev/null); do
-		tmux display-message -c "$c" -d 4000 "lisa: $*" 2>/dev/null && said=1
+	for c in $(clients); do
+		tmux display-message -c "$c" -d "$SAY_MS" "lisa: $*" 2>/dev/null && said=1
 	done
 	[ -n "$said" ] || tmux display-message "lisa: $*"
+}
+
+# Text inside a tmux command's double quotes, shown by display-message as
+# it is (its # would start a format).
+tq() { printf '%s' "$1" | sed -e 's/[\\"$~]/\\&/g' -e 's/#/##/g'; }
+
+# lisa's hooks live at this index of tmux's hook arrays (plugin/shared).
+HOOK=5472
+
+# Said while the first build runs: on every client now, until "ready"
+# replaces it; with none attached yet (tmux starting, TPM running the
+# plugin before any client), the first client to attach gets it.
+say_building() {
+	msg="building in the background (a few seconds; log: $LOGDIR/build.log)"
+	if [ -n "$(clients)" ]; then
+		SAY_MS=0
+		say "$msg"
+		SAY_MS=4000
+	else
+		tmux set-hook -g "client-attached[$HOOK]" \
+		    "display-message -d 0 \"lisa: $(tq "$msg")\" ; set-hook -gu client-attached[$HOOK]"
+	fi
 }
 
 stale() {
@@ -77,13 +106,17 @@ main() {
 	fi
 	mkdir -p "$LOGDIR" && chmod 700 "$LOGDIR"
 	# The first build takes a while: say so, and say when it is done.
-	say "building in the background (a few seconds; log: $LOGDIR/build.log)"
+	say_building
 	(
 		# bin/ whatever BUILD or BIN the environment has (make takes
 		# both from it); on every core, once.
 		j=$(getconf _NPROCESSORS_ONLN 2>/dev/null) || j=2
-		if make -j"${j:-2}" -C "$DIR" BUILD=build BIN=bin \
-		    >"$LOGDIR/build.log" 2>&1; then
+		ok=
+		make -j"${j:-2}" -C "$DIR" BUILD=build BIN=bin \
+		    >"$LOGDIR/build.log" 2>&1 && ok=1
+		# Nobody came while it built: nothing left behind.
+		tmux set-hook -gu "client-attached[$HOOK]" 2>/dev/null
+		if [ -n "$ok" ]; then
 			if no_client_flag; then
 				# Before the helper's control clients exist,
 				# or tmux may pick one of them to tell.

@@ -517,3 +517,25 @@ test_first_build_says_building_then_ready() {
 	until_ms 10000 "$copy/bin/lisa" -L "$SOCK" list || fail "helper not running"
 	"$copy/bin/lisa" -L "$SOCK" stop >/dev/null
 }
+
+# tmux starting: TPM runs the plugin before any client is attached, and a
+# message then reaches nobody ("no current target"). The first client to
+# attach is told it builds, until ready; nothing is left behind.
+test_cold_start_tells_the_first_client() {
+	copy="$TESTDIR/plugin"
+	mkdir -p "$copy/bin"
+	cp -r "$ROOT/Makefile" "$ROOT/control" "$ROOT/plugin" "$ROOT/lisa.tmux" "$copy/"
+	export XDG_CACHE_HOME="$TESTDIR/cache"
+	start_server main
+	T run-shell "$copy/lisa.tmux"
+	T show-hooks -g client-attached | grep -q 5472 ||
+	    fail "nothing waits for a client: $(T show-messages | tail -n 3)"
+	attach main:0
+	expect_screen "lisa: building in the background (a few seconds; log: $TESTDIR/cache/lisa/build.log)"
+	until_ms 300000 test -x "$copy/bin/lisad" || fail "never built"
+	expect_screen "lisa: ready: prefix + a for the agents menu" 60000
+	[ -z "$(T show-hooks -g client-attached | grep 5472)" ] ||
+	    fail "hook left: $(T show-hooks -g client-attached)"
+	until_ms 10000 "$copy/bin/lisa" -L "$SOCK" list || fail "helper not running"
+	"$copy/bin/lisa" -L "$SOCK" stop >/dev/null
+}
