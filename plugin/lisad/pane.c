@@ -261,8 +261,16 @@ pane_update_line(struct session *s, char *line)
 	pane_set_dead(wp, strcmp(f[6], "1") == 0, pane_num(f[7]),
 	    pane_num(f[8]), "list");
 	pane_drain_check(wp, strcmp(f[6], "1") == 0);
-	if (fresh)
+	if (fresh) {
 		ended_pane_new(wp);
+		/*
+		 * No @lisa_agent: no helper before us wrote to it, so there is
+		 * nothing to unset (each unset is a line of the user's
+		 * message log).
+		 */
+		if (*f[11] == '\0')
+			wp->watch->pub_known = 1;
+	}
 	if (wp->dead && *f[11] != '\0' && !wp->watch->held)
 		watch_adopt(wp, f[11]);
 	pane_watch(wp);

@@ -2,7 +2,7 @@
  * Writing the verdicts into tmux as user options, so that formats (status
  * line, window list, pane borders) show them with nothing run on redraw:
  *
- *   per pane	 @lisa_agent @lisa_state @lisa_detail @lisa_reason
+ *   per pane	 @lisa_agent @lisa_state @lisa_detail
  *		 @lisa_since (Unix seconds, as tmux's own times)
  *		 @lisa_watchdog (the watchdog's level, when it has one)
  *		 @lisa_context (percent of its context window in use, when
@@ -12,6 +12,11 @@
  *   global	 @lisa_count_<group> (unset when none), @lisa_agents,
  *		 @lisa_waiting ("session:window ... %N@HOST ..."),
  *		 @lisa_hosts (fleet.c's summary, when @lisa-hosts is set)
+ *
+ * The reason behind a verdict is not among them: it changes while what a
+ * user sees does not, and tmux logs every command lisa sends in the user's
+ * message log (show-messages); lisa status, explain and the details popup
+ * have it.
  *
  * Every set-option redraws every client, so changes are coalesced: at most
  * one batch per PUBLISH_GAP, and only values that differ from what tmux
@@ -35,9 +40,11 @@
 #define PUBLISH_GAP	200	/* ms at least between batches */
 
 static const char *publish_fields[PUBLISH_NFIELDS] = {
-	"@lisa_agent", "@lisa_state", "@lisa_detail", "@lisa_reason",
-	"@lisa_since", "@lisa_watchdog", "@lisa_context"
+	"@lisa_agent", "@lisa_state", "@lisa_detail", "@lisa_since",
+	"@lisa_watchdog", "@lisa_context"
 };
+/* What an earlier lisa wrote too: unset where an earlier helper was. */
+#define PUBLISH_LEGACY "@lisa_reason"
 
 /* Worst first: what a human most needs to see. */
 static const enum cls_state publish_order[] = {
@@ -156,13 +163,14 @@ publish_pane_fields(struct pane *p)
 	values[0] = agent && w->agent != NULL ? w->agent->name : NULL;
 	values[1] = agent ? cls_state_name(w->res.state) : NULL;
 	values[2] = agent && *w->res.detail != '\0' ? w->res.detail : NULL;
-	values[3] = agent ? w->res.reason : NULL;
-	values[4] = agent ? since : NULL;
-	values[5] = agent ? w->wd_label : NULL;
+	values[3] = agent ? since : NULL;
+	values[4] = agent ? w->wd_label : NULL;
 	pct = usage_percent(&w->usage);
 	snprintf(context, sizeof context, "%d", pct);
-	values[6] = agent && pct >= 0 ? context : NULL;
+	values[5] = agent && pct >= 0 ? context : NULL;
 	snprintf(target, sizeof target, "%%%d", p->id);
+	if (!w->pub_known)
+		publish_set(s, "p", target, PUBLISH_LEGACY, NULL);
 	for (i = 0; i < PUBLISH_NFIELDS; i++) {
 		/* The first time, unset what an earlier helper may have left. */
 		if (!publish_changed(&w->pub[i], values[i]) &&
