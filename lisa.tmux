@@ -81,11 +81,20 @@ no_client_flag() {
 	return 1
 }
 
+# lisa(1): "man lisa" once installed (make install), else the page here.
+man_hint() {
+	if man -w lisa >/dev/null 2>&1; then
+		echo "man lisa"
+	else
+		echo "man $DIR/docs/lisa.1"
+	fi
+}
+
 ready_hint() {
 	k=$(tmux show -gqv @lisa-menu-key 2>/dev/null)
 	case "${k:-a}" in
-	none) echo "lisa list shows the agents; man lisa for more" ;;
-	*) echo "prefix + ${k:-a} for the agents menu; man lisa for more" ;;
+	none) echo "lisa list shows the agents; $(man_hint) for more" ;;
+	*) echo "prefix + ${k:-a} for the agents menu; $(man_hint) for more" ;;
 	esac
 }
 

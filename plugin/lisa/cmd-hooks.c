@@ -416,25 +416,20 @@ cmd_hooks(const char *action, const char *agent, int dry_run)
 {
 	int	install, rc = 0;
 
+	const struct lisa_cmd	*c = lisa_cmd_find("hooks");
+
 	if (action == NULL || (strcmp(action, "install") != 0 &&
-	    strcmp(action, "uninstall") != 0)) {
-		fprintf(stderr, "usage: lisa hooks install|uninstall "
-		    "[claude|codex|opencode|copilot|qwen] [--dry-run]\n");
-		return (2);
-	}
+	    strcmp(action, "uninstall") != 0))
+		args_usage_error(c, "unknown action: %s (install or uninstall)",
+		    action != NULL ? action : "");
 	install = strcmp(action, "install") == 0;
-	if (install && agent == NULL) {
-		fprintf(stderr, "lisa: hooks install "
-		    "claude|codex|opencode|copilot|qwen\n");
-		return (2);
-	}
+	if (install && agent == NULL)
+		args_usage_error(c, "install: which agent's?");
 	if (agent != NULL && strcmp(agent, "claude") != 0 &&
 	    strcmp(agent, "codex") != 0 && strcmp(agent, "opencode") != 0 &&
-	    strcmp(agent, "copilot") != 0 && strcmp(agent, "qwen") != 0) {
-		fprintf(stderr, "lisa: no hooks for %s (claude, codex, "
-		    "opencode, copilot, qwen)\n", agent);
-		return (2);
-	}
+	    strcmp(agent, "copilot") != 0 && strcmp(agent, "qwen") != 0)
+		args_usage_error(c, "unknown agent: %s (claude, codex, opencode, "
+		    "copilot, qwen)", agent);
 	if (agent == NULL || strcmp(agent, "claude") == 0)
 		rc |= hooks_claude("claude", install, dry_run);
 	if (agent == NULL || strcmp(agent, "qwen") == 0)

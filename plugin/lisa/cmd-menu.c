@@ -660,6 +660,6 @@ cmd_key(struct lisa_ctx *ctx, const char *what, const char *client,
 		return (escalate_settle(ctx, arg));
 	if (strcmp(what, "jump") == 0)
 		return (cmd_key_jump(ctx, client, arg));
-	fprintf(stderr, "lisa: key %s: menu, next or details\n", what);
-	return (2);
+	args_usage_error(lisa_cmd_find("key"), "unknown key: %s (menu, next or "
+	    "details)", what);
 }

@@ -297,18 +297,14 @@ struct run_opts {
 	int		  argc;
 };
 
-static int
-run_usage(void)
-{
-	fprintf(stderr, "usage: lisa run [--name N] [--session S | --window] "
-	    "[--retries N] [--fallback CMD] [--cwd D] -- COMMAND...\n");
-	return (2);
-}
 
-static int
+/* lisa run's options: a usage error (exit 2) names what was wrong. */
+static void
 run_parse_opts(int argc, char **argv, struct run_opts *o)
 {
-	int	i;
+	const struct lisa_cmd	*c = lisa_cmd_find("run");
+	char			*end;
+	int			 i;
 
 	memset(o, 0, sizeof *o);
 	for (i = 0; i < argc; i++) {
@@ -318,12 +314,19 @@ run_parse_opts(int argc, char **argv, struct run_opts *o)
 		}
 		if (argv[i][0] != '-')
 			break;
+		/* A new window of this session, as without --session. */
 		if (strcmp(argv[i], "--window") == 0) {
 			o->session = NULL;
 			continue;
 		}
+		if (strcmp(argv[i], "--name") != 0 &&
+		    strcmp(argv[i], "--session") != 0 &&
+		    strcmp(argv[i], "--cwd") != 0 &&
+		    strcmp(argv[i], "--fallback") != 0 &&
+		    strcmp(argv[i], "--retries") != 0)
+			args_usage_error(c, "unknown option: %s", argv[i]);
 		if (i + 1 >= argc)
-			return (-1);
+			args_usage_error(c, "%s needs a value", argv[i]);
 		if (strcmp(argv[i], "--name") == 0)
 			o->name = argv[++i];
 		else if (strcmp(argv[i], "--session") == 0)
@@ -332,14 +335,26 @@ run_parse_opts(int argc, char **argv, struct run_opts *o)
 			o->cwd = argv[++i];
 		else if (strcmp(argv[i], "--fallback") == 0)
 			o->fallback = argv[++i];
-		else if (strcmp(argv[i], "--retries") == 0)
-			o->retries = atoi(argv[++i]);
-		else
-			return (-1);
+		else {
+			o->retries = (int)strtol(argv[++i], &end, 10);
+			if (*argv[i] == '\0' || *end != '\0' || o->retries < 0)
+				args_usage_error(c, "--retries: not a count: %s",
+				    argv[i]);
+		}
 	}
 	o->argv = argv + i;
 	o->argc = argc - i;
-	return (o->argc > 0 ? 0 : -1);
+	if (o->argc == 0)
+		args_usage_error(c, "no command to run");
+}
+
+/* lisa run's usage errors, before anything is asked of tmux. */
+void
+cmd_run_check(int argc, char **argv)
+{
+	struct run_opts	o;
+
+	run_parse_opts(argc, argv, &o);
 }
 
 /* Start the wrapper for a written record in a new window; its pane. */
@@ -401,8 +416,7 @@ cmd_run(struct lisa_ctx *ctx, int argc, char **argv)
 	char		*dir, *cause = NULL, *pane, cwd[4096];
 	int		 i;
 
-	if (run_parse_opts(argc, argv, &o) != 0)
-		return (run_usage());
+	run_parse_opts(argc, argv, &o);
 	if ((dir = run_dir(ctx->rundir, &cause)) == NULL) {
 		fprintf(stderr, "lisa: %s\n", cause);
 		return (1);

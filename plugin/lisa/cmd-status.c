@@ -295,10 +295,8 @@ until_check(const char *until, unsigned int *mask)
 	while ((s = strsep(&p, ", ")) != NULL) {
 		if (*s == '\0' || cls_state_mask(s, mask) == 0)
 			continue;
-		fprintf(stderr, "lisa: wait: unknown state '%s'; use %s\n", s,
-		    cls_state_names_help());
-		rc = -1;
-		break;
+		args_usage_error(lisa_cmd_find("wait"), "unknown state: %s (use "
+		    "%s)", s, cls_state_names_help());
 	}
 	free(copy);
 	return (rc);

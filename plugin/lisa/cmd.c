@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lisa.h"
 
@@ -28,9 +29,9 @@ static const struct lisa_cmd lisa_cmds[] = {
 	  "recorded", 1, -1, 1 },
 	{ "runs", NULL, "[--json]", "the runs lisa started, and how they ended",
 	  0, 0, 1 },
-	{ "nudge", NULL, "PANE [TEXT] [--force]",
+	{ "nudge", NULL, "PANE [TEXT] [--force] [--expect INCARNATION]",
 	  "type TEXT (default: continue), then Enter", 1, 2, 1 },
-	{ "kill", NULL, "PANE [--force]",
+	{ "kill", NULL, "PANE [--force] [--expect INCARNATION]",
 	  "SIGTERM the pane's processes, SIGKILL after 2 s", 1, 1, 1 },
 	{ "retry", NULL, "PANE [--fallback] [--force]",
 	  "the pane's run again (or its fallback)", 1, 1, 1 },
@@ -54,6 +55,8 @@ static const struct lisa_cmd lisa_cmds[] = {
 	  "add or remove lisa's agent hooks", 1, 2, 0 },
 	{ "notify", NULL, "[--agent A] [EVENT]",
 	  "what agent hooks run (reads the event)", 0, 1, 0 },
+	{ "info", NULL, "[--json]", "what the helper says of itself: pid, "
+	  "versions, sessions, counters, memory", 0, 0, 1 },
 	{ "doctor", NULL, "[--json]",
 	  "check tmux, its version, helper, socket and hooks", 0, 0, 0 },
 	{ "tap", NULL, "PANE [--bytes N]",
@@ -89,6 +92,30 @@ lisa_cmd_usage(FILE *f, const struct lisa_cmd *c)
 	    "", c->args);
 }
 
+/*
+ * How to read lisa(1): "man lisa" once it is installed (make install),
+ * else the page in the plugin's own tree, as TPM leaves it.
+ */
+const char *
+lisa_cmd_man(void)
+{
+	static char	 out[4200];
+	char		 self[4096], *p;
+	int		 i;
+
+	if (system("man -w lisa >/dev/null 2>&1") == 0 ||
+	    osdep_self_exe(self, sizeof self) != 0)
+		return ("man lisa");
+	/* bin/lisa -> the tree's docs/lisa.1 */
+	for (i = 0; i < 2 && (p = strrchr(self, '/')) != NULL; i++)
+		*p = '\0';
+	snprintf(out, sizeof out, "%s/docs/lisa.1", self);
+	if (access(out, R_OK) != 0)
+		return ("man lisa");
+	snprintf(out, sizeof out, "man %s/docs/lisa.1", self);
+	return (out);
+}
+
 /* Every command: to stdout when asked for (exit 0), else to stderr. */
 void
 lisa_cmd_usage_all(FILE *f)
@@ -110,22 +137,18 @@ lisa_cmd_usage_all(FILE *f)
 	fprintf(f, "Exit status: 0 done, 1 failed, 2 a usage error (wait: 1 "
 	    "timed out, 2 the pane is gone).\n'lisa help COMMAND' or 'lisa "
 	    "COMMAND -h': one command.\n"
-	    "Everything, with every option: man lisa (docs/lisa.1)\n");
+	    "Everything, with every option: %s\n", lisa_cmd_man());
 }
 
 /*
  * Arguments after the command's name: a usage error (exit 2, its usage
  * line) when too few or too many.
  */
-int
+void
 lisa_cmd_check(const struct lisa_cmd *c, int nargs)
 {
-	if (nargs < c->min_args || (c->max_args >= 0 &&
-	    nargs > c->max_args)) {
-		fprintf(stderr, "lisa %s: %s\n", c->name, nargs < c->min_args ?
-		    "missing argument" : "too many arguments");
-		lisa_cmd_usage(stderr, c);
-		return (-1);
-	}
-	return (0);
+	if (nargs < c->min_args)
+		args_usage_error(c, "missing argument");
+	if (c->max_args >= 0 && nargs > c->max_args)
+		args_usage_error(c, "too many arguments");
 }

@@ -17,28 +17,6 @@
 
 #include "lisa.h"
 
-struct args {
-	const char	*label;
-	const char	*path;
-	int		 json;
-	int		 verbose;
-	int		 follow;
-	int		 dry_run;
-	const char	*agent;
-	const char	*since;
-	const char	*until;
-	double		 timeout;
-	long long	 bytes;
-	int		 wait;
-	int		 force;
-	int		 fallback;
-	const char	*expect;	/* nudge, kill: the pane's incarnation */
-	int		 help;
-	int		 version;
-	int		 argc;
-	char		**argv;
-};
-
 static __attribute__((noreturn)) void
 usage(int code)
 {
@@ -55,23 +33,6 @@ say(const char *fmt, va_list ap)
 	fprintf(stderr, "\n");
 }
 
-/* A usage error: what was wrong, the usage line, exit 2. */
-static __attribute__((noreturn)) void
-usage_error(const struct lisa_cmd *c, const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	say(fmt, ap);
-	va_end(ap);
-	if (c != NULL)
-		lisa_cmd_usage(stderr, c);
-	else
-		fprintf(stderr, "usage: lisa [-L socket-name | -S socket-path] "
-		    "COMMAND [ARGUMENTS] (lisa help)\n");
-	exit(2);
-}
-
 static void
 die(const char *fmt, ...)
 {
@@ -81,75 +42,6 @@ die(const char *fmt, ...)
 	say(fmt, ap);
 	va_end(ap);
 	exit(1);
-}
-
-static void
-parse_args(int argc, char **argv, struct args *a)
-{
-	int	i;
-
-	memset(a, 0, sizeof *a);
-	a->argv = xcalloc((size_t)argc + 1, sizeof *a->argv);
-	for (i = 1; i < argc; i++) {
-		/* lisa run's options and command are its own. */
-		if (a->argc > 0 && (strcmp(a->argv[0], "run") == 0 ||
-		    strcmp(a->argv[0], "_run") == 0)) {
-			if (a->argc == 1 && (strcmp(argv[i], "-h") == 0 ||
-			    strcmp(argv[i], "--help") == 0))
-				a->help = 1;
-			a->argv[a->argc++] = argv[i];
-			continue;
-		}
-		if (strcmp(argv[i], "-L") == 0 || strcmp(argv[i], "-S") == 0) {
-			if (i + 1 >= argc || *argv[i + 1] == '\0')
-				usage_error(NULL, "%s needs a socket %s", argv[i],
-				    argv[i][1] == 'L' ? "name" : "path");
-			if (argv[i][1] == 'L')
-				a->label = argv[++i];
-			else
-				a->path = argv[++i];
-		}
-		else if (strcmp(argv[i], "--json") == 0)
-			a->json = 1;
-		else if (strcmp(argv[i], "-v") == 0)
-			a->verbose = 1;
-		else if (strcmp(argv[i], "--bytes") == 0 && i + 1 < argc)
-			a->bytes = strtoll(argv[++i], NULL, 10);
-		else if (strcmp(argv[i], "--wait") == 0)
-			a->wait = 1;
-		else if (strcmp(argv[i], "--force") == 0)
-			a->force = 1;
-		else if (strcmp(argv[i], "--fallback") == 0)
-			a->fallback = 1;
-		else if (strcmp(argv[i], "--expect") == 0 && i + 1 < argc)
-			a->expect = argv[++i];
-		else if (strcmp(argv[i], "--dry-run") == 0)
-			a->dry_run = 1;
-		else if (strcmp(argv[i], "--agent") == 0 && i + 1 < argc)
-			a->agent = argv[++i];
-		else if (strcmp(argv[i], "--follow") == 0 ||
-		    strcmp(argv[i], "-f") == 0)
-			a->follow = 1;
-		else if (strcmp(argv[i], "--since") == 0 && i + 1 < argc)
-			a->since = argv[++i];
-		else if (strcmp(argv[i], "--until") == 0 && i + 1 < argc)
-			a->until = argv[++i];
-		else if (strcmp(argv[i], "--timeout") == 0 && i + 1 < argc)
-			a->timeout = strtod(argv[++i], NULL);
-		else if (strcmp(argv[i], "-h") == 0 ||
-		    strcmp(argv[i], "--help") == 0)
-			a->help = 1;
-		else if (strcmp(argv[i], "-V") == 0 ||
-		    strcmp(argv[i], "--version") == 0)
-			a->version = 1;
-		else if (argv[i][0] == '-' && argv[i][1] != '\0' &&
-		    strcmp(argv[i], "-") != 0 &&
-		    (a->argc == 0 || strcmp(a->argv[0], "_hook") != 0))
-			usage_error(a->argc > 0 ? lisa_cmd_find(a->argv[0]) :
-			    NULL, "unknown option %s", argv[i]);
-		else
-			a->argv[a->argc++] = argv[i];
-	}
 }
 
 static char *
@@ -349,33 +241,6 @@ cmd_list(struct lisa_ctx *ctx, struct args *a)
 	return (0);
 }
 
-/* --since: RFC 3339, or "30s"/"10m"/"2h" ago; epoch ms, 0 if none. */
-static long long
-parse_since(const char *v)
-{
-	struct tm	 tm;
-	char		*end;
-	double		 n;
-	const char	*p;
-
-	if (v == NULL)
-		return (0);
-	memset(&tm, 0, sizeof tm);
-	if ((p = strptime(v, "%Y-%m-%dT%H:%M:%S", &tm)) != NULL)
-		return ((long long)timegm(&tm) * 1000 +
-		    (*p == '.' ? atoi(p + 1) : 0));
-	n = strtod(v, &end);
-	if (end == v)
-		die("bad --since: %s", v);
-	switch (*end) {
-	case 'h': n *= 3600; break;
-	case 'm': n *= 60; break;
-	case 's': case '\0': break;
-	default: die("bad --since: %s", v);
-	}
-	return ((long long)time(NULL) * 1000 - (long long)(n * 1000));
-}
-
 /* One event, for people. */
 static void
 print_event(struct json_doc *d, int item, int json)
@@ -426,7 +291,7 @@ cmd_events(struct lisa_ctx *ctx, struct args *a)
 	struct buf	 in, req;
 	char		*cause = NULL, *nl, tmp[65536], *pane = NULL, *host = NULL;
 	int		 evs, i, n, fd = -1;
-	long long	 since = parse_since(a->since), last = 0, ts;
+	long long	 since = a->since_ms, last = 0, ts;
 	ssize_t		 got;
 
 	/* One pane's own: %N here (resolved as tmux does), or %N@HOST. */
@@ -530,7 +395,8 @@ cmd_shell_init(const char *shell)
 		    "    printf '\\e]133;C\\a'\n"
 		    "end\n");
 	} else
-		die("unknown shell %s (bash, zsh or fish)", shell);
+		args_usage_error(lisa_cmd_find("shell-init"),
+		    "unknown shell: %s (bash, zsh or fish)", shell);
 	return (0);
 }
 
@@ -629,33 +495,38 @@ main(int argc, char **argv)
 	LISA_NO_LEAK_CHECK();
 
 	signal(SIGPIPE, SIG_IGN);
-	parse_args(argc, argv, &a);
+	args_parse(argc, argv, &a);
 	if (a.version) {
 		printf("lisa %s (system: %s)\n", LISA_VERSION, osdep_name);
 		return (0);
 	}
-	if (a.argc == 0)
+	if (a.argc == 0) {
+		if (a.nopts > 0)
+			args_usage_error(NULL, "unknown option: %s", a.opts[0]);
 		usage(a.help ? 0 : 2);
+	}
 	cmd = a.argv[0];
 	if (strcmp(cmd, "_hook") == 0)
 		return (cmd_hook(a.argc, a.argv));
 	if (strcmp(cmd, "_run") != 0) {
 		if ((c = lisa_cmd_find(cmd)) == NULL)
-			usage_error(NULL, "unknown command: %s", cmd);
+			args_usage_error(NULL, "unknown command: %s", cmd);
 		if (a.help) {
 			lisa_cmd_usage(stdout, c);
 			printf("  %s\n", c->what);
 			return (0);
 		}
-		if (lisa_cmd_check(c, a.argc - 1) != 0)
-			return (2);
+		lisa_cmd_check(c, a.argc - 1);
+		args_check(c, &a);
+		if (strcmp(c->name, "run") == 0)
+			cmd_run_check(a.argc - 1, a.argv + 1);
 		cmd = c->name;	/* an alias, as its command */
 	}
 	if (strcmp(cmd, "help") == 0) {
 		if (a.argc < 2)
 			usage(0);
 		if ((c = lisa_cmd_find(a.argv[1])) == NULL)
-			usage_error(NULL, "unknown command: %s", a.argv[1]);
+			args_usage_error(NULL, "unknown command: %s", a.argv[1]);
 		lisa_cmd_usage(stdout, c);
 		printf("  %s\n", c->what);
 		return (0);
@@ -695,6 +566,8 @@ main(int argc, char **argv)
 		return (cmd_list(&ctx, &a));
 	if (strcmp(cmd, "events") == 0)
 		return (cmd_events(&ctx, &a));
+	if (strcmp(cmd, "info") == 0)
+		return (cmd_info(&ctx, a.json));
 	if (strcmp(cmd, "doctor") == 0)
 		return (cmd_doctor(&ctx, a.json));
 	if (strcmp(cmd, "tap") == 0)
@@ -733,5 +606,5 @@ main(int argc, char **argv)
 		return (cmd_key(&ctx, a.argc > 1 ? a.argv[1] : NULL,
 		    a.argc > 2 ? a.argv[2] : NULL,
 		    a.argc > 3 ? a.argv[3] : NULL));
-	usage_error(NULL, "unknown command: %s", cmd);
+	args_usage_error(NULL, "unknown command: %s", cmd);
 }

@@ -12,6 +12,40 @@ struct lisa_ctx {
 	char			*instance;	/* client_instance's, cached */
 };
 
+/* args.c: the command line's words. */
+struct args {
+	const char	*label;
+	const char	*path;
+	int		 json;
+	int		 verbose;
+	int		 follow;
+	int		 dry_run;
+	const char	*agent;
+	const char	*since;
+	long long	 since_ms;	/* --since, epoch ms; 0 if none */
+	const char	*until;
+	const char	*timeout_s;
+	double		 timeout;
+	const char	*bytes_s;
+	long long	 bytes;
+	int		 wait;
+	int		 force;
+	int		 fallback;
+	const char	*expect;	/* nudge, kill: the pane's incarnation */
+	int		 help;
+	int		 version;
+	int		 argc;
+	char		**argv;
+	char		**opts;		/* every option given, to check */
+	int		 nopts;
+};
+void	 args_parse(int, char **, struct args *);
+struct lisa_cmd;
+void	 args_check(const struct lisa_cmd *, struct args *);
+__attribute__((noreturn)) void args_usage_error(const struct lisa_cmd *,
+	    const char *, ...) printflike(2, 3);
+long long args_since(const char *);
+
 /* cmd.c: the command table. */
 struct lisa_cmd {
 	const char	*name;
@@ -25,7 +59,8 @@ struct lisa_cmd {
 const struct lisa_cmd *lisa_cmd_find(const char *);
 void	 lisa_cmd_usage(FILE *, const struct lisa_cmd *);
 void	 lisa_cmd_usage_all(FILE *);
-int	 lisa_cmd_check(const struct lisa_cmd *, int);
+const char *lisa_cmd_man(void);
+void	 lisa_cmd_check(const struct lisa_cmd *, int);
 
 int	 client_setup(struct lisa_ctx *, const char *, const char *, char **);
 int	 client_server_up(struct lisa_ctx *);
@@ -87,6 +122,7 @@ int	 cmd_details(struct lisa_ctx *, const char *, int);
 int	 cmd_key_details(struct lisa_ctx *, const char *);
 
 /* cmd-run.c */
+void	 cmd_run_check(int, char **);
 struct run;
 int	 cmd_run(struct lisa_ctx *, int, char **);
 int	 cmd_run_wrapper(struct lisa_ctx *, const char *);
@@ -131,6 +167,9 @@ int	 cmd_remote(struct lisa_ctx *, const char *, const char *, char **,
 int	 cmd_hosts(struct lisa_ctx *, int);
 int	 cmd_bridge(struct lisa_ctx *);
 int	 cmd_key_jump(struct lisa_ctx *, const char *, const char *);
+
+/* cmd-info.c */
+int	 cmd_info(struct lisa_ctx *, int);
 
 /* cmd-doctor.c */
 int	 cmd_doctor(struct lisa_ctx *, int);
