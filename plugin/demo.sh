@@ -59,19 +59,19 @@ FAKE="$ROOT/tests/fake"
 # the plugin, as TPM runs it.
 # DEMO_THEME=default: tmux's own green status bar, no theme of ours.
 if [ "${DEMO_THEME:-dark}" = default ]; then
-	THEME="set -g status-right ' #{lisa_status}  waiting: #{lisa_waiting} | C-b a menu, A next '"
+	THEME="set -g status-right ' #{lisa_status} #{lisa_waiting} | C-b a: menu '"
 else
 	THEME="set -g status-style 'bg=colour236,fg=colour250'
 set -g status-left '#[bold,fg=colour81] lisa demo #[default] '
 set -g status-left-length 20
-set -g status-right ' #{lisa_status}  #[fg=colour244]waiting:#[fg=yellow] #{lisa_waiting} #[fg=colour244]| C-b a menu, A next '
+set -g status-right ' #{lisa_status} #[fg=colour250]#{lisa_waiting} #[fg=colour248]| C-b a: menu '
 set -g window-status-current-style 'bold,fg=colour231'
 set -g pane-active-border-style 'fg=colour81'"
 fi
 cat >"$DEMO_HOME/tmux.conf" <<EOF
 set -g default-terminal tmux-256color
 $THEME
-set -g status-right-length 90
+set -g status-right-length 70
 set -g display-time 2500
 set -g @lisa-grace 2
 set -g @lisa-debounce 0.5

@@ -213,6 +213,30 @@ event_of_pane(struct lisa_ctx *ctx, struct json_doc *d, int item,
 }
 
 /* The why behind a pane's state, and what happened to it lately. */
+/* Does the pane have an agent (alive or ended)? */
+static int
+details_agent(struct lisa_ctx *ctx, const char *pane)
+{
+	struct json_doc	*d;
+	struct buf	 req;
+	char		*cause = NULL, *state;
+	int		 yes = 0;
+
+	buf_init(&req);
+	buf_adds(&req, "{\"cmd\":\"status\",\"pane\":");
+	json_cstr(&req, pane);
+	buf_adds(&req, "}\n");
+	if (client_call(ctx, req.data, &d, &cause) == 0) {
+		state = json_get_str(d, json_get(d, 0, "pane"), "state");
+		yes = state != NULL;
+		free(state);
+		json_free(d);
+	}
+	free(cause);
+	buf_free(&req);
+	return (yes);
+}
+
 int
 cmd_details(struct lisa_ctx *ctx, const char *target, int wait)
 {
@@ -232,11 +256,12 @@ cmd_details(struct lisa_ctx *ctx, const char *target, int wait)
 	    &cause) == 0) {
 		events = json_get(d, 0, "events");
 		n = json_array_size(d, events);
-		printf("\n  last events:\n");
 		for (i = n - 1; i >= 0 && shown < 12; i--) {
 			item = json_array_item(d, events, i);
 			if (!event_of_pane(ctx, d, item, pane, NULL))
 				continue;
+			if (shown == 0)
+				printf("\n  last events:\n");
 			ts = menu_str(d, item, "ts");
 			type = menu_str(d, item, "event");
 			from = menu_str(d, item, "from");
@@ -254,8 +279,12 @@ cmd_details(struct lisa_ctx *ctx, const char *target, int wait)
 			free(detail);
 			shown++;
 		}
+		/* A plain pane, and nothing ever ran here that lisa saw. */
 		if (shown == 0)
-			printf("    (none)\n");
+			printf("\n  %s\n", details_agent(ctx, pane) ?
+			    "no events yet" : "no agent has run here while lisa "
+			    "watched: start one in this pane (claude, codex, "
+			    "...) and lisa shows it");
 		json_free(d);
 	}
 	free(cause);

@@ -21,7 +21,8 @@ jump_window(struct lisa_ctx *ctx, const char *host)
 
 /*
  * The shell command the window runs: the user's ssh, -t, the host, and
- * tmux attach at the pane there (the remote shell's words quoted for it).
+ * tmux -u attach at the pane there (the remote shell's words quoted for
+ * it).
  */
 static char *
 jump_command(struct lisa_ctx *ctx, const char *host, int id)
@@ -49,6 +50,12 @@ jump_command(struct lisa_ctx *ctx, const char *host, int id)
 	buf_init(&remote);
 	buf_adds(&remote, tmux);
 	free(tmux);
+	/*
+	 * It draws into a pane of this tmux, which takes UTF-8 whatever
+	 * locale the remote shell starts with (without -u every glyph of
+	 * it became "_" where ssh set none).
+	 */
+	buf_adds(&remote, " -u");
 	if (sock != NULL) {
 		buf_adds(&remote, " -L ");
 		ctl_shell_quote(&remote, sock);

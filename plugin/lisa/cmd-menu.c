@@ -579,7 +579,8 @@ cmd_key_menu(struct lisa_ctx *ctx, const char *client)
 static int
 cmd_key_next(struct lisa_ctx *ctx, const char *client)
 {
-	static const int	 order[] = { UI_WAITING, UI_CRASHED, UI_STUCK };
+	/* As the menu and the badges rank them: the worst first. */
+	static const int	 order[] = { UI_CRASHED, UI_WAITING, UI_STUCK };
 	struct menu_agent	*list, **cand;
 	size_t			 n, i, j, ncand = 0, pick;
 	char			*current, pane[64];

@@ -307,6 +307,8 @@ until_check(const char *until, unsigned int *mask)
  * when reached, 1 on timeout, 2 on error (including a pane that is gone
  * when not_found was not asked for).
  */
+#define WAIT_NOTE_MS	1000
+
 int
 cmd_wait(struct lisa_ctx *ctx, const char *target, const char *until,
     double timeout)
@@ -314,7 +316,8 @@ cmd_wait(struct lisa_ctx *ctx, const char *target, const char *until,
 	struct buf	 req;
 	struct pollfd	 pfd;
 	struct json_doc	*d;
-	char		*pane, *reply = NULL, *cause = NULL, *state, *args[1];
+	char		*pane, *reply = NULL, *cause = NULL, *state = NULL;
+	char		*args[1];
 	int		 fd, obj, ms, rc;
 	unsigned int	 mask = 0;
 
@@ -345,6 +348,26 @@ cmd_wait(struct lisa_ctx *ctx, const char *target, const char *until,
 	pfd.fd = fd;
 	pfd.events = POLLIN;
 	ms = timeout > 0 ? (int)(timeout * 1000) : -1;
+	/*
+	 * Nothing within a second, and the pane has no agent: say so then,
+	 * not after the timeout (a new pane's agent is seen within it). It
+	 * is waited for still: an agent typed into a shell may be next.
+	 */
+	if ((ms == -1 || ms > WAIT_NOTE_MS) && !fleet_is_target(pane) &&
+	    poll(&pfd, 1, WAIT_NOTE_MS) == 0) {
+		if (ms != -1)
+			ms -= WAIT_NOTE_MS;
+		if (ask_pane(ctx, "status", pane, &d) == 0) {
+			obj = json_get(d, 0, "pane");
+			state = obj >= 0 ? json_get_str(d, obj, "state") : NULL;
+			if (obj >= 0 && state == NULL)
+				fprintf(stderr, "lisa: %s has no agent (yet): "
+				    "waiting for one to start\n", pane);
+			free(state);
+			state = NULL;
+			json_free(d);
+		}
+	}
 	if (poll(&pfd, 1, ms) == 0) {
 		close(fd);
 		if (fleet_is_target(pane)) {

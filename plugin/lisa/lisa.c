@@ -199,8 +199,9 @@ cmd_list(struct lisa_ctx *ctx, struct args *a)
 	printf("%-16s %-6s %-8s %-12s %-8s %-30s %s\n", "TARGET", "PANE", "PID",
 	    "COMMAND", "AGENT", "STATE", "TITLE");
 	for (i = 0; i < n; i++) {
-		char	state[64], *ag = NULL, *as = NULL, *ad = NULL;
-		char	pidtext[24];
+		char		state[64], *ag = NULL, *as = NULL, *ad = NULL;
+		char		pidtext[24];
+		enum cls_state	cs;
 
 		item = json_array_item(d, panes, i);
 		pid = st = sig = -1;
@@ -210,6 +211,12 @@ cmd_list(struct lisa_ctx *ctx, struct args *a)
 		ag = json_get_str(d, item, "agent");
 		as = json_get_str(d, item, "state");
 		ad = json_get_str(d, item, "detail");
+		/* In the words the status line and borders use. */
+		if (as != NULL && (cs = cls_state_from_name(as)) !=
+		    ST_NSTATES && *ui_state_word(cs) != '\0') {
+			free(as);
+			as = xstrdup(ui_state_word(cs));
+		}
 		if (as != NULL)
 			snprintf(state, sizeof state, "%s%s%s%s", as,
 			    ad != NULL && *ad != '\0' ? " (" : "",
@@ -241,6 +248,50 @@ cmd_list(struct lisa_ctx *ctx, struct args *a)
 	return (0);
 }
 
+/*
+ * What a pane event says beyond its name, for people: who asked, what
+ * ended how (a run's or an agent's termination), what a signal hit.
+ */
+static void
+event_summary(struct json_doc *d, int item, const char *detail,
+    struct buf *b)
+{
+	static const char *words[] = { "name", "agent", "by", "refused",
+	    "forced_past" };
+	char		*v;
+	long long	 n, sig;
+	size_t		 i;
+	int		 t;
+
+	buf_init(b);
+	buf_adds(b, detail);
+	for (i = 0; i < sizeof words / sizeof words[0]; i++) {
+		if ((v = json_get_str(d, item, words[i])) == NULL)
+			continue;
+		/* Who asked: the user (a command, a menu) or lisa itself. */
+		buf_printf(b, "%s%s %s", b->len != 0 ? ", " : "", words[i],
+		    strcmp(words[i], "by") != 0 ? v : strcmp(v, "user") == 0 ?
+		    "you" : strcmp(v, "daemon") == 0 ? "lisa" : v);
+		free(v);
+	}
+	if (json_get_int(d, item, "attempt", &n) == 0)
+		buf_printf(b, "%sattempt %lld", b->len != 0 ? ", " : "", n);
+	if (json_get_int(d, item, "signal", &sig) == 0) {
+		buf_printf(b, "%s%s", b->len != 0 ? ", " : "", sig == 9 ?
+		    "SIGKILL" : sig == 15 ? "SIGTERM" : "signal");
+		if (sig != 9 && sig != 15)
+			buf_printf(b, " %lld", sig);
+		if (json_get_int(d, item, "processes", &n) == 0)
+			buf_printf(b, " to %lld process%s", n, n == 1 ? "" :
+			    "es");
+	}
+	if ((t = json_get(d, item, "termination")) >= 0 &&
+	    (v = json_get_str(d, t, "message")) != NULL) {
+		buf_printf(b, "%s%s", b->len != 0 ? ": " : "", v);
+		free(v);
+	}
+}
+
 /* One event, for people. */
 static void
 print_event(struct json_doc *d, int item, int json)
@@ -248,6 +299,7 @@ print_event(struct json_doc *d, int item, int json)
 	static const char *keys[] = { "pane_id", "event", "agent", "from",
 	    "to", "detail", "reason" };
 	char		 when[32], *v[7], *host, *at;
+	struct buf	 sum;
 	time_t		 t;
 	struct tm	 tm;
 	long long	 ts = 0;
@@ -277,9 +329,12 @@ print_event(struct json_doc *d, int item, int json)
 		printf("%s.%03lld %-6s %-8s %s -> %s%s%s%s  %s\n", when,
 		    ts % 1000, v[0], v[2], v[3], v[4], *v[5] != '\0' ? " (" :
 		    "", v[5], *v[5] != '\0' ? ")" : "", v[6]);
-	else
+	else {
+		event_summary(d, item, v[5], &sum);
 		printf("%s.%03lld %-6s %-8s %s\n", when, ts % 1000, v[0], v[1],
-		    v[5]);
+		    sum.data);
+		buf_free(&sum);
+	}
 	for (i = 0; i < 7; i++)
 		free(v[i]);
 }

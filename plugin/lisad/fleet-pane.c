@@ -408,6 +408,7 @@ fleet_pane_line(struct fleet_host *h, const char *line, size_t len)
 	else if (strcmp(t, "hello") == 0) {
 		h->state = FLEET_CONNECTED;
 		h->since = time_real_ms();
+		loop_timer_del(&h->hello);
 		h->started = json_get_bool(d, 0, "started", &b) == 0 && b;
 		strlcpy(h->reason, h->started ? "started its helper" : "",
 		    sizeof h->reason);

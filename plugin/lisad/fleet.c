@@ -22,13 +22,12 @@
 
 #define FLEET_BACKOFF_MIN	1000	/* ms */
 #define FLEET_BACKOFF_MAX	60000
-#define FLEET_MAX_REQS		32	/* a host's requests in flight */
-
-struct fleet_req {
-	long long		 id;
-	struct listener_conn	*lc;		/* NULL: its asker left */
-	TAILQ_ENTRY(fleet_req)	 entry;
-};
+/*
+ * ssh gives up on a host that does not answer after 15 s (ConnectTimeout);
+ * a host that answers but whose shell start-up or lisa hangs is ours to
+ * give up on: no hello from its bridge in this long, and it is down.
+ */
+#define FLEET_HELLO_MS		20000
 
 /* A local window that shows a remote pane (cmd-jump.c): its badge. */
 #define FLEET_MAX_JUMPS		64
@@ -47,7 +46,6 @@ static char		*fleet_cfg_ssh;
 static char		*fleet_cfg_remote;
 static char		*fleet_ssh;		/* what the hosts run with */
 static char		*fleet_remote;
-static long long	 fleet_next_id = 1;
 
 static void	fleet_connect(struct fleet_host *);
 
@@ -142,6 +140,7 @@ fleet_disconnect(struct fleet_host *h)
 	if (h->pid > 0)
 		kill(h->pid, SIGTERM);
 	h->pid = 0;
+	loop_timer_del(&h->hello);
 	buf_reset(&h->in);
 	buf_reset(&h->errbuf);
 	/* Requests in flight will not be answered: say so. */
@@ -159,6 +158,23 @@ static void
 fleet_retry_cb(void *arg)
 {
 	fleet_connect(arg);
+}
+
+static void fleet_down(struct fleet_host *, const char *);
+
+static void
+fleet_hello_cb(void *arg)
+{
+	struct fleet_host	*h = arg;
+	char			 why[FLEET_MAX_STR + 160];
+
+	if (h->state != FLEET_CONNECTING)
+		return;
+	snprintf(why, sizeof why, "no answer from lisa bridge there in %d s "
+	    "(the remote shell's start-up or lisa hangs?)%s%s",
+	    FLEET_HELLO_MS / 1000, h->err[0] != '\0' ? "; ssh said: " : "",
+	    h->err);
+	fleet_down(h, why);
 }
 
 /* Down, with why; try again after the backoff. */
@@ -203,6 +219,12 @@ fleet_err_cb(int fd, short revents, void *arg)
 			strlcpy(h->err, c, sizeof h->err);
 			free(c);
 			log_debug("fleet %s: %s", h->name, h->err);
+			/* While it connects, what ssh says is the news. */
+			if (h->state == FLEET_CONNECTING) {
+				strlcpy(h->reason, "ssh says: ",
+				    sizeof h->reason);
+				strlcat(h->reason, h->err, sizeof h->reason);
+			}
 		}
 		buf_consume(&h->errbuf, (size_t)(nl - h->errbuf.data) + 1);
 	}
@@ -353,7 +375,10 @@ fleet_connect(struct fleet_host *h)
 	h->eev = loop_add(h->efd, POLLIN, fleet_err_cb, h);
 	h->connects++;
 	log_debug("fleet %s: ssh pid %ld", h->name, (long)pid);
-	fleet_set_state(h, FLEET_CONNECTING, "");
+	h->err[0] = '\0';
+	fleet_set_state(h, FLEET_CONNECTING, "ssh started; waiting for lisa "
+	    "bridge there to answer");
+	loop_timer_add(&h->hello, FLEET_HELLO_MS);
 	return;
 fail:
 	fleet_down(h, strerror(errno));
@@ -397,6 +422,7 @@ fleet_host_new(const char *entry)
 	RB_INIT(&h->panes);
 	TAILQ_INIT(&h->reqs);
 	loop_timer_init(&h->retry, fleet_retry_cb, h);
+	loop_timer_init(&h->hello, fleet_hello_cb, h);
 	TAILQ_INSERT_TAIL(&fleet_hosts, h, entry);
 	return (h);
 }
@@ -474,7 +500,7 @@ fleet_apply(void)
 }
 
 /* Window @window now shows the remote pane target (%N@HOST). */
-static void
+void
 fleet_jump_set(int window, const char *target)
 {
 	struct fleet_jump	*j;
@@ -573,179 +599,6 @@ fleet_hosts_json(struct buf *b)
 		buf_addc(b, '}');
 	}
 	buf_addc(b, ']');
-}
-
-/* Run `lisa ARGV` on h (through its bridge); lc gets the answer. */
-int
-fleet_send(struct fleet_host *h, char **argv, int argc,
-    struct listener_conn *lc, char **cause)
-{
-	struct fleet_req	*r;
-	struct buf		 b;
-	int			 i, n = 0, ok;
-	ssize_t			 w;
-
-	if (h->state != FLEET_CONNECTED || h->wfd == -1) {
-		xasprintf(cause, "%s is %s", h->name,
-		    h->state == FLEET_DOWN ? "down" : "connecting");
-		return (-1);
-	}
-	TAILQ_FOREACH(r, &h->reqs, entry)
-		n++;
-	if (n >= FLEET_MAX_REQS) {
-		xasprintf(cause, "%s: too many requests in flight", h->name);
-		return (-1);
-	}
-	r = xcalloc(1, sizeof *r);
-	r->id = fleet_next_id++;
-	r->lc = lc;
-	buf_init(&b);
-	buf_printf(&b, "{\"id\":%lld,\"argv\":[", r->id);
-	for (i = 0; i < argc; i++) {
-		if (i != 0)
-			buf_addc(&b, ',');
-		json_cstr(&b, argv[i]);
-	}
-	buf_adds(&b, "]}\n");
-	/* One small line into a pipe: whole, or the host is in trouble. */
-	w = write(h->wfd, b.data, b.len);
-	ok = w == (ssize_t)b.len;
-	buf_free(&b);
-	if (!ok) {
-		free(r);
-		xasprintf(cause, "%s: cannot write to ssh", h->name);
-		return (-1);
-	}
-	TAILQ_INSERT_TAIL(&h->reqs, r, entry);
-	return (0);
-}
-
-/* {"t":"reply","id":N,"rc":R,"out":"..."}: to whoever asked. */
-int
-fleet_reply(struct fleet_host *h, struct json_doc *d)
-{
-	struct fleet_req	*r;
-	struct buf		 b;
-	long long		 id, rc;
-	char			*out, *c;
-
-	if (json_get_int(d, 0, "id", &id) != 0 ||
-	    json_get_int(d, 0, "rc", &rc) != 0 || rc < 0 || rc > 255)
-		return (-1);
-	TAILQ_FOREACH(r, &h->reqs, entry) {
-		if (r->id == id)
-			break;
-	}
-	if (r == NULL)
-		return (-1);
-	TAILQ_REMOVE(&h->reqs, r, entry);
-	if (r->lc != NULL) {
-		out = json_get_str(d, 0, "out");
-		buf_init(&b);
-		buf_printf(&b, "{\"ok\":true,\"rc\":%lld", rc);
-		json_key(&b, "out");
-		/* Printed on the user's terminal: no control bytes but \n. */
-		c = fleet_clean_text(out != NULL ? out : "", 65536);
-		json_cstr(&b, c);
-		free(c);
-		free(out);
-		buf_addc(&b, '}');
-		listener_send(r->lc, &b);
-		buf_free(&b);
-	}
-	free(r);
-	return (0);
-}
-
-/* A listener connection closed: its requests answer nobody. */
-void
-fleet_conn_gone(struct listener_conn *lc)
-{
-	struct fleet_host	*h;
-	struct fleet_req	*r;
-
-	TAILQ_FOREACH(h, &fleet_hosts, entry) {
-		TAILQ_FOREACH(r, &h->reqs, entry) {
-			if (r->lc == lc)
-				r->lc = NULL;
-		}
-	}
-}
-
-/*
- * The helper's socket, for the fleet: "hosts" (lisa hosts), "remote"
- * (a command on a remote pane: {"cmd":"remote","target":"%N@HOST",
- * "argv":[...]}, the pane's local id put in for the target). 1 if it was
- * one of these.
- */
-int
-fleet_listener(struct listener_conn *lc, const char *cmd, struct json_doc *d)
-{
-	struct fleet_host	*h;
-	struct buf		 b;
-	char			*target, *argv[8], *cause = NULL, id[16];
-	char			*id_s;
-	int			 arr, n, i, pid, ok = 1;
-
-	if (strcmp(cmd, "hosts") == 0) {
-		buf_init(&b);
-		buf_adds(&b, "{\"ok\":true,\"hosts\":");
-		fleet_hosts_json(&b);
-		buf_addc(&b, '}');
-		listener_send(lc, &b);
-		buf_free(&b);
-		return (1);
-	}
-	if (strcmp(cmd, "jump") == 0) {
-		target = json_get_str(d, 0, "target");
-		if ((id_s = json_get_str(d, 0, "window")) != NULL &&
-		    id_s[0] == '@' && strspn(id_s + 1, "0123456789") ==
-		    strlen(id_s + 1) && id_s[1] != '\0' && strlen(id_s) < 11)
-			fleet_jump_set(atoi(id_s + 1), target);
-		free(id_s);
-		free(target);
-		buf_init(&b);
-		buf_adds(&b, "{\"ok\":true}");
-		listener_send(lc, &b);
-		buf_free(&b);
-		return (1);
-	}
-	if (strcmp(cmd, "remote") != 0)
-		return (0);
-	target = json_get_str(d, 0, "target");
-	arr = json_get(d, 0, "argv");
-	n = json_array_size(d, arr);
-	memset(argv, 0, sizeof argv);
-	if (fleet_parse_target(target, &h, &pid) != 0) {
-		listener_send_error(lc, "no such remote pane (%N@HOST, HOST "
-		    "as in @lisa-hosts)");
-		free(target);
-		return (1);
-	}
-	free(target);
-	if (n < 1 || n > 7) {
-		listener_send_error(lc, "bad argv");
-		return (1);
-	}
-	snprintf(id, sizeof id, "%%%d", pid);
-	for (i = 0; i < n && ok; i++) {
-		if (json_tok_str(d, json_array_item(d, arr, i), &argv[i]) != 0)
-			ok = 0;
-		/* The target, as the remote knows it. */
-		else if (strcmp(argv[i], "-") == 0) {
-			free(argv[i]);
-			argv[i] = xstrdup(id);
-		}
-	}
-	if (!ok)
-		listener_send_error(lc, "bad argv");
-	else if (fleet_send(h, argv, n, lc, &cause) != 0) {
-		listener_send_error(lc, cause);
-		free(cause);
-	}
-	for (i = 0; i < n; i++)
-		free(argv[i]);
-	return (1);
 }
 
 /*

@@ -39,6 +39,13 @@ struct fleet_pane {
 RB_HEAD(fleet_panes, fleet_pane);
 
 struct fleet_req;
+/* A command on a remote pane, its answer awaited (fleet-req.c). */
+struct fleet_req {
+	long long		 id;
+	struct listener_conn	*lc;		/* NULL: its asker left */
+	TAILQ_ENTRY(fleet_req)	 entry;
+};
+
 struct fleet_host {
 	char			*name;		/* as in @lisa-hosts */
 	char			*dest;		/* for ssh */
@@ -60,6 +67,7 @@ struct fleet_host {
 	struct buf		 in;
 	struct buf		 errbuf;
 	struct loop_timer	 retry;
+	struct loop_timer	 hello;		/* its bridge's hello, due */
 	uint64_t		 backoff;
 	int			 listed;	/* still in @lisa-hosts */
 
@@ -77,6 +85,7 @@ void		 fleet_apply(void);
 void		 fleet_close(void);
 void		 fleet_restore(struct buf *);
 enum cls_state	 fleet_jump_state(int);
+void		 fleet_jump_set(int, const char *);
 void		 fleet_reaped(pid_t, int);
 struct fleet_host *fleet_find(const char *);
 int		 fleet_parse_target(const char *, struct fleet_host **,

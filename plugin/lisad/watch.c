@@ -368,6 +368,9 @@ watch_title(struct pane *p, const char *title)
 	}
 	free(w->title);
 	w->title = xstrdup(title);
+	/* What tmux's #{pane_title} now says too (lisa list's TITLE). */
+	free(p->title);
+	p->title = xstrdup(title);
 	w->title_cleared = (*title == '\0');
 	w->title_at = time_mono_ms();
 	watch_touch(p);

@@ -148,7 +148,7 @@ test_fleet_remote_states_push() {
 	# No helper ran there: the bridge started it, and says so.
 	L hosts --json | jget "d[0]['reason']" | grep -qx "started its helper" ||
 	    fail "hosts: $(L hosts)"
-	L list | grep -q "^$p@$H1 .* claude .*waiting_input" || fail "lisa list: $(L list)"
+	L list | grep -q "^$p@$H1 .* claude .*waiting" || fail "lisa list: $(L list)"
 	# Every key a local pane has (its signals too), and its own target.
 	missing=$(L list --json | jget "sorted(set(next(p for p in d if p['host'] is None)) - set(next(p for p in d if p['host'])))")
 	[ "$missing" = "[]" ] || fail "a remote pane lacks $missing"
@@ -374,6 +374,9 @@ test_fleet_jump_to_remote_agent() {
 	else
 		expect_remote "$p" "$H1" waiting_input
 	fi
+	# The remote shell has no UTF-8 locale (ssh sent none): the attach
+	# must still draw the agent's glyphs, as the pane here takes UTF-8.
+	T set -g @lisa-remote-tmux 'env -u LANG -u LC_ALL -u LC_CTYPE tmux'
 	O send-keys C-b A
 	until_ms 10000 sh -c "[ \"\$(tmux -L $SOCK list-windows -F '#{@lisa_jump_target}' | grep .)\" = '$p@$H1' ]" ||
 	    fail "no jump window: $(T list-windows -F '#{window_name} #{@lisa_jump} #{@lisa_jump_target}')"
@@ -382,6 +385,8 @@ test_fleet_jump_to_remote_agent() {
 	    fail "nothing attached on the host: $(O capture-pane -p)"
 	until_ms 10000 sh -c "tmux -L '$OUTER' capture-pane -p | grep -q 'Claude Code (fake)'" ||
 	    fail "the agent is not on screen: $(O capture-pane -p)"
+	O capture-pane -p | grep -q '╭─── Claude Code (fake)' ||
+	    fail "the agent's glyphs are lost: $(O capture-pane -p)"
 	[ "$(T list-windows -F x | wc -l)" = 2 ] || fail "windows: $(T list-windows)"
 	# The window wears the remote agent's badge in the window list.
 	w=$(T list-windows -F '#{window_id} #{@lisa_jump}' | sed -n "s| $H1\$||p")
@@ -398,4 +403,28 @@ test_fleet_jump_to_remote_agent() {
 	wait_helper_exit 5000 || fail "helper did not exit"
 	[ -z "$(T list-windows -F '#{@lisa_jump}#{@lisa_jump_target}')" ] ||
 	    fail "stop left options: $(T list-windows -F '#{@lisa_jump} #{@lisa_jump_target}')"
+}
+
+# A host whose ssh connects but whose lisa never answers (a remote shell
+# start-up that hangs): lisa hosts says what it waits for from the first
+# moment, and after 20 s (lisa's default) the host is down, saying why.
+test_fleet_hung_remote_says_why() {
+	trap fleet_cleanup EXIT
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME"
+	start_sshd
+	start_server main
+	T set -g @lisa-ssh-command "ssh -F $S/config"
+	T set -g @lisa-remote-lisa 'sleep 600 #'
+	T set -g @lisa-hosts "devbox"
+	start_helper
+	until_ms 5000 hosts_are connecting || fail "not connecting: $(L hosts)"
+	r=$(L hosts --json | jget "d[0]['reason']")
+	case "$r" in
+	*"waiting for lisa bridge"*) ;;
+	*) fail "connecting, and the reason is: '$r'" ;;
+	esac
+	until_ms 30000 down_with_reason || fail "still: $(L hosts)"
+	L hosts | grep -q "no answer from lisa bridge there in 20 s" ||
+	    fail "lisa hosts: $(L hosts)"
 }

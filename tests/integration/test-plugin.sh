@@ -93,11 +93,17 @@ test_demo_leaves_nothing_behind() {
 	# (the user's server must go when this test ends, whatever happens)
 	trap 'tmux -L lisa-demo kill-server 2>/dev/null; cleanup' EXIT
 	mkdir -p "$TESTDIR/tmp"
-	out=$(cd "$ROOT" && TMPDIR="$TESTDIR/tmp" DEMO_SECONDS=6 sh plugin/demo.sh 2>&1) ||
+	out=$(cd "$ROOT" && TMPDIR="$TESTDIR/tmp" DEMO_SECONDS=6 \
+	    DEMO_CAPTURE="$TESTDIR/shots" sh plugin/demo.sh 2>&1) ||
 	    fail "demo failed: $out"
 	printf '%s\n' "$out" | grep -q "== lisa list ==" || fail "demo output: $out"
-	printf "%s\n" "$out" | grep -Eq "(in_progress|waiting_input|completed|crashed)" ||
+	printf "%s\n" "$out" | grep -Eq "(working|waiting|done|crashed)" ||
 	    fail "the demo's agents were not seen: $out"
+	# Its status line (with no notification over it) and its hint whole,
+	# at its 160 columns.
+	sed 's/\x1b\[[0-9;]*m//g' "$TESTDIR/shots/screen.ansi" | tail -n 1 |
+	    grep -q "| C-b a: menu *$" ||
+	    fail "the demo's hint is cut: $(tail -n 1 "$TESTDIR/shots/screen.ansi")"
 	left=$(ls -A "$TESTDIR/tmp")
 	[ -z "$left" ] || fail "left behind: $left"
 	printf '%s\n' "$out" | grep -q "cannot remove" && fail "demo: $out"

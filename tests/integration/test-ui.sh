@@ -130,6 +130,10 @@ test_context_on_border_from_transcript() {
 test_menu_next_and_details_from_keys() {
 	three_agents
 	attach main:0
+	# prefix + A ranks as the menu and the badges do: crashed first.
+	O send-keys C-b A
+	until_ms 2000 client_at "$a3" ||
+	    fail "next went to $(client_pane) first, not the crashed pane"
 	O send-keys C-b a
 	expect_screen "lisa: 3 agents"
 	# A table: agent, window by name (index.pane where two share a
@@ -145,7 +149,7 @@ $(screen)"
 	# Items are worst first: crashed (1), waiting (2), working (3).
 	O send-keys 2
 	until_ms 2000 client_at "$a2" || fail "menu item 2 went to $(client_pane)"
-	# prefix + A: waiting, then crashed, then around again.
+	# prefix + A from the waiting pane: the crashed, then around again.
 	O send-keys C-b A
 	until_ms 2000 client_at "$a3" || fail "next: $(client_pane), not the crashed pane"
 	O send-keys C-b A

@@ -1,0 +1,75 @@
+# Answers that say enough: what the CLI prints about panes without an
+# agent, about events, and what it shows of a pane made after the helper
+# started. At lisa's defaults.
+
+. "$ROOT/tests/integration/agents.sh"
+
+start_plain() {
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME"
+	export FAKE_AGENT_LOG="$TESTDIR/agent.log"
+	start_server main
+	start_helper
+}
+
+title_is() { [ "$(pane_field "$1" title)" = "$2" ]; }
+
+# lisa list's TITLE is tmux's #{pane_title}, for a pane made later too,
+# and its STATE is in the status line's words.
+test_list_title_and_words_of_a_later_pane() {
+	start_plain
+	T new-window -d -t main:1 "printf '\\033]2;set later\\007'; exec sleep 600"
+	until_ms 5000 sh -c "[ \"\$(tmux -L $SOCK display -p -t main:1 '#{pane_title}')\" = 'set later' ]" ||
+	    fail "tmux has title '$(T display -p -t main:1 '#{pane_title}')'"
+	p=$(T display -p -t main:1 '#{pane_id}')
+	until_ms 5000 title_is "$p" 'set later' || fail "lisa list: $(L list)"
+	L list | grep -q "^main:1.0 .*set later$" || fail "lisa list: $(L list)"
+	a=$(agent_window 2 claude)
+	L wait "$a" --until waiting_input --timeout 30 >/dev/null || fail "no agent"
+	L list | grep -E "^main:2.0 +$a .* claude +waiting \(prompt\)" ||
+	    fail "lisa list's state, not in the status line's words: $(L list)"
+}
+
+# lisa wait on a pane with no agent says so at once, and still waits (an
+# agent typed into the shell may not be seen yet).
+test_wait_on_a_plain_pane_says_so() {
+	start_plain
+	p=$(T display -p -t main:0 '#{pane_id}')
+	"$LISA" -L "$SOCK" wait "$p" --timeout 6 >"$TESTDIR/out" 2>"$TESTDIR/err" &
+	w=$!
+	until_ms 3000 grep -q "$p has no agent (yet): waiting for one to start" "$TESTDIR/err" ||
+	    fail "nothing said: $(cat "$TESTDIR/err")"
+	kill -0 "$w" 2>/dev/null || fail "it did not wait"
+	wait "$w"
+	[ $? = 1 ] || fail "a timeout is exit 1"
+}
+
+# The details of a pane without an agent say so, not "last events: none".
+test_details_of_a_plain_pane() {
+	start_plain
+	p=$(T display -p -t main:0 '#{pane_id}')
+	out=$(L details "$p") || fail "lisa details: $out"
+	case "$out" in
+	*"last events"*) fail "a plain pane's details: $out" ;;
+	esac
+	printf '%s\n' "$out" | grep -q "no agent has run here" || fail "details: $out"
+}
+
+# lisa events tells who asked and how a thing ended: a run's exit, a kill
+# and who sent it, an agent's termination.
+test_events_say_who_and_how() {
+	start_plain
+	out=$(L run --name r -- sh -c 'exit 3') || fail "lisa run: $out"
+	until_ms 10000 sh -c "$LISA -L $SOCK events | grep -q run_finished" ||
+	    fail "no run_finished: $(L events)"
+	L events | grep -E "run_finished +name r, attempt 1: .*exit 3" ||
+	    fail "run_finished: $(L events | grep run_)"
+	T set -g remain-on-exit on
+	a=$(agent_window 5 claude)
+	L wait "$a" --until waiting_input --timeout 30 >/dev/null || fail "no agent"
+	L kill "$a" >/dev/null || fail "lisa kill"
+	until_ms 10000 sh -c "$LISA -L $SOCK events | grep -q terminate" ||
+	    fail "no terminate: $(L events)"
+	L events | grep -E "terminate +by you, SIGTERM to [0-9]+ process" ||
+	    fail "terminate: $(L events | grep termin)"
+}
