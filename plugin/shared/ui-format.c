@@ -436,17 +436,22 @@ uiformat_status(struct buf *b, const struct ui_config *cfg)
 }
 
 /*
- * #{lisa_waiting}: session:window of every pane that waits, escaped. On a
- * light bar in black: the bar's own black may be a grey (tango's).
+ * #{lisa_waiting}: session:window of every pane that waits, escaped, and
+ * cut at UI_WAITING_WIDTH columns with "…" (the count says how many; the
+ * menu has them all), so a status line keeps its clock when many wait.
+ * tmux cuts after the escaping: a cut between "##" leaves "#…", text.
+ * On a light bar in black: the bar's own black may be a grey (tango's).
  */
+#define UI_WAITING_WIDTH "20"
+#define UI_WAITING "#{=/" UI_WAITING_WIDTH "/\u2026;q/h:@lisa_waiting}"
 void
 uiformat_waiting(struct buf *b, const struct ui_config *cfg)
 {
 	if (cfg->light)
 		buf_adds(b, "#{?@lisa_waiting,#[push-default]#[" UI_TEXT_LIGHT
-		    "]#{q/h:@lisa_waiting}#[pop-default],}");
+		    "]" UI_WAITING "#[pop-default],}");
 	else
-		buf_adds(b, "#{q/h:@lisa_waiting}");
+		buf_adds(b, UI_WAITING);
 }
 
 /* A chain of #{?#{==:OPT,state},...} choosing by a state option. */

@@ -543,3 +543,28 @@ test_cold_start_tells_the_first_client() {
 	until_ms 10000 "$copy/bin/lisa" -L "$SOCK" list || fail "helper not running"
 	"$copy/bin/lisa" -L "$SOCK" stop >/dev/null
 }
+
+# README's status-right snippet, as written there, at lisa's defaults:
+# with more windows waiting than fit, the clock stays on screen.
+test_readme_status_right_keeps_the_clock() {
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME"
+	start_server main
+	sed -n '/^## In tmux/,/^## /p' "$ROOT/README.md" |
+	    sed -n '/^```tmux$/,/^```$/p' | grep '^set ' >"$TESTDIR/snippet.conf"
+	grep -q "status-right '#{lisa_status}" "$TESTDIR/snippet.conf" ||
+	    fail "no snippet in README: $(cat "$TESTDIR/snippet.conf")"
+	T source-file "$TESTDIR/snippet.conf"
+	start_helper
+	for i in 1 2 3 4 5; do
+		agent_window "$i" claude >>"$TESTDIR/panes"
+	done
+	for p in $(cat "$TESTDIR/panes"); do
+		L wait "$p" --until waiting_input --timeout 30 >/dev/null ||
+		    fail "$p never waited"
+	done
+	attach main:0 120
+	expect_screen "◐ 5 main:1 main:2 main:3…"
+	status_line | grep -Eq '\| [0-9][0-9]:[0-9][0-9] *$' ||
+	    fail "the clock is gone: $(status_line)"
+}
