@@ -318,7 +318,7 @@ test_status_targets_not_found_and_wait_timeout() {
 	L wait "$p" --until bogus >/dev/null 2>"$TESTDIR/err"
 	[ $? -eq 2 ] || fail "unknown state accepted"
 	# The error names the bad value and the good ones.
-	grep -q "unknown state 'bogus'; use .*waiting_input.*working" "$TESTDIR/err" ||
+	grep -q "unknown state: bogus (use .*waiting_input.*working" "$TESTDIR/err" ||
 	    fail "error: $(cat "$TESTDIR/err")"
 	# The status line's words work as well as the JSON's state names.
 	L wait "$p" --until waiting --timeout 5 >/dev/null || fail "until waiting"

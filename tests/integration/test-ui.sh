@@ -520,6 +520,11 @@ test_first_build_says_building_then_ready() {
 	# (3.2a says ready just before it starts the helper)
 	until_ms 10000 "$copy/bin/lisa" -L "$SOCK" list || fail "helper not running"
 	"$copy/bin/lisa" -L "$SOCK" stop >/dev/null
+	# A quiet build: one short line a file (V=1 gives the commands).
+	log="$TESTDIR/cache/lisa/build.log"
+	[ "$(grep -c '^  CC   plugin/' "$log")" -ge 40 ] || fail "build log: $(head "$log")"
+	bad=$(grep -v -E '^  (CC|AR|LD)   [^ ]+$|^make(\[[0-9]+\])?: ' "$log")
+	[ -z "$bad" ] || fail "a loud build: $bad"
 }
 
 # tmux starting: TPM runs the plugin before any client is attached, and a
