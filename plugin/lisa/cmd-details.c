@@ -282,9 +282,7 @@ cmd_details(struct lisa_ctx *ctx, const char *target, int wait)
 		/* A plain pane, and nothing ever ran here that lisa saw. */
 		if (shown == 0)
 			printf("\n  %s\n", details_agent(ctx, pane) ?
-			    "no events yet" : "no agent has run here while lisa "
-			    "watched: start one in this pane (claude, codex, "
-			    "...) and lisa shows it");
+			    "no events yet" : "no agent has run here");
 		json_free(d);
 	}
 	free(cause);
