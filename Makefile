@@ -6,6 +6,7 @@ PKG_CONFIG ?= pkg-config
 BSD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libbsd-overlay 2>/dev/null)
 BSD_LIBS := $(shell $(PKG_CONFIG) --libs libbsd-overlay 2>/dev/null)
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
+CMOCKA_CFLAGS ?=
 # jsmn is one header: Debian's libjsmn-dev, or JSMN_INCLUDE=its directory.
 JSMN_INCLUDE ?= $(firstword $(foreach d,/usr/include /usr/local/include \
 	/opt/homebrew/include,$(if $(wildcard $(d)/jsmn.h),$(d))))
@@ -22,8 +23,17 @@ WARN = -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wpointer-arith \
 	-Wmissing-prototypes -Wstrict-prototypes
 CFLAGS ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(BSD_CFLAGS) \
-	$(JSMN_CFLAGS) -Icontrol -Iplugin/shared -MMD -MP
+	$(JSMN_CFLAGS) $(DEFS) -Icontrol -Iplugin/shared -MMD -MP
 LDLIBS = $(BSD_LIBS)
+# lisa's own tree and queue macros (control/lisa-tree.h) even where the
+# system has <sys/tree.h>: make OWN_TREE=1 (musl and macOS take them
+# anyway, having none).
+DEFS = $(if $(filter 1,$(OWN_TREE)),-DLISA_OWN_TREE)
+# strlcpy/strlcat: the system's (the BSDs, macOS, musl, glibc 2.38,
+# libbsd), else control/compat-string.c's.
+HAVE_STRLCPY := $(shell printf '\043include <string.h>\nint main(void) { char b[2]; return (int)strlcpy(b, "a", 2); }\n' | \
+	$(CC) -std=c11 -D_GNU_SOURCE $(BSD_CFLAGS) -x c -o /dev/null - $(BSD_LIBS) >/dev/null 2>&1 && echo 1)
+DEFS += $(if $(HAVE_STRLCPY),-DLISA_HAVE_STRLCPY)
 
 BUILD ?= build
 BIN ?= bin
@@ -42,7 +52,8 @@ OSDEP ?= $(shell [ "$$(uname -s)" = Linux ] && echo linux || echo generic)
 CONTROL_SRCS = control/xmalloc.c control/buf.c control/log.c control/time.c \
 	control/control-parse.c control/control-unescape.c \
 	control/control-quote.c control/control-layout.c \
-	control/control-client.c
+	control/control-client.c control/compat-tree.c \
+	control/compat-string.c
 # One folder per program and one for what both use (docs/architecture.md):
 # each program's sources are its folder's files.
 SHARED_SRCS = $(sort $(filter-out plugin/shared/osdep-%.c, \
@@ -56,7 +67,7 @@ SHARED_OBJS = $(call obj,$(SHARED_SRCS))
 
 UNIT_TESTS = control_parse control_unescape control_client control_quote \
 	control_layout json runtime osc classify agent ui_format run_stderr \
-	claude_file run_record usage osc_notify bgtasks gemini_file guard contrast
+	claude_file run_record usage osc_notify bgtasks gemini_file guard contrast tree
 UNIT_BINS = $(patsubst %,$(BUILD)/tests/%_test,$(UNIT_TESTS))
 
 .PHONY: all clean test test-unit test-integration test-agents deps bench demo \
@@ -73,7 +84,7 @@ $(BUILD)/%.o: %.c
 # The portable files compile as plain POSIX (with its XSI option: realpath),
 # without _GNU_SOURCE.
 POSIX_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_XOPEN_SOURCE=700 $(WARN) $(CFLAGS) \
-	$(BSD_CFLAGS) $(JSMN_CFLAGS) -Icontrol -Iplugin/shared -MMD -MP
+	$(BSD_CFLAGS) $(JSMN_CFLAGS) $(DEFS) -Icontrol -Iplugin/shared -MMD -MP
 $(BUILD)/plugin/shared/osdep-generic.o $(BUILD)/plugin/shared/compat.o: ALL_CFLAGS = $(POSIX_CFLAGS)
 
 $(BUILD)/libcontrol.a: $(CONTROL_OBJS)
@@ -95,6 +106,7 @@ $(BIN)/lisa: $(call obj,$(LISA_SRCS)) $(SHARED_OBJS) $(BUILD)/libcontrol.a \
 	@mkdir -p $(BIN)
 	$(call say,LD,$@)$(CC) $(CFLAGS) -o $@ $(filter-out %.stamp,$^) $(LDLIBS)
 
+$(BUILD)/tests/unit/%.o: ALL_CFLAGS += $(CMOCKA_CFLAGS)
 $(BUILD)/tests/%_test: $(BUILD)/tests/unit/%_test.o $(SHARED_OBJS) \
 		$(BUILD)/libcontrol.a
 	@mkdir -p $(dir $@)
@@ -209,7 +221,8 @@ check-osdep:
 
 # Every shell script lisa ships or runs its tests with is plain POSIX sh.
 SH_SCRIPTS = lisa.tmux plugin/demo.sh plugin/install-deps.sh bench/run.sh \
-	.ci/tmux-debian.sh tests/run.sh tests/integration/lib.sh tests/layout.sh
+	.ci/tmux-debian.sh .ci/macos-cross.sh .ci/musl.sh tests/run.sh \
+	tests/integration/lib.sh tests/layout.sh
 lint-sh:
 	@shellcheck -s sh -S warning $(SH_SCRIPTS) && \
 	    echo "shellcheck -s sh: $(words $(SH_SCRIPTS)) scripts, no warning"

@@ -6,12 +6,12 @@
 #ifndef LISA_CONTROL_H
 #define LISA_CONTROL_H
 
-#include <sys/queue.h>
-
 #include <stddef.h>
 #include <stdint.h>
 
 #include "util.h"
+#include "lisa-queue.h"
+#include "lisa-tree.h"
 
 enum ctl_type {
 	CTL_UNKNOWN = 0,	/* a %word we do not know: logged, skipped */

@@ -8,9 +8,15 @@
 
 #define printflike(a, b) __attribute__((format(printf, a, b)))
 
-/* sys/tree.h's RB_GENERATE_STATIC needs it; libbsd leaves it undefined. */
+/* RB_GENERATE_STATIC needs it; libbsd leaves it undefined. */
 #ifndef __unused
 #define __unused __attribute__((__unused__))
+#endif
+
+/* compat-string.c, where the system has none. */
+#ifndef LISA_HAVE_STRLCPY
+size_t	 strlcpy(char *, const char *, size_t);
+size_t	 strlcat(char *, const char *, size_t);
 #endif
 
 /* xmalloc.c: allocation that never returns NULL (aborts on exhaustion). */

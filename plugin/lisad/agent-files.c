@@ -194,7 +194,7 @@ agentfiles_load(const char *path, struct file_stamp *stamp, char *buf,
 		errno = EINVAL;
 		return (-1);
 	}
-	mtime = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+	mtime = OSDEP_MTIME_NS(&st);
 	if (mtime == stamp->mtime && st.st_size == stamp->size) {
 		close(fd);
 		return (0);

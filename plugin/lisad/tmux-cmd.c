@@ -248,8 +248,10 @@ tmux_spawn_control(int session, pid_t *pidp, int *rfd, int *wfd)
 	 * flooding pane. A large pipe lets tmux hand over a whole burst at
 	 * once (as much as the system lets us: pipe-max-size, 1 MiB).
 	 */
+#ifdef F_SETPIPE_SZ	/* Linux's; elsewhere the pipe is what it is */
 	if (fcntl(out[0], F_SETPIPE_SZ, TMUX_PIPE_SIZE) == -1)
 		log_debug("F_SETPIPE_SZ: %s", strerror(errno));
+#endif
 	fcntl(out[0], F_SETFL, fcntl(out[0], F_GETFL) | O_NONBLOCK);
 	fcntl(in[1], F_SETFL, fcntl(in[1], F_GETFL) | O_NONBLOCK);
 	*pidp = pid;

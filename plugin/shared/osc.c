@@ -4,6 +4,7 @@
  * strings are collected (bounded) until BEL or ST. CAN/SUB abort a string,
  * as in a terminal. DCS "tmux;" payloads are undoubled and scanned again.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -10,7 +10,13 @@
  * working directory or environment of another process, no count of what a
  * process wrote (streams are sampled), no file events (agent files are
  * read when lisa wakes for other reasons), no resident size.
+ *
+ * It compiles as plain POSIX, with the few BSD calls it uses (strlcpy,
+ * getpeereid) let in where the system hides them under a strict POSIX.
  */
+#ifdef __APPLE__
+#define _DARWIN_C_SOURCE 1
+#endif
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <sys/stat.h>

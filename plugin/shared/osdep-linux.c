@@ -271,9 +271,13 @@ osdep_peer_uid(int fd, uid_t *uid)
 long long
 osdep_heap_bytes(void)
 {
+#ifdef __GLIBC__
 	struct mallinfo2	mi = mallinfo2();
 
 	return ((long long)(mi.uordblks + mi.hblkhd));
+#else
+	return (-1);	/* musl says nothing of its heap */
+#endif
 }
 
 /* Blocked, and read from a signalfd. */

@@ -70,6 +70,16 @@ long		 osdep_self_rss_kb(void);
 long long	 osdep_heap_bytes(void);
 int		 osdep_peer_uid(int, uid_t *);
 
+/* A file's modification time in ns (macOS names the field its own way). */
+#ifdef __APPLE__
+#define OSDEP_MTIME_NS(st)						\
+	((int64_t)(st)->st_mtimespec.tv_sec * 1000000000 +		\
+	    (st)->st_mtimespec.tv_nsec)
+#else
+#define OSDEP_MTIME_NS(st)						\
+	((int64_t)(st)->st_mtim.tv_sec * 1000000000 + (st)->st_mtim.tv_nsec)
+#endif
+
 /* compat.c: close-on-exec descriptors, the same on every system. */
 int		 compat_fd_flags(int, int);
 int		 compat_pipe(int[2]);

@@ -3,8 +3,11 @@
  * whole each time (temp file, fsync, rename), so a reader sees the old
  * record or the new one, never half of one.
  */
-#include <sys/random.h>
+#include <sys/types.h>
 #include <sys/stat.h>
+#ifdef __APPLE__
+#include <sys/random.h>	/* getentropy; after sys/types.h, as macOS needs */
+#endif
 
 #include <errno.h>
 #include <fcntl.h>
@@ -73,7 +76,8 @@ run_new_id(char *out, size_t len)
 {
 	unsigned char	rnd[4];
 
-	if (getrandom(rnd, sizeof rnd, 0) != sizeof rnd)
+	/* getentropy: glibc, musl, macOS and the BSDs all have it. */
+	if (getentropy(rnd, sizeof rnd) != 0)
 		memset(rnd, 0, sizeof rnd);
 	snprintf(out, len, "r%02x%02x%02x%02x", rnd[0], rnd[1], rnd[2],
 	    rnd[3]);
@@ -352,6 +356,37 @@ run_outcome(int code, int sig, const char *killed_by)
 }
 
 /* {reason, terminated_by[, message, exit_code, signal, stderr]} */
+/*
+ * A signal's name without "SIG", as the shell says it: the same on every
+ * system lisa builds for (glibc's sigabbrev_np is glibc's alone).
+ */
+static const char *
+run_signal_name(int sig)
+{
+	static const struct {
+		int		 sig;
+		const char	*name;
+	} names[] = {
+		{ SIGHUP, "HUP" }, { SIGINT, "INT" }, { SIGQUIT, "QUIT" },
+		{ SIGILL, "ILL" }, { SIGTRAP, "TRAP" }, { SIGABRT, "ABRT" },
+		{ SIGBUS, "BUS" }, { SIGFPE, "FPE" }, { SIGKILL, "KILL" },
+		{ SIGUSR1, "USR1" }, { SIGSEGV, "SEGV" }, { SIGUSR2, "USR2" },
+		{ SIGPIPE, "PIPE" }, { SIGALRM, "ALRM" }, { SIGTERM, "TERM" },
+		{ SIGCHLD, "CHLD" }, { SIGCONT, "CONT" }, { SIGSTOP, "STOP" },
+		{ SIGTSTP, "TSTP" }, { SIGTTIN, "TTIN" }, { SIGTTOU, "TTOU" },
+		{ SIGURG, "URG" }, { SIGXCPU, "XCPU" }, { SIGXFSZ, "XFSZ" },
+		{ SIGVTALRM, "VTALRM" }, { SIGPROF, "PROF" },
+		{ SIGWINCH, "WINCH" }, { SIGSYS, "SYS" },
+	};
+	size_t	i;
+
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		if (names[i].sig == sig)
+			return (names[i].name);
+	}
+	return (NULL);
+}
+
 void
 run_termination(struct buf *b, int code, int sig, const char *killed_by,
     const char *stderr_json)
@@ -364,7 +399,7 @@ run_termination(struct buf *b, int code, int sig, const char *killed_by,
 		by = killed_by;
 	else if (strcmp(reason, "terminated") == 0)
 		by = "user";
-	abbrev = sig > 0 ? sigabbrev_np(sig) : NULL;
+	abbrev = sig > 0 ? run_signal_name(sig) : NULL;
 	if (sig > 0)
 		snprintf(msg, sizeof msg, "killed by signal %d (SIG%s)", sig,
 		    abbrev != NULL ? abbrev : "?");

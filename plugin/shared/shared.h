@@ -8,8 +8,6 @@
 #define LISA_SHARED_H
 
 #include <sys/types.h>
-#include <sys/queue.h>
-#include <sys/tree.h>
 
 #include <poll.h>
 #include <stdint.h>

