@@ -7,14 +7,18 @@ BSD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libbsd-overlay 2>/dev/null)
 BSD_LIBS := $(shell $(PKG_CONFIG) --libs libbsd-overlay 2>/dev/null)
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 CMOCKA_CFLAGS ?=
-# jsmn is one header: Debian's libjsmn-dev, or JSMN_INCLUDE=its directory.
-JSMN_INCLUDE ?= $(firstword $(foreach d,/usr/include /usr/local/include \
-	/opt/homebrew/include,$(if $(wildcard $(d)/jsmn.h),$(d))))
+# jsmn is one header: the system's (Debian's libjsmn-dev), else the
+# submodule plugin/jsmn (a release of zserge/jsmn, which TPM's --recursive
+# clone fetches; on a Mac there is no package), else JSMN_INCLUDE=dir.
+JSMN_DIRS ?= /usr/include /usr/local/include /opt/homebrew/include
+JSMN_INCLUDE ?= $(firstword $(foreach d,$(JSMN_DIRS) plugin/jsmn, \
+	$(if $(wildcard $(d)/jsmn.h),$(d))))
 ifeq ($(JSMN_INCLUDE),)
-ifeq ($(filter clean deps,$(MAKECMDGOALS)),)
+ifeq ($(filter clean deps check-layout lint-sh,$(MAKECMDGOALS)),)
 $(error jsmn.h not found. Debian and Ubuntu: apt-get install libjsmn-dev. \
-Elsewhere: put jsmn.h from the jsmn project (zserge/jsmn) in a directory \
-and run make JSMN_INCLUDE=that-directory)
+macOS and elsewhere: git submodule update --init (TPM clones with \
+--recursive, which does it), or put jsmn.h in a directory and run make \
+JSMN_INCLUDE=that-directory)
 endif
 endif
 JSMN_CFLAGS = $(if $(filter-out /usr/include,$(JSMN_INCLUDE)),-I$(JSMN_INCLUDE))
