@@ -1,6 +1,27 @@
 #!/bin/sh
 # Installs what lisa needs to build and test on Debian/Ubuntu: as root with
 # apt-get; otherwise prints the exact command. Does nothing when all is there.
+# On macOS it says what to run (Xcode's command line tools, Homebrew).
+DIR=$(cd "$(dirname "$0")/.." && pwd)
+
+if [ "$(uname -s)" = Darwin ]; then
+	need=""
+	command -v cc >/dev/null 2>&1 && command -v make >/dev/null 2>&1 ||
+	    need="$need
+  xcode-select --install            # the compiler, make, git"
+	brew=""
+	command -v tmux >/dev/null 2>&1 || brew="$brew tmux"
+	pkg-config --exists cmocka 2>/dev/null || brew="$brew cmocka"
+	command -v pkg-config >/dev/null 2>&1 || brew="$brew pkg-config"
+	[ -n "$brew" ] && need="$need
+  brew install$brew"
+	[ -f "$DIR/plugin/jsmn/jsmn.h" ] || need="$need
+  cd '$DIR' && git submodule update --init   # jsmn (TPM does this)"
+	[ -z "$need" ] && exit 0
+	echo "lisa on macOS needs (README: macOS):$need" >&2
+	exit 1
+fi
+
 PKGS="tmux make gcc pkg-config libbsd-dev libjsmn-dev libcmocka-dev python3 strace mandoc openssh-client"
 
 missing=""

@@ -15,6 +15,38 @@
 
 static int	doctor_failed;
 
+static void check(int, const char *, const char *, ...) printflike(3, 4);
+
+/* What the helper would raise desktop notifications with (notify.c). */
+static void
+doctor_desktop(void)
+{
+	static const char	*tools[] = { "notify-send", "terminal-notifier",
+				    "osascript" };
+	const char		*path = getenv("PATH");
+	char			*copy, *p, *dir, full[4096];
+	size_t			 i;
+
+	for (i = 0; i < sizeof tools / sizeof tools[0]; i++) {
+		copy = p = xstrdup(path != NULL ? path : "/usr/bin:/bin");
+		while ((dir = strsep(&p, ":")) != NULL) {
+			snprintf(full, sizeof full, "%s/%s", dir, tools[i]);
+			if (*dir != '\0' && access(full, X_OK) == 0)
+				break;
+		}
+		free(copy);
+		if (dir != NULL) {
+			check(1, "desktop", "%s%s", full, i == 0 ? " (its Show "
+			    "takes you to the pane where it offers actions)" :
+			    "");
+			return;
+		}
+	}
+	check(-1, "desktop", "no notify-send, terminal-notifier or osascript "
+	    "on PATH: no desktop notifications (tmux's own, bells and the "
+	    "terminal's still work)");
+}
+
 static void
 check(int ok, const char *what, const char *fmt, ...)
 {
@@ -129,9 +161,16 @@ cmd_doctor(struct lisa_ctx *ctx, int json)
 		check(1, "system", "linux backend: exits by pidfd, file events "
 		    "by inotify, writes counted in /proc");
 	else
-		check(-1, "system", "%s backend (POSIX): deaths come from tmux "
-		    "alone, agent files are read when lisa looks, streams are "
-		    "sampled (README: Other systems)", osdep_name);
+		check(-1, "system", "%s backend (POSIX%s): deaths come from "
+		    "tmux alone, agent files are read when lisa looks, streams "
+		    "are sampled (README: %s)", osdep_name,
+#ifdef __APPLE__
+		    ", on macOS", "macOS"
+#else
+		    "", "Other systems"
+#endif
+		    );
+	doctor_desktop();
 	/* The running server's version; the tmux in PATH if none runs. */
 	rc = doctor_tmux(ctx, &out, NULL, NULL, NULL);
 	if (rc != 0)

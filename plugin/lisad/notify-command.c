@@ -122,20 +122,56 @@ notify_action_expire(void *arg)
 }
 
 /*
+ * A Mac's notification: terminal-notifier, else osascript's display
+ * notification. The text goes as arguments, never into the script (an
+ * AppleScript string would let a window's name run code), each led by a
+ * character the script drops or a space, so none can pass for an option.
+ */
+static void
+notify_spawn_mac(int kind, const char *path, const char *title,
+    const char *body)
+{
+	char	*t, *b;
+	pid_t	 pid;
+
+	if ((pid = fork()) != 0)
+		return;
+	notify_child(-1, -1);
+	if (kind == NOTIFY_DESKTOP_TERMINAL_NOTIFIER) {
+		xasprintf(&t, "%s%s", *title == '-' ? " " : "", title);
+		xasprintf(&b, "%s%s", *body == '-' ? " " : "", body);
+		execl(path, "terminal-notifier", "-group", "lisa", "-title",
+		    t, "-message", b, (char *)NULL);
+		_exit(127);
+	}
+	xasprintf(&t, "x%s", title);
+	xasprintf(&b, "x%s", body);
+	execl(path, "osascript", "-e", "on run argv",
+	    "-e", "display notification (text 2 thru -1 of item 2 of argv) "
+	    "with title (text 2 thru -1 of item 1 of argv)",
+	    "-e", "end run", t, b, (char *)NULL);
+	_exit(127);
+}
+
+/*
  * notify-send, with the "Show" action when there is a client to switch
  * (a local pane and a client attached): notify-send -A waits for the
  * click, so its output is read here. A notify-send without -A (libnotify
  * before 0.7.10) fails at once and is run again without it.
  */
 void
-notify_spawn_desktop(const char *path, int critical, const char *title,
-    const char *body, int pane, const char *client)
+notify_spawn_desktop(int kind, const char *path, int critical,
+    const char *title, const char *body, int pane, const char *client)
 {
 	struct notify_action	*a;
 	const char		*urgency = critical ? "critical" : "normal";
 	int			 fds[2] = { -1, -1 };
 	pid_t			 pid;
 
+	if (kind != NOTIFY_DESKTOP_SEND) {
+		notify_spawn_mac(kind, path, title, body);
+		return;
+	}
 	if (pane >= 0 && client != NULL && compat_pipe(fds) != 0)
 		return;
 	if ((pid = fork()) == -1) {

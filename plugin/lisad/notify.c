@@ -45,7 +45,8 @@ struct notify_config {
 	uint64_t cooldown_ms;
 	char	*command;
 	char	*sound;
-	char	*notify_send;	/* its path, if installed */
+	char	*notify_send;	/* the desktop's command, if installed */
+	int	 desktop_kind;	/* NOTIFY_DESKTOP_* */
 };
 static struct notify_config notify_cfg;
 
@@ -80,7 +81,15 @@ notify_reset(void)
 	notify_cfg.message = notify_cfg.bell = notify_cfg.desktop = 1;
 	notify_cfg.terminal = NTERM_AUTO;
 	notify_cfg.cooldown_ms = 10000;
-	notify_cfg.notify_send = notify_which("notify-send");
+	/* notify-send (Linux, the BSDs), else a Mac's own. */
+	notify_cfg.desktop_kind = NOTIFY_DESKTOP_SEND;
+	if ((notify_cfg.notify_send = notify_which("notify-send")) != NULL)
+		return;
+	notify_cfg.desktop_kind = NOTIFY_DESKTOP_TERMINAL_NOTIFIER;
+	if ((notify_cfg.notify_send = notify_which("terminal-notifier")) != NULL)
+		return;
+	notify_cfg.desktop_kind = NOTIFY_DESKTOP_OSASCRIPT;
+	notify_cfg.notify_send = notify_which("osascript");
 }
 
 static int
@@ -301,9 +310,9 @@ notify_clients_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 	if (!looking) {
 		notify_bell(n);		/* (a remote pane has no tty here) */
 		if (notify_cfg.desktop && notify_cfg.notify_send != NULL) {
-			notify_spawn_desktop(notify_cfg.notify_send,
-			    n->group != UI_WAITING, n->title, n->body, n->pane,
-			    latest);
+			notify_spawn_desktop(notify_cfg.desktop_kind,
+			    notify_cfg.notify_send, n->group != UI_WAITING,
+			    n->title, n->body, n->pane, latest);
 			notify_stats.desktop++;
 		}
 		if (notify_cfg.sound != NULL) {

@@ -54,7 +54,10 @@ void		 notify_remote(const char *, const char *, const char *,
 /* notify-command.c: notify-send, sound, a terminal's own notification. */
 char		*notify_which(const char *);
 void		 notify_child(int, int);
-void		 notify_spawn_desktop(const char *, int, const char *,
+#define NOTIFY_DESKTOP_SEND		0	/* notify-send */
+#define NOTIFY_DESKTOP_TERMINAL_NOTIFIER 1	/* a Mac's, from Homebrew */
+#define NOTIFY_DESKTOP_OSASCRIPT	2	/* a Mac's own */
+void		 notify_spawn_desktop(int, const char *, int, const char *,
 		     const char *, int, const char *);
 void		 notify_spawn_sound(const char *, const char *, const char *,
 		     const char *);

@@ -290,3 +290,53 @@ test_codex_waits_told_what_for_at_defaults() {
 	kill "$TTYC_iterm" 2>/dev/null
 	return 0
 }
+
+# On a Mac there is no notify-send: terminal-notifier when Homebrew put
+# one on PATH, else osascript's display notification. Stand-ins on PATH
+# record their arguments; the text is an argument, never in the script.
+test_desktop_on_a_mac() {
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME/bin"
+	for c in osascript terminal-notifier; do
+		printf '#!/bin/sh\nfor a in "$@"; do printf "%%s\\n" "$a"; done >>"%s/%s.log"\necho --- >>"%s/%s.log"\n' \
+		    "$TESTDIR" "$c" "$TESTDIR" "$c" >"$TESTDIR/$c"
+		chmod +x "$TESTDIR/$c"
+	done
+	ln -s "$TESTDIR/osascript" "$HOME/bin/osascript"
+	export PATH="$HOME/bin:$PATH"
+	command -v notify-send >/dev/null && skip "notify-send installed here"
+	start_server main
+	T set -g @lisa-notify-waiting on
+	T set -g @lisa-notify-cooldown 0
+	start_helper
+	p=$(agent_window 1 claude)
+	L wait "$p" --until waiting_input --timeout 30 >/dev/null || fail "no agent"
+	T send-keys -t "$p" 'work 2' Enter
+	expect "$p" in_progress
+	expect "$p" waiting_input prompt
+	until_ms 15000 grep -q -- --- "$TESTDIR/osascript.log" ||
+	    fail "no osascript: $(cat "$XDG_RUNTIME_DIR"/lisa/*.log | grep -i notif | tail -n 3)"
+	[ "$(head -n 8 "$TESTDIR/osascript.log")" = "-e
+on run argv
+-e
+display notification (text 2 thru -1 of item 2 of argv) with title (text 2 thru -1 of item 1 of argv)
+-e
+end run
+xclaude waits
+xmain:1 · prompt" ] || fail "osascript got: $(cat "$TESTDIR/osascript.log")"
+	# terminal-notifier, once there, comes first (a reload looks again).
+	ln -s "$TESTDIR/terminal-notifier" "$HOME/bin/terminal-notifier"
+	L reload >/dev/null
+	T send-keys -t "$p" 'work 2' Enter
+	expect "$p" in_progress
+	expect "$p" waiting_input prompt
+	until_ms 15000 grep -q -- --- "$TESTDIR/terminal-notifier.log" ||
+	    fail "no terminal-notifier"
+	[ "$(head -n 6 "$TESTDIR/terminal-notifier.log")" = "-group
+lisa
+-title
+claude waits
+-message
+main:1 · prompt" ] || fail "terminal-notifier got: $(cat "$TESTDIR/terminal-notifier.log")"
+	[ "$(grep -c -- --- "$TESTDIR/osascript.log")" = 1 ] || fail "osascript too"
+}

@@ -152,3 +152,93 @@ test_make_install_destdir() {
 	    fail "helper is $(readlink "/proc/$pid/exe"), not the installed lisad"
 	"$root/usr/bin/lisa" -L "$SOCK" stop >/dev/null
 }
+
+# A userland that is not GNU's, as a Mac's is: BusyBox's applets first on
+# PATH, and besides them only what lisa needs to build and run (tmux,
+# make, the compiler and its binutils, pkg-config, python3 for the fake
+# agents). lisa.tmux builds the plugin there and starts it.
+busybox_path() {
+	command -v busybox >/dev/null || skip "no busybox (apt-get install busybox)"
+	bb="$TESTDIR/bb"
+	mkdir -p "$bb"
+	busybox --install -s "$bb"
+	for t in tmux make cc gcc as ld ar pkg-config python3; do
+		p=$(command -v "$t") && ln -sf "$p" "$bb/$t"
+	done
+}
+
+test_lisa_tmux_builds_under_busybox() {
+	busybox_path
+	copy="$TESTDIR/plugin"
+	mkdir -p "$copy/bin"
+	cp -r "$ROOT/Makefile" "$ROOT/control" "$ROOT/plugin" "$ROOT/lisa.tmux" "$ROOT/docs" "$copy/"
+	export XDG_CACHE_HOME="$TESTDIR/cache"
+	start_server main
+	T run-shell "PATH='$bb' '$copy/lisa.tmux'"
+	until_ms 300000 test -x "$copy/bin/lisad" ||
+	    fail "no build: $(cat "$TESTDIR/cache/lisa/build.log")"
+	until_ms 20000 "$copy/bin/lisa" -L "$SOCK" list >/dev/null ||
+	    fail "helper not running: $(T show-messages | tail -n 5)"
+	"$copy/bin/lisa" -L "$SOCK" stop >/dev/null
+	# Run again: nothing to build, it only starts.
+	T run-shell "PATH='$bb' '$copy/lisa.tmux'"
+	until_ms 20000 "$copy/bin/lisa" -L "$SOCK" list >/dev/null ||
+	    fail "second start: $(T show-messages | tail -n 5)"
+	"$copy/bin/lisa" -L "$SOCK" stop >/dev/null
+}
+
+# install-deps.sh on a Mac: no apt-get there; it prints the exact lines
+# to run (Xcode's tools, Homebrew, the jsmn submodule) instead of failing
+# on a Debian command. uname says Darwin; nothing else is on PATH.
+test_install_deps_on_a_mac_says_what_to_run() {
+	busybox_path
+	mac="$TESTDIR/mac"
+	mkdir -p "$mac"
+	for a in sh sed grep printf cat id dirname; do ln -s "$bb/$a" "$mac/$a"; done
+	printf '#!/bin/sh\necho Darwin\n' >"$mac/uname"
+	chmod +x "$mac/uname"
+	# (a tree of its own: the submodule may be checked out in this one)
+	mkdir -p "$TESTDIR/tree/plugin"
+	cp "$ROOT/plugin/install-deps.sh" "$TESTDIR/tree/plugin/"
+	out=$(PATH="$mac" sh "$TESTDIR/tree/plugin/install-deps.sh" 2>&1)
+	rc=$?
+	[ "$rc" = 1 ] || fail "exit $rc: $out"
+	for want in "xcode-select --install" "brew install tmux cmocka pkg-config" \
+	    "git submodule update --init"; do
+		printf '%s\n' "$out" | grep -qF -- "$want" || fail "no '$want' in: $out"
+	done
+	printf '%s\n' "$out" | grep -q apt-get && fail "apt-get on a Mac: $out"
+	return 0
+}
+
+# make demo's script under the same userland.
+test_demo_runs_under_busybox() {
+	busybox_path
+	export TMUX_TMPDIR="$TESTDIR/tmux"
+	mkdir -m 700 "$TMUX_TMPDIR" "$TESTDIR/tmp"
+	out=$(cd "$ROOT" && PATH="$bb" TMPDIR="$TESTDIR/tmp" DEMO_SECONDS=4 \
+	    sh plugin/demo.sh 2>&1) || fail "demo failed: $out"
+	printf '%s\n' "$out" | grep -Eq "claude +(working|waiting)" ||
+	    fail "the demo's agents were not seen: $out"
+	printf '%s\n' "$out" | grep -Eq "not found|unrecognized|invalid option" &&
+	    fail "a tool the demo needs is GNU's: $out"
+	return 0
+}
+
+# No system jsmn.h (a Mac): the plugin/jsmn submodule's is taken; with
+# neither, make says what to do. JSMN_DIRS= hides the system's here.
+test_jsmn_from_the_submodule() {
+	copy="$TESTDIR/tree"
+	mkdir -p "$copy"
+	cp -r "$ROOT/Makefile" "$ROOT/control" "$ROOT/plugin" "$copy/"
+	rm -rf "$copy/plugin/jsmn"
+	out=$(make -C "$copy" JSMN_DIRS= all 2>&1) && fail "built without jsmn: $out"
+	printf '%s\n' "$out" | grep -q "git submodule update --init" ||
+	    fail "make said: $out"
+	mkdir -p "$copy/plugin/jsmn"
+	cp /usr/include/jsmn.h "$copy/plugin/jsmn/"
+	make -C "$copy" JSMN_DIRS= V=1 all >"$TESTDIR/make.log" 2>&1 ||
+	    fail "build with the submodule's: $(tail -n 5 "$TESTDIR/make.log")"
+	grep -q -- "-Iplugin/jsmn" "$TESTDIR/make.log" || fail "not the submodule's jsmn.h"
+	"$copy/bin/lisa" version | grep -q '^lisa ' || fail "lisa version"
+}
