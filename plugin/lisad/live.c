@@ -201,7 +201,8 @@ live_agent_met(struct pane *p)
 			continue;
 		TAILQ_REMOVE(&live_records, lr, entry);
 		if (lr->pid == p->pid && lr->agent_pid == w->agent_pid &&
-		    lr->agent_start == w->agent_start && w->agent != NULL &&
+		    proc_start_same(lr->agent_start, w->agent_start) &&
+		    w->agent != NULL &&
 		    strcmp(lr->agent, w->agent->name) == 0) {
 			log_debug("pane %%%d: %s was %s before us", p->id,
 			    lr->agent, cls_state_name(lr->state));

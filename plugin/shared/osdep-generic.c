@@ -81,6 +81,13 @@ proc_start_ms(const struct proc_node *n)
 	return (n->start * 1000);
 }
 
+/* Whole seconds off the wall clock: another helper's may be one apart. */
+int
+proc_start_same(uint64_t a, uint64_t b)
+{
+	return (a + 1 >= b && b + 1 >= a);
+}
+
 /* "[[dd-]hh:]mm:ss" (etime and time) in seconds; -1 if it is not that. */
 static long
 ps_seconds(const char *s)

@@ -267,6 +267,13 @@ osdep_peer_uid(int fd, uid_t *uid)
 	return (0);
 }
 
+/* /proc's starttime is the kernel's, the same for every reader. */
+int
+proc_start_same(uint64_t a, uint64_t b)
+{
+	return (a == b);
+}
+
 /* Bytes malloc has handed out and not had back (a leak shows here), or -1. */
 long long
 osdep_heap_bytes(void)

@@ -41,6 +41,12 @@ int		 proc_cwd(pid_t, char *, size_t);
 ssize_t		 proc_environ(pid_t, char *, size_t);
 int		 proc_written(pid_t, uint64_t *);
 int		 proc_exitfd(pid_t);
+/*
+ * The same start, as two helpers saw it (lisa restarted): Linux's are
+ * exact; ps's are whole seconds from the wall clock, a second apart at
+ * most for one process.
+ */
+int		 proc_start_same(uint64_t, uint64_t);
 /* Something new may run (a title came): the next look asks afresh. */
 void		 proc_forget(void);
 

@@ -255,6 +255,11 @@ test_failed_run_of_any_command_shows() {
 	[ "$(L status "$pane" --json | jget "d['agent'] + ' ' + d['detail']")" = "run exit 42" ] ||
 	    fail "status: $(L status "$pane")"
 	expect_shown "$pane" '#{@lisa_state}' crashed
+	# The run's record may say it ended before tmux says the pane died
+	# (the generic backend has no pidfd): the nudges below are into a
+	# pane lisa knows is dead.
+	until_ms 10000 sh -c "[ \"\$($LISA -L $SOCK list --json | python3 -c \"import json,sys; print([p['dead'] for p in json.load(sys.stdin) if p['pane_id']=='$pane'][0])\")\" = True ]" ||
+	    fail "never dead: $(L list)"
 	for force in "" --force; do
 		# shellcheck disable=SC2086
 		out=$(L nudge "$pane" hello $force 2>&1) && fail "nudged a dead pane ($force): $out"
