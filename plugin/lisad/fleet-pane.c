@@ -333,7 +333,7 @@ fleet_pane_update(struct fleet_host *h, struct json_doc *d)
 	struct fleet_pane	*fp;
 	enum cls_state		 from = ST_NONE;
 	char			*s, where[FLEET_MAX_STR + 16];
-	int			 obj, id, b, had;
+	int			 obj, id, b, had, at_prompt = 0, asks;
 
 	if ((obj = json_get(d, 0, "pane")) == -1 ||
 	    json_type(d, obj) != JSON_T_OBJECT)
@@ -349,8 +349,12 @@ fleet_pane_update(struct fleet_host *h, struct json_doc *d)
 		fp = xcalloc(1, sizeof *fp);
 		fp->id = id;
 		RB_INSERT(fleet_panes, &h->panes, fp);
-	} else
+	} else {
+		at_prompt = fp->has_state && fp->state == ST_WAITING_INPUT &&
+		    (fp->detail == NULL || *fp->detail == '\0' ||
+		    strcmp(fp->detail, "prompt") == 0);
 		fleet_pane_free_fields(fp);
+	}
 	fp->session = fleet_str(d, obj, "session");
 	fp->window = fleet_int(d, obj, "window", 0, 1000000);
 	fp->window_name = fleet_str(d, obj, "window_name");
@@ -374,14 +378,23 @@ fleet_pane_update(struct fleet_host *h, struct json_doc *d)
 		fp->has_state = fp->state != ST_NSTATES && fp->state != ST_NONE;
 		free(s);
 	}
-	if (fp->has_state && (!had || from != fp->state)) {
-		fleet_pane_event(h, fp, had ? from : ST_NONE);
+	/*
+	 * From its prompt straight to a question (the work between too short
+	 * for the host to report, or lost to a busy link): news, as after
+	 * work.
+	 */
+	asks = at_prompt && fp->state == ST_WAITING_INPUT &&
+	    fp->detail != NULL && *fp->detail != '\0' &&
+	    strcmp(fp->detail, "prompt") != 0;
+	if (fp->has_state && (!had || from != fp->state || asks)) {
+		if (!asks)
+			fleet_pane_event(h, fp, had ? from : ST_NONE);
 		snprintf(where, sizeof where, "%s:%d", fp->session != NULL ?
 		    fp->session : "?", fp->window);
 		notify_remote(h->name, fp->agent != NULL ? fp->agent : "agent",
 		    where, fp->detail != NULL ? fp->detail : "",
-		    had ? from : ST_NONE, fp->state, &fp->notified_at,
-		    &fp->notified_group);
+		    asks ? ST_IN_PROGRESS : had ? from : ST_NONE, fp->state,
+		    &fp->notified_at, &fp->notified_group);
 	}
 	fp->seen = 1;
 	listener_fleet_changed(h, fp, id);
