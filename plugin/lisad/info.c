@@ -58,12 +58,14 @@ info_json(struct buf *b)
 	json_key(b, "notify");
 	buf_printf(b, "{\"messages\":%llu,\"bells\":%llu,\"desktop\":%llu,"
 	    "\"commands\":%llu,\"terminal\":%llu,\"sounds\":%llu,"
-	    "\"focused\":%llu}", (unsigned long long)notify_stats.messages,
+	    "\"posts\":%llu,\"focused\":%llu}",
+	    (unsigned long long)notify_stats.messages,
 	    (unsigned long long)notify_stats.bells,
 	    (unsigned long long)notify_stats.desktop,
 	    (unsigned long long)notify_stats.commands,
 	    (unsigned long long)notify_stats.terminal,
 	    (unsigned long long)notify_stats.sounds,
+	    (unsigned long long)notify_stats.posts,
 	    (unsigned long long)notify_stats.focused);
 	json_key(b, "ui_warning");
 	json_cstr(b, ui_warning());

@@ -47,6 +47,9 @@ struct notify_config {
 	char	*sound;
 	char	*notify_send;	/* the desktop's command, if installed */
 	int	 desktop_kind;	/* NOTIFY_DESKTOP_* */
+	char	*url;		/* @lisa-notify-url: never logged */
+	int	 url_json;	/* @lisa-notify-url-format json */
+	char	*curl;		/* its path, if installed */
 };
 static struct notify_config notify_cfg;
 
@@ -77,7 +80,10 @@ notify_reset(void)
 	free(notify_cfg.command);
 	free(notify_cfg.sound);
 	free(notify_cfg.notify_send);
+	free(notify_cfg.url);
+	free(notify_cfg.curl);
 	memset(&notify_cfg, 0, sizeof notify_cfg);
+	notify_cfg.curl = notify_which("curl");
 	notify_cfg.message = notify_cfg.bell = notify_cfg.desktop = 1;
 	notify_cfg.terminal = NTERM_AUTO;
 	notify_cfg.cooldown_ms = 10000;
@@ -128,7 +134,45 @@ notify_option(const char *name, const char *value)
 	else if (strcmp(name, "@lisa-on-transition") == 0) {
 		free(notify_cfg.command);
 		notify_cfg.command = *value != '\0' ? xstrdup(value) : NULL;
+	} else if (strcmp(name, "@lisa-notify-url") == 0) {
+		free(notify_cfg.url);
+		notify_cfg.url = NULL;
+		/* (its value may hold a token: never said back) */
+		if (*value != '\0' && !notify_url_valid(value))
+			log_warnx("@lisa-notify-url: not an http(s) URL: off");
+		else if (*value != '\0')
+			notify_cfg.url = xstrdup(value);
+		if (notify_cfg.url != NULL && notify_cfg.curl == NULL)
+			log_warnx("@lisa-notify-url: no curl on PATH: off");
+	} else if (strcmp(name, "@lisa-notify-url-format") == 0) {
+		notify_cfg.url_json = strcmp(value, "json") == 0;
+		if (!notify_cfg.url_json && strcmp(value, "ntfy") != 0)
+			log_warnx("@lisa-notify-url-format: unknown '%s' (ntfy, "
+			    "json): ntfy", value);
 	}
+}
+
+/* The phone's copy: ntfy's priority and tag by what happened. */
+static void
+notify_post(struct notify *n, const char *pane)
+{
+	struct notify_post	m;
+
+	if (notify_cfg.url == NULL || notify_cfg.curl == NULL)
+		return;
+	memset(&m, 0, sizeof m);
+	m.title = n->title;
+	m.text = n->message;
+	m.group = ui_group_name(n->group);
+	m.state = n->state;
+	m.agent = n->agent;
+	m.pane = n->pane >= 0 ? pane : "";
+	m.urgent = n->group == UI_CRASHED;
+	m.tag = n->group == UI_CRASHED ? "rotating_light" :
+	    n->group == UI_STUCK ? "hourglass" : "raising_hand";
+	notify_url_post(notify_cfg.curl, notify_cfg.url, notify_cfg.url_json,
+	    &m);
+	notify_stats.posts++;
 }
 
 static void
@@ -320,6 +364,7 @@ notify_clients_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 			    pane : "", n->agent, n->state);
 			notify_stats.sounds++;
 		}
+		notify_post(n, pane);
 	}
 	log_debug("pane %s: notified (%s)", n->pane >= 0 ? pane : "remote",
 	    looking ? "in view" : "not in view");

@@ -38,6 +38,7 @@ struct notify_stats {
 	uint64_t	 commands;
 	uint64_t	 terminal;
 	uint64_t	 sounds;
+	uint64_t	 posts;		/* to @lisa-notify-url */
 	uint64_t	 focused;
 };
 extern struct notify_stats notify_stats;
@@ -50,6 +51,21 @@ void		 notify_escalate(struct pane *, const char *);
 void		 notify_remote(const char *, const char *, const char *,
 		     const char *, enum cls_state, enum cls_state, uint64_t *,
 		     int *);
+
+/* notify-url.c: a notification POSTed to @lisa-notify-url (a phone). */
+struct notify_post {
+	const char	*title;		/* "claude waits" */
+	const char	*text;		/* the message, whole */
+	const char	*group;		/* waiting, crashed, stuck */
+	const char	*state;
+	const char	*agent;
+	const char	*pane;		/* %N, or "" for a remote one */
+	const char	*tag;		/* ntfy's tag (an emoji's name) */
+	int		 urgent;
+};
+int		 notify_url_valid(const char *);
+void		 notify_url_post(const char *, const char *, int,
+		     const struct notify_post *);
 
 /* notify-command.c: notify-send, sound, a terminal's own notification. */
 char		*notify_which(const char *);

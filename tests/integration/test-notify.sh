@@ -340,3 +340,107 @@ claude waits
 main:1 · prompt" ] || fail "terminal-notifier got: $(cat "$TESTDIR/terminal-notifier.log")"
 	[ "$(grep -c -- --- "$TESTDIR/osascript.log")" = 1 ] || fail "osascript too"
 }
+
+# A local HTTP server on 127.0.0.1 that records every request (one JSON
+# line each: method, path, headers, body) in $TESTDIR/posts; a path with
+# "slow" in it waits 30 s before it answers. Its port: $TESTDIR/port.
+http_recorder() {
+	cat >"$TESTDIR/recorder.py" <<'PY'
+import http.server, json, sys, time
+out, portfile = sys.argv[1], sys.argv[2]
+class H(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        n = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(n).decode("utf-8", "replace")
+        with open(out, "a") as f:
+            f.write(json.dumps({"path": self.path, "headers": dict(self.headers),
+                                "body": body}) + "\n")
+        if "slow" in self.path:
+            time.sleep(30)
+        self.send_response(200)
+        self.end_headers()
+    def log_message(self, *a):
+        pass
+s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
+open(portfile, "w").write(str(s.server_address[1]))
+s.serve_forever()
+PY
+	python3 "$TESTDIR/recorder.py" "$TESTDIR/posts" "$TESTDIR/port" &
+	RECORDER=$!
+	trap 'kill $RECORDER 2>/dev/null; cleanup' EXIT
+	until_ms 5000 test -s "$TESTDIR/port" || fail "no recorder"
+	PORT=$(cat "$TESTDIR/port")
+}
+posted_more() { [ "$(info | jget "d['notify']['posts']")" -gt "$1" ]; }
+turn() {
+	T send-keys -t "$1" 'work 2' Enter
+	expect "$1" in_progress
+	expect "$1" waiting_input prompt
+}
+
+# @lisa-notify-url: each notification POSTed (ntfy's format, then JSON),
+# by curl; a slow or a dead server never holds the helper up; the URL's
+# token is in no log, event, info or doctor line of lisa's.
+test_notify_url_ntfy_json_and_token() {
+	command -v curl >/dev/null || skip "no curl"
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME"
+	http_recorder
+	start_server main
+	T set -g @lisa-notify-waiting on
+	T set -g @lisa-notify-cooldown 0
+	T set -g @lisa-notify-url "http://127.0.0.1:$PORT/lisa-SECRET1234"
+	start_helper
+	p=$(agent_window 1 claude)
+	L wait "$p" --until waiting_input --timeout 30 >/dev/null || fail "no agent"
+	turn "$p"
+	until_ms 15000 sh -c "[ \$(wc -l <'$TESTDIR/posts' 2>/dev/null || echo 0) -ge 1 ]" ||
+	    fail "nothing posted: $(info | jget "d['notify']")"
+	python3 - "$TESTDIR/posts" <<'PY' || fail "ntfy post: $(cat "$TESTDIR/posts")"
+import json, sys
+r = json.loads(open(sys.argv[1]).readline())
+h = {k.lower(): v for k, v in r["headers"].items()}
+assert r["path"] == "/lisa-SECRET1234", r
+assert h["title"] == "claude waits", h
+assert h["priority"] == "high" and h["tags"] == "raising_hand", h
+assert r["body"] == "lisa: claude in main:1 waits (prompt)", r
+PY
+	T set -g @lisa-notify-url-format json
+	L reload >/dev/null
+	turn "$p"
+	until_ms 15000 sh -c "[ \$(wc -l <'$TESTDIR/posts') -ge 2 ]" || fail "no second post"
+	python3 - "$TESTDIR/posts" <<'PY' || fail "json post: $(tail -n 1 "$TESTDIR/posts")"
+import json, sys
+r = json.loads(open(sys.argv[1]).readlines()[1])
+h = {k.lower(): v for k, v in r["headers"].items()}
+assert h["content-type"] == "application/json", h
+d = json.loads(r["body"])
+assert d["title"] == "claude waits" and d["group"] == "waiting", d
+assert d["state"] == "waiting_input" and d["agent"] == "claude", d
+assert d["message"] == "lisa: claude in main:1 waits (prompt)", d
+PY
+	# A server that takes 30 s, then one that is not there: the helper
+	# answers as fast as ever meanwhile.
+	for url in "http://127.0.0.1:$PORT/slow-SECRET1234" "http://127.0.0.1:1/down-SECRET1234"; do
+		T set -g @lisa-notify-url "$url"
+		L reload >/dev/null
+		n=$(info | jget "d['notify']['posts']")
+		turn "$p"
+		# (posted once the helper knows who looks: then the next URL)
+		until_ms 15000 posted_more "$n" || fail "not posted to $url"
+		t0=$(now_ms)
+		for _ in 1 2 3 4 5; do L list >/dev/null || fail "lisa list"; done
+		[ $(($(now_ms) - t0)) -lt 5000 ] || fail "the helper was held up: $(($(now_ms) - t0)) ms"
+	done
+	until_ms 15000 grep -q slow-SECRET "$TESTDIR/posts" || fail "the slow post never came"
+	# The token: nowhere in what lisa writes or says.
+	L stop >/dev/null
+	for what in "$TESTDIR/lisad.err" "$XDG_RUNTIME_DIR"/lisa/*; do
+		[ -f "$what" ] || continue
+		grep -q SECRET1234 "$what" && fail "the token in $what"
+	done
+	L doctor 2>&1 | grep -q SECRET1234 && fail "the token in lisa doctor"
+	T show-options -g | grep -v '^@lisa-notify-url ' | grep -q SECRET1234 &&
+	    fail "the token in an option of lisa's: $(T show-options -g | grep SECRET)"
+	return 0
+}
