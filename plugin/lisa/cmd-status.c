@@ -169,6 +169,41 @@ print_value(struct json_doc *d, int tok)
 }
 
 /* Context and tokens, where the agent records them. */
+/* What it asks: "asks: Bash touch x: Do you want to proceed?" and options. */
+static void
+explain_question(struct json_doc *d, int obj)
+{
+	char	*tool, *subject, *text, *fp, *o;
+	int	 q, opts, i, n;
+	long long sel = -1;
+
+	if ((q = json_get(d, obj, "question")) < 0 ||
+	    json_type(d, q) != JSON_T_OBJECT)
+		return;
+	tool = json_get_str(d, q, "tool");
+	subject = json_get_str(d, q, "subject");
+	text = json_get_str(d, q, "text");
+	fp = json_get_str(d, q, "fingerprint");
+	json_get_int(d, q, "selected", &sel);
+	printf("  asks: %s%s%s%s%s\n", tool != NULL ? tool : "",
+	    tool != NULL ? " " : "", subject != NULL ? subject : "",
+	    subject != NULL ? ": " : "", text != NULL ? text : "");
+	opts = json_get(d, q, "options");
+	n = json_array_size(d, opts);
+	for (i = 0; i < n; i++) {
+		if (json_tok_str(d, json_array_item(d, opts, i), &o) != 0)
+			continue;
+		printf("    %s %s\n", i == sel ? ">" : " ", o);
+		free(o);
+	}
+	printf("  (read off the screen; fingerprint %s)\n", fp != NULL ? fp :
+	    "?");
+	free(tool);
+	free(subject);
+	free(text);
+	free(fp);
+}
+
 static void
 explain_usage(struct json_doc *d, int obj)
 {
@@ -234,6 +269,7 @@ cmd_explain(struct lisa_ctx *ctx, const char *target)
 	if (json_get_int(d, obj, "exit_signal", &ms) == 0)
 		printf(", signal %lld", ms);
 	printf("\n");
+	explain_question(d, obj);
 	explain_usage(d, obj);
 	printf("  signals (what the classifier looked at, and how old):\n");
 	sig = json_get(d, obj, "signals");

@@ -10,6 +10,38 @@
 #include "watch.h"
 #include "tell.h"
 
+/* What a waiting agent asks (question.c), as lisa read it. */
+static void
+watch_question_json(struct buf *b, const struct question *q)
+{
+	int	i;
+
+	buf_addc(b, '{');
+	json_key(b, "kind");
+	json_cstr(b, q->kind);
+	json_key(b, "tool");
+	json_cstr(b, *q->tool != '\0' ? q->tool : NULL);
+	json_key(b, "subject");
+	json_cstr(b, *q->subject != '\0' ? q->subject : NULL);
+	json_key(b, "text");
+	json_cstr(b, q->text);
+	json_key(b, "options");
+	buf_addc(b, '[');
+	for (i = 0; i < q->noptions; i++) {
+		if (i > 0)
+			buf_addc(b, ',');
+		json_cstr(b, q->options[i]);
+	}
+	buf_addc(b, ']');
+	json_key(b, "selected");
+	buf_printf(b, "%d", q->selected);
+	json_key(b, "source");
+	json_cstr(b, q->source);
+	json_key(b, "fingerprint");
+	json_cstr(b, q->fingerprint);
+	buf_addc(b, '}');
+}
+
 static void
 watch_age(struct buf *b, uint64_t at, uint64_t now)
 {
@@ -236,6 +268,11 @@ watch_json(struct buf *b, struct pane *p)
 		json_key(b, "state_age_ms");
 		buf_printf(b, "%lld", (long long)(time_real_ms() - w->since));
 	}
+	json_key(b, "question");
+	if (agent && w->question_ok && w->res.state == ST_WAITING_INPUT)
+		watch_question_json(b, &w->question);
+	else
+		buf_adds(b, "null");
 	code = watch_exit_code(p);
 	json_key(b, "exit_code");
 	json_int_or_null(b, code >= 0, code);

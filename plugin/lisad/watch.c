@@ -436,6 +436,11 @@ watch_screen(struct pane *p, const char *text, size_t len, uint64_t asked)
 	copy = xstrndup(start, (size_t)(text + len - start));
 	w->screen = agent_screen(w->agent, copy, &w->screen_signal);
 	w->screen_at = asked != 0 ? asked : time_mono_ms();
+	/* A dialog drawn: what it asks, for status, explain, notifications. */
+	w->question_ok = (w->screen & (SCREEN_PERMISSION | SCREEN_QUESTION |
+	    SCREEN_TRUST)) && question_from_screen((w->screen &
+	    SCREEN_PERMISSION) ? "permission" : (w->screen & SCREEN_QUESTION) ?
+	    "question" : "trust", copy, &w->question) == 0;
 	w->capture_failed = 0;
 	/*
 	 * A retry still on screen is fresh evidence, in a turn whose stream

@@ -17,6 +17,8 @@ struct file_stamp {		/* a file as we last read it */
 };
 struct watch {
 	struct osc_scanner	 osc;
+	struct question		 question;	/* its dialog, last read */
+	int			 question_ok;
 	const struct agent_profile *agent;
 	char			 agent_name[32];	/* to find it after a reload */
 	pid_t			 agent_pid;

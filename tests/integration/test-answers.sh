@@ -73,3 +73,42 @@ test_events_say_who_and_how() {
 	L events | grep -E "terminate +by you, SIGTERM to [0-9]+ process" ||
 	    fail "terminate: $(L events | grep termin)"
 }
+
+# What a waiting agent asks, as data: the fake Claude's and Codex's
+# permission dialogs read off the screen, in status --json and explain.
+test_question_as_data() {
+	start_plain
+	c=$(agent_window 1 claude)
+	x=$(agent_window 2 codex)
+	for p in $c $x; do
+		L wait "$p" --until waiting_input --timeout 30 >/dev/null || fail "no agent"
+		T send-keys -t "$p" permission Enter
+	done
+	for p in $c $x; do
+		until_ms 15000 state_is "$p" waiting_input permission "" ||
+		    fail "$p: $(L status "$p")"
+		until_ms 5000 sh -c "$LISA -L $SOCK status $p --json | grep -q fingerprint" ||
+		    fail "no question: $(L status "$p" --json)"
+	done
+	L status "$c" --json | python3 -c '
+import json, sys
+q = json.load(sys.stdin)["question"]
+assert q["kind"] == "permission" and q["tool"] == "Bash", q
+assert q["subject"] == "touch x" and q["text"] == "Do you want to proceed?", q
+assert q["options"] == ["1. Yes", "2. No"] and q["selected"] == 0, q
+assert q["source"] == "screen" and len(q["fingerprint"]) == 12, q' ||
+	    fail "claude: $(L status "$c" --json)"
+	L status "$x" --json | python3 -c '
+import json, sys
+q = json.load(sys.stdin)["question"]
+assert q["tool"] == "shell" and q["subject"] == "touch x", q
+assert q["text"] == "Would you like to run the following command?", q' ||
+	    fail "codex: $(L status "$x" --json)"
+	L explain "$c" | grep -q "asks: Bash touch x: Do you want to proceed?" ||
+	    fail "explain: $(L explain "$c")"
+	# Answered: the question goes with the dialog.
+	T send-keys -t "$c" y Enter
+	L wait "$c" --until in_progress --timeout 10 >/dev/null || fail "no work"
+	[ "$(L status "$c" --json | jget "d['question']")" = null ] ||
+	    fail "a question while it works: $(L status "$c" --json)"
+}

@@ -1,0 +1,174 @@
+/*
+ * Questions read off the agents' screens as the real CLIs draw them
+ * (Claude Code 2.1, Codex 0.169: ../shared notes, conformance) and as
+ * the fake agents of the integration tests do.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "question.h"
+
+static const char *claude_permission =
+    "● Bash(touch x)\n"
+    "  ⎿  Waiting…\n"
+    "\n"
+    "╭──────────────────────────────────────────────╮\n"
+    "│ Bash command                                 │\n"
+    "│                                              │\n"
+    "│   touch x                                    │\n"
+    "│   Create the file x                          │\n"
+    "│                                              │\n"
+    "│ Do you want to proceed?                      │\n"
+    "│ ❯ 1. Yes                                     │\n"
+    "│   2. Yes, and always allow access to proj/   │\n"
+    "│   3. No                                      │\n"
+    "│                                              │\n"
+    "│ Esc to cancel · Tab to amend · ctrl+e to explain │\n"
+    "╰──────────────────────────────────────────────╯\n";
+
+static const char *claude_fake =
+    "permission\n"
+    "✻ Working (0s · ↓ 10 tokens)\n"
+    "  esc to interrupt · ← for agents\n"
+    " Bash command\n"
+    "   touch x\n"
+    " Do you want to proceed?\n"
+    " ❯ 1. Yes\n"
+    "   2. No\n"
+    " Esc to cancel · Tab to amend\n";
+
+static const char *codex_approval =
+    "• Working (3s • esc to interrupt)\n"
+    "\n"
+    "Would you like to run the following command?\n"
+    "Environment: local\n"
+    "Reason: to create the file\n"
+    "$ touch x\n"
+    "› 1. Yes, proceed (y)\n"
+    "  2. Yes, and don't ask again for commands that start with `touch` (p)\n"
+    "  3. No, and tell Codex what to do differently (esc)\n"
+    "Press enter to confirm or esc to cancel\n";
+
+static const char *claude_question =
+    " ☐ Choice\n"
+    "Pick one\n"
+    "❯ 1. Option A\n"
+    "  2. Option B\n"
+    "  3. Type something.\n"
+    "  4. Chat about this\n"
+    "Enter to select · ↑/↓ to navigate · Esc to cancel\n";
+
+static void
+test_claude_permission(void **state)
+{
+	struct question	q;
+	char		key[8];
+
+	(void)state;
+	assert_int_equal(question_from_screen("permission", claude_permission,
+	    &q), 0);
+	assert_string_equal(q.kind, "permission");
+	assert_string_equal(q.tool, "Bash");
+	assert_string_equal(q.subject, "touch x");
+	assert_string_equal(q.text, "Do you want to proceed?");
+	assert_int_equal(q.noptions, 3);
+	assert_string_equal(q.options[0], "1. Yes");
+	assert_string_equal(q.options[2], "3. No");
+	assert_int_equal(q.selected, 0);
+	assert_string_equal(q.source, "screen");
+	assert_int_equal(strlen(q.fingerprint), 12);
+	/* allow: the plain yes; always only when named; deny: the no. */
+	assert_int_equal(question_option_key(&q, "allow", key, sizeof key), 0);
+	assert_string_equal(key, "1");
+	assert_int_equal(question_option_key(&q, "always", key, sizeof key), 1);
+	assert_string_equal(key, "2");
+	assert_int_equal(question_option_key(&q, "deny", key, sizeof key), 2);
+	assert_string_equal(key, "3");
+	assert_int_equal(question_option_key(&q, "3", key, sizeof key), 2);
+	assert_int_equal(question_option_key(&q, "7", key, sizeof key), -1);
+}
+
+static void
+test_claude_fake_and_fingerprints(void **state)
+{
+	struct question	a, b, c;
+
+	(void)state;
+	assert_int_equal(question_from_screen("permission", claude_fake, &a), 0);
+	assert_string_equal(a.tool, "Bash");
+	assert_string_equal(a.subject, "touch x");
+	assert_int_equal(a.noptions, 2);
+	/* The same dialog: the same fingerprint; another command: another. */
+	assert_int_equal(question_from_screen("permission", claude_fake, &b), 0);
+	assert_string_equal(a.fingerprint, b.fingerprint);
+	assert_int_equal(question_from_screen("permission",
+	    "  Bash command\n    rm -rf build\n  Do you want to proceed?\n"
+	    "  ❯ 1. Yes\n    2. No\n", &c), 0);
+	assert_string_equal(c.subject, "rm -rf build");
+	assert_string_not_equal(a.fingerprint, c.fingerprint);
+	/* No options: no question. */
+	assert_int_equal(question_from_screen("permission", "❯ \n", &c), -1);
+	assert_int_equal(c.noptions, 0);
+}
+
+static void
+test_codex_approval(void **state)
+{
+	struct question	q;
+	char		key[8];
+
+	(void)state;
+	assert_int_equal(question_from_screen("permission", codex_approval,
+	    &q), 0);
+	assert_string_equal(q.tool, "shell");
+	assert_string_equal(q.subject, "touch x");
+	assert_string_equal(q.text,
+	    "Would you like to run the following command?");
+	assert_int_equal(q.noptions, 3);
+	assert_int_equal(q.selected, 0);
+	/* Codex's own keys, from the options' ends. */
+	assert_int_equal(question_option_key(&q, "allow", key, sizeof key), 0);
+	assert_string_equal(key, "y");
+	assert_int_equal(question_option_key(&q, "always", key, sizeof key), 1);
+	assert_string_equal(key, "p");
+	assert_int_equal(question_option_key(&q, "deny", key, sizeof key), 2);
+	assert_string_equal(key, "esc");
+}
+
+static void
+test_claude_question(void **state)
+{
+	struct question	q;
+	char		key[8];
+
+	(void)state;
+	assert_int_equal(question_from_screen("question", claude_question,
+	    &q), 0);
+	assert_string_equal(q.text, "Pick one");
+	assert_string_equal(q.subject, "");
+	assert_int_equal(q.noptions, 4);
+	assert_string_equal(q.options[1], "2. Option B");
+	/* Not a yes/no: allow and deny find nothing; a number does. */
+	assert_int_equal(question_option_key(&q, "allow", key, sizeof key), -1);
+	assert_int_equal(question_option_key(&q, "deny", key, sizeof key), -1);
+	assert_int_equal(question_option_key(&q, "2", key, sizeof key), 1);
+	assert_string_equal(key, "2");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_claude_permission),
+		cmocka_unit_test(test_claude_fake_and_fingerprints),
+		cmocka_unit_test(test_codex_approval),
+		cmocka_unit_test(test_claude_question),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
