@@ -156,13 +156,15 @@ test_make_install_destdir() {
 # A userland that is not GNU's, as a Mac's is: BusyBox's applets first on
 # PATH, and besides them only what lisa needs to build and run (tmux,
 # make, the compiler and its binutils, pkg-config, python3 for the fake
-# agents). lisa.tmux builds the plugin there and starts it.
+# agents, and ps: a Mac's takes the POSIX fields the generic backend asks
+# for, BusyBox's does not). lisa.tmux builds the plugin there and starts
+# it.
 busybox_path() {
 	command -v busybox >/dev/null || skip "no busybox (apt-get install busybox)"
 	bb="$TESTDIR/bb"
 	mkdir -p "$bb"
 	busybox --install -s "$bb"
-	for t in tmux make cc gcc as ld ar pkg-config python3; do
+	for t in tmux make cc gcc as ld ar pkg-config python3 ps; do
 		p=$(command -v "$t") && ln -sf "$p" "$bb/$t"
 	done
 }
