@@ -182,7 +182,7 @@ act_same(struct act *a, struct pane **pp)
 	    p->watch->agent_start != a->agent_start)
 		return ("the agent is not the one it was (ended or replaced)");
 	if (proc_read(a->agent_pid, &node) != 0 || node.state == 'Z' ||
-	    node.start != a->agent_start)
+	    !proc_start_same(node.start, a->agent_start))
 		return ("the agent's process has ended");
 	return (NULL);
 }

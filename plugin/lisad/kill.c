@@ -46,7 +46,8 @@ terminate_kill(void *arg)
 	to = t->root_left ? t->n : t->n - 1;
 	for (i = from; i < to; i++) {
 		if (proc_read(t->pids[i], &node) != 0 ||
-		    node.start != t->starts[i] || node.state == 'Z')
+		    !proc_start_same(node.start, t->starts[i]) ||
+		    node.state == 'Z')
 			continue;
 		if (kill(t->pids[i], SIGKILL) == 0)
 			killed++;

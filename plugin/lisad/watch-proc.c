@@ -222,8 +222,9 @@ watch_scan(struct pane *p)
 		    proc_start_ms(&nodes[0]) + WATCH_YOUNG_PANE);
 		return;
 	}
+	/* (ps's starts are whole seconds and may differ by one) */
 	if (!w->agent_seen || w->agent_pid != nodes[agent_i].pid ||
-	    w->agent_start != nodes[agent_i].start) {
+	    !proc_start_same(w->agent_start, nodes[agent_i].start)) {
 		if (watch_mid_exec(p, &nodes[agent_i]))
 			return;
 		log_debug("pane %%%d: agent %s pid %ld", p->id, found->name,
