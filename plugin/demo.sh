@@ -88,7 +88,9 @@ HOME=$DEMO_HOME tmux -L "$S" -f "$DEMO_HOME/tmux.conf" \
     new-session -d -s demo -n shell -x 160 -y 40 || exit 1
 STARTED=1
 T set-environment -g HOME "$DEMO_HOME"
-for _ in $(seq 1 100); do L list >/dev/null 2>&1 && break; sleep 0.05; done
+# (lisa.tmux builds first where bin/ is missing or older than the
+# sources, as TPM's first run does: that can take a minute)
+for _ in $(seq 1 1200); do L list >/dev/null 2>&1 && break; sleep 0.1; done
 L list >/dev/null 2>&1 || { echo "lisa: the helper did not start" >&2; exit 1; }
 
 T send-keys -t demo:shell "clear; $ROOT/bin/lisa -L $S list" Enter
