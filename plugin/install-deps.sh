@@ -22,7 +22,7 @@ if [ "$(uname -s)" = Darwin ]; then
 	exit 1
 fi
 
-PKGS="tmux make gcc pkg-config libbsd-dev libjsmn-dev libcmocka-dev python3 strace mandoc openssh-client curl"
+PKGS="tmux make gcc pkg-config libbsd-dev libjsmn-dev libcmocka-dev python3 strace mandoc openssh-client curl busybox"
 
 missing=""
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }
