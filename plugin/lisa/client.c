@@ -106,6 +106,23 @@ client_request_ms(int fd, const char *req, char **reply, char **cause,
 }
 
 /* Connect, ask, parse; the reply must say ok. */
+/* {"cmd":CMD,"pane":PANE} to the helper, its answer in *d. */
+int
+client_ask_pane(struct lisa_ctx *ctx, const char *cmd, const char *pane,
+    struct json_doc **d, char **cause)
+{
+	struct buf	 req;
+	int		 rc;
+
+	buf_init(&req);
+	buf_printf(&req, "{\"cmd\":\"%s\",\"pane\":", cmd);
+	json_cstr(&req, pane);
+	buf_adds(&req, "}\n");
+	rc = client_call(ctx, req.data, d, cause);
+	buf_free(&req);
+	return (rc);
+}
+
 int
 client_call(struct lisa_ctx *ctx, const char *req, struct json_doc **out,
     char **cause)

@@ -212,31 +212,25 @@ event_of_pane(struct lisa_ctx *ctx, struct json_doc *d, int item,
 	return (mine);
 }
 
-/* The why behind a pane's state, and what happened to it lately. */
 /* Does the pane have an agent (alive or ended)? */
 static int
 details_agent(struct lisa_ctx *ctx, const char *pane)
 {
 	struct json_doc	*d;
-	struct buf	 req;
 	char		*cause = NULL, *state;
 	int		 yes = 0;
 
-	buf_init(&req);
-	buf_adds(&req, "{\"cmd\":\"status\",\"pane\":");
-	json_cstr(&req, pane);
-	buf_adds(&req, "}\n");
-	if (client_call(ctx, req.data, &d, &cause) == 0) {
+	if (client_ask_pane(ctx, "status", pane, &d, &cause) == 0) {
 		state = json_get_str(d, json_get(d, 0, "pane"), "state");
 		yes = state != NULL;
 		free(state);
 		json_free(d);
 	}
 	free(cause);
-	buf_free(&req);
 	return (yes);
 }
 
+/* The why behind a pane's state, and what happened to it lately. */
 int
 cmd_details(struct lisa_ctx *ctx, const char *target, int wait)
 {

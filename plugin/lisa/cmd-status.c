@@ -104,21 +104,15 @@ print_status_line(struct json_doc *d, int pane)
 	free(since);
 }
 
+/* A question about one pane; tmux's or the helper's error said. */
 static int
 ask_pane(struct lisa_ctx *ctx, const char *cmd, const char *pane,
     struct json_doc **d)
 {
-	struct buf	 req;
-	char		*cause = NULL;
-	int		 rc;
+	char	*cause = NULL;
+	int	 rc;
 
-	buf_init(&req);
-	buf_printf(&req, "{\"cmd\":\"%s\",\"pane\":", cmd);
-	json_cstr(&req, pane);
-	buf_adds(&req, "}\n");
-	rc = client_call(ctx, req.data, d, &cause);
-	buf_free(&req);
-	if (rc != 0) {
+	if ((rc = client_ask_pane(ctx, cmd, pane, d, &cause)) != 0) {
 		fprintf(stderr, "lisa: %s\n", cause);
 		free(cause);
 	}

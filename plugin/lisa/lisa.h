@@ -69,6 +69,8 @@ int	 client_request(int, const char *, char **, char **);
 int	 client_request_ms(int, const char *, char **, char **, int);
 int	 client_call(struct lisa_ctx *, const char *, struct json_doc **,
 	    char **);
+int	 client_ask_pane(struct lisa_ctx *, const char *, const char *,
+	    struct json_doc **, char **);
 int	 client_tmux(struct lisa_ctx *, char **, const char *const *);
 const char *client_instance(struct lisa_ctx *);
 int	 client_tmux_all(struct lisa_ctx *, char **, const char *const *);
