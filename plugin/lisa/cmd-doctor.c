@@ -23,24 +23,16 @@ doctor_desktop(void)
 {
 	static const char	*tools[] = { "notify-send", "terminal-notifier",
 				    "osascript" };
-	const char		*path = getenv("PATH");
-	char			*copy, *p, *dir, full[4096];
+	char			*full;
 	size_t			 i;
 
 	for (i = 0; i < sizeof tools / sizeof tools[0]; i++) {
-		copy = p = xstrdup(path != NULL ? path : "/usr/bin:/bin");
-		while ((dir = strsep(&p, ":")) != NULL) {
-			snprintf(full, sizeof full, "%s/%s", dir, tools[i]);
-			if (*dir != '\0' && access(full, X_OK) == 0)
-				break;
-		}
-		free(copy);
-		if (dir != NULL) {
-			check(1, "desktop", "%s%s", full, i == 0 ? " (its Show "
-			    "takes you to the pane where it offers actions)" :
-			    "");
-			return;
-		}
+		if ((full = path_which(tools[i])) == NULL)
+			continue;
+		check(1, "desktop", "%s%s", full, i == 0 ? " (its Show takes "
+		    "you to the pane where it offers actions)" : "");
+		free(full);
+		return;
 	}
 	check(-1, "desktop", "no notify-send, terminal-notifier or osascript "
 	    "on PATH: no desktop notifications (tmux's own, bells and the "

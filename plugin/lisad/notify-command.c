@@ -36,29 +36,6 @@ struct notify_action {
 static TAILQ_HEAD(, notify_action) notify_actions =
     TAILQ_HEAD_INITIALIZER(notify_actions);
 
-char *
-notify_which(const char *name)
-{
-	const char	*path = getenv("PATH");
-	char		*copy, *p, *dir, *full;
-
-	if (path == NULL)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	copy = p = xstrdup(path);
-	while ((dir = strsep(&p, ":")) != NULL) {
-		if (*dir == '\0')
-			continue;
-		xasprintf(&full, "%s/%s", dir, name);
-		if (access(full, X_OK) == 0) {
-			free(copy);
-			return (full);
-		}
-		free(full);
-	}
-	free(copy);
-	return (NULL);
-}
-
 /* The child's side of a spawn: no signals of ours, stdio elsewhere. */
 void
 notify_child(int in, int out)

@@ -83,19 +83,19 @@ notify_reset(void)
 	free(notify_cfg.url);
 	free(notify_cfg.curl);
 	memset(&notify_cfg, 0, sizeof notify_cfg);
-	notify_cfg.curl = notify_which("curl");
+	notify_cfg.curl = path_which("curl");
 	notify_cfg.message = notify_cfg.bell = notify_cfg.desktop = 1;
 	notify_cfg.terminal = NTERM_AUTO;
 	notify_cfg.cooldown_ms = 10000;
 	/* notify-send (Linux, the BSDs), else a Mac's own. */
 	notify_cfg.desktop_kind = NOTIFY_DESKTOP_SEND;
-	if ((notify_cfg.notify_send = notify_which("notify-send")) != NULL)
+	if ((notify_cfg.notify_send = path_which("notify-send")) != NULL)
 		return;
 	notify_cfg.desktop_kind = NOTIFY_DESKTOP_TERMINAL_NOTIFIER;
-	if ((notify_cfg.notify_send = notify_which("terminal-notifier")) != NULL)
+	if ((notify_cfg.notify_send = path_which("terminal-notifier")) != NULL)
 		return;
 	notify_cfg.desktop_kind = NOTIFY_DESKTOP_OSASCRIPT;
-	notify_cfg.notify_send = notify_which("osascript");
+	notify_cfg.notify_send = path_which("osascript");
 }
 
 static int

@@ -68,7 +68,6 @@ void		 notify_url_post(const char *, const char *, int,
 		     const struct notify_post *);
 
 /* notify-command.c: notify-send, sound, a terminal's own notification. */
-char		*notify_which(const char *);
 void		 notify_child(int, int);
 #define NOTIFY_DESKTOP_SEND		0	/* notify-send */
 #define NOTIFY_DESKTOP_TERMINAL_NOTIFIER 1	/* a Mac's, from Homebrew */

@@ -43,6 +43,9 @@ int	 runtime_read_file(const char *, size_t, char **, size_t *);
 int	 runtime_lines(const char *, size_t, int,
 	    void (*)(const char *, size_t));
 
+/* which.c: a program on PATH, or NULL. */
+char	*path_which(const char *);
+
 /* json.c: writing and reading (jsmn) JSON. */
 size_t	 json_utf8_len(const unsigned char *, size_t);
 void	 json_str(struct buf *, const char *, size_t);
