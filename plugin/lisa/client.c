@@ -13,7 +13,6 @@
 
 #include "lisa.h"
 
-#define CLIENT_TIMEOUT_MS 10000
 
 int
 client_setup(struct lisa_ctx *ctx, const char *label, const char *path,
@@ -127,13 +126,21 @@ int
 client_call(struct lisa_ctx *ctx, const char *req, struct json_doc **out,
     char **cause)
 {
+	return (client_call_ms(ctx, req, out, cause, CLIENT_TIMEOUT_MS));
+}
+
+/* The same, for a request the helper takes longer over (lisa answer). */
+int
+client_call_ms(struct lisa_ctx *ctx, const char *req, struct json_doc **out,
+    char **cause, int ms)
+{
 	struct json_doc	*d;
 	char		*reply, *err;
 	int		 fd, ok = 0;
 
 	if ((fd = client_connect(ctx->sockpath, cause)) == -1)
 		return (-1);
-	if (client_request(fd, req, &reply, cause) != 0) {
+	if (client_request_ms(fd, req, &reply, cause, ms) != 0) {
 		close(fd);
 		return (-1);
 	}

@@ -24,7 +24,8 @@
 
 /* What the local side may run here, and nothing else. */
 static const char *bridge_allowed[] = {
-	"status", "explain", "nudge", "kill", "retry", "dismiss", NULL
+	"status", "explain", "nudge", "answer", "kill", "retry", "dismiss",
+	NULL
 };
 
 static int

@@ -52,7 +52,9 @@ cmd_remote(struct lisa_ctx *ctx, const char *cmd, const char *target,
 		json_cstr(&req, args[i]);
 	}
 	buf_adds(&req, "]}\n");
-	if (client_call(ctx, req.data, &d, &cause) != 0) {
+	/* (an answer waits for the host's, which waits for its agent) */
+	if (client_call_ms(ctx, req.data, &d, &cause, strcmp(cmd, "answer") ==
+	    0 ? CLIENT_ANSWER_MS + 5000 : CLIENT_TIMEOUT_MS) != 0) {
 		fprintf(stderr, "lisa: %s\n", cause);
 		free(cause);
 		buf_free(&req);

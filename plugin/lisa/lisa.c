@@ -157,16 +157,22 @@ jstr(struct json_doc *d, int obj, const char *key, char **store)
 static int
 cmd_remote_args(struct lisa_ctx *ctx, const char *cmd, struct args *a)
 {
-	char	*args[4];
+	char	*args[6];
 	int	 n = 0;
 
 	if (strcmp(cmd, "status") != 0 && strcmp(cmd, "explain") != 0 &&
 	    strcmp(cmd, "nudge") != 0 && strcmp(cmd, "kill") != 0 &&
-	    strcmp(cmd, "retry") != 0 && strcmp(cmd, "dismiss") != 0)
-		die("%s: not for a remote pane (status, explain, nudge, kill, "
-		    "retry and dismiss are)", cmd);
+	    strcmp(cmd, "retry") != 0 && strcmp(cmd, "dismiss") != 0 &&
+	    strcmp(cmd, "answer") != 0)
+		die("%s: not for a remote pane (status, explain, nudge, "
+		    "answer, kill, retry and dismiss are)", cmd);
 	if (a->argc > 2)
-		args[n++] = a->argv[2];		/* nudge's TEXT */
+		args[n++] = a->argv[2];		/* nudge's TEXT, answer's */
+	/* Checked on the host, against what it shows. */
+	if (a->expect != NULL) {
+		args[n++] = (char *)"--expect";
+		args[n++] = (char *)a->expect;
+	}
 	if (a->json)
 		args[n++] = (char *)"--json";
 	if (a->force)
@@ -257,7 +263,7 @@ event_summary(struct json_doc *d, int item, const char *detail,
     struct buf *b)
 {
 	static const char *words[] = { "name", "agent", "by", "refused",
-	    "forced_past" };
+	    "forced_past", "chose", "then" };
 	char		*v;
 	long long	 n, sig;
 	size_t		 i;
@@ -646,6 +652,8 @@ main(int argc, char **argv)
 	if (strcmp(cmd, "nudge") == 0)
 		return (cmd_nudge(&ctx, a.argc > 1 ? a.argv[1] : NULL,
 		    a.argc > 2 ? a.argv[2] : NULL, a.force, a.expect));
+	if (strcmp(cmd, "answer") == 0)
+		return (cmd_answer(&ctx, a.argv[1], a.argv[2], a.expect));
 	if (strcmp(cmd, "kill") == 0)
 		return (cmd_kill(&ctx, a.argc > 1 ? a.argv[1] : NULL,
 		    a.force, a.expect));

@@ -31,7 +31,8 @@ struct args {
 	int		 wait;
 	int		 force;
 	int		 fallback;
-	const char	*expect;	/* nudge, kill: the pane's incarnation */
+	const char	*expect;	/* nudge, kill: the pane's incarnation;
+					   answer: its dialog's fingerprint */
 	int		 help;
 	int		 version;
 	int		 argc;
@@ -69,6 +70,10 @@ int	 client_request(int, const char *, char **, char **);
 int	 client_request_ms(int, const char *, char **, char **, int);
 int	 client_call(struct lisa_ctx *, const char *, struct json_doc **,
 	    char **);
+int	 client_call_ms(struct lisa_ctx *, const char *, struct json_doc **,
+	     char **, int);
+#define CLIENT_TIMEOUT_MS	10000
+#define CLIENT_ANSWER_MS	30000	/* lisa answer: a reply waits its prompt */
 int	 client_ask_pane(struct lisa_ctx *, const char *, const char *,
 	    struct json_doc **, char **);
 int	 client_tmux(struct lisa_ctx *, char **, const char *const *);
@@ -136,6 +141,8 @@ char	*run_launch(struct lisa_ctx *, const struct run *, const char *);
 int	 cmd_nudge(struct lisa_ctx *, const char *, const char *, int,
 	    const char *);
 int	 cmd_kill(struct lisa_ctx *, const char *, int, const char *);
+int	 cmd_answer(struct lisa_ctx *, const char *, const char *,
+	     const char *);
 int	 act_has_agent(struct lisa_ctx *, const char *);
 struct act_facts {
 	int	 agent;		/* the helper sees one (alive or ended) */

@@ -30,9 +30,7 @@
 struct act {
 	uint64_t		 id;	/* what tmux's answer names */
 	int			 pane;
-	pid_t			 pane_pid;
-	pid_t			 agent_pid;	/* 0: none (forced) */
-	uint64_t		 agent_start;
+	struct act_who		 who;
 	char			*text;
 	int			 force;
 	int			 entering;	/* the text is in: Enter next */
@@ -159,30 +157,45 @@ act_finish(struct act *a, const char *refused)
 	act_free(a);
 }
 
+/* Which pane, process and agent P is now (agent_pid 0: none). */
+void
+act_who_set(struct act_who *who, struct pane *p)
+{
+	struct watch	*w = p->watch;
+
+	memset(who, 0, sizeof *who);
+	who->pane = p->id;
+	who->pane_pid = p->pid;
+	if (w != NULL && w->agent_alive) {
+		who->agent_pid = w->agent_pid;
+		who->agent_start = w->agent_start;
+	}
+}
+
 /*
- * Is the pane still what the action was asked for? NULL if so, else why
- * not. The agent process is read again from the system: pids are reused.
+ * Is the pane still WHO? NULL if so (*pp set), else why not. The agent
+ * process is read again from the system: pids are reused.
  */
-static const char *
-act_same(struct act *a, struct pane **pp)
+const char *
+act_who_same(const struct act_who *who, struct pane **pp)
 {
 	struct proc_node	 node;
 	struct pane		*p;
 
-	if ((p = *pp = pane_find(a->pane)) == NULL)
+	if ((p = *pp = pane_find(who->pane)) == NULL)
 		return ("the pane is gone");
 	if (p->dead)
 		return ("the pane is dead");
-	if (p->pid != a->pane_pid)
+	if (p->pid != who->pane_pid)
 		return ("the pane runs another process now (respawned)");
-	if (a->agent_pid == 0)
+	if (who->agent_pid == 0)
 		return (NULL);
 	if (p->watch == NULL || !p->watch->agent_alive ||
-	    p->watch->agent_pid != a->agent_pid ||
-	    p->watch->agent_start != a->agent_start)
+	    p->watch->agent_pid != who->agent_pid ||
+	    p->watch->agent_start != who->agent_start)
 		return ("the agent is not the one it was (ended or replaced)");
-	if (proc_read(a->agent_pid, &node) != 0 || node.state == 'Z' ||
-	    !proc_start_same(node.start, a->agent_start))
+	if (proc_read(who->agent_pid, &node) != 0 || node.state == 'Z' ||
+	    !proc_start_same(node.start, who->agent_start))
 		return ("the agent's process has ended");
 	return (NULL);
 }
@@ -220,7 +233,7 @@ act_capture_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 	if ((a = act_find(arg)) == NULL)
 		return;		/* ended meanwhile */
 	loop_timer_del(&a->deadline);
-	if ((why = act_same(a, &p)) != NULL) {
+	if ((why = act_who_same(&a->who, &p)) != NULL) {
 		act_finish(a, why);
 		return;
 	}
@@ -273,7 +286,7 @@ act_capture(struct act *a)
 	const char	*why;
 	char		 cmd[64];
 
-	if ((why = act_same(a, &p)) != NULL) {
+	if ((why = act_who_same(&a->who, &p)) != NULL) {
 		act_finish(a, why);
 		return;
 	}
@@ -314,7 +327,7 @@ act_nudge(struct pane *p, const char *text, int force, const char *expect,
 
 	a = xcalloc(1, sizeof *a);
 	a->pane = p->id;
-	a->pane_pid = p->pid;
+	act_who_set(&a->who, p);
 	a->text = xstrdup(text);
 	a->force = force;
 	a->lc = lc;
@@ -324,17 +337,13 @@ act_nudge(struct pane *p, const char *text, int force, const char *expect,
 	loop_timer_init(&a->timer, act_timer_cb, a);
 	loop_timer_init(&a->deadline, act_deadline_cb, a);
 	TAILQ_INSERT_TAIL(&acts, a, entry);
-	if (w != NULL && w->agent_alive) {
-		a->agent_pid = w->agent_pid;
-		a->agent_start = w->agent_start;
-	}
 	a->forceable = 1;
 	if ((why = act_expected(p, expect)) != NULL)
 		a->forceable = 0;
 	else if (p->dead) {
 		why = "the pane is dead: nothing to type into";
 		a->forceable = 0;
-	} else if (!force && a->agent_pid == 0)
+	} else if (!force && a->who.agent_pid == 0)
 		why = "no agent runs there";
 	else if (!force && (why = guard_verdict(cls_state_name(w->res.state),
 	    w->res.detail)) != NULL) {

@@ -439,6 +439,7 @@ main(int argc, char **argv)
 
 	code = loop_run();
 	act_close();
+	answer_close();
 	live_close();
 	agentfiles_close();
 	agenthook_close();

@@ -422,6 +422,23 @@ listener_request(struct listener_conn *lc, const char *line, size_t len)
 		free(arg);
 		free(text);
 		free(expect);
+	} else if (strcmp(cmd, "answer") == 0) {
+		char	*what = json_get_str(d, 0, "what");
+		char	*reply = json_get_str(d, 0, "reply");
+		char	*expect = json_get_str(d, 0, "expect");
+
+		arg = json_get_str(d, 0, "pane");
+		if ((p = pane_find(listener_pane_arg(arg))) == NULL)
+			listener_error(lc, "no such pane");
+		else if (what == NULL && reply == NULL)
+			listener_error(lc, "answer what?");
+		else		/* answers when it is done (answer.c) */
+			answer_start(p, what != NULL ? what : "", reply,
+			    expect, lc);
+		free(arg);
+		free(what);
+		free(reply);
+		free(expect);
 	} else if (strcmp(cmd, "dismiss") == 0) {
 		arg = json_get_str(d, 0, "pane");
 		if ((p = pane_find(listener_pane_arg(arg))) == NULL)
@@ -539,6 +556,7 @@ listener_conn_free(struct listener_conn *lc)
 	fleet_conn_gone(lc);
 	pane_drain_conn_gone(lc);
 	act_conn_gone(lc);
+	answer_conn_gone(lc);
 	free(lc->wait_host);
 	TAILQ_REMOVE(&listener_conns, lc, entry);
 	loop_del(lc->lf);

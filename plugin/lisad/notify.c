@@ -35,6 +35,12 @@
  */
 #define NOTIFY_DETAIL_MS 1500
 #define NOTIFY_ERROR_MS 4000
+/*
+ * A dialog told with what it asks ("asks to run: rm -rf build"): held until
+ * lisa has read it off the screen, at most NOTIFY_QUESTION_MS (Codex says
+ * "blocked" 0.9 s before it draws its dialog).
+ */
+#define NOTIFY_QUESTION_MS 2500
 
 struct notify_config {
 	int	 on[UI_NGROUPS];
@@ -453,17 +459,54 @@ notify_verb(int group, const char *detail)
 	return (notify_verbs[group]);
 }
 
-/* How much longer to hold N, whose pane's detail is DETAIL (0: no more). */
-static uint64_t
-notify_hold(struct notify *n, const char *detail)
+/* Is DETAIL a dialog's, whose question lisa reads off the screen? */
+static int
+notify_dialog(const char *detail)
 {
-	uint64_t	now = time_mono_ms(), bound = 0;
+	return (strcmp(detail, "permission") == 0 ||
+	    strcmp(detail, "question") == 0 || strcmp(detail, "trust") == 0);
+}
+
+/* How much longer to hold N, whose pane is P (0: no more). */
+static uint64_t
+notify_hold(struct notify *n, struct pane *p)
+{
+	const char	*detail = p->watch->res.detail;
+	uint64_t	 now = time_mono_ms(), bound = 0;
 
 	if (n->group == UI_WAITING && *detail == '\0')
 		bound = NOTIFY_DETAIL_MS;
 	else if (n->group == UI_WAITING && strcmp(detail, "error") == 0)
 		bound = NOTIFY_ERROR_MS;
+	else if (n->group == UI_WAITING && notify_dialog(detail) &&
+	    !p->watch->question_ok)
+		bound = NOTIFY_QUESTION_MS;
 	return (now < n->at + bound ? n->at + bound - now : 0);
+}
+
+/*
+ * What a waiting agent is told to wait for: its question when lisa has
+ * read it ("asks to run: touch x", "asks: Pick one"), else its detail.
+ */
+static void
+notify_what(struct pane *p, int group, char **verb, char **body)
+{
+	struct watch		*w = p->watch;
+	const struct question	*q = &w->question;
+	const char		*detail = w->res.detail;
+
+	if (group == UI_WAITING && notify_dialog(detail) && w->question_ok) {
+		if (strcmp(q->kind, "permission") == 0 && *q->subject != '\0')
+			xasprintf(verb, "asks to run: %s", q->subject);
+		else
+			xasprintf(verb, "asks: %s", *q->text != '\0' ? q->text :
+			    q->options[0]);
+		*body = xstrdup(*verb);
+		return;
+	}
+	xasprintf(verb, "%s%s%s%s", notify_verb(group, detail),
+	    *detail != '\0' ? " (" : "", detail, *detail != '\0' ? ")" : "");
+	*body = xstrdup(detail);
 }
 
 /* The verdict has settled: who looks at the pane decides the rest. */
@@ -474,7 +517,7 @@ notify_fire(void *arg)
 	struct pane		*p;
 	struct session		*s;
 	const char		*agent, *detail;
-	char			 where[256], cmd[96];
+	char			 where[256], cmd[96], *verb, *what;
 	uint64_t		 hold;
 
 	p = pane_find(n->pane);
@@ -485,19 +528,20 @@ notify_fire(void *arg)
 		return;
 	}
 	detail = p->watch->res.detail;
-	if ((hold = notify_hold(n, detail)) != 0) {
+	if ((hold = notify_hold(n, p)) != 0) {
 		loop_timer_add(&n->timer, hold);
 		return;
 	}
 	notify_where(p, &agent, where, sizeof where);
-	xasprintf(&n->message, "lisa: %s in %s %s%s%s%s", agent, where,
-	    notify_verb(n->group, detail), *detail != '\0' ? " (" : "",
-	    detail, *detail != '\0' ? ")" : "");
+	notify_what(p, n->group, &verb, &what);
+	xasprintf(&n->message, "lisa: %s in %s %s", agent, where, verb);
 	xasprintf(&n->title, "%s %s", agent, notify_verb(n->group, detail));
 	n->agent = xstrdup(agent);
 	n->state = xstrdup(cls_state_name(p->watch->res.state));
-	xasprintf(&n->body, "%s%s%s", where, *detail != '\0' ? " \u00b7 " :
-	    "", detail);
+	xasprintf(&n->body, "%s%s%s", where, *what != '\0' ? " \u00b7 " :
+	    "", what);
+	free(verb);
+	free(what);
 
 	snprintf(cmd, sizeof cmd, "display-message -p -t '%%%d' "
 	    "'#{pane_tty}'", p->id);
@@ -549,7 +593,7 @@ notify_transition(struct pane *p, enum cls_state from,
 			continue;
 		if (n->group != g)
 			notify_free(n);
-		else if (notify_hold(n, r->detail) == 0 &&
+		else if (notify_hold(n, p) == 0 &&
 		    now >= n->at + NOTIFY_SETTLE_MS) {
 			loop_timer_del(&n->timer);
 			notify_fire(n);
@@ -580,6 +624,22 @@ notify_transition(struct pane *p, enum cls_state from,
 	TAILQ_INSERT_TAIL(&notifies, n, entry);
 	loop_timer_init(&n->timer, notify_fire, n);
 	loop_timer_add(&n->timer, NOTIFY_SETTLE_MS);
+}
+
+/* Its question read: a wait held for it is told now. */
+void
+notify_question(struct pane *p)
+{
+	struct notify	*n;
+
+	TAILQ_FOREACH(n, &notifies, entry) {
+		if (n->pane != p->id || n->message != NULL ||
+		    time_mono_ms() < n->at + NOTIFY_SETTLE_MS)
+			continue;
+		loop_timer_del(&n->timer);
+		notify_fire(n);
+		break;
+	}
 }
 
 /*

@@ -31,5 +31,6 @@ void	watch_reset_run(struct watch *);
 void	watch_shell_words(struct pane *, const char *, size_t);
 void	watch_agent_gone(struct pane *);
 void	watch_scan(struct pane *);
+void	watch_capture(struct pane *);
 
 #endif

@@ -160,6 +160,8 @@ void		 watch_output(struct pane *, const char *, size_t);
 void		 watch_title(struct pane *, const char *);
 void		 watch_changed(struct pane *);
 void		 watch_screen(struct pane *, const char *, size_t, uint64_t);
+int		 watch_question(struct watch *, const char *, size_t,
+		    struct question *);
 void		 watch_json(struct buf *, struct pane *);
 int		 watch_title_ours(struct watch *);
 int		 watch_matches(struct pane *, unsigned);
@@ -228,13 +230,27 @@ void		 live_agent_met(struct pane *);
 void		 live_close(void);
 
 /* act.c: typing into a pane, checked at that moment. */
+struct act_who {
+	int		 pane;
+	pid_t		 pane_pid;
+	pid_t		 agent_pid;	/* 0: none */
+	uint64_t	 agent_start;
+};
 typedef void	(*act_done_cb)(int, const char *);
 void		 act_nudge(struct pane *, const char *, int, const char *,
 		    const char *, struct listener_conn *, act_done_cb);
 void		 act_incarnation(struct pane *, char *, size_t);
 const char	*act_expected(struct pane *, const char *);
+void		 act_who_set(struct act_who *, struct pane *);
+const char	*act_who_same(const struct act_who *, struct pane **);
 void		 act_conn_gone(struct listener_conn *);
 void		 act_close(void);
+
+/* answer.c: answering a dialog on purpose, checked at that moment. */
+void		 answer_start(struct pane *, const char *, const char *,
+		    const char *, struct listener_conn *);
+void		 answer_conn_gone(struct listener_conn *);
+void		 answer_close(void);
 
 /* kill.c: SIGTERM to a pane's tree, SIGKILL after 2 s. */
 int		 terminate_pane(struct pane *, const char *, char **);

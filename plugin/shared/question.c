@@ -213,6 +213,10 @@ question_from_screen(const char *kind, const char *screen, struct question *q)
 	return (0);
 }
 
+/* "don't ask again", in the words of each agent (Gemini: "this session"). */
+static const char *question_always[] = { "don't ask", "always",
+    "this session", "rest of the session", NULL };
+
 static int
 question_has(const char *s, const char *word)
 {
@@ -220,6 +224,18 @@ question_has(const char *s, const char *word)
 
 	for (; *s != '\0'; s++) {
 		if (strncasecmp(s, word, n) == 0)
+			return (1);
+	}
+	return (0);
+}
+
+static int
+question_is_always(const char *words)
+{
+	int	i;
+
+	for (i = 0; question_always[i] != NULL; i++) {
+		if (question_has(words, question_always[i]))
 			return (1);
 	}
 	return (0);
@@ -247,14 +263,12 @@ question_option_key(const struct question *q, const char *what, char *key,
 			if (number == (int)strtol(what, NULL, 10))
 				pick = i;
 		} else if (strcmp(what, "always") == 0) {
-			if (question_has(words, "don't ask") ||
-			    question_has(words, "always"))
+			if (question_is_always(words))
 				pick = i;
 		} else if (strcmp(what, "allow") == 0) {
 			if ((strncasecmp(words, "yes", 3) == 0 ||
 			    strncasecmp(words, "allow", 5) == 0) &&
-			    !question_has(words, "don't ask") &&
-			    !question_has(words, "always"))
+			    !question_is_always(words))
 				pick = i;
 		} else if (strcmp(what, "deny") == 0) {
 			if (strncasecmp(words, "no", 2) == 0 ||

@@ -262,37 +262,59 @@ def turn_end(text="Done.", usage=None):
 
 def dialog_permission(question=False):
     tool = "AskUserQuestion" if question else "Bash"
-    hook("PreToolUse", tool_name=tool, tool_input={}, tool_use_id="t1")
+    cmd = os.environ.get("FAKE_AGENT_COMMAND", "touch x")
+    hook("PreToolUse", tool_name=tool, tool_input={} if question else
+         {"command": cmd}, tool_use_id="t1")
     if CLAUDE:
         title("\u2733 " + title_text)
         mark("title idle")
         session("waiting", "permission prompt")
-        hook("PermissionRequest", tool_name=tool, tool_input={})
+        hook("PermissionRequest", tool_name=tool, tool_input={} if question
+             else {"command": cmd})
         if question:
             w("\r\n \u2610 Choice\r\nPick one\r\n\u276f 1. Option A\r\n"
               "  2. Option B\r\nEnter to select \u00b7 \u2191/\u2193 to "
               "navigate \u00b7 Esc to cancel\r\n")
         else:
-            w("\r\n Bash command\r\n   touch x\r\n Do you want to proceed?\r\n"
-              " \u276f 1. Yes\r\n   2. No\r\n Esc to cancel \u00b7 Tab to amend"
-              "\r\n")
+            w("\r\n Bash command\r\n   %s\r\n Do you want to proceed?\r\n"
+              " \u276f 1. Yes\r\n   2. Yes, and always allow access to fake/ "
+              "from this project\r\n   3. No\r\n Esc to cancel \u00b7 Tab to "
+              "amend\r\n" % cmd)
     else:
         osc7501("state=blocked:app=codex:kind=permission")
         # The real Codex draws its dialog ~0.9 s after saying "blocked".
         sleep(float(os.environ.get("FAKE_CODEX_DIALOG_DELAY", "0")))
-        w("\r\nWould you like to run the following command?\r\n$ touch x\r\n"
-          "\u203a 1. Yes, proceed (y)\r\nPress enter to confirm or esc to "
-          "cancel\r\n")
-    # Codex blinks its title while it waits; Claude writes nothing.
-    answer = read_line(blink=not CLAUDE)
+        w("\r\nWould you like to run the following command?\r\n$ %s\r\n"
+          "\u203a 1. Yes, proceed (y)\r\n  2. Yes, and don't ask again for "
+          "commands that start with `%s` (p)\r\n  3. No, and tell Codex "
+          "what to do differently (esc)\r\nPress enter to confirm or esc "
+          "to cancel\r\n" % (cmd, cmd.split()[0]))
+    # As the real ones: one key answers (a number, Codex's letters, Enter
+    # for the option the pointer is on, Esc); others are ignored. Codex
+    # blinks its title while it waits; Claude writes nothing.
+    # (y and n too: older tests' shortcuts; the log says which key came.)
+    if question:
+        keys = {"1": "yes", "2": "yes", "y": "yes", "\r": "yes", "\n": "yes"}
+    elif CLAUDE:
+        keys = {"1": "yes", "2": "always", "3": "no", "y": "yes", "n": "no",
+                "\r": "yes", "\n": "yes"}
+    else:
+        keys = {"y": "yes", "p": "always", "n": "no", "\r": "yes", "\n": "yes"}
+    keys["\033"] = "no"
+    while True:
+        key = read_key(blink=not CLAUDE)
+        if key in keys:
+            break
+    answer = keys[key]
+    mark("answer %s %r" % (answer, key))
     # The TUI redraws: the answered dialog is gone from the screen.
     w("\033[2J\033[H")
-    if answer.strip() in ("y", "1", ""):
+    if answer != "no":
         hook("PostToolUse", tool_name=tool, tool_response={}, duration_ms=5)
         session("busy")
         osc7501("state=working:app=codex")
         busy(1, "Working")
-        turn_end()
+        turn_end("Ran it." if answer == "yes" else "Ran it; won't ask again.")
     else:
         transcript({"type": "user", "message": {"role": "user", "content": [
             {"type": "text", "text": "[Request interrupted by user]"}]}})
@@ -301,6 +323,42 @@ def dialog_permission(question=False):
         w("\r\n  \u23bf  Interrupted \u00b7 What should Claude do instead?\r\n"
           if CLAUDE else "\r\n\u25a0 Conversation interrupted\r\n")
         idle_screen()
+
+
+def read_key(blink=False):
+    """One key, read raw (no echo, no line editing), as a TUI's dialog
+    does; what came with it stays for the next read."""
+    import select, termios
+    buf = PENDING[0]
+    if buf:
+        PENDING[0] = buf[1:]
+        return buf[:1].decode(errors="replace")
+    fd = 0
+    try:
+        old = termios.tcgetattr(fd)
+        new = termios.tcgetattr(fd)
+        new[3] &= ~(termios.ICANON | termios.ECHO)
+        new[6][termios.VMIN], new[6][termios.VTIME] = 1, 0
+        termios.tcsetattr(fd, termios.TCSANOW, new)
+    except termios.error:
+        old = None
+    try:
+        i = 0
+        while True:
+            if blink:
+                title("[ %s ] Action Required | %s" % ("!" if i % 2 else ".",
+                                                       title_text))
+                i += 1
+            r, _, _ = select.select([0], [], [], 1.0 if blink else None)
+            if r:
+                c = os.read(0, 1024)
+                if not c:
+                    sys.exit(0)
+                PENDING[0] = c[1:]
+                return c[:1].decode(errors="replace")
+    finally:
+        if old is not None:
+            termios.tcsetattr(fd, termios.TCSANOW, old)
 
 
 PENDING = [b""]

@@ -1,0 +1,462 @@
+/*
+ * Answering a waiting agent's dialog on purpose: lisa answer, the menu's
+ * "Allow once", "Deny" and "Reply...". The one place lisa presses a key
+ * that a dialog takes, so every step is checked at that moment:
+ *
+ *   1. the verdict is a wait on a dialog, and the pane is the incarnation
+ *      it was judged on (and the one the asker saw, if it says which);
+ *   2. the screen is read (capture-pane) and the dialog on it must carry
+ *      the fingerprint the asker saw (question.c), else nothing is sent;
+ *   3. the key is the agent's own for that option, from what it drew
+ *      ("(y)", "(esc)", else the option's number); "always" (don't ask
+ *      again) only when it was named, never from allow or a default;
+ *   4. the screen is read again until the dialog has gone (at most
+ *      ANSWER_GONE_MS), and what the agent did next is reported.
+ *
+ * A reply (TEXT) declines the dialog, waits for the agent's prompt, then
+ * types TEXT there through act_nudge and its own checks.
+ */
+#include <ctype.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lisad.h"
+#include "watch.h"
+#include "tell.h"
+
+#define ANSWER_REPLY_MS		5000	/* tmux's answer to a screen read */
+#define ANSWER_RECHECK_MS	300	/* between reads after the key */
+#define ANSWER_GONE_MS		4000	/* the dialog must have gone by then */
+#define ANSWER_NEXT_MS		3000	/* then, the verdict's move */
+#define ANSWER_PROMPT_MS	10000	/* a reply: its prompt back by then */
+
+enum answer_phase {
+	ANSWER_READ,		/* the first read: check, then the key */
+	ANSWER_SENT,		/* the key is in: has the dialog gone? */
+	ANSWER_NEXT,		/* it has: what does the agent do now? */
+	ANSWER_PROMPT,		/* a reply: waiting for the prompt */
+	ANSWER_TYPING,		/* a reply: act_nudge types it */
+};
+
+struct answer {
+	uint64_t		 id;
+	struct act_who		 who;
+	char			 what[16];	/* allow, deny, always, N, reply */
+	char			*text;		/* a reply's */
+	char			 expect[13];	/* the fingerprint seen */
+	char			 key[16];
+	struct question		 q;		/* the dialog answered */
+	char			 chose[96];
+	enum answer_phase	 phase;
+	uint64_t		 sent_at;
+	struct listener_conn	*lc;
+	struct loop_timer	 timer;
+	struct loop_timer	 deadline;
+	TAILQ_ENTRY(answer)	 entry;
+};
+static TAILQ_HEAD(, answer) answers = TAILQ_HEAD_INITIALIZER(answers);
+static uint64_t answer_next_id = 1;
+
+static void	answer_read(struct answer *);
+
+static struct answer *
+answer_find(void *arg)
+{
+	struct answer	*a;
+	uint64_t	 id = (uint64_t)(uintptr_t)arg;
+
+	TAILQ_FOREACH(a, &answers, entry) {
+		if (a->id == id)
+			return (a);
+	}
+	return (NULL);
+}
+
+/* The pane's verdict, "in_progress/tool", for the report. */
+static void
+answer_verdict(struct pane *p, char *out, size_t len)
+{
+	struct watch	*w = p != NULL ? p->watch : NULL;
+
+	if (p == NULL || p->dead || w == NULL || !w->agent_alive)
+		snprintf(out, len, "ended");
+	else
+		snprintf(out, len, "%s%s%s", cls_state_name(w->res.state),
+		    *w->res.detail != '\0' ? "/" : "", w->res.detail);
+}
+
+/*
+ * The end: the asker answered (refused: why), an event (answer or
+ * answer_refused), and the answer forgotten.
+ */
+static void
+answer_finish(struct answer *a, const char *refused)
+{
+	struct pane	*p = pane_find(a->who.pane);
+	struct buf	 b, e;
+	char		 now[64];
+
+	answer_verdict(p, now, sizeof now);
+	buf_init(&b);
+	buf_init(&e);
+	buf_adds(&e, "\"by\":\"user\"");
+	if (refused != NULL) {
+		buf_adds(&b, "{\"ok\":false,\"error\":");
+		json_cstr(&b, refused);
+		json_key(&e, "refused");
+		json_cstr(&e, refused);
+	} else {
+		buf_printf(&b, "{\"ok\":true,\"pane\":\"%%%d\"", a->who.pane);
+		json_key(&b, "asked");
+		json_cstr(&b, a->q.text);
+		json_key(&b, "subject");
+		json_cstr(&b, a->q.subject);
+		json_key(&b, "chose");
+		json_cstr(&b, a->chose);
+		json_key(&b, "key");
+		json_cstr(&b, a->key);
+		json_key(&b, "now");
+		json_cstr(&b, now);
+		if (a->text != NULL) {
+			json_key(&b, "typed");
+			json_cstr(&b, a->text);
+		}
+		json_key(&e, "chose");
+		json_cstr(&e, a->chose);
+		json_key(&e, "then");
+		json_cstr(&e, now);
+	}
+	json_key(&e, "fingerprint");
+	json_cstr(&e, *a->q.fingerprint != '\0' ? a->q.fingerprint :
+	    a->expect);
+	buf_addc(&b, '}');
+	if (a->lc != NULL)
+		listener_send(a->lc, &b);
+	events_json_add(refused != NULL ? "answer_refused" : "answer",
+	    a->who.pane, e.data);
+	log_debug("pane %%%d: answer %s: %s", a->who.pane, a->what,
+	    refused != NULL ? refused : a->chose);
+	buf_free(&b);
+	buf_free(&e);
+	TAILQ_REMOVE(&answers, a, entry);
+	loop_timer_del(&a->timer);
+	loop_timer_del(&a->deadline);
+	free(a->text);
+	free(a);
+}
+
+/* The option's key, as tmux's send-keys takes it. */
+static void
+answer_send(struct answer *a, struct pane *p)
+{
+	struct session	*s = pane_session(p);
+	struct buf	 b;
+
+	if (s == NULL)
+		return;
+	buf_init(&b);
+	if (strcasecmp(a->key, "esc") == 0)
+		buf_printf(&b, "send-keys -t '%%%d' Escape", a->who.pane);
+	else {
+		buf_printf(&b, "send-keys -t '%%%d' -l ", a->who.pane);
+		ctl_quote_str(&b, a->key);
+	}
+	session_send(s, b.data, NULL, NULL);
+	buf_free(&b);
+}
+
+/* The first read: the same dialog as seen? Then its key. */
+static void
+answer_first(struct answer *a, struct pane *p, const char *screen,
+    size_t len)
+{
+	struct question	 q;
+	char		 msg[512];
+	const char	*what;
+	int		 pick;
+
+	if (watch_question(p->watch, screen, len, &q) != 0) {
+		answer_finish(a, "no dialog on its screen now");
+		return;
+	}
+	if (strcmp(q.fingerprint, a->expect) != 0) {
+		snprintf(msg, sizeof msg, "the dialog on its screen is not the "
+		    "one you saw (it now asks \"%s\", fingerprint %s): "
+		    "nothing sent", q.text, q.fingerprint);
+		answer_finish(a, msg);
+		return;
+	}
+	a->q = q;
+	/* A reply declines the dialog first (its "no": the agent asks). */
+	what = a->text != NULL ? "deny" : a->what;
+	if ((pick = question_option_key(&q, what, a->key,
+	    sizeof a->key)) == -1) {
+		snprintf(msg, sizeof msg, "the dialog has no option for "
+		    "\"%s\"%s: nothing sent", what, strcmp(what, "always") == 0 ?
+		    " (none says always or don't ask again)" : "");
+		answer_finish(a, msg);
+		return;
+	}
+	strlcpy(a->chose, q.options[pick], sizeof a->chose);
+	answer_send(a, p);
+	a->phase = ANSWER_SENT;
+	a->sent_at = time_mono_ms();
+	loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
+}
+
+/* The key is in: still the same dialog? */
+static void
+answer_after(struct answer *a, struct pane *p, const char *screen,
+    size_t len)
+{
+	struct question	q;
+
+	if (watch_question(p->watch, screen, len, &q) == 0 &&
+	    strcmp(q.fingerprint, a->q.fingerprint) == 0) {
+		if (time_mono_ms() - a->sent_at >= ANSWER_GONE_MS)
+			answer_finish(a, "the dialog is still drawn: the "
+			    "agent did not take the key");
+		else
+			loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
+		return;
+	}
+	a->phase = a->text != NULL ? ANSWER_PROMPT : ANSWER_NEXT;
+	loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
+}
+
+/* The reply typed (or refused) by act_nudge: the answer ends with it. */
+static void
+answer_typed(int pane, const char *refused)
+{
+	struct answer	*a;
+	char		 msg[256];
+
+	TAILQ_FOREACH(a, &answers, entry) {
+		if (a->who.pane == pane && a->phase == ANSWER_TYPING)
+			break;
+	}
+	if (a == NULL)
+		return;
+	if (refused != NULL) {
+		snprintf(msg, sizeof msg, "declined with \"%s\", but the "
+		    "reply was not typed: %s", a->chose, refused);
+		answer_finish(a, msg);
+	} else
+		answer_finish(a, NULL);
+}
+
+/*
+ * After the dialog went: the verdict's move (ANSWER_NEXT), or a reply's
+ * prompt (ANSWER_PROMPT). Checked on a timer, bounded.
+ */
+static void
+answer_settle(struct answer *a)
+{
+	struct pane	*p;
+	struct watch	*w;
+	const char	*why;
+	char		 inc[64];
+	uint64_t	 age = time_mono_ms() - a->sent_at;
+
+	if ((why = act_who_same(&a->who, &p)) != NULL) {
+		/* The agent went with the answer ("No, exit"): that is news. */
+		if (a->phase == ANSWER_NEXT)
+			answer_finish(a, NULL);
+		else
+			answer_finish(a, why);
+		return;
+	}
+	w = p->watch;
+	if (a->phase == ANSWER_NEXT) {
+		if (w->res.state != ST_WAITING_INPUT ||
+		    strcmp(w->res.detail, a->q.kind) != 0 ||
+		    age >= ANSWER_NEXT_MS + ANSWER_GONE_MS)
+			answer_finish(a, NULL);
+		else
+			loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
+		return;
+	}
+	/* (act_nudge reads the screen for a dialog again) */
+	if (w->res.state == ST_WAITING_INPUT && strcmp(w->res.detail,
+	    "prompt") == 0) {
+		a->phase = ANSWER_TYPING;
+		act_incarnation(p, inc, sizeof inc);
+		act_nudge(p, a->text, 0, inc, "user", NULL, answer_typed);
+		return;
+	}
+	if (age >= ANSWER_PROMPT_MS)
+		answer_finish(a, "declined, but the agent's prompt did not "
+		    "come back: the reply was not typed");
+	else
+		loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
+}
+
+static void
+answer_read_cb(struct ctl_client *c, int ok, const char *body, size_t len,
+    void *arg)
+{
+	struct answer	*a;
+	struct pane	*p;
+	const char	*why;
+
+	if ((a = answer_find(arg)) == NULL)
+		return;
+	loop_timer_del(&a->deadline);
+	if ((why = act_who_same(&a->who, &p)) != NULL) {
+		if (a->phase == ANSWER_SENT) {
+			/* It went with the key: the dialog went too. */
+			a->phase = ANSWER_NEXT;
+			answer_settle(a);
+		} else
+			answer_finish(a, why);
+		return;
+	}
+	if (!ok) {
+		answer_finish(a, "tmux could not read the screen");
+		return;
+	}
+	if (a->phase == ANSWER_READ)
+		answer_first(a, p, body, len);
+	else
+		answer_after(a, p, body, len);
+}
+
+static void
+answer_read(struct answer *a)
+{
+	struct pane	*p;
+	struct session	*s;
+	const char	*why;
+	char		 cmd[64];
+
+	if ((why = act_who_same(&a->who, &p)) != NULL) {
+		answer_finish(a, why);
+		return;
+	}
+	snprintf(cmd, sizeof cmd, "capture-pane -p -J -t '%%%d'", a->who.pane);
+	if ((s = pane_session(p)) == NULL || session_send(s, cmd,
+	    answer_read_cb, (void *)(uintptr_t)a->id) != 0) {
+		answer_finish(a, "no tmux client for its session");
+		return;
+	}
+	loop_timer_add(&a->deadline, ANSWER_REPLY_MS);
+}
+
+static void
+answer_timer_cb(void *arg)
+{
+	struct answer	*a = arg;
+
+	if (a->phase == ANSWER_SENT)
+		answer_read(a);
+	else
+		answer_settle(a);
+}
+
+static void
+answer_deadline_cb(void *arg)
+{
+	answer_finish(arg, "tmux did not show the screen in time");
+}
+
+/* allow, deny, always or a number; anything else is a reply's text. */
+static int
+answer_is_choice(const char *what)
+{
+	size_t	n = strspn(what, "0123456789");
+
+	if (n != 0 && n <= 2 && what[n] == '\0')
+		return (1);
+	return (strcmp(what, "allow") == 0 || strcmp(what, "deny") == 0 ||
+	    strcmp(what, "always") == 0);
+}
+
+/*
+ * Answer pane P's dialog with WHAT (allow, deny, always, N) or REPLY (a
+ * text: decline, then type it at the prompt). EXPECT is the fingerprint
+ * the asker saw, optionally ":INCARNATION" (the menu's); NULL or empty:
+ * the question lisa shows now. LC is answered when it is done.
+ */
+void
+answer_start(struct pane *p, const char *what, const char *reply,
+    const char *expect, struct listener_conn *lc)
+{
+	struct watch	*w = p->watch;
+	struct answer	*a, *o;
+	const char	*why = NULL, *colon;
+	char		 msg[256];
+
+	a = xcalloc(1, sizeof *a);
+	a->id = answer_next_id++;
+	act_who_set(&a->who, p);
+	a->lc = lc;
+	strlcpy(a->what, reply != NULL ? "reply" : what, sizeof a->what);
+	if (reply != NULL)
+		a->text = xstrdup(reply);
+	loop_timer_init(&a->timer, answer_timer_cb, a);
+	loop_timer_init(&a->deadline, answer_deadline_cb, a);
+	TAILQ_FOREACH(o, &answers, entry) {
+		if (o->who.pane == p->id)
+			why = "an answer to it is under way";
+	}
+	TAILQ_INSERT_TAIL(&answers, a, entry);
+
+	colon = expect != NULL ? strchr(expect, ':') : NULL;
+	if (expect != NULL && *expect != '\0')
+		strlcpy(a->expect, expect, colon != NULL &&
+		    (size_t)(colon - expect) < sizeof a->expect ?
+		    (size_t)(colon - expect) + 1 : sizeof a->expect);
+	else if (w != NULL && w->question_ok)
+		strlcpy(a->expect, w->question.fingerprint, sizeof a->expect);
+
+	if (why != NULL)
+		;
+	else if (reply == NULL && !answer_is_choice(what))
+		why = "answer allow, deny, always, a number, or a reply's text";
+	else if (reply != NULL && *reply == '\0')
+		why = "an empty reply";
+	else if (colon != NULL && (why = act_expected(p, colon + 1)) != NULL)
+		;
+	else if (p->dead)
+		why = "the pane is dead";
+	else if (a->who.agent_pid == 0)
+		why = "no agent runs there";
+	else if (w->res.state != ST_WAITING_INPUT || guard_verdict(
+	    cls_state_name(w->res.state), w->res.detail) == NULL) {
+		snprintf(msg, sizeof msg, "it does not wait on a dialog (it "
+		    "is %s%s%s)", cls_state_name(w->res.state),
+		    *w->res.detail != '\0' ? "/" : "", w->res.detail);
+		why = msg;
+	} else if (*a->expect == '\0')
+		why = "lisa has not read its dialog yet: look again (lisa "
+		    "status --json), then answer";
+	if (why != NULL) {
+		answer_finish(a, why);
+		return;
+	}
+	answer_read(a);
+}
+
+/* A connection that went away is answered no more. */
+void
+answer_conn_gone(struct listener_conn *lc)
+{
+	struct answer	*a;
+
+	TAILQ_FOREACH(a, &answers, entry) {
+		if (a->lc == lc)
+			a->lc = NULL;
+	}
+}
+
+/* The helper stops: an answer halfway is dropped (nothing more sent). */
+void
+answer_close(void)
+{
+	struct answer	*a;
+
+	while ((a = TAILQ_FIRST(&answers)) != NULL)
+		answer_finish(a, "lisa is stopping");
+}

@@ -1,0 +1,150 @@
+/*
+ * What a pane's screen shows (capture-pane): the hints of its bottom
+ * lines, and the dialog drawn there, read the same way whether the watch
+ * looks or an answer checks (answer.c): the same lines give the same
+ * fingerprint.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lisad.h"
+#include "watch.h"
+#include "tell.h"
+#include "watch-int.h"
+
+/*
+ * A capture of the pane's screen: which hints its bottom lines show.
+ * Dialogs, spinners and prompts live at the bottom; text higher up is
+ * conversation, which may quote anything.
+ */
+#define WATCH_SCREEN_LINES 15
+
+/* The start of TEXT's last WATCH_SCREEN_LINES lines that are not blank. */
+static const char *
+watch_screen_tail(const char *text, size_t len)
+{
+	const char	*start = text + len;
+	int		 lines = 0, blank = 1;
+
+	while (start > text) {
+		if (start[-1] == '\n') {
+			if (!blank && ++lines == WATCH_SCREEN_LINES)
+				break;
+			blank = 1;
+		} else if (start[-1] != ' ')
+			blank = 0;
+		start--;
+	}
+	return (start);
+}
+
+/* The kind of dialog the screen hints say is drawn, or NULL. */
+static const char *
+watch_question_kind(unsigned screen)
+{
+	if (screen & SCREEN_PERMISSION)
+		return ("permission");
+	if (screen & SCREEN_QUESTION)
+		return ("question");
+	if (screen & SCREEN_TRUST)
+		return ("trust");
+	return (NULL);
+}
+
+/*
+ * The dialog on a screen just read (capture-pane text), as watch_screen
+ * reads it: the same lines, the same kind, so the same fingerprint. 0 if
+ * one is drawn.
+ */
+int
+watch_question(struct watch *w, const char *text, size_t len,
+    struct question *q)
+{
+	const char	*start = watch_screen_tail(text, len), *kind;
+	char		*copy;
+	int		 signal, rc = -1;
+
+	copy = xstrndup(start, (size_t)(text + len - start));
+	kind = watch_question_kind(agent_screen(w->agent, copy, &signal));
+	if (kind != NULL)
+		rc = question_from_screen(kind, copy, q);
+	free(copy);
+	return (rc);
+}
+
+/*
+ * The screen is as old as the request, not the reply: output that reached
+ * us while tmux answered may be newer than what it captured.
+ */
+void
+watch_screen(struct pane *p, const char *text, size_t len, uint64_t asked)
+{
+	struct watch	*w = p->watch;
+	const char	*start = watch_screen_tail(text, len), *kind;
+	char		*copy;
+	int		 had = w->question_ok;
+
+	copy = xstrndup(start, (size_t)(text + len - start));
+	w->screen = agent_screen(w->agent, copy, &w->screen_signal);
+	w->screen_at = asked != 0 ? asked : time_mono_ms();
+	/* A dialog drawn: what it asks, for status, explain, notifications. */
+	kind = watch_question_kind(w->screen);
+	w->question_ok = kind != NULL &&
+	    question_from_screen(kind, copy, &w->question) == 0;
+	if (w->question_ok && !had)
+		notify_question(p);
+	w->capture_failed = 0;
+	/*
+	 * A retry still on screen is fresh evidence, in a turn whose stream
+	 * showed one or for an agent whose retry text is a row replaced when
+	 * it ends (OpenCode redraws only the countdown's digits; its text
+	 * never comes whole in the stream). Not otherwise: an old retry's
+	 * line can stay on screen (Codex's "Reconnecting").
+	 */
+	if ((w->screen & SCREEN_RETRYING) && (w->retry_at != 0 ||
+	    (w->agent != NULL && w->agent->retry_screen))) {
+		if (w->retry_at == 0)
+			w->retry_since = w->screen_at;
+		w->retry_at = w->screen_at;
+	}
+	free(copy);
+	log_debug("pane %%%d: screen hints %#x", p->id, w->screen);
+	if (p->dead)
+		termination_report(p, text, len);
+	watch_touch(p);
+}
+
+static void
+watch_capture_cb(struct ctl_client *c, int ok, const char *body, size_t len,
+    void *arg)
+{
+	struct pane	*p = arg;
+
+	p->watch->capturing = 0;
+	if (!ok) {
+		log_warnx("pane %%%d: capture-pane failed: %.*s", p->id,
+		    (int)len, body);
+		p->watch->capture_failed = 1;
+		if (p->dead)
+			termination_report(p, NULL, 0);
+		watch_touch(p);
+		return;
+	}
+	watch_screen(p, body, len, p->watch->capture_asked);
+}
+
+void
+watch_capture(struct pane *p)
+{
+	struct session	*s = pane_session(p);
+	char		 cmd[96];
+
+	if (s == NULL || p->watch->capturing)
+		return;
+	snprintf(cmd, sizeof cmd, "capture-pane -p -J -t '%%%d'", p->id);
+	if (session_send(s, cmd, watch_capture_cb, p) == 0) {
+		p->watch->capturing = 1;
+		p->watch->capture_asked = time_mono_ms();
+	}
+}

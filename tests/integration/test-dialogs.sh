@@ -1,0 +1,141 @@
+# Answering a waiting agent's dialog on purpose (lisa answer): the key is
+# the agent's own, sent only when the dialog on screen is the one the
+# user saw, never "always" unless named; what the agent did is reported.
+# The fake Claude and Codex read one key in a dialog, as the real ones do,
+# and log which (FAKE_AGENT_LOG). At lisa's defaults.
+
+. "$ROOT/tests/integration/agents.sh"
+
+start_dialogs() {
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME"
+	export FAKE_AGENT_LOG="$TESTDIR/agent.log"
+	start_server main
+	start_helper
+}
+
+# Window N runs the fake AGENT, at its prompt; its pane id.
+agent_ready() {
+	a=$(agent_window "$1" "$2")
+	L wait "$a" --until waiting_input --timeout 30 >/dev/null ||
+	    fail "no $2: $(L status "$a")"
+	echo "$a"
+}
+
+# Pane $1 asks its permission; lisa has read the question: its fingerprint.
+ask_permission() {
+	T send-keys -t "$1" permission Enter
+	until_ms 15000 state_is "$1" waiting_input permission "" ||
+	    fail "$1: no dialog: $(L status "$1")"
+	until_ms 5000 sh -c "$LISA -L $SOCK status $1 --json | grep -q fingerprint" ||
+	    fail "no question read: $(L status "$1" --json)"
+	L status "$1" --json | jget "d['question']['fingerprint']"
+}
+
+drawn() { T capture-pane -p -t "$1" | grep -q -- "$2"; }
+answers_logged() { grep -c " answer " "$FAKE_AGENT_LOG" 2>/dev/null || true; }
+
+# allow: Claude's "1. Yes" by its number, Codex's "(y)"; the CLI says
+# what was asked, what it chose and what the agent does now; an event.
+test_answer_allow_claude_and_codex() {
+	start_dialogs
+	c=$(agent_ready 1 claude)
+	x=$(agent_ready 2 codex)
+	fc=$(ask_permission "$c")
+	fx=$(ask_permission "$x")
+	out=$(L answer "$c" allow --expect "$fc") || fail "claude: $out"
+	case "$out" in
+	*"\"Do you want to proceed?\" (touch x) answered \"1. Yes\" (key 1); now "*) ;;
+	*) fail "claude's answer: $out" ;;
+	esac
+	out=$(L answer "$x" allow) || fail "codex: $out"
+	case "$out" in
+	*"answered \"1. Yes, proceed (y)\" (key y); now "*) ;;
+	*) fail "codex's answer: $out" ;;
+	esac
+	grep -q "answer yes '1'" "$FAKE_AGENT_LOG" || fail "claude got: $(grep answer "$FAKE_AGENT_LOG")"
+	grep -q "answer yes 'y'" "$FAKE_AGENT_LOG" || fail "codex got: $(grep answer "$FAKE_AGENT_LOG")"
+	for p in $c $x; do
+		until_ms 15000 drawn "$p" "Ran it." ||
+		    fail "$p did not run it: $(T capture-pane -p -t "$p" | tail -n 5)"
+	done
+	L events "$c" | grep -E "answer +.*chose 1\. Yes" ||
+	    fail "no answer event: $(L events "$c")"
+	L events --json | grep -q "\"fingerprint\":\"$fc\"" ||
+	    fail "the event has no fingerprint: $(L events --json | grep answer)"
+}
+
+# deny: Claude's "3. No", Codex's "(esc)" sent as Escape; always only when
+# named: Codex's "(p)".
+test_answer_deny_and_always() {
+	start_dialogs
+	c=$(agent_ready 1 claude)
+	x=$(agent_ready 2 codex)
+	ask_permission "$c" >/dev/null
+	ask_permission "$x" >/dev/null
+	out=$(L answer "$c" deny) || fail "claude: $out"
+	case "$out" in *"answered \"3. No\" (key 3)"*) ;; *) fail "claude: $out" ;; esac
+	out=$(L answer "$x" deny) || fail "codex: $out"
+	case "$out" in *"(esc)\" (key esc)"*) ;; *) fail "codex: $out" ;; esac
+	grep -q "answer no '3'" "$FAKE_AGENT_LOG" || fail "claude got: $(grep answer "$FAKE_AGENT_LOG")"
+	grep -q "answer no '.x1b'" "$FAKE_AGENT_LOG" || fail "codex got: $(grep answer "$FAKE_AGENT_LOG")"
+	until_ms 10000 drawn "$x" "Conversation interrupted" || fail "codex not denied"
+	L wait "$x" --until waiting_input --timeout 10 >/dev/null
+	until_ms 15000 state_is "$x" waiting_input prompt "" || fail "codex: $(L status "$x")"
+	ask_permission "$x" >/dev/null
+	out=$(L answer "$x" always) || fail "codex always: $out"
+	case "$out" in *"don't ask again"*"(key p)"*) ;; *) fail "always: $out" ;; esac
+	grep -q "answer always 'p'" "$FAKE_AGENT_LOG" || fail "codex got: $(grep answer "$FAKE_AGENT_LOG")"
+}
+
+# The guards: a fingerprint that is not the dialog's, an incarnation that
+# is not the pane's, a pane that waits at its prompt, an option the dialog
+# does not have: refused, exit 1, nothing sent, the dialog still drawn.
+test_answer_refused_without_a_key() {
+	start_dialogs
+	c=$(agent_ready 1 claude)
+	out=$(L answer "$c" allow 2>&1) && fail "answered a prompt: $out"
+	case "$out" in *"does not wait on a dialog (it is waiting_input/prompt)"*) ;;
+	*) fail "at its prompt: $out" ;; esac
+	fp=$(ask_permission "$c")
+	out=$(L answer "$c" allow --expect 0123456789ab 2>&1) && fail "stale: $out"
+	case "$out" in *"not the one you saw"*"fingerprint $fp"*"nothing sent"*) ;;
+	*) fail "stale fingerprint: $out" ;; esac
+	out=$(L answer "$c" allow --expect "$fp:1.2.3" 2>&1) && fail "other agent: $out"
+	case "$out" in *"not what it was when you chose"*) ;; *) fail "incarnation: $out" ;; esac
+	out=$(L answer "$c" 7 2>&1) && fail "option 7: $out"
+	case "$out" in *"no option for \"7\""*) ;; *) fail "option 7: $out" ;; esac
+	[ "$(answers_logged)" = 0 ] || fail "a key reached the dialog: $(grep answer "$FAKE_AGENT_LOG")"
+	drawn "$c" "Do you want to proceed?" || fail "the dialog went"
+	L events --json "$c" | grep -c answer_refused | grep -q '^[4-9]' ||
+	    fail "refusals not in the events: $(L events "$c")"
+}
+
+# A reply: the dialog declined, then the text typed at the prompt that
+# comes back (the fake says "unknown command" to it: it arrived whole).
+test_answer_reply_declines_then_types() {
+	start_dialogs
+	x=$(agent_ready 2 codex)
+	ask_permission "$x" >/dev/null
+	out=$(L answer "$x" "use mkdir; then stop") || fail "reply: $out"
+	case "$out" in *"(key esc), then typed \"use mkdir; then stop\""*) ;;
+	*) fail "reply: $out" ;; esac
+	until_ms 10000 drawn "$x" "unknown command: use" ||
+	    fail "the reply did not arrive: $(T capture-pane -p -t "$x" | tail -n 5)"
+}
+
+# "always" is never what allow picks, whatever the order of the options:
+# the fake Claude's "2. Yes, and always allow" is left for "always" alone;
+# a dialog without such an option refuses "always".
+test_answer_always_only_by_name() {
+	start_dialogs
+	c=$(agent_ready 1 claude)
+	T send-keys -t "$c" question Enter
+	until_ms 15000 state_is "$c" waiting_input question "" || fail "$(L status "$c")"
+	until_ms 5000 sh -c "$LISA -L $SOCK status $c --json | grep -q fingerprint" ||
+	    fail "no question read"
+	out=$(L answer "$c" always 2>&1) && fail "always on a choice: $out"
+	case "$out" in *"no option for \"always\""*) ;; *) fail "always: $out" ;; esac
+	out=$(L answer "$c" 2) || fail "option 2: $out"
+	case "$out" in *"answered \"2. Option B\" (key 2)"*) ;; *) fail "2: $out" ;; esac
+}
