@@ -52,6 +52,33 @@ act_has_run(struct lisa_ctx *ctx, const char *pane)
 	return (found);
 }
 
+/*
+ * The dialog it waits on, as lisa read it: its fingerprint (what an
+ * answer from the menu expects) and what it asks, in a line.
+ */
+static void
+act_question(struct json_doc *d, int q, struct act_facts *f)
+{
+	char	*fp, *kind, *subject, *text;
+
+	if (q < 0 || (fp = json_get_str(d, q, "fingerprint")) == NULL)
+		return;
+	kind = json_get_str(d, q, "kind");
+	subject = json_get_str(d, q, "subject");
+	text = json_get_str(d, q, "text");
+	strlcpy(f->fingerprint, fp, sizeof f->fingerprint);
+	if (kind != NULL && strcmp(kind, "permission") == 0 &&
+	    subject != NULL && *subject != '\0')
+		snprintf(f->asks, sizeof f->asks, "asks to run: %s", subject);
+	else
+		snprintf(f->asks, sizeof f->asks, "asks: %s", text != NULL ?
+		    text : "");
+	free(fp);
+	free(kind);
+	free(subject);
+	free(text);
+}
+
 /* What the menu needs to know to offer only the actions that apply. */
 void
 act_facts(struct lisa_ctx *ctx, const char *pane, struct act_facts *f)
@@ -74,6 +101,7 @@ act_facts(struct lisa_ctx *ctx, const char *pane, struct act_facts *f)
 		if (detail != NULL)
 			strlcpy(f->incarnation, detail, sizeof f->incarnation);
 		free(detail);
+		act_question(d, json_get(d, obj, "question"), f);
 		free(agent);
 		free(state);
 	}

@@ -131,25 +131,85 @@ cmd_key_details(struct lisa_ctx *ctx, const char *client)
 	return (menu_exec(ctx, argv, n));
 }
 
-/* In a popup: keep the text up until a key is pressed. */
-static void
-details_wait(void)
+/* One key from the popup's terminal, unechoed; -1 if none can be read. */
+static int
+details_key(void)
 {
 	struct termios	 old, raw;
 	char		 c;
+	ssize_t		 n;
 
 	if (!isatty(0) || tcgetattr(0, &old) != 0)
-		return;
-	printf("\n  (any key closes)");
-	fflush(stdout);
+		return (-1);
 	raw = old;
 	raw.c_lflag &= ~(ICANON|ECHO);
 	raw.c_cc[VMIN] = 1;
 	raw.c_cc[VTIME] = 0;
 	tcsetattr(0, TCSANOW, &raw);
-	while (read(0, &c, 1) == -1 && errno == EINTR)
+	while ((n = read(0, &c, 1)) == -1 && errno == EINTR)
 		;
 	tcsetattr(0, TCSANOW, &old);
+	return (n == 1 ? (unsigned char)c : -1);
+}
+
+/*
+ * In a popup: keep the text up until a key is pressed. A pane whose
+ * dialog lisa has read (F, made before the text was printed: an answer
+ * expects the dialog shown, or an older one, never a newer) may be
+ * answered from here: y allows once, n denies, r asks for a reply.
+ */
+static void
+details_wait(struct lisa_ctx *ctx, const char *pane,
+    const struct act_facts *f)
+{
+	char	 expect[96], line[1024];
+	int	 c;
+
+	if (!isatty(0))
+		return;
+	if (pane == NULL || f == NULL || *f->fingerprint == '\0') {
+		printf("\n  (any key closes)");
+		fflush(stdout);
+		details_key();
+		return;
+	}
+	printf("\n  y allow once \xc2\xb7 n deny \xc2\xb7 r reply\xe2\x80\xa6 "
+	    "\xc2\xb7 any other key closes");
+	fflush(stdout);
+	snprintf(expect, sizeof expect, "%s:%s", f->fingerprint,
+	    f->incarnation);
+	c = details_key();
+	if (c == 'y' || c == 'n') {
+		printf("\n");
+		cmd_answer(ctx, pane, c == 'y' ? "allow" : "deny", expect);
+	} else if (c == 'r') {
+		printf("\n  reply (declines the dialog, then types it): ");
+		fflush(stdout);
+		if (fgets(line, sizeof line, stdin) == NULL)
+			return;
+		line[strcspn(line, "\r\n")] = '\0';
+		if (*line == '\0')
+			return;
+		cmd_answer(ctx, pane, line, expect);
+	} else
+		return;
+	printf("  (any key closes)");
+	fflush(stdout);
+	details_key();
+}
+
+/* The facts of the pane (TARGET) a popup answers from; 0 if none. */
+static int
+details_facts(struct lisa_ctx *ctx, const char *target, char **pane,
+    struct act_facts *f)
+{
+	memset(f, 0, sizeof *f);
+	*pane = NULL;
+	if (target == NULL || !isatty(0) ||
+	    (*pane = client_resolve(ctx, target)) == NULL)
+		return (0);
+	act_facts(ctx, *pane, f);
+	return (1);
 }
 
 /*
@@ -161,13 +221,15 @@ static int
 details_fit(struct lisa_ctx *ctx, const char *target)
 {
 	struct winsize	 ws;
-	char		*text, *line, *rest;
+	struct act_facts f;
+	char		*text, *line, *rest, *pane;
 	int		 rows, used = 0, need;
 
 	if (target == NULL || !isatty(1) ||
 	    ioctl(1, TIOCGWINSZ, &ws) != 0 || ws.ws_row < 4 || ws.ws_col < 8)
 		return (0);
 	rows = ws.ws_row - 2;		/* "(any key closes)" */
+	details_facts(ctx, target, &pane, &f);
 	text = details_text(ctx, target);
 	for (rest = text; (line = strsep(&rest, "\n")) != NULL; used += need) {
 		if (rest == NULL && *line == '\0')
@@ -181,7 +243,8 @@ details_fit(struct lisa_ctx *ctx, const char *target)
 	}
 	free(text);
 	fflush(stdout);
-	details_wait();
+	details_wait(ctx, pane, &f);
+	free(pane);
 	return (1);
 }
 
@@ -235,12 +298,18 @@ int
 cmd_details(struct lisa_ctx *ctx, const char *target, int wait)
 {
 	struct json_doc	*d;
+	struct act_facts f;
 	char		*cause = NULL, *pane = NULL, *ts, *type, *from, *to;
 	char		*detail;
 	int		 events, i, n, item, shown = 0, rc;
 
 	if (wait && details_fit(ctx, target))
 		return (0);
+	memset(&f, 0, sizeof f);
+	if (wait) {
+		details_facts(ctx, target, &pane, &f);
+		free(pane);
+	}
 	if ((pane = client_resolve(ctx, target)) == NULL) {
 		printf("%s: not_found\n", target != NULL ? target : "");
 		rc = 1;
@@ -280,8 +349,8 @@ cmd_details(struct lisa_ctx *ctx, const char *target, int wait)
 		json_free(d);
 	}
 	free(cause);
-	free(pane);
 	if (wait)
-		details_wait();
+		details_wait(ctx, pane, &f);
+	free(pane);
 	return (rc);
 }

@@ -325,6 +325,99 @@ menu_action(struct menu_args *ma, struct lisa_ctx *ctx, const char *client,
 	buf_free(&b);
 }
 
+/* The reply tmux's prompt left in buffer lisa-reply-N, deleted; or NULL. */
+static char *
+menu_reply_text(struct lisa_ctx *ctx, const char *n)
+{
+	char		 name[32], *out = NULL;
+	const char	*show[] = { "show-buffer", "-b", name, NULL };
+	const char	*del[] = { "delete-buffer", "-b", name, NULL };
+	size_t		 len;
+
+	snprintf(name, sizeof name, "lisa-reply-%s", n);
+	if (client_tmux(ctx, &out, show) != 0 || out == NULL) {
+		free(out);
+		return (NULL);
+	}
+	len = strlen(out);
+	while (len > 0 && out[len - 1] == '\n')
+		out[--len] = '\0';
+	{
+		char	*o2 = NULL;
+
+		client_tmux(ctx, &o2, del);
+		free(o2);
+	}
+	if (*out == '\0') {
+		free(out);
+		return (NULL);
+	}
+	return (out);
+}
+
+/* S cut to N characters (UTF-8), an ellipsis if cut. */
+static void
+menu_cut(struct buf *b, const char *s, size_t n)
+{
+	size_t	chars = 0;
+
+	for (; *s != '\0'; s++) {
+		if (((unsigned char)*s & 0xc0) != 0x80 && ++chars > n) {
+			buf_adds(b, "\xe2\x80\xa6");
+			return;
+		}
+		buf_addc(b, *s);
+	}
+}
+
+/*
+ * The pane's dialog, as lisa read it, and its answers: "Allow once",
+ * "Deny", "Reply..." (a tmux prompt for the text). Each carries the
+ * fingerprint of the dialog shown and the pane's incarnation: the helper
+ * refuses if the dialog on screen is another by then. Never "always".
+ */
+static void
+menu_answers(struct menu_args *ma, struct lisa_ctx *ctx, const char *client,
+    const char *pane, const struct act_facts *f)
+{
+	struct buf	 label, tmpl, b;
+	char		 expect[96], *sh, *rs;
+
+	buf_init(&label);
+	buf_init(&b);
+	buf_adds(&b, "-");		/* a line to read, not to choose */
+	menu_cut(&label, f->asks, 48);
+	menu_text(&b, label.data);
+	menu_item(ma, b.data, "", "");
+	snprintf(expect, sizeof expect, "%s:%s", f->fingerprint,
+	    f->incarnation);
+	menu_action(ma, ctx, client, "Allow once", "y", "allow", 0, pane,
+	    expect);
+	/* (n is "Next agent"; x, Dismiss, is for ended agents alone) */
+	menu_action(ma, ctx, client, "Deny", "x", "deny", 0, pane, expect);
+	/*
+	 * Reply: tmux asks for the text; %%% puts it in quoted (tmux escapes
+	 * " \ $ ; ~), into a buffer the answer reads and deletes. The pane
+	 * goes without its '%': "%1" would be the prompt's first answer.
+	 */
+	buf_reset(&b);
+	buf_printf(&b, "reply:%s:%s", pane + 1, expect);
+	sh = menu_self2(ctx, "key act", client, b.data);
+	rs = menu_run_shell(sh);
+	buf_init(&tmpl);
+	buf_printf(&tmpl, "set-buffer -b lisa-reply-%s -- \"%%%%%%\" ; %s",
+	    pane + 1, rs);
+	buf_reset(&b);
+	buf_adds(&b, "command-prompt -p 'lisa: reply (declines the dialog):' ");
+	ctl_quote_str(&b, tmpl.data);
+	menu_item(ma, "Reply\xe2\x80\xa6", "t", b.data);
+	free(sh);
+	free(rs);
+	buf_free(&tmpl);
+	buf_free(&label);
+	buf_free(&b);
+}
+
 /*
  * lisa key act CLIENT WHAT:PANE:INCARNATION: run `lisa WHAT PANE --expect
  * INCARNATION` (the pane and agent the menu showed: refused if the agent
@@ -335,7 +428,7 @@ static int
 cmd_key_act(struct lisa_ctx *ctx, const char *client, const char *arg)
 {
 	char	*pane, *self, out[512], *nl, what[16], *inc = NULL;
-	char	*copy, *orig;
+	char	*copy, *orig, *reply = NULL;
 	int	 p[2], status;
 	ssize_t	 n;
 	pid_t	 pid;
@@ -348,7 +441,17 @@ cmd_key_act(struct lisa_ctx *ctx, const char *client, const char *arg)
 	pane = copy != NULL ? strsep(&copy, ":") : NULL;
 	if (copy != NULL && *copy != '\0')
 		inc = copy;
-	if (pane != NULL && pane[0] == '%')
+	if (strcmp(what, "reply") == 0 && pane != NULL && *pane != '%' &&
+	    inc != NULL) {
+		/* The text tmux's prompt put in a buffer: read, then gone. */
+		xasprintf(&reply, "%%%s", pane);
+		pane = reply;
+		if ((reply = menu_reply_text(ctx, pane + 1)) == NULL) {
+			free(orig);
+			free(pane);
+			return (menu_message(ctx, client, "lisa: no reply"));
+		}
+	} else if (pane != NULL && pane[0] == '%')
 		pane = xstrdup(pane);
 	else if ((pane = menu_client_pane(ctx, client)) == NULL) {
 		free(orig);
@@ -365,6 +468,13 @@ cmd_key_act(struct lisa_ctx *ctx, const char *client, const char *arg)
 		if (strcmp(what, "fallback") == 0)
 			execl(self, self, "-S", ctx->sid.socket, "retry", pane,
 			    "--fallback", (char *)NULL);
+		else if (inc != NULL && (strcmp(what, "allow") == 0 ||
+		    strcmp(what, "deny") == 0))
+			execl(self, self, "-S", ctx->sid.socket, "answer", pane,
+			    what, "--expect", inc, (char *)NULL);
+		else if (reply != NULL)
+			execl(self, self, "-S", ctx->sid.socket, "answer", pane,
+			    reply, "--expect", inc, (char *)NULL);
 		else if (inc != NULL && (strcmp(what, "nudge") == 0 ||
 		    strcmp(what, "kill") == 0))
 			execl(self, self, "-S", ctx->sid.socket, what, pane,
@@ -388,6 +498,7 @@ cmd_key_act(struct lisa_ctx *ctx, const char *client, const char *arg)
 	free(pane);
 	free(orig);
 	free(self);
+	free(reply);
 	{
 		struct buf	b;
 
@@ -552,6 +663,9 @@ cmd_key_menu(struct lisa_ctx *ctx, const char *client)
 		act_facts(ctx, pane, &f);
 	else
 		memset(&f, 0, sizeof f);
+	/* Its dialog, answered on purpose: the one shown here, or none. */
+	if (f.agent && !f.ended && f.dialog && *f.fingerprint != '\0')
+		menu_answers(&ma, ctx, client, pane, &f);
 	/* Never on a dialog: the nudge would answer it. */
 	if (f.agent && !f.ended && !f.dialog)
 		menu_action(&ma, ctx, client, "Nudge (this pane)", "u",

@@ -151,6 +151,8 @@ struct act_facts {
 	int	 fallback;	/* with a fallback */
 	int	 dialog;	/* it waits on anything but its prompt */
 	char	 incarnation[64];	/* its process and agent, now */
+	char	 fingerprint[13];	/* its dialog's, if lisa read it */
+	char	 asks[160];	/* "asks to run: touch x", "asks: ..." */
 };
 void	 act_facts(struct lisa_ctx *, const char *, struct act_facts *);
 int	 cmd_dismiss(struct lisa_ctx *, const char *);

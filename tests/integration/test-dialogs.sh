@@ -5,6 +5,7 @@
 # and log which (FAKE_AGENT_LOG). At lisa's defaults.
 
 . "$ROOT/tests/integration/agents.sh"
+. "$ROOT/tests/integration/client.sh"
 
 start_dialogs() {
 	export HOME="$TESTDIR/home"
@@ -138,4 +139,61 @@ test_answer_always_only_by_name() {
 	case "$out" in *"no option for \"always\""*) ;; *) fail "always: $out" ;; esac
 	out=$(L answer "$c" 2) || fail "option 2: $out"
 	case "$out" in *"answered \"2. Option B\" (key 2)"*) ;; *) fail "2: $out" ;; esac
+}
+
+# prefix a on a dialog: what it asks, then "Allow once", "Deny" and
+# "Reply..." (never Nudge, never always). y allows with the agent's key; a
+# reply typed into tmux's prompt, quotes, $ and ; in it, arrives whole.
+test_menu_answers_the_dialog_shown() {
+	start_dialogs
+	T set -g display-time 20000
+	c=$(agent_ready 1 claude)
+	ask_permission "$c" >/dev/null
+	attach main:1
+	O send-keys C-b a
+	expect_screen "asks to run: touch x"
+	screen_has "Allow once" && screen_has "Deny" && screen_has "Reply" ||
+	    fail "no answers in the menu: $(screen)"
+	screen_has "Nudge" && fail "Nudge on a dialog: $(screen)"
+	# (the menu's column: the agent's own dialog beside it says always)
+	screen | sed -n 's/.*│ \(.*\)│$/\1/p' | grep -q lways &&
+	    fail "always offered: $(screen)"
+	O send-keys y
+	until_ms 10000 grep -q "answer yes '1'" "$FAKE_AGENT_LOG" ||
+	    fail "the agent got no 1: $(grep answer "$FAKE_AGENT_LOG"; screen)"
+	expect_screen 'answered "1. Yes" (key 1)'
+	L wait "$c" --until waiting_input --timeout 20 >/dev/null
+	until_ms 15000 state_is "$c" waiting_input prompt "" || fail "$(L status "$c")"
+	ask_permission "$c" >/dev/null
+	O send-keys C-b a
+	expect_screen "Reply"
+	O send-keys t
+	expect_screen "lisa: reply (declines the dialog):"
+	O send-keys -l 'say "hi" $HOME; ~ ok'
+	O send-keys Enter
+	until_ms 15000 pane_has "$c" 'unknown command: say' ||
+	    fail "no reply: $(T capture-pane -p -t "$c" | tail -n 4)"
+	pane_has "$c" 'say "hi" $HOME; ~ ok' ||
+	    fail "the reply changed on the way: $(T capture-pane -p -t "$c" | tail -n 4)"
+	grep -q "answer no '3'" "$FAKE_AGENT_LOG" || fail "not declined: $(grep answer "$FAKE_AGENT_LOG")"
+	[ -z "$(T list-buffers -F '#{buffer_name}' | grep lisa-reply)" ] ||
+	    fail "the reply's buffer stayed: $(T list-buffers)"
+}
+
+# The details popup of a waiting agent answers too: n denies the dialog
+# it showed.
+test_details_popup_denies() {
+	start_dialogs
+	c=$(agent_ready 1 claude)
+	ask_permission "$c" >/dev/null
+	attach main:1
+	O send-keys C-b a
+	expect_screen "Why? (this pane)"
+	O send-keys d
+	expect_screen "y allow once"
+	screen_has "asks: Bash touch x" || fail "the popup does not say what it asks: $(screen)"
+	O send-keys n
+	until_ms 10000 grep -q "answer no '3'" "$FAKE_AGENT_LOG" ||
+	    fail "not denied: $(grep answer "$FAKE_AGENT_LOG"; screen)"
+	expect_screen 'answered "3. No" (key 3)'
 }
