@@ -7,6 +7,7 @@
  *		 @lisa_watchdog (the watchdog's level, when it has one)
  *		 @lisa_context (percent of its context window in use, when
  *		 the agent records it)
+ *		 @lisa_asks (what its dialog asks, short: "touch x")
  *   per window	 @lisa_window_state, per session @lisa_session_state
  *		 (the worst state of their agent panes)
  *   global	 @lisa_count_<group> (unset when none), @lisa_agents,
@@ -41,8 +42,9 @@
 
 static const char *publish_fields[PUBLISH_NFIELDS] = {
 	"@lisa_agent", "@lisa_state", "@lisa_detail", "@lisa_since",
-	"@lisa_watchdog", "@lisa_context"
+	"@lisa_watchdog", "@lisa_context", "@lisa_asks"
 };
+#define PUBLISH_ASKS_MAX 40	/* characters of a question on a border */
 /* What an earlier lisa wrote too: unset where an earlier helper was. */
 #define PUBLISH_LEGACY "@lisa_reason"
 
@@ -146,13 +148,43 @@ publish_changed(char **have, const char *value)
 	return (1);
 }
 
+/*
+ * What a waiting agent's dialog asks, for its border: the command, file or
+ * URL of a permission, else the question; cut. NULL if none. (A border's
+ * format is strftime-expanded before its #{}: a '%' here stays one.)
+ */
+static char *
+publish_asks(struct watch *w)
+{
+	const struct question	*q = &w->question;
+	const char		*s;
+	struct buf		 b;
+	size_t			 chars = 0;
+
+	if (!w->question_ok || w->res.state != ST_WAITING_INPUT)
+		return (NULL);
+	s = *q->subject != '\0' ? q->subject : q->text;
+	if (*s == '\0')
+		return (NULL);
+	buf_init(&b);
+	for (; *s != '\0'; s++) {
+		if (((unsigned char)*s & 0xc0) != 0x80 &&
+		    ++chars > PUBLISH_ASKS_MAX) {
+			buf_adds(&b, "\xe2\x80\xa6");
+			break;
+		}
+		buf_addc(&b, *s);
+	}
+	return (buf_detach(&b));
+}
+
 static void
 publish_pane_fields(struct pane *p)
 {
 	struct watch	*w = p->watch;
 	struct session	*s;
 	const char	*values[PUBLISH_NFIELDS];
-	char		 target[32], since[32], context[16];
+	char		 target[32], since[32], context[16], *asks;
 	int		 i, agent, pct;
 
 	if ((s = pane_session(p)) == NULL)
@@ -168,6 +200,7 @@ publish_pane_fields(struct pane *p)
 	pct = usage_percent(&w->usage);
 	snprintf(context, sizeof context, "%d", pct);
 	values[5] = agent && pct >= 0 ? context : NULL;
+	values[6] = asks = agent ? publish_asks(w) : NULL;
 	snprintf(target, sizeof target, "%%%d", p->id);
 	if (!w->pub_known)
 		publish_set(s, "p", target, PUBLISH_LEGACY, NULL);
@@ -179,6 +212,7 @@ publish_pane_fields(struct pane *p)
 		publish_set(s, "p", target, publish_fields[i], values[i]);
 	}
 	w->pub_known = 1;
+	free(asks);
 }
 
 static struct rollup *

@@ -84,7 +84,9 @@ watch_screen(struct pane *p, const char *text, size_t len, uint64_t asked)
 	const char	*start = watch_screen_tail(text, len), *kind;
 	char		*copy;
 	int		 had = w->question_ok;
+	char		 fp[sizeof w->question.fingerprint];
 
+	strlcpy(fp, w->question.fingerprint, sizeof fp);
 	copy = xstrndup(start, (size_t)(text + len - start));
 	w->screen = agent_screen(w->agent, copy, &w->screen_signal);
 	w->screen_at = asked != 0 ? asked : time_mono_ms();
@@ -94,6 +96,10 @@ watch_screen(struct pane *p, const char *text, size_t len, uint64_t asked)
 	    question_from_screen(kind, copy, &w->question) == 0;
 	if (w->question_ok && !had)
 		notify_question(p);
+	/* Its border says what it asks: a new question, or none now. */
+	if (w->question_ok != had || (w->question_ok &&
+	    strcmp(w->question.fingerprint, fp) != 0))
+		publish_pane(p);
 	w->capture_failed = 0;
 	/*
 	 * A retry still on screen is fresh evidence, in a turn whose stream

@@ -9,7 +9,7 @@
 #include "lisad.h"
 
 /* watch.c: per-pane signals, classification, transitions. */
-#define PUBLISH_NFIELDS 6
+#define PUBLISH_NFIELDS 7
 struct agent_profile;
 struct file_stamp {		/* a file as we last read it */
 	int64_t			 mtime;	/* ns */

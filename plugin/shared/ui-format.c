@@ -515,6 +515,7 @@ uiformat_border(struct buf *b, const struct ui_config *cfg, const char *user)
 		buf_adds(b, "#[push-default] #{q/h:@lisa_agent} \u00b7 ");
 		uiformat_by_state(b, &dark, "@lisa_state", 1);
 		buf_adds(b, "#{?@lisa_detail, \u00b7 #{q/h:@lisa_detail},}"
+		    "#{?@lisa_asks, \u00b7 #{q/h:@lisa_asks},}"
 		    "#{?@lisa_watchdog, \u00b7 #[" UI_WATCHDOG_STYLE "]\u26a0 "
 		    "#{@lisa_watchdog}#[default],}"
 		    "#{?@lisa_since, \u00b7 "

@@ -197,3 +197,17 @@ test_details_popup_denies() {
 	    fail "not denied: $(grep answer "$FAKE_AGENT_LOG"; screen)"
 	expect_screen 'answered "3. No" (key 3)'
 }
+
+# The border says what the dialog asks, as written: a '%' is not a time
+# format there, '#{...}' not a tmux format; gone once it is answered.
+test_border_says_what_it_asks() {
+	export FAKE_AGENT_COMMAND='echo 100% #{pane_id} done'
+	start_dialogs
+	c=$(agent_ready 1 claude)
+	ask_permission "$c" >/dev/null
+	attach main:1
+	expect_screen "permission · echo 100% #{pane_id} done"
+	L answer "$c" allow >/dev/null || fail "not answered"
+	until_ms 10000 sh -c "! tmux -L $OUTER capture-pane -p | grep -q 'echo 100'" ||
+	    fail "the border still asks: $(screen | head -n 2)"
+}
