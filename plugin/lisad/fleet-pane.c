@@ -327,12 +327,37 @@ fleet_pane_event(struct fleet_host *h, struct fleet_pane *fp,
 }
 
 /* {"t":"pane","pane":{...}}: one pane, whole. */
+/*
+ * What a remote agent's dialog asks, if its host had read it when it told
+ * of the wait: "asks to run: CMD" or "asks: TEXT", cleaned; else NULL.
+ */
+static char *
+fleet_pane_asks(struct json_doc *d, int q)
+{
+	char	*kind, *subject, *text, *out = NULL;
+
+	if (q < 0 || json_type(d, q) != JSON_T_OBJECT)
+		return (NULL);
+	kind = fleet_str(d, q, "kind");
+	subject = fleet_str(d, q, "subject");
+	text = fleet_str(d, q, "text");
+	if (kind != NULL && strcmp(kind, "permission") == 0 &&
+	    subject != NULL && *subject != '\0')
+		xasprintf(&out, "asks to run: %s", subject);
+	else if (text != NULL && *text != '\0')
+		xasprintf(&out, "asks: %s", text);
+	free(kind);
+	free(subject);
+	free(text);
+	return (out);
+}
+
 static int
 fleet_pane_update(struct fleet_host *h, struct json_doc *d)
 {
 	struct fleet_pane	*fp;
 	enum cls_state		 from = ST_NONE;
-	char			*s, where[FLEET_MAX_STR + 16];
+	char			*s, where[FLEET_MAX_STR + 16], *question;
 	int			 obj, id, b, had, at_prompt = 0, asks;
 
 	if ((obj = json_get(d, 0, "pane")) == -1 ||
@@ -391,10 +416,12 @@ fleet_pane_update(struct fleet_host *h, struct json_doc *d)
 			fleet_pane_event(h, fp, had ? from : ST_NONE);
 		snprintf(where, sizeof where, "%s:%d", fp->session != NULL ?
 		    fp->session : "?", fp->window);
+		question = fleet_pane_asks(d, json_get(d, obj, "question"));
 		notify_remote(h->name, fp->agent != NULL ? fp->agent : "agent",
-		    where, fp->detail != NULL ? fp->detail : "",
+		    where, fp->detail != NULL ? fp->detail : "", question,
 		    asks ? ST_IN_PROGRESS : had ? from : ST_NONE, fp->state,
 		    &fp->notified_at, &fp->notified_group);
+		free(question);
 	}
 	fp->seen = 1;
 	listener_fleet_changed(h, fp, id);

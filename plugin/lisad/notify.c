@@ -684,8 +684,8 @@ notify_escalate(struct pane *p, const char *name)
  */
 void
 notify_remote(const char *host, const char *agent, const char *where,
-    const char *detail, enum cls_state from, enum cls_state to,
-    uint64_t *at, int *group)
+    const char *detail, const char *asks, enum cls_state from,
+    enum cls_state to, uint64_t *at, int *group)
 {
 	struct notify		*n;
 	struct session		*s;
@@ -705,9 +705,13 @@ notify_remote(const char *host, const char *agent, const char *where,
 	n->pane = -1;
 	n->session = s->id;
 	n->group = g;
-	xasprintf(&n->message, "lisa: %s on %s in %s %s%s%s%s", agent, host,
-	    where, notify_verb(g, detail), *detail != '\0' ? " (" : "", detail,
-	    *detail != '\0' ? ")" : "");
+	if (asks != NULL && g == UI_WAITING && notify_dialog(detail))
+		xasprintf(&n->message, "lisa: %s on %s in %s %s", agent, host,
+		    where, asks);
+	else
+		xasprintf(&n->message, "lisa: %s on %s in %s %s%s%s%s", agent,
+		    host, where, notify_verb(g, detail), *detail != '\0' ?
+		    " (" : "", detail, *detail != '\0' ? ")" : "");
 	xasprintf(&n->title, "%s on %s %s", agent, host, notify_verb(g, detail));
 	n->agent = xstrdup(agent);
 	n->state = xstrdup(cls_state_name(to));

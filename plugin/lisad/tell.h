@@ -50,8 +50,8 @@ void		 notify_transition(struct pane *, enum cls_state,
 void		 notify_escalate(struct pane *, const char *);
 void		 notify_question(struct pane *);
 void		 notify_remote(const char *, const char *, const char *,
-		     const char *, enum cls_state, enum cls_state, uint64_t *,
-		     int *);
+		     const char *, const char *, enum cls_state, enum cls_state,
+		     uint64_t *, int *);
 
 /* notify-url.c: a notification POSTed to @lisa-notify-url (a phone). */
 struct notify_post {

@@ -98,8 +98,10 @@ watch_screen(struct pane *p, const char *text, size_t len, uint64_t asked)
 		notify_question(p);
 	/* Its border says what it asks: a new question, or none now. */
 	if (w->question_ok != had || (w->question_ok &&
-	    strcmp(w->question.fingerprint, fp) != 0))
+	    strcmp(w->question.fingerprint, fp) != 0)) {
 		publish_pane(p);
+		listener_pane_changed(p);	/* status --json, the fleet */
+	}
 	w->capture_failed = 0;
 	/*
 	 * A retry still on screen is fresh evidence, in a turn whose stream

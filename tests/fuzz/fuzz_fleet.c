@@ -39,8 +39,8 @@ events_json_add(const char *type, int pane, const char *fields)
 
 void
 notify_remote(const char *host, const char *agent, const char *where,
-    const char *detail, enum cls_state from, enum cls_state to,
-    uint64_t *at, int *group)
+    const char *detail, const char *asks, enum cls_state from,
+    enum cls_state to, uint64_t *at, int *group)
 {
 }
 

@@ -95,7 +95,8 @@ import json, sys
 q = json.load(sys.stdin)["question"]
 assert q["kind"] == "permission" and q["tool"] == "Bash", q
 assert q["subject"] == "touch x" and q["text"] == "Do you want to proceed?", q
-assert q["options"] == ["1. Yes", "2. No"] and q["selected"] == 0, q
+assert q["options"] == ["1. Yes", "2. Yes, and always allow access to fake/ from this project", "3. No"], q
+assert q["selected"] == 0, q
 assert q["source"] == "screen" and len(q["fingerprint"]) == 12, q' ||
 	    fail "claude: $(L status "$c" --json)"
 	L status "$x" --json | python3 -c '

@@ -230,6 +230,29 @@ test_fleet_nudge_remote() {
 	L hosts --json | jget "d[1]['state']" | grep -qx connected || fail "host lost"
 }
 
+# lisa answer on a remote pane: the question is the host's (status --json
+# here carries it), the guards run there: a stale fingerprint refused,
+# the dialog untouched; the one shown, answered with the agent's key.
+test_fleet_answer_remote() {
+	setup_fleet
+	R2 new-window -d -t work:1 -n claude "$FAKE/claude"
+	p=$(R2 display -p -t work:1 '#{pane_id}')
+	expect_remote "$p" "$H2" waiting_input
+	R2 send-keys -t "$p" permission Enter
+	until_ms 15000 sh -c "$LISA -L $SOCK status '$p@$H2' --json | grep -q fingerprint" ||
+	    fail "no remote question: $(L status "$p@$H2" --json)"
+	fp=$(L status "$p@$H2" --json | jget "d['question']['fingerprint']")
+	[ "$(L status "$p@$H2" --json | jget "d['question']['subject']")" = "touch x" ] ||
+	    fail "remote question: $(L status "$p@$H2" --json)"
+	out=$(L answer "$p@$H2" allow --expect 0123456789ab 2>&1) && fail "stale: $out"
+	case "$out" in *"not the one you saw"*) ;; *) fail "stale answer: $out" ;; esac
+	grep -q " answer " "$FAKE_AGENT_LOG" && fail "a key reached it: $(cat "$FAKE_AGENT_LOG")"
+	R2 capture-pane -p -t "$p" | grep -q "Do you want to proceed?" || fail "dialog gone"
+	out=$(L answer "$p@$H2" allow --expect "$fp" 2>&1) || fail "answer: $out"
+	case "$out" in *'answered "1. Yes" (key 1)'*) ;; *) fail "answer said: $out" ;; esac
+	until_ms 10000 grep -q "answer yes '1'" "$FAKE_AGENT_LOG" || fail "no key there"
+}
+
 # The host drops (sshd and its connections gone): down, with ssh's reason;
 # back: connected again, resynchronised (what changed meanwhile, no
 # duplicates, no stale panes).
@@ -369,7 +392,7 @@ test_fleet_jump_to_remote_agent() {
 	# cannot message one client: desktop only there, which is off).
 	R1 send-keys -t "$p" 'permission' Enter
 	if tmux_at_least 3 3; then
-		until_ms 10000 sh -c "tmux -L '$OUTER' capture-pane -p | grep -qF 'lisa: claude on $H1 in work:1 waits'" ||
+		until_ms 10000 sh -c "tmux -L '$OUTER' capture-pane -p | grep -qE 'lisa: claude on $H1 in work:1 (waits|asks)'" ||
 		    fail "no notification naming the host: $(O capture-pane -p)"
 	else
 		expect_remote "$p" "$H1" waiting_input
