@@ -18,11 +18,41 @@
 
 #define QUESTION_MAX_LINES	256
 
+enum qrule { QRULE_NONE, QRULE_SOLID, QRULE_DASHED };
+
 struct qline {
 	const char	*s;	/* without the frame and the spaces around */
 	size_t		 n;
 	int		 indent;
+	enum qrule	 rule;	/* a line of ─ (a dialog's top), of ╌ */
 };
+
+/*
+ * A line of box-drawing rules and nothing else: solid (─ ━, the top of
+ * Claude Code's dialog) or dashed (╌ ╍ ┄ ┈, around its command). A blank
+ * row of a box ("│   │") is no rule.
+ */
+static enum qrule
+question_rule(const char *s, const char *end)
+{
+	int	solid = 0, dashed = 0;
+
+	for (; end - s >= 3; s++) {
+		if ((unsigned char)s[0] != 0xe2)
+			continue;
+		if ((unsigned char)s[1] == 0x94 && ((unsigned char)s[2] == 0x80 ||
+		    (unsigned char)s[2] == 0x81))
+			solid++;
+		else if (((unsigned char)s[1] == 0x95 &&
+		    ((unsigned char)s[2] == 0x8c || (unsigned char)s[2] == 0x8d)) ||
+		    ((unsigned char)s[1] == 0x94 && ((unsigned char)s[2] == 0x84 ||
+		    (unsigned char)s[2] == 0x88)))
+			dashed++;
+	}
+	if (dashed >= 3)
+		return (QRULE_DASHED);
+	return (solid >= 3 ? QRULE_SOLID : QRULE_NONE);
+}
 
 /* Spaces and box-drawing borders (U+2500-U+257F) around a line's text. */
 static void
@@ -46,6 +76,7 @@ question_clean(const char *s, const char *end, struct qline *l)
 		end -= end[-1] == ' ' || end[-1] == '\t' ? 1 : 3;
 	l->s = s;
 	l->n = (size_t)(end - s);
+	l->rule = l->n == 0 ? question_rule(start, end) : QRULE_NONE;
 }
 
 /*
@@ -114,6 +145,82 @@ question_fingerprint(struct question *q)
 	    (unsigned long long)(h >> 16));
 }
 
+/* A line that names a tool: "Bash command", "Edit file", "Fetch". */
+static int
+question_tool_line(const struct qline *l)
+{
+	size_t	i, words = 1;
+
+	if (l->n == 0 || l->n > 40 || !isupper((unsigned char)l->s[0]))
+		return (0);
+	for (i = 0; i < l->n; i++) {
+		if (l->s[i] == ' ')
+			words++;
+		else if (!isalnum((unsigned char)l->s[i]))
+			return (0);
+	}
+	return (words <= 3);
+}
+
+/*
+ * Claude Code's dialog: under its top rule (2.1.3xx) or just over the
+ * command, a line that names the tool; what it would do is between dashed
+ * rules (2.1.3xx), else indented under the tool's line, else the line
+ * after it. Its first line, "…" if there are more.
+ */
+static void
+question_claude(struct qline *lines, int qi, struct question *q)
+{
+	int	i, top = -1, first = -1, more = 0;
+	size_t	n;
+
+	for (i = qi - 1; i >= 0 && qi - i <= 20; i--) {
+		if (lines[i].rule == QRULE_SOLID)
+			break;
+	}
+	if (i >= 0 && qi - i <= 20 && lines[i].rule == QRULE_SOLID) {
+		for (i++; i < qi && lines[i].n == 0; i++)
+			;
+		if (i < qi && question_tool_line(&lines[i]))
+			top = i;
+	} else {
+		for (i = qi - 1; i >= 0 && qi - i <= 12 && top == -1; i--) {
+			if (question_tool_line(&lines[i]) &&
+			    lines[i].indent <= lines[qi].indent)
+				top = i;
+		}
+	}
+	if (top == -1)
+		return;
+	for (i = top + 1; i < qi && lines[i].rule != QRULE_DASHED; i++)
+		;
+	if (i < qi) {
+		for (i++; i < qi && lines[i].n == 0 && !lines[i].rule; i++)
+			;
+		if (i < qi && lines[i].n != 0)
+			first = i;
+		more = first != -1 && first + 1 < qi && lines[first + 1].n != 0;
+	} else {
+		for (i = top + 1; i < qi && first == -1; i++) {
+			if (lines[i].n != 0 && lines[i].indent > lines[top].indent)
+				first = i;
+		}
+		for (i = top + 1; i < qi && first == -1; i++) {
+			if (lines[i].n != 0)
+				first = i;
+		}
+	}
+	if (first == -1)
+		return;
+	n = strcspn(lines[top].s, " ");
+	question_copy(q->tool, sizeof q->tool, lines[top].s,
+	    n < lines[top].n ? n : lines[top].n);
+	question_copy(q->subject, sizeof q->subject - 4, lines[first].s,
+	    lines[first].n);
+	if (more)
+		strlcat(q->subject, "\xe2\x80\xa6", sizeof q->subject);
+}
+
 /*
  * The dialog on SCREEN, with the kind the agent's profile gave it
  * (permission, question, trust, or NULL: "choice"). 0 if one with
@@ -126,7 +233,6 @@ question_from_screen(const char *kind, const char *screen, struct question *q)
 	const char	*p, *end, *opt;
 	size_t		 n;
 	int		 nlines = 0, i, first = -1, last = -1, pointed, qi = -1;
-	int		 top;
 
 	memset(q, 0, sizeof *q);
 	q->selected = -1;
@@ -186,29 +292,9 @@ question_from_screen(const char *kind, const char *screen, struct question *q)
 		return (0);
 	}
 	question_copy(q->text, sizeof q->text, lines[qi].s, lines[qi].n);
-	/*
-	 * Claude Code's: over the question, what it would do, indented under
-	 * a line that names the tool ("Bash command", "Edit file").
-	 */
-	if (*q->subject == '\0') {
-		for (i = qi - 1; i >= 0 && lines[i].n == 0; i--)
-			;
-		for (top = i; top >= 0 && qi - top < 10 && (lines[top].n == 0 ||
-		    lines[top].indent > lines[qi].indent); top--)
-			;
-		if (i >= 0 && top >= 0 && top < i && lines[top].n != 0 &&
-		    lines[top].indent <= lines[qi].indent) {
-			l = &lines[top];
-			n = strcspn(l->s, " ");
-			if (n > l->n)
-				n = l->n;
-			question_copy(q->tool, sizeof q->tool, l->s, n);
-			for (i = top + 1; lines[i].n == 0; i++)
-				;
-			question_copy(q->subject, sizeof q->subject,
-			    lines[i].s, lines[i].n);
-		}
-	}
+	/* Claude Code's: over the question, the tool and what it would do. */
+	if (*q->subject == '\0')
+		question_claude(lines, qi, q);
 	question_fingerprint(q);
 	return (0);
 }

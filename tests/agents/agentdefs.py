@@ -90,7 +90,9 @@ class Claude(Agent):
     prompts = {"tool": "#mock bash sleep 6", "permission": "#mock bash touch lisa-perm",
                "question": "#mock ask Which option?", "exit": "/exit"}
     error_detail = "error"
-    tool_done = "text"
+    tool_done = "after_tool"
+    answer_prompt = "#mock bash touch %s"
+    refusal_words = ["doesn't want to proceed"]
     kill_detail = "signal 9"
     oneshot_name = "print mode"
     oneshot_ok = ["-p", "say hello"]
@@ -166,6 +168,8 @@ class Codex(Agent):
                "exit": "/quit"}
     error_detail = "error"
     tool_done = "after_tool"
+    answer_prompt = "#mock escalate touch %s"
+    refusal_words = ["</turn_aborted>"]
     kill_detail = None
     oneshot_name = "exec"
     oneshot_ok = ["exec", "--skip-git-repo-check", "say hello"]
@@ -229,6 +233,8 @@ class Gemini(Agent):
     name = "gemini"
     mock = "mock_gemini.py"
     prompts = {"exit": "/quit"}
+    answer_prompt = "#mock run touch %s"
+    refusal_words = []
     kill_detail = None
     oneshot_name = "print mode"
     oneshot_ok = ["-p", "say hello"]
@@ -295,6 +301,8 @@ class Qwen(Agent):
     name = "qwen"
     mock = "mock_chat.py"
     prompts = {"exit": "/quit"}
+    answer_prompt = "#mock run touch %s"
+    refusal_words = []
     kill_detail = None
     # Offline, it sits 20 to 40 s between the model's shell call and its
     # dialog (no request, no output: its own wait), with or without hooks.
@@ -351,6 +359,8 @@ class OpenCode(Agent):
     name = "opencode"
     mock = "mock_chat.py"
     prompts = {"exit": "/exit"}
+    answer_prompt = "#mock run touch %s"
+    refusal_words = []
     kill_detail = None
     # It draws its prompt before its model is loaded; typed text is lost
     # until the model shows under the input box.
@@ -417,6 +427,8 @@ class Copilot(Agent):
     name = "copilot"
     mock = "mock_chat.py"
     prompts = {"exit": "/exit"}
+    answer_prompt = "#mock run touch %s"
+    refusal_words = []
     kill_detail = None
     trust_text = "Do you trust the files in this folder?"
     dialog_text = {"permission": "Do you want to run this command?"}

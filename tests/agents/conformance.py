@@ -14,7 +14,7 @@ action to the helper's transition in its events log.
 
 The agents come from tests/agents/install.sh (NAME_BIN, as CLAUDE_BIN or
 OPENCODE_BIN, overrides a pinned one); agentdefs.py says how each starts. --only picks steps by name (interactive,
-oneshot). Prints a table and "conformance: N passed, N failed" at the end;
+answers, oneshot). Prints a table and "conformance: N passed, N failed" at the end;
 --report writes the table as markdown.
 """
 import argparse
@@ -30,6 +30,7 @@ import tempfile
 import time
 import traceback
 
+from answers import AnswerRows
 from rows import STALE, TurnRows
 from scenarios import AgentScenarios
 from agentdefs import (HERE, LISA, LISAD, Failure, Claude, Codex, Gemini,
@@ -153,7 +154,7 @@ class Server:
                 self.helper.wait()
 
 
-class Driver(TurnRows, AgentScenarios):
+class Driver(TurnRows, AgentScenarios, AnswerRows):
     """Runs one agent's scenarios on a server and records the results."""
 
     def __init__(self, server, agent, results, only):
@@ -663,7 +664,8 @@ def main():
                     help="of claude, codex, gemini, qwen, opencode, copilot")
     ap.add_argument("--hooks", default="off,on", help="off, on or off,on")
     ap.add_argument("--versions", default=os.environ.get("AGENT_VERSIONS") or "pinned")
-    ap.add_argument("--only", help="regex on the step name (interactive, oneshot)")
+    ap.add_argument("--only", help="regex on the step name (interactive, answers, "
+                    "oneshot)")
     ap.add_argument("--report", help="markdown file with report markers to update")
     ap.add_argument("--keep", action="store_true", help="keep the run directory")
     args = ap.parse_args()
@@ -697,7 +699,7 @@ def main():
                     d = Driver(server, agent, results, args.only)
                     print("== %s %s, hooks %s (%s)" % (name, agent.version, hk, sub),
                           flush=True)
-                    for fn in (d.interactive, d.oneshot):
+                    for fn in (d.interactive, d.answers, d.oneshot):
                         if d.wanted(fn.__name__):
                             d.step(fn)
                 finally:

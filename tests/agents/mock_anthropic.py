@@ -26,9 +26,10 @@ last one wins):
                         reports a long conversation)
     (nothing)           a short answer at once
 
-A request whose newest message carries a tool_result ends the turn with a
-short text. Requests without the Bash tool (session titles and other
-side requests) get an instant answer shaped by their JSON schema, if any.
+A request whose newest message carries a tool_result ("after_tool" in the
+log) ends the turn with a short text. Requests without the Bash tool
+(session titles and other side requests) get an instant answer shaped by
+their JSON schema, if any.
 Standard library only; one JSON line per request goes to --log.
 """
 import json
@@ -105,7 +106,7 @@ def choose(req):
             for t in texts(messages[-1].get("content"))):
         return "text", "The background command finished."
     if ends_with_tool_result(messages):
-        return "text", "The tool finished. Mock turn complete."
+        return "after_tool", "The tool finished. Mock turn complete."
     return directive(last_prompt(messages),
                      ("text", "Hello from the mock model. Task done."))
 

@@ -14,6 +14,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+REPLY_MARK = b"LISA-REPLY-"
 MOCK_RE = re.compile(r"#mock\s+([a-z]+)[ \t]*([^\n]*)")
 WORDS = "lisa conformance filler text, streamed slowly on purpose.".split(" ")
 
@@ -97,6 +98,16 @@ class Handler(BaseHTTPRequestHandler):
 
     def read_json(self):
         body = self.rfile.read(int(self.headers.get("content-length") or 0))
+        # A reply typed by `lisa answer` (answers.py): the request that
+        # carries it, and what came before it in that request (where the
+        # agent says it was refused).
+        i = body.find(REPLY_MARK)
+        if i != -1:
+            j = i + len(REPLY_MARK)
+            while j < len(body) and body[j:j + 1].isdigit():
+                j += 1
+            log({"reply": body[i:j].decode(), "before":
+                 body[max(0, i - 4000):i].decode(errors="replace")})
         try:
             return body, json.loads(body or b"{}")
         except ValueError:

@@ -31,6 +31,26 @@ static const char *claude_permission =
     "│ Esc to cancel · Tab to amend · ctrl+e to explain │\n"
     "╰──────────────────────────────────────────────╯\n";
 
+/* Claude Code 2.1.332, as the conformance suite drew it (no box). */
+static const char *claude_2_1_332 =
+    "\u25cf Running the mock command\n"
+    "  \u23bf  $ touch lisa-deny\n"
+    "\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\n"
+    " Bash command\n"
+    " Tip: auto mode handles these prompts for you \u2014 choose \"switch to "
+    "auto mode\" below\n"
+    " Run the mock command\n"
+    "\u254c\u254c\u254c\u254c\u254c\u254c\u254c\u254c\u254c\u254c\n"
+    " touch lisa-deny\n"
+    "\u254c\u254c\u254c\u254c\u254c\u254c\u254c\u254c\u254c\u254c\n"
+    " Do you want to proceed?\n"
+    " \u276f 1. Yes\n"
+    "   2. Yes, and always allow access to /tmp/work from this project\n"
+    "   3. Yes, and switch to auto mode \u00b7 auto mode handles these "
+    "prompts for you\n"
+    "   4. No\n"
+    " Esc to cancel \u00b7 Tab to amend\n";
+
 static const char *claude_fake =
     "permission\n"
     "✻ Working (0s · ↓ 10 tokens)\n"
@@ -91,6 +111,31 @@ test_claude_permission(void **state)
 	assert_string_equal(key, "3");
 	assert_int_equal(question_option_key(&q, "3", key, sizeof key), 2);
 	assert_int_equal(question_option_key(&q, "7", key, sizeof key), -1);
+}
+
+/*
+ * 2.1.332: the command between dashed rules, under the tool's line and
+ * a tip and a description; "auto mode" is a yes that allow must not pick
+ * before the plain one.
+ */
+static void
+test_claude_2_1_332(void **state)
+{
+	struct question	q;
+	char		key[8];
+
+	(void)state;
+	assert_int_equal(question_from_screen("permission", claude_2_1_332,
+	    &q), 0);
+	assert_string_equal(q.tool, "Bash");
+	assert_string_equal(q.subject, "touch lisa-deny");
+	assert_string_equal(q.text, "Do you want to proceed?");
+	assert_int_equal(q.noptions, 4);
+	assert_int_equal(question_option_key(&q, "allow", key, sizeof key), 0);
+	assert_string_equal(key, "1");
+	assert_int_equal(question_option_key(&q, "always", key, sizeof key), 1);
+	assert_int_equal(question_option_key(&q, "deny", key, sizeof key), 3);
+	assert_string_equal(key, "4");
 }
 
 static void
@@ -165,6 +210,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_claude_permission),
+		cmocka_unit_test(test_claude_2_1_332),
 		cmocka_unit_test(test_claude_fake_and_fingerprints),
 		cmocka_unit_test(test_codex_approval),
 		cmocka_unit_test(test_claude_question),

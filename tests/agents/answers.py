@@ -1,0 +1,144 @@
+"""Answering the real agents' permission dialogs with `lisa answer`
+(conformance.py's "answers" step): what lisa says the dialog asks, a stale
+fingerprint refused with the dialog untouched, a deny with a reply (the
+scripted server gets the refusal and the reply; the tool never ran) and an
+allow (the tool ran, the server got its result)."""
+import json
+import os
+import subprocess
+import time
+
+from agentdefs import LISA
+
+
+def now_ms():
+    return int(time.time() * 1000)
+
+
+class AnswerRows:
+    """Mixed into conformance.Driver (its s, a, type, expect, record, dump,
+    launch, wait_turn, mock_asked and mock_done)."""
+
+    def answer(self, pane, *args):
+        """lisa answer PANE ARGS: (exit status, its output)."""
+        p = subprocess.run([LISA, "-L", self.s.sock, "answer", pane] + list(args),
+                           capture_output=True, text=True, env=self.s.env,
+                           timeout=60)
+        return p.returncode, (p.stdout + p.stderr).strip()
+
+    def question(self, pane, seconds=20):
+        """The question lisa read off the pane's dialog, or None."""
+        end = time.time() + seconds
+        while time.time() < end:
+            q = self.s.status(pane).get("question")
+            if q and q.get("fingerprint"):
+                return q
+            time.sleep(0.25)
+        return None
+
+    def ran(self, name, seconds):
+        """Whether the agent's tool made work/NAME within SECONDS."""
+        path = os.path.join(self.a.work, name)
+        end = time.time() + seconds
+        while time.time() < end:
+            if os.path.exists(path):
+                return True
+            time.sleep(0.2)
+        return os.path.exists(path)
+
+    def mock_reply(self, t0, marker, seconds):
+        """The request after t0 (ms) that carried MARKER, as the mock logged
+        it ({"reply", "before"}), or None."""
+        end = time.time() + seconds
+        while time.time() < end:
+            try:
+                with open(os.path.join(self.a.top, "mock.log")) as f:
+                    for line in f:
+                        e = json.loads(line)
+                        if e.get("reply") == marker and e["t"] * 1000 >= t0:
+                            return e
+            except (OSError, ValueError):
+                pass
+            time.sleep(0.2)
+        return None
+
+    def ask(self, pane, name):
+        """Prompt the agent to `touch NAME`: its permission dialog, and the
+        question lisa read (None after a failed row)."""
+        t = self.type(pane, self.a.answer_prompt % name)
+        if not self.expect("answer: dialog (%s)" % name, pane, t, "waiting_input",
+                           "permission", 60):
+            return None
+        q = self.question(pane)
+        want = "touch %s" % name
+        got = q.get("subject") if q else "no question read"
+        if got != want:
+            self.dump("answer: what it asks", pane)
+        self.record("answer: what it asks (%s)" % name, want, got, got == want, None,
+                    "%s, %s" % (q.get("source"), q.get("kind")) if q else "")
+        return q
+
+    def answers(self):
+        a = self.a
+        if not getattr(a, "answer_prompt", None):
+            return
+        pane = self.launch()
+        if pane is None:
+            return
+        q = self.ask(pane, "lisa-deny")
+        if q is None:
+            return
+        text = getattr(a, "dialog_text", {}).get("permission") or q.get("text")
+
+        # A fingerprint that is not the dialog's: refused, nothing sent.
+        t = now_ms()
+        rc, out = self.answer(pane, "allow", "--expect", "0123456789ab")
+        asked = self.mock_asked(t, 3)
+        drawn = text in self.s.tmux("capture-pane", "-p", "-t", pane, check=False)
+        got = "exit %d, dialog %s, server %s, %s" % (
+            rc, "drawn" if drawn else "gone", "asked" if asked else "not asked",
+            "ran" if self.ran("lisa-deny", 0) else "not run")
+        want = "exit 1, dialog drawn, server not asked, not run"
+        if got != want:
+            self.dump("answer: stale fingerprint", pane)
+        self.record("answer: stale fingerprint refused", want, got, got == want,
+                    None, out[:60])
+
+        # Deny with a reply: declined with the agent's own key, the reply
+        # typed at the prompt that comes back; the server gets both.
+        marker = "LISA-REPLY-%d" % (now_ms() % 100000)
+        t = now_ms()
+        rc, out = self.answer(pane, "%s: do not touch it" % marker,
+                              "--expect", q["fingerprint"])
+        e = self.mock_reply(t, marker, 30)
+        words = [w for w in a.refusal_words if e and w in e.get("before", "")]
+        got = "exit %d, %s, server %s" % (
+            rc, "ran" if self.ran("lisa-deny", 0) else "not run",
+            "got the reply" + (" and the refusal" if words else " alone")
+            if e else "got nothing")
+        want = "exit 0, not run, server got the reply and the refusal"
+        if got != want:
+            self.dump("answer: deny", pane)
+        self.record("answer: deny, with a reply", want, got, got == want,
+                    now_ms() - t if e else None, out[:70])
+        self.wait_turn(pane, 60)
+        if not self.expect("answer: back at its prompt", pane, t, "waiting_input",
+                           "prompt", 60):
+            return
+
+        # Allow: the tool runs, the server gets its result.
+        q = self.ask(pane, "lisa-allow")
+        if q is None:
+            return
+        t = now_ms()
+        rc, out = self.answer(pane, "allow", "--expect", q["fingerprint"])
+        ran = self.ran("lisa-allow", 30)
+        done = self.mock_done(a.tool_done, t) != t
+        got = "exit %d, %s, server %s" % (rc, "ran" if ran else "not run",
+                                          "got its result" if done else "got nothing")
+        want = "exit 0, ran, server got its result"
+        if got != want:
+            self.dump("answer: allow", pane)
+        self.record("answer: allow", want, got, got == want, None, out[:70])
+        self.wait_turn(pane, 60)
+        self.s.tmux("kill-pane", "-t", pane, check=False)
