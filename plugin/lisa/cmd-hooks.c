@@ -480,6 +480,30 @@ hooks_notify_usage(struct buf *req, struct json_doc *d)
 }
 
 /*
+ * What a tool would run or touch, from the hook's tool_input (Claude
+ * Code's, Qwen Code's): its command, file, URL or path.
+ */
+static void
+hooks_notify_subject(struct buf *req, struct json_doc *d)
+{
+	static const char *keys[] = { "command", "file_path", "url", "path",
+	    "notebook_path", NULL };
+	char	*s;
+	int	 in, i;
+
+	if ((in = json_get(d, 0, "tool_input")) < 0)
+		return;
+	for (i = 0; keys[i] != NULL; i++) {
+		if ((s = json_get_str(d, in, keys[i])) == NULL)
+			continue;
+		buf_adds(req, ",\"subject\":");
+		json_cstr(req, s);
+		free(s);
+		return;
+	}
+}
+
+/*
  * Called by an agent's hook. Whatever happens: no output, exit 0, quickly.
  */
 int
@@ -543,6 +567,7 @@ cmd_notify(struct lisa_ctx *ctx, const char *agent, const char *arg)
 		buf_adds(&req, ",\"tool\":");
 		json_cstr(&req, s);
 		free(s);
+		hooks_notify_subject(&req, d);
 		s = json_get_str(d, 0, "notification_type");
 		/*
 		 * Qwen's idle_prompt came in the middle of a tool (0.15.10):

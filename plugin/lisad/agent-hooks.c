@@ -227,12 +227,33 @@ agenthook_usage(struct pane *p, struct json_doc *d)
 	    u->context, u->window, usage_percent(u));
 }
 
+/*
+ * What a permission hook says the agent would run (Claude Code's and Qwen
+ * Code's tool_input: the exact command, file or URL), kept until the next
+ * hook event: the dialog read off the screen takes it when they agree
+ * (watch-screen.c), for a screen wraps and cuts a long command.
+ */
+static void
+agenthook_subject(struct pane *p, enum hook_event ev, const char *tool,
+    const char *subject)
+{
+	struct watch	*w = p->watch;
+
+	if (w == NULL)
+		return;
+	*w->hook_tool = *w->hook_subject = '\0';
+	if (ev != HK_PERMISSION || subject == NULL || tool == NULL)
+		return;
+	strlcpy(w->hook_tool, tool, sizeof w->hook_tool);
+	strlcpy(w->hook_subject, subject, sizeof w->hook_subject);
+}
+
 /* One hook event, as `lisa notify` forwards it. */
 void
 agenthook_notify(struct json_doc *d)
 {
 	struct pane	*p;
-	char		*agent, *event, *tool, *note, *cwd, *error;
+	char		*agent, *event, *tool, *note, *cwd, *error, *subject;
 	enum hook_event	 ev;
 	int		 title_thread = 0, ask;
 
@@ -242,6 +263,7 @@ agenthook_notify(struct json_doc *d)
 	note = json_get_str(d, 0, "notification");
 	cwd = json_get_str(d, 0, "cwd");
 	error = json_get_str(d, 0, "error");
+	subject = json_get_str(d, 0, "subject");
 	json_get_bool(d, 0, "title_thread", &title_thread);
 	ev = agenthook_event(agent, event, note, error);
 	p = agent != NULL ? agenthook_pane(d, agent, cwd) : NULL;
@@ -251,8 +273,10 @@ agenthook_notify(struct json_doc *d)
 	ask = tool != NULL && strcmp(tool, "AskUserQuestion") == 0;
 	if (p != NULL && event != NULL && strcmp(event, "LisaUsage") == 0)
 		agenthook_usage(p, d);
-	else if (p != NULL && ev != HK_NONE && !title_thread)
+	else if (p != NULL && ev != HK_NONE && !title_thread) {
+		agenthook_subject(p, ev, tool, subject);
 		watch_hook(p, ev, ask);
+	}
 	else if (p == NULL && agent != NULL && cwd != NULL &&
 	    ev != HK_NONE && !title_thread &&
 	    agenthook_ask_paths(agent, cwd, ev, ask))
@@ -263,5 +287,6 @@ agenthook_notify(struct json_doc *d)
 	free(note);
 	free(cwd);
 	free(error);
+	free(subject);
 }
 

@@ -74,6 +74,30 @@ watch_question(struct watch *w, const char *text, size_t len,
 }
 
 /*
+ * The dialog's tool and what it would run, from the agent's permission
+ * hook when it agrees with the screen (the screen's may be cut or
+ * wrapped: the hook's is exact). The fingerprint stays the screen's: an
+ * answer compares it with the screen at that moment.
+ */
+static void
+watch_question_hook(struct watch *w)
+{
+	struct question	*q = &w->question;
+	size_t		 n = strlen(q->subject);
+
+	if (*w->hook_subject == '\0' || strcmp(q->kind, "permission") != 0)
+		return;
+	/* (a cut one ends with "…", three bytes) */
+	if (n >= 3 && strcmp(q->subject + n - 3, "\xe2\x80\xa6") == 0)
+		n -= 3;
+	if (strncmp(w->hook_subject, q->subject, n) != 0)
+		return;
+	strlcpy(q->tool, w->hook_tool, sizeof q->tool);
+	strlcpy(q->subject, w->hook_subject, sizeof q->subject);
+	strlcpy(q->source, "hook", sizeof q->source);
+}
+
+/*
  * The screen is as old as the request, not the reply: output that reached
  * us while tmux answered may be newer than what it captured.
  */
@@ -94,6 +118,8 @@ watch_screen(struct pane *p, const char *text, size_t len, uint64_t asked)
 	kind = watch_question_kind(w->screen);
 	w->question_ok = kind != NULL &&
 	    question_from_screen(kind, copy, &w->question) == 0;
+	if (w->question_ok)
+		watch_question_hook(w);
 	if (w->question_ok && !had)
 		notify_question(p);
 	/* Its border says what it asks: a new question, or none now. */

@@ -107,6 +107,8 @@ struct watch {
 	enum hook_event		 hook;
 	uint64_t		 hook_at;
 	int			 hook_question;
+	char			 hook_tool[32];	/* PermissionRequest's */
+	char			 hook_subject[256];
 
 	struct cls_result	 res;
 	int			 classified;

@@ -222,6 +222,42 @@ question_claude(struct qline *lines, int qi, struct question *q)
 }
 
 /*
+ * Gemini CLI's (and Qwen Code's) dialog: "? TOOL  WHAT" heads it, what it
+ * would run in a box below. The head's words, or the box's first line.
+ */
+static void
+question_gemini(struct qline *lines, int qi, struct question *q)
+{
+	const struct qline	*l;
+	size_t			 n, sp;
+	int			 i, top = -1;
+
+	for (i = qi - 1; i >= 0 && qi - i <= 12 && top == -1; i--) {
+		if (lines[i].n > 2 && lines[i].s[0] == '?' &&
+		    lines[i].s[1] == ' ')
+			top = i;
+	}
+	if (top == -1)
+		return;
+	l = &lines[top];
+	n = strcspn(l->s + 2, " ");
+	if (n == 0 || n + 2 > l->n)
+		return;
+	question_copy(q->tool, sizeof q->tool, l->s + 2, n);
+	sp = 2 + n + strspn(l->s + 2 + n, " ");
+	if (sp < l->n) {
+		question_copy(q->subject, sizeof q->subject, l->s + sp,
+		    l->n - sp);
+		return;
+	}
+	for (i = top + 1; i < qi && lines[i].n == 0; i++)
+		;
+	if (i < qi)
+		question_copy(q->subject, sizeof q->subject, lines[i].s,
+		    lines[i].n);
+}
+
+/*
  * The dialog on SCREEN, with the kind the agent's profile gave it
  * (permission, question, trust, or NULL: "choice"). 0 if one with
  * options is there, else -1 (q is empty).
@@ -292,6 +328,9 @@ question_from_screen(const char *kind, const char *screen, struct question *q)
 		return (0);
 	}
 	question_copy(q->text, sizeof q->text, lines[qi].s, lines[qi].n);
+	/* Gemini CLI's "? Shell  touch x" over its question. */
+	if (*q->subject == '\0')
+		question_gemini(lines, qi, q);
 	/* Claude Code's: over the question, the tool and what it would do. */
 	if (*q->subject == '\0')
 		question_claude(lines, qi, q);

@@ -234,7 +234,9 @@ class Gemini(Agent):
     mock = "mock_gemini.py"
     prompts = {"exit": "/quit"}
     answer_prompt = "#mock run touch %s"
-    refusal_words = []
+    # The refused call is dropped from the history: the denied prompt is
+    # followed at once by the next user turn, the reply.
+    refusal_words = ['touch lisa-deny"}],"role":"user"},{"parts":[{"text":"']
     kill_detail = None
     oneshot_name = "print mode"
     oneshot_ok = ["-p", "say hello"]

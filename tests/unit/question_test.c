@@ -51,6 +51,21 @@ static const char *claude_2_1_332 =
     "   4. No\n"
     " Esc to cancel \u00b7 Tab to amend\n";
 
+/* Gemini CLI 0.61.0 (the conformance suite's screen, narrowed). */
+static const char *gemini_0_61 =
+    "\u2726 I will run the command now.\n"
+    "\u256d\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u256e\n"
+    "\u2502 ? Shell  touch lisa-deny                 \u2502\n"
+    "\u2502 \u256d\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u256e \u2502\n"
+    "\u2502 \u2502 touch lisa-deny                    \u2502 \u2502\n"
+    "\u2502 \u2570\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u256f \u2502\n"
+    "\u2502 Allow execution of [Shell]?             \u2502\n"
+    "\u2502                                         \u2502\n"
+    "\u2502 \u25cf 1. Allow once                        \u2502\n"
+    "\u2502   2. Allow for this session             \u2502\n"
+    "\u2502   3. No, suggest changes (esc)          \u2502\n"
+    "\u2570\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u256f\n";
+
 static const char *claude_fake =
     "permission\n"
     "✻ Working (0s · ↓ 10 tokens)\n"
@@ -138,6 +153,26 @@ test_claude_2_1_332(void **state)
 	assert_string_equal(key, "4");
 }
 
+/* Gemini: "? Shell  CMD"; allow once by number, this session is always. */
+static void
+test_gemini_0_61(void **state)
+{
+	struct question	q;
+	char		key[8];
+
+	(void)state;
+	assert_int_equal(question_from_screen("permission", gemini_0_61, &q),
+	    0);
+	assert_string_equal(q.tool, "Shell");
+	assert_string_equal(q.subject, "touch lisa-deny");
+	assert_string_equal(q.text, "Allow execution of [Shell]?");
+	assert_int_equal(question_option_key(&q, "allow", key, sizeof key), 0);
+	assert_string_equal(key, "1");
+	assert_int_equal(question_option_key(&q, "always", key, sizeof key), 1);
+	assert_int_equal(question_option_key(&q, "deny", key, sizeof key), 2);
+	assert_string_equal(key, "esc");
+}
+
 static void
 test_claude_fake_and_fingerprints(void **state)
 {
@@ -211,6 +246,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_claude_permission),
 		cmocka_unit_test(test_claude_2_1_332),
+		cmocka_unit_test(test_gemini_0_61),
 		cmocka_unit_test(test_claude_fake_and_fingerprints),
 		cmocka_unit_test(test_codex_approval),
 		cmocka_unit_test(test_claude_question),
