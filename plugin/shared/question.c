@@ -183,7 +183,9 @@ question_claude(struct qline *lines, int qi, struct question *q)
 			;
 		if (i < qi && question_tool_line(&lines[i]))
 			top = i;
-	} else {
+	}
+	/* (no rule, or another's: an older version's, or the prompt's) */
+	if (top == -1) {
 		for (i = qi - 1; i >= 0 && qi - i <= 12 && top == -1; i--) {
 			if (question_tool_line(&lines[i]) &&
 			    lines[i].indent <= lines[qi].indent)
@@ -232,16 +234,20 @@ question_gemini(struct qline *lines, int qi, struct question *q)
 	size_t			 n, sp;
 	int			 i, top = -1;
 
+	/* ("? for shortcuts" is Claude Code's footer: a tool is a Name) */
 	for (i = qi - 1; i >= 0 && qi - i <= 12 && top == -1; i--) {
 		if (lines[i].n > 2 && lines[i].s[0] == '?' &&
-		    lines[i].s[1] == ' ')
+		    lines[i].s[1] == ' ' && isupper((unsigned char)lines[i].s[2]))
 			top = i;
 	}
 	if (top == -1)
 		return;
 	l = &lines[top];
 	n = strcspn(l->s + 2, " ");
-	if (n == 0 || n + 2 > l->n)
+	if (n + 2 > l->n)
+		n = l->n - 2;
+	/* The tool's name, then two spaces or the line's end. */
+	if (n + 2 < l->n && (n + 3 >= l->n || l->s[n + 3] != ' '))
 		return;
 	question_copy(q->tool, sizeof q->tool, l->s + 2, n);
 	sp = 2 + n + strspn(l->s + 2 + n, " ");

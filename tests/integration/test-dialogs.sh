@@ -211,3 +211,23 @@ test_border_says_what_it_asks() {
 	until_ms 10000 sh -c "! tmux -L $OUTER capture-pane -p | grep -q 'echo 100'" ||
 	    fail "the border still asks: $(screen | head -n 2)"
 }
+
+# With lisa's Claude hooks, the command comes from PermissionRequest's
+# tool_input, exact (the screen's agreed with it): source "hook"; the
+# fingerprint is still the screen's, and answers with it.
+test_question_command_from_the_hook() {
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME"
+	L hooks install claude >/dev/null || fail "install"
+	export FAKE_AGENT_COMMAND='git push --force-with-lease origin "main"   '
+	start_dialogs
+	c=$(agent_ready 1 claude)
+	fp=$(ask_permission "$c")
+	until_ms 5000 sh -c "$LISA -L $SOCK status $c --json | grep -q '\"source\":\"hook\"'" ||
+	    fail "not from the hook: $(L status "$c" --json | jget "d['question']")"
+	[ "$(L status "$c" --json | jget "repr(d['question']['subject'])")" = \
+	    "'git push --force-with-lease origin \"main\"   '" ] ||
+	    fail "subject: $(L status "$c" --json | jget "d['question']")"
+	out=$(L answer "$c" deny --expect "$fp") || fail "answer: $out"
+	grep -q "answer no '3'" "$FAKE_AGENT_LOG" || fail "not denied"
+}

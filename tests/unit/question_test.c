@@ -67,6 +67,10 @@ static const char *gemini_0_61 =
     "\u2570\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u256f\n";
 
 static const char *claude_fake =
+    "\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\n"
+    "\u276f \n"
+    "\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\n"
+    "  ? for shortcuts \u00b7 \u2190 for agents\n"
     "permission\n"
     "✻ Working (0s · ↓ 10 tokens)\n"
     "  esc to interrupt · ← for agents\n"
