@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "lisad.h"
 #include "watch.h"
@@ -164,6 +165,14 @@ answer_send(struct answer *a, struct pane *p)
 		ctl_quote_str(&b, a->key);
 	}
 	session_send(s, b.data, NULL, NULL);
+	/* (Copilot CLI: a number moves the pointer, Enter picks) */
+	if (isdigit((unsigned char)*a->key) && p->watch->agent != NULL &&
+	    p->watch->agent->answer_enter) {
+		buf_reset(&b);
+		buf_printf(&b, "send-keys -t '%%%d' Enter", a->who.pane);
+		session_send(s, b.data, NULL, NULL);
+		strlcat(a->key, " Enter", sizeof a->key);
+	}
 	buf_free(&b);
 }
 

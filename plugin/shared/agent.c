@@ -36,6 +36,7 @@ struct builtin {
 	int		 qwen_files;
 	int		 retry_screen;
 	int		 hooks_partial;
+	int		 answer_enter;
 };
 
 #define BRAILLE "\xe2[\xa0-\xa3][\x80-\xbf]"	/* U+2800-U+28FF */
@@ -207,6 +208,8 @@ static const struct builtin builtins[] = {
 		 * turn is interrupted or fails on a 4xx (no agentStop).
 		 */
 		.hooks_partial = 1,
+		/* A number moves its dialog's pointer; Enter picks. */
+		.answer_enter = 1,
 	},
 	{
 		/*
@@ -414,6 +417,7 @@ profile_from_builtin(const struct builtin *b)
 	p->qwen_files = b->qwen_files;
 	p->retry_screen = b->retry_screen;
 	p->hooks_partial = b->hooks_partial;
+	p->answer_enter = b->answer_enter;
 	return (p);
 }
 
@@ -503,6 +507,7 @@ agent_parse_user(const char *buf, size_t n, const char *path, char **cause)
 		json_get_bool(d, obj, "qwen_files", &p->qwen_files);
 		json_get_bool(d, obj, "retry_screen", &p->retry_screen);
 		json_get_bool(d, obj, "hooks_partial", &p->hooks_partial);
+		json_get_bool(d, obj, "answer_enter", &p->answer_enter);
 		title = json_get(d, obj, "title");
 		p->title_busy = user_pattern(d, title, "busy", p->name, cause);
 		p->title_idle = user_pattern(d, title, "idle", p->name, cause);

@@ -30,6 +30,7 @@ struct agent_profile {
 	int		 qwen_files;	/* writes ~/.qwen/projects/<cwd>/chats logs */
 	int		 retry_screen;	/* its retry text on screen is live */
 	int		 hooks_partial;	/* its hooks miss some turn ends */
+	int		 answer_enter;	/* a dialog's number then Enter */
 	int		 user;		/* from agents.json */
 };
 

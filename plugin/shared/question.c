@@ -224,8 +224,9 @@ question_claude(struct qline *lines, int qi, struct question *q)
 }
 
 /*
- * Gemini CLI's (and Qwen Code's) dialog: "? TOOL  WHAT" heads it, what it
- * would run in a box below. The head's words, or the box's first line.
+ * Gemini CLI's and Qwen Code's dialog: "? TOOL  WHAT" heads it (Qwen:
+ * "?  Shell touch x (why) ←"), what it would run below, in a box or
+ * indented: that line, else the head's words after the tool.
  */
 static void
 question_gemini(struct qline *lines, int qi, struct question *q)
@@ -236,29 +237,54 @@ question_gemini(struct qline *lines, int qi, struct question *q)
 
 	/* ("? for shortcuts" is Claude Code's footer: a tool is a Name) */
 	for (i = qi - 1; i >= 0 && qi - i <= 12 && top == -1; i--) {
-		if (lines[i].n > 2 && lines[i].s[0] == '?' &&
-		    lines[i].s[1] == ' ' && isupper((unsigned char)lines[i].s[2]))
+		l = &lines[i];
+		sp = 1 + strspn(l->s + 1, " ");
+		if (l->n > sp && l->s[0] == '?' && sp > 1 &&
+		    isupper((unsigned char)l->s[sp]))
 			top = i;
 	}
 	if (top == -1)
 		return;
 	l = &lines[top];
-	n = strcspn(l->s + 2, " ");
-	if (n + 2 > l->n)
-		n = l->n - 2;
-	/* The tool's name, then two spaces or the line's end. */
-	if (n + 2 < l->n && (n + 3 >= l->n || l->s[n + 3] != ' '))
-		return;
-	question_copy(q->tool, sizeof q->tool, l->s + 2, n);
-	sp = 2 + n + strspn(l->s + 2 + n, " ");
-	if (sp < l->n) {
-		question_copy(q->subject, sizeof q->subject, l->s + sp,
-		    l->n - sp);
-		return;
-	}
+	sp = 1 + strspn(l->s + 1, " ");
+	n = strcspn(l->s + sp, " ");
+	if (sp + n > l->n)
+		n = l->n - sp;
+	question_copy(q->tool, sizeof q->tool, l->s + sp, n);
 	for (i = top + 1; i < qi && lines[i].n == 0; i++)
 		;
-	if (i < qi)
+	if (i < qi) {
+		question_copy(q->subject, sizeof q->subject, lines[i].s,
+		    lines[i].n);
+		return;
+	}
+	sp += n + strspn(l->s + sp + n, " ");
+	if (sp < l->n)
+		question_copy(q->subject, sizeof q->subject, l->s + sp,
+		    l->n - sp);
+}
+
+/*
+ * A box just over the question (its bottom rule, its lines, its top
+ * rule): what it would run is the box's first line.
+ */
+static void
+question_boxed(struct qline *lines, int qi, struct question *q)
+{
+	int	i, bottom;
+
+	for (i = qi - 1; i >= 0 && lines[i].n == 0 && !lines[i].rule; i--)
+		;
+	if (i < 0 || lines[i].rule != QRULE_SOLID)
+		return;
+	bottom = i;
+	for (i--; i >= 0 && bottom - i <= 12 && !lines[i].rule; i--)
+		;
+	if (i < 0 || lines[i].rule != QRULE_SOLID)
+		return;
+	for (i++; i < bottom && lines[i].n == 0; i++)
+		;
+	if (i < bottom)
 		question_copy(q->subject, sizeof q->subject, lines[i].s,
 		    lines[i].n);
 }
@@ -340,6 +366,9 @@ question_from_screen(const char *kind, const char *screen, struct question *q)
 	/* Claude Code's: over the question, the tool and what it would do. */
 	if (*q->subject == '\0')
 		question_claude(lines, qi, q);
+	/* Copilot CLI's: the command in a box of its own over the question. */
+	if (*q->subject == '\0')
+		question_boxed(lines, qi, q);
 	question_fingerprint(q);
 	return (0);
 }

@@ -304,7 +304,7 @@ class Qwen(Agent):
     mock = "mock_chat.py"
     prompts = {"exit": "/quit"}
     answer_prompt = "#mock run touch %s"
-    refusal_words = []
+    refusal_words = ["User did not allow tool call"]
     kill_detail = None
     # Offline, it sits 20 to 40 s between the model's shell call and its
     # dialog (no request, no output: its own wait), with or without hooks.

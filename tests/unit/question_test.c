@@ -66,6 +66,40 @@ static const char *gemini_0_61 =
     "\u2502   3. No, suggest changes (esc)          \u2502\n"
     "\u2570\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u256f\n";
 
+/* Qwen Code 0.15.10 and Copilot CLI 1.0.102 (conformance screens). */
+static const char *qwen_0_15 =
+    "  \u2726 I will run the command now.\n"
+    "  \u256d\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u256e\n"
+    "  \u2502 ?  Shell touch lisa-deny (the mock command) \u2190     \u2502\n"
+    "  \u2502                                             \u2502\n"
+    "  \u2502   touch lisa-deny                           \u2502\n"
+    "  \u2502                                             \u2502\n"
+    "  \u2502 Allow execution of: 'touch'?                \u2502\n"
+    "  \u2502                                             \u2502\n"
+    "  \u2502 \u203a 1. Yes, allow once                        \u2502\n"
+    "  \u2502   2. Always allow run 'touch *' commands in this project \u2502\n"
+    "  \u2502   3. Always allow run 'touch *' commands for this user \u2502\n"
+    "  \u2502   4. No, suggest changes (esc)              \u2502\n"
+    "  \u2570\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u256f\n";
+static const char *copilot_1_0 =
+    " $ Shell the mock command\n"
+    "   touch lisa-deny\n"
+    "\u256d\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u256e\n"
+    "\u2502 the mock command                       \u2502\n"
+    "\u2502 \u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500 \u2502\n"
+    "\u2502 \u256d\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u256e \u2502\n"
+    "\u2502 \u2502 touch lisa-deny                  \u2502 \u2502\n"
+    "\u2502 \u2570\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u256f \u2502\n"
+    "\u2502                                        \u2502\n"
+    "\u2502 Do you want to run this command?       \u2502\n"
+    "\u2502                                        \u2502\n"
+    "\u2502 \u276f 1. Yes                               \u2502\n"
+    "\u2502   2. Yes, and don't ask again for `touch` in this directory \u2502\n"
+    "\u2502   3. No, and tell Copilot what to do differently (Esc to stop) \u2502\n"
+    "\u2502                                        \u2502\n"
+    "\u2502 \u2191/\u2193 to navigate \u00b7 enter to select \u00b7 esc to cancel \u2502\n"
+    "\u2570\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u256f\n";
+
 static const char *claude_fake =
     "\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\n"
     "\u276f \n"
@@ -178,6 +212,28 @@ test_gemini_0_61(void **state)
 }
 
 static void
+test_qwen_and_copilot(void **state)
+{
+	struct question	q;
+	char		key[8];
+
+	(void)state;
+	assert_int_equal(question_from_screen("permission", qwen_0_15, &q), 0);
+	assert_string_equal(q.tool, "Shell");
+	assert_string_equal(q.subject, "touch lisa-deny");
+	assert_int_equal(question_option_key(&q, "allow", key, sizeof key), 0);
+	assert_int_equal(question_option_key(&q, "always", key, sizeof key), 1);
+	assert_int_equal(question_option_key(&q, "deny", key, sizeof key), 3);
+	assert_string_equal(key, "esc");
+	assert_int_equal(question_from_screen("permission", copilot_1_0, &q),
+	    0);
+	assert_string_equal(q.subject, "touch lisa-deny");
+	assert_string_equal(q.text, "Do you want to run this command?");
+	assert_int_equal(question_option_key(&q, "deny", key, sizeof key), 2);
+	assert_string_equal(key, "3");	/* "(Esc to stop)" is no key */
+}
+
+static void
 test_claude_fake_and_fingerprints(void **state)
 {
 	struct question	a, b, c;
@@ -251,6 +307,7 @@ main(void)
 		cmocka_unit_test(test_claude_permission),
 		cmocka_unit_test(test_claude_2_1_332),
 		cmocka_unit_test(test_gemini_0_61),
+		cmocka_unit_test(test_qwen_and_copilot),
 		cmocka_unit_test(test_claude_fake_and_fingerprints),
 		cmocka_unit_test(test_codex_approval),
 		cmocka_unit_test(test_claude_question),
