@@ -35,6 +35,7 @@
 
 enum answer_phase {
 	ANSWER_READ,		/* the first read: check, then the key */
+	ANSWER_POINTED,		/* answer_enter: the pointer moved? Enter */
 	ANSWER_SENT,		/* the key is in: has the dialog gone? */
 	ANSWER_NEXT,		/* it has: what does the agent do now? */
 	ANSWER_PROMPT,		/* a reply: waiting for the prompt */
@@ -50,6 +51,7 @@ struct answer {
 	char			 key[16];
 	struct question		 q;		/* the dialog answered */
 	char			 chose[96];
+	int			 pick;		/* its option's index */
 	enum answer_phase	 phase;
 	uint64_t		 sent_at;
 	struct listener_conn	*lc;
@@ -165,15 +167,29 @@ answer_send(struct answer *a, struct pane *p)
 		ctl_quote_str(&b, a->key);
 	}
 	session_send(s, b.data, NULL, NULL);
-	/* (Copilot CLI: a number moves the pointer, Enter picks) */
-	if (isdigit((unsigned char)*a->key) && p->watch->agent != NULL &&
-	    p->watch->agent->answer_enter) {
-		buf_reset(&b);
-		buf_printf(&b, "send-keys -t '%%%d' Enter", a->who.pane);
-		session_send(s, b.data, NULL, NULL);
-		strlcat(a->key, " Enter", sizeof a->key);
-	}
 	buf_free(&b);
+}
+
+/* Does the agent want Enter after an option's number (Copilot CLI)? */
+static int
+answer_needs_enter(struct answer *a, struct pane *p)
+{
+	return (isdigit((unsigned char)*a->key) && p->watch->agent != NULL &&
+	    p->watch->agent->answer_enter);
+}
+
+/* Enter, once the pointer is on the option chosen (answer_enter). */
+static void
+answer_enter(struct answer *a, struct pane *p)
+{
+	struct session	*s = pane_session(p);
+	char		 cmd[64];
+
+	if (s == NULL)
+		return;
+	snprintf(cmd, sizeof cmd, "send-keys -t '%%%d' Enter", a->who.pane);
+	session_send(s, cmd, NULL, NULL);
+	strlcat(a->key, " Enter", sizeof a->key);
 }
 
 /* The first read: the same dialog as seen? Then its key. */
@@ -209,7 +225,40 @@ answer_first(struct answer *a, struct pane *p, const char *screen,
 		return;
 	}
 	strlcpy(a->chose, q.options[pick], sizeof a->chose);
+	a->pick = pick;
 	answer_send(a, p);
+	a->phase = answer_needs_enter(a, p) ? ANSWER_POINTED : ANSWER_SENT;
+	a->sent_at = time_mono_ms();
+	loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
+}
+
+/*
+ * The number moved the pointer (answer_enter): Enter only when the same
+ * dialog has it on the option chosen (a key read with the number in one
+ * chunk is lost: it goes alone, later).
+ */
+static void
+answer_pointed(struct answer *a, struct pane *p, const char *screen,
+    size_t len)
+{
+	struct question	q;
+
+	if (watch_question(p->watch, screen, len, &q) != 0 ||
+	    strcmp(q.fingerprint, a->q.fingerprint) != 0) {
+		/* The number alone answered it: no Enter. */
+		a->phase = a->text != NULL ? ANSWER_PROMPT : ANSWER_NEXT;
+		loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
+		return;
+	}
+	if (q.selected != a->pick) {
+		if (time_mono_ms() - a->sent_at >= ANSWER_GONE_MS)
+			answer_finish(a, "the pointer did not move to the "
+			    "option: Enter not sent");
+		else
+			loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
+		return;
+	}
+	answer_enter(a, p);
 	a->phase = ANSWER_SENT;
 	a->sent_at = time_mono_ms();
 	loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
@@ -314,7 +363,7 @@ answer_read_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 		return;
 	loop_timer_del(&a->deadline);
 	if ((why = act_who_same(&a->who, &p)) != NULL) {
-		if (a->phase == ANSWER_SENT) {
+		if (a->phase == ANSWER_SENT || a->phase == ANSWER_POINTED) {
 			/* It went with the key: the dialog went too. */
 			a->phase = ANSWER_NEXT;
 			answer_settle(a);
@@ -328,6 +377,8 @@ answer_read_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 	}
 	if (a->phase == ANSWER_READ)
 		answer_first(a, p, body, len);
+	else if (a->phase == ANSWER_POINTED)
+		answer_pointed(a, p, body, len);
 	else
 		answer_after(a, p, body, len);
 }
@@ -358,7 +409,7 @@ answer_timer_cb(void *arg)
 {
 	struct answer	*a = arg;
 
-	if (a->phase == ANSWER_SENT)
+	if (a->phase == ANSWER_SENT || a->phase == ANSWER_POINTED)
 		answer_read(a);
 	else
 		answer_settle(a);

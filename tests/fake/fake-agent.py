@@ -260,6 +260,18 @@ def turn_end(text="Done.", usage=None):
     idle_screen()
 
 
+POINTER = os.environ.get("FAKE_AGENT_POINTER") == "1"
+
+
+def claude_dialog(cmd, pointer):
+    opts = ["1. Yes", "2. Yes, and always allow access to fake/ from this "
+            "project", "3. No"]
+    w("\r\n Bash command\r\n   %s\r\n Do you want to proceed?\r\n" % cmd +
+      "".join(" %s %s\r\n" % ("\u276f" if i == pointer else " ", o)
+              for i, o in enumerate(opts)) +
+      " Esc to cancel \u00b7 Tab to amend\r\n")
+
+
 def dialog_permission(question=False):
     tool = "AskUserQuestion" if question else "Bash"
     cmd = os.environ.get("FAKE_AGENT_COMMAND", "touch x")
@@ -276,10 +288,7 @@ def dialog_permission(question=False):
               "  2. Option B\r\nEnter to select \u00b7 \u2191/\u2193 to "
               "navigate \u00b7 Esc to cancel\r\n")
         else:
-            w("\r\n Bash command\r\n   %s\r\n Do you want to proceed?\r\n"
-              " \u276f 1. Yes\r\n   2. Yes, and always allow access to fake/ "
-              "from this project\r\n   3. No\r\n Esc to cancel \u00b7 Tab to "
-              "amend\r\n" % cmd)
+            claude_dialog(cmd, 0)
     else:
         osc7501("state=blocked:app=codex:kind=permission")
         # The real Codex draws its dialog ~0.9 s after saying "blocked".
@@ -301,11 +310,23 @@ def dialog_permission(question=False):
     else:
         keys = {"y": "yes", "p": "always", "n": "no", "\r": "yes", "\n": "yes"}
     keys["\033"] = "no"
+    pointer = 0
     while True:
         key = read_key(blink=not CLAUDE)
+        # FAKE_AGENT_POINTER=1: a number moves the pointer, Enter picks
+        # (as Copilot CLI's dialog); the dialog is drawn again.
+        if POINTER and CLAUDE and not question and key in "123":
+            pointer = int(key) - 1
+            claude_dialog(cmd, pointer)
+            mark("pointer %d" % (pointer + 1))
+            continue
+        came = key
+        if POINTER and key in "\r\n":
+            key = "123"[pointer] if CLAUDE and not question else key
         if key in keys:
             break
     answer = keys[key]
+    key = came
     mark("answer %s %r" % (answer, key))
     # The TUI redraws: the answered dialog is gone from the screen.
     w("\033[2J\033[H")

@@ -231,3 +231,26 @@ test_question_command_from_the_hook() {
 	out=$(L answer "$c" deny --expect "$fp") || fail "answer: $out"
 	grep -q "answer no '3'" "$FAKE_AGENT_LOG" || fail "not denied"
 }
+
+# An agent whose dialog's numbers move the pointer (Copilot CLI: its
+# profile's answer_enter; here the fake Claude so, through agents.json):
+# Enter goes only once the same dialog has the pointer on the option.
+test_answer_enter_after_the_pointer() {
+	export FAKE_AGENT_POINTER=1
+	export XDG_CONFIG_HOME="$TESTDIR/config"
+	mkdir -p "$XDG_CONFIG_HOME/lisa"
+	cat >"$XDG_CONFIG_HOME/lisa/agents.json" <<'JSON'
+{"agents": [{"name": "claude", "comm": ["claude"], "claude_files": true,
+  "title": {"busy": "^[\u2800-\u28ff] ", "idle": "^\u2733 "},
+  "screen": {"permission": "Do you want to proceed\\?"},
+  "answer_enter": true}]}
+JSON
+	start_dialogs
+	c=$(agent_ready 1 claude)
+	ask_permission "$c" >/dev/null
+	out=$(L answer "$c" deny) || fail "deny: $out"
+	case "$out" in *'answered "3. No" (key 3 Enter)'*) ;; *) fail "deny said: $out" ;; esac
+	grep -q "pointer 3" "$FAKE_AGENT_LOG" || fail "the pointer never moved"
+	grep -q "answer no '.r'\|answer no '.n'" "$FAKE_AGENT_LOG" ||
+	    fail "not picked by Enter: $(grep answer "$FAKE_AGENT_LOG")"
+}
