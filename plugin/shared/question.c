@@ -445,6 +445,9 @@ question_option_key(const struct question *q, const char *what, char *key,
 	if (lp != NULL && rp != NULL && rp[1] == '\0' && rp - lp - 1 >= 1 &&
 	    rp - lp - 1 <= 5)
 		snprintf(key, len, "%.*s", (int)(rp - lp - 1), lp + 1);
+	else if (lp != NULL && rp != NULL && rp[1] == '\0' &&
+	    strncasecmp(lp + 1, "esc ", 4) == 0)
+		snprintf(key, len, "esc");	/* Copilot: "(Esc to stop)" */
 	else
 		snprintf(key, len, "%d", (int)strtol(o, NULL, 10));
 	return (pick);

@@ -230,7 +230,9 @@ test_qwen_and_copilot(void **state)
 	assert_string_equal(q.subject, "touch lisa-deny");
 	assert_string_equal(q.text, "Do you want to run this command?");
 	assert_int_equal(question_option_key(&q, "deny", key, sizeof key), 2);
-	assert_string_equal(key, "3");	/* "(Esc to stop)" is no key */
+	assert_string_equal(key, "esc");	/* "(Esc to stop)" */
+	assert_int_equal(question_option_key(&q, "allow", key, sizeof key), 0);
+	assert_string_equal(key, "1");
 }
 
 static void
