@@ -52,6 +52,7 @@ struct answer {
 	struct question		 q;		/* the dialog answered */
 	char			 chose[96];
 	int			 pick;		/* its option's index */
+	int			 buttons;	/* OpenCode's: read with colour */
 	enum answer_phase	 phase;
 	uint64_t		 sent_at;
 	struct listener_conn	*lc;
@@ -189,13 +190,60 @@ answer_enter(struct answer *a, struct pane *p)
 		return;
 	snprintf(cmd, sizeof cmd, "send-keys -t '%%%d' Enter", a->who.pane);
 	session_send(s, cmd, NULL, NULL);
-	strlcat(a->key, " Enter", sizeof a->key);
+	strlcat(a->key, *a->key != '\0' ? " Enter" : "Enter", sizeof a->key);
+}
+
+/*
+ * A dialog of buttons (OpenCode's): the selected one is known from its
+ * colours alone (capture-pane -e); Right moves to the one chosen, and
+ * Enter goes once the screen shows it selected (ANSWER_POINTED).
+ */
+static void
+answer_button(struct answer *a, struct pane *p, const struct question *q,
+    const char *raw)
+{
+	struct session	*s = pane_session(p);
+	struct buf	 b;
+	int		 sel, moves;
+
+	if (!a->buttons || raw == NULL) {
+		answer_finish(a, "the agent has no key for that option: "
+		    "nothing sent");
+		return;
+	}
+	if ((sel = question_selected_sgr(raw, q)) == -1) {
+		answer_finish(a, "which of its buttons is selected is not "
+		    "on its screen (colour alone): nothing sent");
+		return;
+	}
+	moves = (a->pick - sel + q->noptions) % q->noptions;
+	a->sent_at = time_mono_ms();
+	if (moves == 0) {
+		*a->key = '\0';
+		answer_enter(a, p);
+		a->phase = ANSWER_SENT;
+		loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
+		return;
+	}
+	buf_init(&b);
+	buf_printf(&b, "send-keys -t '%%%d'", a->who.pane);
+	*a->key = '\0';
+	while (moves-- > 0) {
+		buf_adds(&b, " Right");
+		strlcat(a->key, *a->key != '\0' ? " Right" : "Right",
+		    sizeof a->key);
+	}
+	if (s != NULL)
+		session_send(s, b.data, NULL, NULL);
+	buf_free(&b);
+	a->phase = ANSWER_POINTED;
+	loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
 }
 
 /* The first read: the same dialog as seen? Then its key. */
 static void
 answer_first(struct answer *a, struct pane *p, const char *screen,
-    size_t len)
+    size_t len, const char *raw)
 {
 	struct question	 q;
 	char		 msg[512];
@@ -226,6 +274,10 @@ answer_first(struct answer *a, struct pane *p, const char *screen,
 	}
 	strlcpy(a->chose, q.options[pick], sizeof a->chose);
 	a->pick = pick;
+	if (*a->key == '\0') {
+		answer_button(a, p, &q, raw);
+		return;
+	}
 	answer_send(a, p);
 	a->phase = answer_needs_enter(a, p) ? ANSWER_POINTED : ANSWER_SENT;
 	a->sent_at = time_mono_ms();
@@ -239,7 +291,7 @@ answer_first(struct answer *a, struct pane *p, const char *screen,
  */
 static void
 answer_pointed(struct answer *a, struct pane *p, const char *screen,
-    size_t len)
+    size_t len, const char *raw)
 {
 	struct question	q;
 
@@ -250,6 +302,8 @@ answer_pointed(struct answer *a, struct pane *p, const char *screen,
 		loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
 		return;
 	}
+	if (a->buttons)
+		q.selected = question_selected_sgr(raw, &q);
 	if (q.selected != a->pick) {
 		if (time_mono_ms() - a->sent_at >= ANSWER_GONE_MS)
 			answer_finish(a, "the pointer did not move to the "
@@ -351,6 +405,36 @@ answer_settle(struct answer *a)
 		loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
 }
 
+/* capture-pane -e's text without its escape sequences: what -p gives. */
+static char *
+answer_plain(const char *raw)
+{
+	struct buf	 b;
+	const char	*s = raw;
+
+	buf_init(&b);
+	while (*s != '\0') {
+		if (s[0] == '\033' && s[1] == '[') {
+			for (s += 2; *s != '\0' && (*s < 0x40 || *s > 0x7e);
+			    s++)
+				;
+			if (*s != '\0')
+				s++;
+		} else if (s[0] == '\033' && s[1] == ']') {
+			/* OSC (a hyperlink): to BEL or ST */
+			for (s += 2; *s != '\0' && *s != '\a' &&
+			    !(s[0] == '\033' && s[1] == '\\'); s++)
+				;
+			if (*s == '\a')
+				s++;
+			else if (*s != '\0')
+				s += 2;
+		} else
+			buf_addc(&b, *s++);
+	}
+	return (buf_detach(&b));
+}
+
 static void
 answer_read_cb(struct ctl_client *c, int ok, const char *body, size_t len,
     void *arg)
@@ -358,6 +442,7 @@ answer_read_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 	struct answer	*a;
 	struct pane	*p;
 	const char	*why;
+	char		*raw, *plain = NULL;
 
 	if ((a = answer_find(arg)) == NULL)
 		return;
@@ -375,12 +460,21 @@ answer_read_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 		answer_finish(a, "tmux could not read the screen");
 		return;
 	}
+	/* Buttons: read with their colours, the text without them. */
+	raw = a->buttons ? xstrndup(body, len) : NULL;
+	if (raw != NULL) {
+		plain = answer_plain(raw);
+		body = plain;
+		len = strlen(plain);
+	}
 	if (a->phase == ANSWER_READ)
-		answer_first(a, p, body, len);
+		answer_first(a, p, body, len, raw);
 	else if (a->phase == ANSWER_POINTED)
-		answer_pointed(a, p, body, len);
+		answer_pointed(a, p, body, len, raw);
 	else
 		answer_after(a, p, body, len);
+	free(raw);
+	free(plain);
 }
 
 static void
@@ -395,7 +489,8 @@ answer_read(struct answer *a)
 		answer_finish(a, why);
 		return;
 	}
-	snprintf(cmd, sizeof cmd, "capture-pane -p -J -t '%%%d'", a->who.pane);
+	snprintf(cmd, sizeof cmd, "capture-pane -p -J%s -t '%%%d'",
+	    a->buttons ? " -e" : "", a->who.pane);
 	if ((s = pane_session(p)) == NULL || session_send(s, cmd,
 	    answer_read_cb, (void *)(uintptr_t)a->id) != 0) {
 		answer_finish(a, "no tmux client for its session");
@@ -451,6 +546,7 @@ answer_start(struct pane *p, const char *what, const char *reply,
 	a = xcalloc(1, sizeof *a);
 	a->id = answer_next_id++;
 	act_who_set(&a->who, p);
+	a->buttons = w != NULL && w->agent != NULL && w->agent->dialog_buttons;
 	a->lc = lc;
 	strlcpy(a->what, reply != NULL ? "reply" : what, sizeof a->what);
 	if (reply != NULL)

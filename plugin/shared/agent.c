@@ -37,6 +37,7 @@ struct builtin {
 	int		 retry_screen;
 	int		 hooks_partial;
 	int		 answer_enter;
+	int		 dialog_buttons;
 };
 
 #define BRAILLE "\xe2[\xa0-\xa3][\x80-\xbf]"	/* U+2800-U+28FF */
@@ -179,6 +180,8 @@ static const struct builtin builtins[] = {
 		.retry_marks = { "[retrying " },
 		/* Its retry row is replaced when the retry ends. */
 		.retry_screen = 1,
+		/* Buttons, the selected one drawn only in colour. */
+		.dialog_buttons = 1,
 	},
 	{
 		/*
@@ -418,6 +421,7 @@ profile_from_builtin(const struct builtin *b)
 	p->retry_screen = b->retry_screen;
 	p->hooks_partial = b->hooks_partial;
 	p->answer_enter = b->answer_enter;
+	p->dialog_buttons = b->dialog_buttons;
 	return (p);
 }
 
@@ -508,6 +512,7 @@ agent_parse_user(const char *buf, size_t n, const char *path, char **cause)
 		json_get_bool(d, obj, "retry_screen", &p->retry_screen);
 		json_get_bool(d, obj, "hooks_partial", &p->hooks_partial);
 		json_get_bool(d, obj, "answer_enter", &p->answer_enter);
+		json_get_bool(d, obj, "dialog_buttons", &p->dialog_buttons);
 		title = json_get(d, obj, "title");
 		p->title_busy = user_pattern(d, title, "busy", p->name, cause);
 		p->title_idle = user_pattern(d, title, "idle", p->name, cause);

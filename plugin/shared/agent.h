@@ -31,6 +31,7 @@ struct agent_profile {
 	int		 retry_screen;	/* its retry text on screen is live */
 	int		 hooks_partial;	/* its hooks miss some turn ends */
 	int		 answer_enter;	/* a dialog's number then Enter */
+	int		 dialog_buttons; /* buttons: arrows, Enter (OpenCode) */
 	int		 user;		/* from agents.json */
 };
 

@@ -289,6 +289,142 @@ question_boxed(struct qline *lines, int qi, struct question *q)
 		    lines[i].n);
 }
 
+/* OpenCode's keys under its buttons: "⇆ select  enter confirm". */
+#define QUESTION_BUTTONS_HINT "\xe2\x87\x86 select"
+
+static const char *
+question_find(const char *s, size_t n, const char *what)
+{
+	size_t	w = strlen(what);
+
+	for (; n >= w; s++, n--) {
+		if (memcmp(s, what, w) == 0)
+			return (s);
+	}
+	return (NULL);
+}
+
+/*
+ * OpenCode's dialog: buttons on one line ("Allow once   Allow always
+ * Reject", its keys after them), the one selected drawn only in colour
+ * (question_selected_sgr). The buttons' line, or -1.
+ */
+static int
+question_buttons(struct qline *lines, int nlines, struct question *q)
+{
+	const char	*s, *end, *seg;
+	int		 i;
+
+	for (i = nlines - 1; i >= 0 && nlines - i <= 6; i--) {
+		if (question_find(lines[i].s, lines[i].n,
+		    QUESTION_BUTTONS_HINT) != NULL)
+			break;
+	}
+	if (i < 0 || nlines - i > 6)
+		return (-1);
+	s = lines[i].s;
+	end = question_find(s, lines[i].n, QUESTION_BUTTONS_HINT);
+	while (s < end && q->noptions < QUESTION_MAX_OPTIONS) {
+		seg = s;
+		while (s < end && !(s + 3 <= end && memcmp(s, "   ", 3) == 0))
+			s++;
+		while (s > seg && s[-1] == ' ')
+			s--;
+		if (s > seg && question_find(seg, (size_t)(s - seg), "ctrl+") ==
+		    NULL && question_find(seg, (size_t)(s - seg), "  ") == NULL)
+			question_copy(q->options[q->noptions++],
+			    sizeof q->options[0], seg, (size_t)(s - seg));
+		while (s < end && *s == ' ')
+			s++;
+	}
+	if (q->noptions < 2) {
+		q->noptions = 0;
+		return (-1);
+	}
+	return (i);
+}
+
+/*
+ * Which of the buttons on LINE (capture-pane -e: with its colours) is
+ * selected: the one whose colours are not the others'. -1 if not one.
+ */
+int
+question_selected_sgr(const char *screen, const struct question *q)
+{
+	const char	*line, *end, *p, *at, *sgr, *esc;
+	char		 seen[QUESTION_MAX_OPTIONS][64];
+	int		 i, j, same, odd = -1;
+
+	/* The last line with the buttons' keys. */
+	for (line = NULL, p = screen; *p != '\0'; p = *end != '\0' ? end + 1 :
+	    end) {
+		end = p + strcspn(p, "\n");
+		if (question_find(p, (size_t)(end - p), QUESTION_BUTTONS_HINT))
+			line = p;
+	}
+	if (line == NULL || q->noptions < 2)
+		return (-1);
+	end = line + strcspn(line, "\n");
+	for (i = 0, p = line; i < q->noptions; i++) {
+		if ((at = question_find(p, (size_t)(end - p),
+		    q->options[i])) == NULL)
+			return (-1);
+		/* The last colour set before the label. */
+		for (sgr = NULL, esc = line; esc < at; esc++) {
+			if (esc[0] == '\033' && esc[1] == '[')
+				sgr = esc;
+		}
+		if (sgr == NULL)
+			return (-1);
+		snprintf(seen[i], sizeof seen[i], "%.*s", (int)strcspn(sgr,
+		    "m") + 1, sgr);
+		p = at + strlen(q->options[i]);
+	}
+	for (i = 0; i < q->noptions; i++) {
+		for (same = 0, j = 0; j < q->noptions; j++)
+			same += j != i && strcmp(seen[i], seen[j]) == 0;
+		if (same == 0) {
+			if (odd != -1)
+				return (-1);
+			odd = i;
+		}
+	}
+	/* (two buttons both "apart": which, unknown) */
+	return (odd);
+}
+
+/*
+ * What a dialog of buttons (OpenCode's) asks: over them, its "$ CMD" (cut
+ * where a column beside it starts) and its "△ Permission required".
+ */
+static void
+question_from_buttons(struct qline *lines, int bi, const char *kind,
+    struct question *q)
+{
+	const struct qline	*l;
+	const char		*gap;
+	int			 i;
+
+	strlcpy(q->kind, kind != NULL ? kind : "choice", sizeof q->kind);
+	strlcpy(q->source, "screen", sizeof q->source);
+	for (i = bi - 1; i >= 0 && bi - i <= 15; i--) {
+		l = &lines[i];
+		if (l->n > 2 && l->s[0] == '$' && l->s[1] == ' ' &&
+		    *q->subject == '\0') {
+			gap = question_find(l->s, l->n, "   ");
+			question_copy(q->subject, sizeof q->subject, l->s + 2,
+			    (size_t)((gap != NULL ? gap : l->s + l->n) - l->s) -
+			    2);
+			strlcpy(q->tool, "shell", sizeof q->tool);
+		} else if (l->n > 4 && memcmp(l->s, "\xe2\x96\xb3 ", 4) == 0) {
+			question_copy(q->text, sizeof q->text, l->s + 4,
+			    l->n - 4);	/* after "△ " */
+			break;
+		}
+	}
+	question_fingerprint(q);
+}
+
 /*
  * The dialog on SCREEN, with the kind the agent's profile gave it
  * (permission, question, trust, or NULL: "choice"). 0 if one with
@@ -318,8 +454,12 @@ question_from_screen(const char *kind, const char *screen, struct question *q)
 		} else if (last != -1 && lines[i].n != 0)
 			break;
 	}
-	if (first == -1)
-		return (-1);
+	if (first == -1) {
+		if ((first = question_buttons(lines, nlines, q)) == -1)
+			return (-1);
+		question_from_buttons(lines, first, kind, q);
+		return (0);
+	}
 	for (i = first; i <= last; i++) {
 		if (!question_option(&lines[i], &opt, &n, &pointed) ||
 		    q->noptions == QUESTION_MAX_OPTIONS)
@@ -442,6 +582,10 @@ question_option_key(const struct question *q, const char *what, char *key,
 	o = q->options[pick];
 	lp = strrchr(o, '(');
 	rp = lp != NULL ? strchr(lp, ')') : NULL;
+	if (!isdigit((unsigned char)*o) && (lp == NULL || rp == NULL)) {
+		*key = '\0';		/* a button: selected, then Enter */
+		return (pick);
+	}
 	if (lp != NULL && rp != NULL && rp[1] == '\0' && rp - lp - 1 >= 1 &&
 	    rp - lp - 1 <= 5)
 		snprintf(key, len, "%.*s", (int)(rp - lp - 1), lp + 1);

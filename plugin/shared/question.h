@@ -26,5 +26,6 @@ int	 question_from_screen(const char *, const char *, struct question *);
 void	 question_fingerprint(struct question *);
 int	 question_option_key(const struct question *, const char *, char *,
 	     size_t);
+int	 question_selected_sgr(const char *, const struct question *);
 
 #endif

@@ -430,7 +430,7 @@ class Copilot(Agent):
     mock = "mock_chat.py"
     prompts = {"exit": "/exit"}
     answer_prompt = "#mock run touch %s"
-    refusal_words = []
+    refusal_words = ["was interrupted"]
     kill_detail = None
     trust_text = "Do you trust the files in this folder?"
     dialog_text = {"permission": "Do you want to run this command?"}

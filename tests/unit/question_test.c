@@ -100,6 +100,18 @@ static const char *copilot_1_0 =
     "\u2502 \u2191/\u2193 to navigate \u00b7 enter to select \u00b7 esc to cancel \u2502\n"
     "\u2570\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u256f\n";
 
+/* OpenCode 1.18.33 (the conformance suite's screen): buttons. */
+static const char *opencode_1_18 =
+    "  \u2503  \u25b3 Permission required\n"
+    "  \u2503    # Shell command\n"
+    "  \u2503\n"
+    "  \u2503  $ touch lisa-deny                              /tmp/work/\n"
+    "  \u2503\n"
+    "  \u2503   Allow once   Allow always   Reject            ctrl+f "
+    "fullscreen  \u21c6 select  enter confirm\n"
+    "  \u2503                                                 \u2022 OpenCode "
+    "1.18.33\n";
+
 static const char *claude_fake =
     "\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\n"
     "\u276f \n"
@@ -235,6 +247,44 @@ test_qwen_and_copilot(void **state)
 	assert_string_equal(key, "1");
 }
 
+/*
+ * OpenCode: its buttons are the options, its "△" line the question; the
+ * selected one is told by its colours (capture-pane -e) alone.
+ */
+static void
+test_opencode_buttons(void **state)
+{
+	struct question	q;
+	char		key[8];
+	const char	*sgr =
+	    "\033[48;5;236m  Allow once \033[48;5;238m  \033[48;5;238m "
+	    "Allow always \033[48;5;238m  Reject \033[0m     ctrl+f "
+	    "fullscreen  \u21c6 select  enter confirm\n";
+	const char	*sgr2 =
+	    "\033[48;5;238m  Allow once \033[48;5;238m  \033[48;5;238m "
+	    "Allow always \033[48;5;236m  Reject \033[0m     ctrl+f "
+	    "fullscreen  \u21c6 select  enter confirm\n";
+
+	(void)state;
+	assert_int_equal(question_from_screen("permission", opencode_1_18, &q),
+	    0);
+	assert_int_equal(q.noptions, 3);
+	assert_string_equal(q.options[0], "Allow once");
+	assert_string_equal(q.options[2], "Reject");
+	assert_string_equal(q.text, "Permission required");
+	assert_string_equal(q.subject, "touch lisa-deny");
+	assert_int_equal(q.selected, -1);
+	/* A button: no key of its own (selected, then Enter). */
+	assert_int_equal(question_option_key(&q, "allow", key, sizeof key), 0);
+	assert_string_equal(key, "");
+	assert_int_equal(question_option_key(&q, "deny", key, sizeof key), 2);
+	assert_int_equal(question_option_key(&q, "always", key, sizeof key), 1);
+	assert_int_equal(question_selected_sgr(sgr, &q), 0);
+	assert_int_equal(question_selected_sgr(sgr2, &q), 2);
+	/* All alike, or no colours: not known. */
+	assert_int_equal(question_selected_sgr(opencode_1_18, &q), -1);
+}
+
 static void
 test_claude_fake_and_fingerprints(void **state)
 {
@@ -310,6 +360,7 @@ main(void)
 		cmocka_unit_test(test_claude_2_1_332),
 		cmocka_unit_test(test_gemini_0_61),
 		cmocka_unit_test(test_qwen_and_copilot),
+		cmocka_unit_test(test_opencode_buttons),
 		cmocka_unit_test(test_claude_fake_and_fingerprints),
 		cmocka_unit_test(test_codex_approval),
 		cmocka_unit_test(test_claude_question),
