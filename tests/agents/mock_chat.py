@@ -27,6 +27,7 @@ answer, JSON if it asked for JSON. Standard library only; one JSON line per
 request goes to --log.
 """
 import json
+import re
 import socket
 import sys
 import time
@@ -52,7 +53,10 @@ def choose(req):
     for m in reversed(msgs):
         if m.get("role") == "user":
             t = text_of(m.get("content"))
-            if "#mock" in t or not t.lstrip().startswith("<"):
+            # Copilot CLI puts <current_datetime>...</current_datetime>
+            # before what was typed: the prompt is what follows it.
+            typed = re.sub(r"^\s*(<([a-z_]+)>.*?</\2>\s*)+", "", t, flags=re.S)
+            if "#mock" in t or typed.strip():
                 return directive(t)
     return "text", ""
 
