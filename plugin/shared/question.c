@@ -355,11 +355,11 @@ question_selected_sgr(const char *screen, const struct question *q)
 	char		 seen[QUESTION_MAX_OPTIONS][64];
 	int		 i, j, same, odd = -1;
 
-	/* The last line with the buttons' keys. */
+	/* The last line with the buttons' keys ("⇆", colours around it). */
 	for (line = NULL, p = screen; *p != '\0'; p = *end != '\0' ? end + 1 :
 	    end) {
 		end = p + strcspn(p, "\n");
-		if (question_find(p, (size_t)(end - p), QUESTION_BUTTONS_HINT))
+		if (question_find(p, (size_t)(end - p), "\xe2\x87\x86"))
 			line = p;
 	}
 	if (line == NULL || q->noptions < 2)
