@@ -133,6 +133,7 @@ class TurnRows:
                 break
             time.sleep(0.3)
         ends = [g[g.index(" waits") + 1:] if " waits" in g else
+                g[g.index(" asks") + 1:] if " asks" in g else
                 g[g.index(" hit a") + 1:] if " hit a" in g else g
                 for g in got]
         self.record(scenario, " / ".join(want), " / ".join(ends) or "nothing",
@@ -175,7 +176,9 @@ class TurnRows:
         t = self.type(pane, prompt)
         self.expect(name, pane, t, state, detail)
         if nudge:
-            self.told_row(name + ", told", n0, ["waits (%s)" % detail], 3)
+            # What it asks, read off its dialog: "asks to run: touch …".
+            self.told_row(name + ", told", n0,
+                          ["asks to run: %s" % prompt.split(" ", 2)[2]], 4)
         if hold:
             self.hold(name + ", held", pane, state, detail, hold,
                       "past @lisa-stale: the agent keeps animating")
