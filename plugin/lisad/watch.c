@@ -615,6 +615,9 @@ watch_run(void *arg)
 			w->retry_at = 0;
 		w->res = r;
 		w->classified = 1;
+		/* A question is a wait's: read again for the next one. */
+		if (r.state != ST_WAITING_INPUT)
+			w->question_ok = 0;
 		if (from == ST_NONE && w->carry_state != ST_NONE &&
 		    w->carry_state == r.state) {
 			/* As a helper before us said: not news, no notice. */

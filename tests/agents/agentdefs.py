@@ -362,7 +362,7 @@ class OpenCode(Agent):
     mock = "mock_chat.py"
     prompts = {"exit": "/exit"}
     answer_prompt = "#mock run touch %s"
-    refusal_words = []
+    refusal_words = ["The user rejected permission"]
     kill_detail = None
     # It draws its prompt before its model is loaded; typed text is lost
     # until the model shows under the input box.
