@@ -234,7 +234,7 @@ lint-sh:
 # libFuzzer targets, one per parser (tests/fuzz), under ASan and UBSan.
 # FUZZ_SECONDS per target (CI: a short smoke); findings stop the run.
 FUZZ_TARGETS = fuzz_control fuzz_text fuzz_quote fuzz_json fuzz_claude \
-	fuzz_config fuzz_run fuzz_fleet
+	fuzz_config fuzz_run fuzz_fleet fuzz_question
 FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
 	-fno-omit-frame-pointer -fno-sanitize-recover=undefined
 FUZZ_SECONDS ?= 60

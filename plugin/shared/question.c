@@ -411,10 +411,10 @@ question_from_buttons(struct qline *lines, int bi, const char *kind,
 		l = &lines[i];
 		if (l->n > 2 && l->s[0] == '$' && l->s[1] == ' ' &&
 		    *q->subject == '\0') {
-			gap = question_find(l->s, l->n, "   ");
+			gap = question_find(l->s + 2, l->n - 2, "   ");
 			question_copy(q->subject, sizeof q->subject, l->s + 2,
-			    (size_t)((gap != NULL ? gap : l->s + l->n) - l->s) -
-			    2);
+			    (size_t)((gap != NULL ? gap : l->s + l->n) -
+			    (l->s + 2)));
 			strlcpy(q->tool, "shell", sizeof q->tool);
 		} else if (l->n > 4 && memcmp(l->s, "\xe2\x96\xb3 ", 4) == 0) {
 			question_copy(q->text, sizeof q->text, l->s + 4,
