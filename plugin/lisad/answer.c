@@ -29,6 +29,14 @@
 
 #define ANSWER_REPLY_MS		5000	/* tmux's answer to a screen read */
 #define ANSWER_RECHECK_MS	300	/* between reads after the key */
+/*
+ * A dialog is answered once two reads this far apart show it: a TUI takes
+ * keys a moment after it draws (Claude Code lost a key sent sooner). One
+ * that is still drawn ANSWER_AGAIN_MS after its key gets it once more, as
+ * a person presses again.
+ */
+#define ANSWER_SETTLE_MS	400
+#define ANSWER_AGAIN_MS		1500
 #define ANSWER_GONE_MS		4000	/* the dialog must have gone by then */
 #define ANSWER_NEXT_MS		3000	/* then, the verdict's move */
 #define ANSWER_PROMPT_MS	10000	/* a reply: its prompt back by then */
@@ -53,6 +61,8 @@ struct answer {
 	char			 chose[96];
 	int			 pick;		/* its option's index */
 	int			 buttons;	/* OpenCode's: read with colour */
+	int			 settled;	/* read twice, ANSWER_SETTLE_MS apart */
+	int			 again;		/* its key sent a second time */
 	enum answer_phase	 phase;
 	uint64_t		 sent_at;
 	struct listener_conn	*lc;
@@ -274,6 +284,11 @@ answer_first(struct answer *a, struct pane *p, const char *screen,
 	}
 	strlcpy(a->chose, q.options[pick], sizeof a->chose);
 	a->pick = pick;
+	if (!a->settled) {
+		a->settled = 1;
+		loop_timer_add(&a->timer, ANSWER_SETTLE_MS);
+		return;
+	}
 	if (*a->key == '\0') {
 		answer_button(a, p, &q, raw);
 		return;
@@ -330,8 +345,17 @@ answer_after(struct answer *a, struct pane *p, const char *screen,
 		if (time_mono_ms() - a->sent_at >= ANSWER_GONE_MS)
 			answer_finish(a, "the dialog is still drawn: the "
 			    "agent did not take the key");
-		else
+		else {
+			/* Not taken: once more (not a pointer's or button's) */
+			if (!a->again && !a->buttons &&
+			    !answer_needs_enter(a, p) &&
+			    time_mono_ms() - a->sent_at >= ANSWER_AGAIN_MS) {
+				a->again = 1;
+				answer_send(a, p);
+				strlcat(a->key, ", again", sizeof a->key);
+			}
 			loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
+		}
 		return;
 	}
 	a->phase = a->text != NULL ? ANSWER_PROMPT : ANSWER_NEXT;
@@ -504,7 +528,8 @@ answer_timer_cb(void *arg)
 {
 	struct answer	*a = arg;
 
-	if (a->phase == ANSWER_SENT || a->phase == ANSWER_POINTED)
+	if (a->phase == ANSWER_SENT || a->phase == ANSWER_POINTED ||
+	    a->phase == ANSWER_READ)
 		answer_read(a);
 	else
 		answer_settle(a);

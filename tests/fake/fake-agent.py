@@ -311,8 +311,15 @@ def dialog_permission(question=False):
         keys = {"y": "yes", "p": "always", "n": "no", "\r": "yes", "\n": "yes"}
     keys["\033"] = "no"
     pointer = 0
+    # FAKE_AGENT_LOSE_KEY=1: the dialog's first key is lost, as Claude
+    # Code 2.1.332 lost one sent while it was still drawing.
+    lose = os.environ.get("FAKE_AGENT_LOSE_KEY") == "1"
     while True:
         key = read_key(blink=not CLAUDE)
+        if lose:
+            lose = False
+            mark("lost key %r" % key)
+            continue
         # FAKE_AGENT_POINTER=1: a number moves the pointer, Enter picks
         # (as Copilot CLI's dialog); the dialog is drawn again.
         if POINTER and CLAUDE and not question and key in "123":

@@ -254,3 +254,18 @@ JSON
 	grep -q "answer no '.r'\|answer no '.n'" "$FAKE_AGENT_LOG" ||
 	    fail "not picked by Enter: $(grep answer "$FAKE_AGENT_LOG")"
 }
+
+# A dialog that loses its first key (the agent still drawing): lisa
+# presses once more when the dialog stays; never more than that.
+test_answer_again_when_a_key_is_lost() {
+	export FAKE_AGENT_LOSE_KEY=1
+	start_dialogs
+	c=$(agent_ready 1 claude)
+	ask_permission "$c" >/dev/null
+	out=$(L answer "$c" allow) || fail "allow: $out"
+	case "$out" in *'answered "1. Yes" (key 1, again)'*) ;; *) fail "said: $out" ;; esac
+	grep -q "lost key '1'" "$FAKE_AGENT_LOG" || fail "no key lost: $(grep key "$FAKE_AGENT_LOG")"
+	grep -q "answer yes '1'" "$FAKE_AGENT_LOG" || fail "not taken: $(grep answer "$FAKE_AGENT_LOG")"
+	[ "$(grep -c "lost key\|answer yes" "$FAKE_AGENT_LOG")" = 2 ] ||
+	    fail "keys: $(grep "key\|answer" "$FAKE_AGENT_LOG")"
+}
