@@ -86,6 +86,8 @@ args_flag_slot(struct args *a, const char *opt)
 		return (&a->dry_run);
 	if (strcmp(opt, "--follow") == 0)
 		return (&a->follow);
+	if (strcmp(opt, "--all") == 0)
+		return (&a->all);
 	return (NULL);
 }
 

@@ -647,6 +647,8 @@ main(int argc, char **argv)
 		return (cmd_run(&ctx, a.argc - 1, a.argv + 1));
 	if (strcmp(cmd, "_run") == 0)
 		return (cmd_run_wrapper(&ctx, a.argc > 1 ? a.argv[1] : NULL));
+	if (strcmp(cmd, "resume") == 0)
+		return (cmd_resume(&ctx, &a));
 	if (strcmp(cmd, "runs") == 0)
 		return (cmd_runs(&ctx, a.json));
 	if (strcmp(cmd, "nudge") == 0)

@@ -31,6 +31,7 @@ struct args {
 	int		 wait;
 	int		 force;
 	int		 fallback;
+	int		 all;
 	const char	*expect;	/* nudge, kill: the pane's incarnation;
 					   answer: its dialog's fingerprint */
 	int		 help;
@@ -143,6 +144,7 @@ int	 cmd_nudge(struct lisa_ctx *, const char *, const char *, int,
 int	 cmd_kill(struct lisa_ctx *, const char *, int, const char *);
 int	 cmd_answer(struct lisa_ctx *, const char *, const char *,
 	     const char *);
+int	 cmd_resume(struct lisa_ctx *, struct args *);
 int	 act_has_agent(struct lisa_ctx *, const char *);
 struct act_facts {
 	int	 agent;		/* the helper sees one (alive or ended) */

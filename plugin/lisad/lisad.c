@@ -441,6 +441,7 @@ main(int argc, char **argv)
 	act_close();
 	answer_close();
 	live_close();
+	resume_record_close();
 	agentfiles_close();
 	agenthook_close();
 	events_close();

@@ -90,6 +90,9 @@ live_save(void *arg)
 	if (runtime_write_file(live_path, b.data, b.len) != 0)
 		log_warn("%s", live_path);
 	buf_free(&b);
+	/* (never as the helper stops: resume-record.c says why) */
+	if (arg != NULL)
+		resume_record_save();
 }
 
 /* A verdict changed: saved within a second (not on every transition). */

@@ -631,6 +631,10 @@ pane_json(struct buf *b, struct pane *p)
 	act_incarnation(p, tmp, sizeof tmp);
 	json_key(b, "incarnation");
 	json_cstr(b, tmp);
+	/* The agent's own conversation id (lisa resume: not twice). */
+	json_key(b, "agent_session");
+	json_cstr(b, p->watch->agent_alive && *resume_agent_id(p->watch, tmp,
+	    sizeof tmp) != '\0' ? tmp : NULL);
 	xasprintf(&target, "%s:%d.%d", sname, p->window_index, p->pane_index);
 	json_key(b, "target");
 	json_cstr(b, target);

@@ -231,6 +231,11 @@ void		 live_save_now(void);
 void		 live_agent_met(struct pane *);
 void		 live_close(void);
 
+/* resume-record.c: the agents lisa resume brings back. */
+void		 resume_record_save(void);
+const char	*resume_agent_id(struct watch *, char *, size_t);
+void		 resume_record_close(void);
+
 /* act.c: typing into a pane, checked at that moment. */
 struct act_who {
 	int		 pane;

@@ -38,6 +38,7 @@ struct builtin {
 	int		 hooks_partial;
 	int		 answer_enter;
 	int		 dialog_buttons;
+	const char	*resume;
 };
 
 #define BRAILLE "\xe2[\xa0-\xa3][\x80-\xbf]"	/* U+2800-U+28FF */
@@ -45,6 +46,8 @@ struct builtin {
 static const struct builtin builtins[] = {
 	{
 		.name = "claude",
+		/* Its own resume, the session id as $1 (lisa resume). */
+		.resume = "claude --resume \"$1\"",
 		.comm = { "claude" },
 		.title_busy = "^" BRAILLE,
 		.title_idle = "^\xe2\x9c\xb3",			/* ✳ */
@@ -72,6 +75,7 @@ static const struct builtin builtins[] = {
 	},
 	{
 		.name = "codex",
+		.resume = "codex resume \"$1\"",
 		.comm = { "codex" },
 		.argv = { "codex", "codex.js" },
 		.title_busy = "^" BRAILLE,
@@ -351,6 +355,7 @@ profile_free(struct agent_profile *p)
 	regex_t	**res[3] = { &p->title_busy, &p->title_idle, &p->title_waiting };
 
 	free(p->name);
+	free(p->resume);
 	for (i = 0; i < AGENT_MAX_NAMES; i++) {
 		free(p->comm[i]);
 		free(p->argv[i]);
@@ -422,6 +427,7 @@ profile_from_builtin(const struct builtin *b)
 	p->hooks_partial = b->hooks_partial;
 	p->answer_enter = b->answer_enter;
 	p->dialog_buttons = b->dialog_buttons;
+	p->resume = b->resume != NULL ? xstrdup(b->resume) : NULL;
 	return (p);
 }
 
@@ -513,6 +519,7 @@ agent_parse_user(const char *buf, size_t n, const char *path, char **cause)
 		json_get_bool(d, obj, "hooks_partial", &p->hooks_partial);
 		json_get_bool(d, obj, "answer_enter", &p->answer_enter);
 		json_get_bool(d, obj, "dialog_buttons", &p->dialog_buttons);
+		p->resume = json_get_str(d, obj, "resume");
 		title = json_get(d, obj, "title");
 		p->title_busy = user_pattern(d, title, "busy", p->name, cause);
 		p->title_idle = user_pattern(d, title, "idle", p->name, cause);

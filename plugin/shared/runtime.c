@@ -83,6 +83,53 @@ runtime_dir(char **path, char **cause)
 	return (0);
 }
 
+/*
+ * The per-user state directory for what must outlive a reboot (the agents
+ * lisa resume brings back): $XDG_STATE_HOME/lisa/SUB, else
+ * ~/.local/state/lisa/SUB; each level made 0700 where missing, the last two
+ * checked as the runtime directory is.
+ */
+int
+runtime_state_dir(const char *sub, char **path, char **cause)
+{
+	const char	*xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+	char		*base, *top, *dir, *p;
+
+	if (xdg != NULL && xdg[0] == '/')
+		base = xstrdup(xdg);
+	else if (home != NULL && home[0] == '/')
+		xasprintf(&base, "%s/.local/state", home);
+	else {
+		xasprintf(cause, "no XDG_STATE_HOME or HOME for lisa's state");
+		return (-1);
+	}
+	/* (the levels above lisa's are the user's: made, not judged) */
+	for (p = base + 1; (p = strchr(p, '/')) != NULL; p++) {
+		*p = '\0';
+		mkdir(base, 0700);
+		*p = '/';
+	}
+	mkdir(base, 0700);
+	xasprintf(&top, "%s/lisa", base);
+	xasprintf(&dir, "%s/%s", top, sub);
+	free(base);
+	if ((mkdir(top, 0700) != 0 && errno != EEXIST) ||
+	    (mkdir(dir, 0700) != 0 && errno != EEXIST)) {
+		xasprintf(cause, "mkdir %s: %s", dir, strerror(errno));
+		free(top);
+		free(dir);
+		return (-1);
+	}
+	if (runtime_check(top, cause) != 0 || runtime_check(dir, cause) != 0) {
+		free(top);
+		free(dir);
+		return (-1);
+	}
+	free(top);
+	*path = dir;
+	return (0);
+}
+
 /* Fill a unix socket address; -1 if the path does not fit sun_path. */
 int
 runtime_sockaddr(const char *path, struct sockaddr_un *sa, char **cause)

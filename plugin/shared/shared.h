@@ -32,6 +32,7 @@ void	 server_free(struct server_id *);
 
 /* runtime.c */
 int	 runtime_dir(char **path, char **cause);
+int	 runtime_state_dir(const char *, char **, char **);
 char	*runtime_path(const char *dir, const char *key, const char *suffix);
 struct sockaddr_un;
 int	 runtime_sockaddr(const char *, struct sockaddr_un *, char **);

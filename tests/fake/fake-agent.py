@@ -62,7 +62,14 @@ HOME = os.environ.get("HOME", "/tmp")
 SPEED = float(os.environ.get("FAKE_AGENT_SPEED", "1"))
 out = sys.stdout.buffer
 pid = os.getpid()
-session_id = "fake-%d" % pid
+# A UUID as the real ones', or the one resumed: `claude --resume ID`,
+# `codex resume ID` (its conversation goes on; FAKE_AGENT_LOG says so).
+session_id = "0000fa4e-0000-4000-8000-%012d" % pid
+RESUMED = None
+for _i, _a in enumerate(sys.argv[1:]):
+    if (_a == "--resume" if CLAUDE else _a == "resume") and \
+            len(sys.argv) > _i + 2:
+        RESUMED = session_id = sys.argv[_i + 2]
 title_text = "Claude Code" if CLAUDE else "work"
 
 
@@ -463,6 +470,8 @@ def main():
         print_mode("--fail" in args)
     if not CLAUDE:
         w("\033[?1049h")
+    if RESUMED:
+        mark("resumed %s" % RESUMED)
     if "--trust" in args:
         if CLAUDE:
             w("Accessing workspace:\r\n\r\nQuick safety check: Is this a "

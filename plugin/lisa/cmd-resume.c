@@ -1,0 +1,400 @@
+/*
+ * lisa resume [--all] [--dry-run] [N...]: the agents that were running
+ * when their tmux server ended (the helper's records, resume-record.c),
+ * listed, and brought back: each in a window of the session it was in
+ * (made if missing), in its directory, with the agent's own resume
+ * command for its conversation (its profile's "resume", the id as $1,
+ * never parsed by a shell); an agent without one gets its plain command,
+ * and the list says so. Never an agent whose conversation runs now in a
+ * pane of this server. A record resumed is removed from its file.
+ */
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lisa.h"
+
+#define RESUME_MAX_FILE		(1024 * 1024)
+#define RESUME_MAX_AGENTS	1024
+#define RESUME_KEEP_MS		(7LL * 24 * 3600 * 1000)	/* a week */
+#define RESUME_VERSION		1
+
+struct resume_agent {
+	char			*file;		/* its record's */
+	char			*line;		/* as written: to remove it */
+	char			*agent;
+	char			*id;		/* NULL: none known */
+	char			*cwd;
+	char			*session;
+	char			*window;
+	int			 window_index;
+	long long		 saved;
+};
+
+struct resume_list {
+	struct resume_agent	 a[RESUME_MAX_AGENTS];
+	int			 n;
+	int			 bad;		/* records skipped */
+};
+
+static void
+resume_agent_free(struct resume_agent *ra)
+{
+	free(ra->file);
+	free(ra->line);
+	free(ra->agent);
+	free(ra->id);
+	free(ra->cwd);
+	free(ra->session);
+	free(ra->window);
+}
+
+/* One agent's line of FILE; a bad one is said and skipped. */
+static void
+resume_parse_agent(struct resume_list *l, const char *file, const char *line,
+    size_t len, long long saved)
+{
+	struct resume_agent	*ra;
+	struct json_doc		*d;
+	struct stat		 st;
+	char			*cause = NULL;
+	long long		 wi = 0;
+
+	if ((d = json_parse(line, len, &cause)) == NULL) {
+		fprintf(stderr, "lisa: %s: a record is not JSON (%s): "
+		    "skipped\n", file, cause);
+		free(cause);
+		l->bad++;
+		return;
+	}
+	ra = &l->a[l->n];
+	memset(ra, 0, sizeof *ra);
+	ra->agent = json_get_str(d, 0, "agent");
+	ra->id = json_get_str(d, 0, "id");
+	ra->cwd = json_get_str(d, 0, "cwd");
+	ra->session = json_get_str(d, 0, "session");
+	ra->window = json_get_str(d, 0, "window");
+	json_get_int(d, 0, "window_index", &wi);
+	ra->window_index = wi >= 0 && wi < 100000 ? (int)wi : -1;
+	json_free(d);
+	ra->file = xstrdup(file);
+	ra->line = xstrndup(line, len);
+	ra->saved = saved;
+	if (ra->agent == NULL || ra->session == NULL || ra->window == NULL ||
+	    agent_by_name(ra->agent) == NULL) {
+		fprintf(stderr, "lisa: %s: a record of no known agent: "
+		    "skipped\n", file);
+		l->bad++;
+	} else if (ra->cwd == NULL || stat(ra->cwd, &st) != 0 ||
+	    !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "lisa: %s: %s's directory %s is gone: "
+		    "skipped\n", file, ra->agent, ra->cwd != NULL ? ra->cwd :
+		    "(none)");
+		l->bad++;
+	} else if (ra->id != NULL && strspn(ra->id,
+	    "0123456789abcdefABCDEF-_") != strlen(ra->id)) {
+		fprintf(stderr, "lisa: %s: %s's id is not one: skipped\n",
+		    file, ra->agent);
+		l->bad++;
+	} else {
+		l->n++;
+		return;
+	}
+	resume_agent_free(ra);
+}
+
+/* A record file: its header, then its agents. */
+static void
+resume_parse_file(struct resume_list *l, const char *path, const char *now)
+{
+	struct json_doc	*d;
+	const char	*line, *nl, *end;
+	char		*data, *cause = NULL, *server = NULL;
+	size_t		 len;
+	long long	 v = 0, saved = 0;
+
+	if (runtime_read_file(path, RESUME_MAX_FILE, &data, &len) != 0)
+		return;
+	end = data + len;
+	nl = memchr(data, '\n', len);
+	if (nl == NULL || (d = json_parse(data, (size_t)(nl - data),
+	    &cause)) == NULL) {
+		fprintf(stderr, "lisa: %s: cut short or not lisa's: "
+		    "skipped\n", path);
+		free(cause);
+		free(data);
+		l->bad++;
+		return;
+	}
+	json_get_int(d, 0, "v", &v);
+	json_get_int(d, 0, "saved", &saved);
+	server = json_get_str(d, 0, "server");
+	json_free(d);
+	if (v != RESUME_VERSION) {
+		fprintf(stderr, "lisa: %s: written by %s lisa (version %lld): "
+		    "skipped\n", path, v > RESUME_VERSION ? "a newer" :
+		    "another", v);
+		l->bad++;
+	} else if (server != NULL && strcmp(server, now) == 0)
+		;	/* this server's: its agents run */
+	else if (saved <= 0 || time_real_ms() - saved > RESUME_KEEP_MS) {
+		/* A week old: no longer offered, and gone. */
+		unlink(path);
+	} else {
+		for (line = nl + 1; line < end && l->n < RESUME_MAX_AGENTS;
+		    line = nl + 1) {
+			if ((nl = memchr(line, '\n', (size_t)(end - line))) ==
+			    NULL)
+				nl = end;
+			if (nl > line)
+				resume_parse_agent(l, path, line,
+				    (size_t)(nl - line), saved);
+		}
+	}
+	free(server);
+	free(data);
+}
+
+static int
+resume_load(struct lisa_ctx *ctx, struct resume_list *l)
+{
+	DIR		*dir;
+	struct dirent	*de;
+	char		*path, *cause = NULL, *f;
+	size_t		 n;
+
+	memset(l, 0, sizeof *l);
+	if (runtime_state_dir("agents", &path, &cause) != 0) {
+		fprintf(stderr, "lisa: %s\n", cause);
+		free(cause);
+		return (-1);
+	}
+	if ((dir = opendir(path)) == NULL) {
+		free(path);
+		return (0);
+	}
+	while ((de = readdir(dir)) != NULL) {
+		n = strlen(de->d_name);
+		if (n < 8 || strcmp(de->d_name + n - 7, ".agents") != 0)
+			continue;
+		xasprintf(&f, "%s/%s", path, de->d_name);
+		resume_parse_file(l, f, client_instance(ctx));
+		free(f);
+	}
+	closedir(dir);
+	free(path);
+	return (0);
+}
+
+/* The agent's command: its own resume for ID, else its plain one. */
+static const char *
+resume_command(struct resume_agent *ra, int *plain)
+{
+	const struct agent_profile	*p = agent_by_name(ra->agent);
+
+	*plain = ra->id == NULL || p == NULL || p->resume == NULL;
+	return (*plain ? ra->agent : p->resume);
+}
+
+/* Is a conversation of this id alive in a pane of this server? */
+static int
+resume_alive(struct lisa_ctx *ctx, const char *id)
+{
+	struct json_doc	*d;
+	char		*cause = NULL, *s;
+	int		 panes, i, n, found = 0;
+
+	if (client_call(ctx, "{\"cmd\":\"list\"}\n", &d, &cause) != 0) {
+		free(cause);
+		return (0);
+	}
+	panes = json_get(d, 0, "panes");
+	n = json_array_size(d, panes);
+	for (i = 0; i < n && !found; i++) {
+		s = json_get_str(d, json_array_item(d, panes, i),
+		    "agent_session");
+		found = s != NULL && strcmp(s, id) == 0;
+		free(s);
+	}
+	json_free(d);
+	return (found);
+}
+
+/* Its record's line gone from its file (the file, when none is left). */
+static void
+resume_forget(struct resume_agent *ra)
+{
+	char	*data, *at;
+	size_t	 len, n = strlen(ra->line);
+
+	if (runtime_read_file(ra->file, RESUME_MAX_FILE, &data, &len) != 0)
+		return;
+	if ((at = strstr(data, ra->line)) != NULL && at[n] == '\n') {
+		memmove(at, at + n + 1, len - (size_t)(at - data) - n);
+		len -= n + 1;
+	}
+	/* (the header alone is no record) */
+	if (memchr(data, '\n', len) == data + len - 1)
+		len = 0;
+	runtime_write_file(ra->file, data, len);
+	free(data);
+}
+
+/* Bring RA back; 0 if it is. */
+static int
+resume_one(struct lisa_ctx *ctx, struct resume_agent *ra, int dry_run)
+{
+	const char	*cmd, *argv[20];
+	char		*sh, *target, *out = NULL, idx[32];
+	int		 plain, a = 0, have, rc;
+
+	cmd = resume_command(ra, &plain);
+	/* After the agent, the user's shell in its directory. */
+	xasprintf(&sh, "%s; exec \"${SHELL:-/bin/sh}\"", cmd);
+	if (ra->id != NULL && !dry_run && resume_alive(ctx, ra->id)) {
+		fprintf(stderr, "lisa: %s %s runs in a pane of this server "
+		    "already: not resumed\n", ra->agent, ra->id);
+		free(sh);
+		return (1);
+	}
+	{
+		const char *has[] = { "has-session", "-t", NULL, NULL };
+
+		xasprintf(&target, "=%s", ra->session);
+		has[2] = target;
+		have = client_tmux(ctx, &out, has) == 0;
+		free(out);
+		out = NULL;
+	}
+	if (have) {
+		argv[a++] = "new-window";
+		argv[a++] = "-d";
+		argv[a++] = "-t";
+		snprintf(idx, sizeof idx, "%d", ra->window_index);
+		free(target);
+		/* Its old index if free, else the next. */
+		xasprintf(&target, "=%s:%s", ra->session, ra->window_index >= 0 ?
+		    idx : "");
+	} else {
+		argv[a++] = "new-session";
+		argv[a++] = "-d";
+		argv[a++] = "-s";
+		free(target);
+		target = xstrdup(ra->session);
+	}
+	argv[a++] = target;
+	argv[a++] = "-n";
+	argv[a++] = ra->window;
+	argv[a++] = "-c";
+	argv[a++] = ra->cwd;
+	argv[a++] = "--";
+	argv[a++] = "/bin/sh";
+	argv[a++] = "-c";
+	argv[a++] = sh;
+	argv[a++] = "sh";
+	argv[a++] = ra->id != NULL ? ra->id : "";
+	argv[a] = NULL;
+	if (dry_run) {
+		printf("tmux");
+		for (a = 0; argv[a] != NULL; a++)
+			printf(" %s", argv[a]);
+		printf("\n");
+		free(sh);
+		free(target);
+		return (0);
+	}
+	rc = client_tmux(ctx, &out, argv);
+	if (rc != 0 && have && ra->window_index >= 0) {
+		free(out);
+		out = NULL;
+		free(target);
+		xasprintf(&target, "=%s:", ra->session);
+		argv[3] = target;
+		rc = client_tmux(ctx, &out, argv);
+	}
+	free(out);
+	if (rc != 0) {
+		fprintf(stderr, "lisa: tmux could not make a window for %s in "
+		    "%s\n", ra->agent, ra->session);
+		free(sh);
+		free(target);
+		return (1);
+	}
+	printf("lisa: resumed %s in %s:%s (%s)%s%s\n", ra->agent, ra->session,
+	    ra->window, ra->cwd, plain ? ": its plain command, a new "
+	    "conversation" : ", conversation ", plain ? "" : ra->id);
+	resume_forget(ra);
+	free(sh);
+	free(target);
+	return (0);
+}
+
+static void
+resume_print(struct resume_list *l)
+{
+	struct resume_agent	*ra;
+	char			 when[32];
+	int			 i, plain;
+
+	if (l->n == 0) {
+		printf("nothing to resume\n");
+		return;
+	}
+	printf("%-3s %-9s %-24s %-36s %s\n", "N", "AGENT", "WHERE",
+	    "CONVERSATION", "DIRECTORY");
+	for (i = 0; i < l->n; i++) {
+		ra = &l->a[i];
+		resume_command(ra, &plain);
+		snprintf(when, sizeof when, "%s:%s", ra->session, ra->window);
+		printf("%-3d %-9s %-24s %-36s %s\n", i + 1, ra->agent, when,
+		    plain ? "(none: its plain command)" : ra->id, ra->cwd);
+	}
+	printf("lisa resume --all, or lisa resume N ...\n");
+}
+
+int
+cmd_resume(struct lisa_ctx *ctx, struct args *a)
+{
+	struct resume_list	*l;
+	char			*cause = NULL, *path;
+	int			 i, j, rc = 0, pick;
+
+	path = agent_config_path();
+	if (agent_load(path, &cause) != 0) {
+		fprintf(stderr, "lisa: %s (built-in profiles in use)\n", cause);
+		free(cause);
+	}
+	free(path);
+	l = xcalloc(1, sizeof *l);
+	if (resume_load(ctx, l) != 0) {
+		free(l);
+		return (1);
+	}
+	if (!a->all && a->argc < 2)
+		resume_print(l);
+	else if (a->all) {
+		for (i = 0; i < l->n; i++)
+			rc |= resume_one(ctx, &l->a[i], a->dry_run);
+	} else {
+		for (j = 1; j < a->argc; j++) {
+			pick = atoi(a->argv[j]);
+			if (pick < 1 || pick > l->n) {
+				fprintf(stderr, "lisa: no agent %s to resume "
+				    "(lisa resume lists them)\n", a->argv[j]);
+				rc = 1;
+				continue;
+			}
+			rc |= resume_one(ctx, &l->a[pick - 1], a->dry_run);
+		}
+	}
+	for (i = 0; i < l->n; i++)
+		resume_agent_free(&l->a[i]);
+	/* (a record skipped was said; the rest are resumed: exit 0) */
+	free(l);
+	return (rc);
+}

@@ -1,0 +1,135 @@
+/*
+ * What brings agents back once their tmux server is gone (lisa resume):
+ * for each agent pane, the agent, its working directory, the agent's own
+ * session id (Claude Code's sessionId, Codex's thread) and where it was
+ * (tmux session, window name and index, pane index). One file per server
+ * instance, <instance>.agents in the state directory (which a reboot
+ * keeps; the runtime directory is gone then), written atomically by the
+ * live file's timer (live.c), a second after a change.
+ *
+ * Never a prompt or a transcript's text: not even the agent's command
+ * line, which may hold a prompt ("claude 'fix the bug'"); the resume
+ * command comes from the agent's profile.
+ *
+ * Never written as the helper stops: a server killed (or a machine going
+ * down) takes its agents with it, and the helper may see them end first;
+ * the file keeps what the last change left, every agent alive then. An
+ * agent that ends while its server runs on is dropped a second later.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lisad.h"
+#include "watch.h"
+#include "tell.h"
+
+static char	*resume_path;
+static int	 resume_failed;	/* said once */
+
+/*
+ * The agent's own id for its conversation, or "": Claude Code's
+ * sessionId; Codex's thread, the UUID ending its rollout's name
+ * (rollout-<time>-<uuid>.jsonl).
+ */
+const char *
+resume_agent_id(struct watch *w, char *out, size_t len)
+{
+	const char	*name, *dot;
+	size_t		 n;
+
+	*out = '\0';
+	if (*w->claude_session_id != '\0')
+		strlcpy(out, w->claude_session_id, len);
+	else if (w->agent != NULL && w->agent->codex_files &&
+	    w->rollout != NULL) {
+		name = strrchr(w->rollout, '/');
+		name = name != NULL ? name + 1 : w->rollout;
+		if ((dot = strstr(name, ".jsonl")) != NULL &&
+		    dot - name > 36 && dot[6] == '\0') {
+			n = 36;
+			if (n < len) {
+				memcpy(out, dot - n, n);
+				out[n] = '\0';
+			}
+		}
+	}
+	/* (ids are UUIDs or such: anything else is not passed on) */
+	if (strspn(out, "0123456789abcdefABCDEF-_") != strlen(out))
+		*out = '\0';
+	return (out);
+}
+
+static void
+resume_entry(struct buf *b, struct pane *p)
+{
+	struct watch	*w = p->watch;
+	struct session	*s = pane_session(p);
+	char		 id[64], cwd[4096];
+
+	if (proc_cwd(w->agent_pid, cwd, sizeof cwd) != 0)
+		*cwd = '\0';
+	buf_adds(b, "{\"agent\":");
+	json_cstr(b, w->agent->name);
+	json_key(b, "id");
+	json_cstr(b, *resume_agent_id(w, id, sizeof id) != '\0' ? id : NULL);
+	json_key(b, "cwd");
+	json_cstr(b, *cwd != '\0' ? cwd : NULL);
+	json_key(b, "session");
+	json_cstr(b, s != NULL && s->name != NULL ? s->name : "");
+	json_key(b, "window");
+	json_cstr(b, p->window_name != NULL ? p->window_name : "");
+	buf_printf(b, ",\"window_index\":%d,\"pane_index\":%d,\"pane\":%d}\n",
+	    p->window_index, p->pane_index, p->id);
+}
+
+/* Every live agent of this server, now (live.c's timer calls it). */
+void
+resume_record_save(void)
+{
+	struct buf	 b;
+	struct pane	*p;
+	struct watch	*w;
+	char		*dir, *cause = NULL;
+	int		 n = 0;
+
+	if (resume_path == NULL) {
+		if (runtime_state_dir("agents", &dir, &cause) != 0) {
+			if (!resume_failed)
+				log_warnx("lisa resume: %s", cause);
+			resume_failed = 1;
+			free(cause);
+			return;
+		}
+		resume_path = runtime_path(dir, lisad.instance, ".agents");
+		free(dir);
+	}
+	buf_init(&b);
+	buf_adds(&b, "{\"v\":1,\"server\":");
+	json_cstr(&b, lisad.instance);
+	json_key(&b, "socket");
+	json_cstr(&b, lisad.sid.socket);
+	buf_printf(&b, ",\"saved\":%lld}\n", (long long)time_real_ms());
+	RB_FOREACH(p, panes, &panes) {
+		w = p->watch;
+		if (w == NULL || !w->agent_alive || w->agent == NULL ||
+		    p->dead || strcmp(w->agent->name, "run") == 0)
+			continue;
+		resume_entry(&b, p);
+		n++;
+	}
+	/* No agent: no file (a server's that had none is nothing to resume). */
+	if (runtime_write_file(resume_path, n != 0 ? b.data : "",
+	    n != 0 ? b.len : 0) != 0)
+		log_warn("%s", resume_path);
+	buf_free(&b);
+}
+
+void
+resume_record_close(void)
+{
+	free(resume_path);
+	resume_path = NULL;
+}

@@ -1,0 +1,99 @@
+# lisa resume: the agents that ran when their tmux server ended come
+# back, each with its own conversation (the fake Claude takes
+# `--resume ID` and logs it), in its session, window and directory. The
+# records are in XDG_STATE_HOME (a reboot keeps them). At lisa's defaults.
+
+. "$ROOT/tests/integration/agents.sh"
+
+start_resume() {
+	export HOME="$TESTDIR/home" XDG_STATE_HOME="$TESTDIR/state"
+	export FAKE_AGENT_LOG="$TESTDIR/agent.log"
+	# (a resumed agent is run by name, as a person's PATH finds it)
+	export PATH="$FAKE:$PATH"
+	mkdir -p "$HOME" "$TESTDIR/proj/a b"
+	start_server main
+	start_helper
+}
+
+records() { cat "$XDG_STATE_HOME"/lisa/agents/*.agents 2>/dev/null; }
+
+# Kill the server with a Claude in it, start another: lisa resume lists
+# it and brings it back with `claude --resume ID`, in its window and
+# directory; then there is nothing left to resume.
+test_resume_after_the_server_is_killed() {
+	start_resume
+	T new-window -d -t main:3 -n api -c "$TESTDIR/proj/a b" claude
+	c=$(T display -p -t main:3 '#{pane_id}')
+	L wait "$c" --until waiting_input --timeout 30 >/dev/null || fail "no agent"
+	until_ms 10000 sh -c "$LISA -L $SOCK status $c --json | grep -q '\"agent_session\":\"0000fa4e'" ||
+	    fail "no session id: $(L status "$c" --json | jget "d['agent_session']")"
+	id=$(L status "$c" --json | jget "d['agent_session']")
+	until_ms 10000 sh -c "cat '$XDG_STATE_HOME'/lisa/agents/*.agents 2>/dev/null | grep -q '$id'" ||
+	    fail "no record: $(records; ls -la "$XDG_STATE_HOME/lisa/agents")"
+	records | grep -q '"window":"api","window_index":3' || fail "where: $(records)"
+	[ "$(stat -c %a "$XDG_STATE_HOME/lisa/agents")" = 700 ] || fail "not private"
+	T kill-server
+	wait_helper_exit 10000 || fail "helper stayed"
+	start_server main
+	start_helper
+	out=$(L resume) || fail "resume: $out"
+	printf '%s\n' "$out" | grep -E "^1 +claude +main:api +$id +$TESTDIR/proj/a b$" ||
+	    fail "list: $out"
+	out=$(L resume --all --dry-run) || fail "dry run: $out"
+	case "$out" in
+	*"new-window -d -t =main:3 -n api -c $TESTDIR/proj/a b -- /bin/sh -c claude --resume \"\$1\"; exec"*" sh $id") ;;
+	*) fail "dry run: $out" ;;
+	esac
+	[ "$(T list-windows -F x | wc -l)" = 1 ] || fail "the dry run made a window"
+	out=$(L resume --all) || fail "resume --all: $out"
+	case "$out" in *"resumed claude in main:api ($TESTDIR/proj/a b), conversation $id"*) ;;
+	*) fail "said: $out" ;; esac
+	until_ms 10000 grep -q "resumed $id" "$FAKE_AGENT_LOG" || fail "not resumed: $(cat "$FAKE_AGENT_LOG")"
+	[ "$(T display -p -t main:3 '#{window_name} #{pane_current_path}')" = "api $TESTDIR/proj/a b" ] ||
+	    fail "where: $(T list-windows -F '#{window_index} #{window_name} #{pane_current_path}')"
+	p=$(T display -p -t main:3 '#{pane_id}')
+	L wait "$p" --until waiting_input --timeout 30 >/dev/null || fail "lisa does not see it"
+	[ "$(L status "$p" --json | jget "d['agent_session']")" = "$id" ] || fail "another conversation"
+	[ "$(L resume)" = "nothing to resume" ] || fail "still offered: $(L resume)"
+}
+
+# A record cut short, one from a newer lisa, a line that is not JSON, an
+# agent whose directory is gone, one whose conversation runs here already:
+# each said and skipped; the good one resumes, into a session made for it.
+test_resume_skips_bad_records() {
+	start_resume
+	d="$XDG_STATE_HOME/lisa/agents"
+	mkdir -p "$d" && chmod 700 "$XDG_STATE_HOME/lisa" "$d"
+	now=$(($(date +%s) * 1000))
+	printf '{"v":1,"server":"1-1","sock' >"$d/cut.agents"
+	printf '{"v":9,"server":"2-2","saved":%s}\n{"agent":"claude"}\n' "$now" >"$d/new.agents"
+	{
+		printf '{"v":1,"server":"3-3","socket":"x","saved":%s}\n' "$now"
+		printf '{"agent":"claude","id":"0000fa4e-1111-4000-8000-000000000001","cwd":"%s","session":"back","window":"w1","window_index":0,"pane_index":0,"pane":1}\n' "$TESTDIR/proj/a b"
+		printf 'not json\n'
+		printf '{"agent":"claude","id":"0000fa4e-2222-4000-8000-000000000002","cwd":"%s/gone","session":"back","window":"w2","window_index":1,"pane_index":0,"pane":2}\n' "$TESTDIR"
+		printf '{"agent":"claude","id":"0000fa4e-3333-4000-8000-000000000003","cwd":"%s","session":"main","window":"w3","window_index":5,"pane_index":0,"pane":3}\n' "$TESTDIR/proj/a b"
+	} >"$d/mixed.agents"
+	# The third runs here already.
+	T new-window -d -t main:1 "claude --resume 0000fa4e-3333-4000-8000-000000000003"
+	a=$(T display -p -t main:1 '#{pane_id}')
+	until_ms 15000 sh -c "$LISA -L $SOCK status $a --json | grep -q 0000fa4e-3333" ||
+	    fail "no agent: $(L status "$a" --json | jget "d['agent_session']")"
+	L resume >"$TESTDIR/out" 2>"$TESTDIR/err" || fail "resume: $(cat "$TESTDIR/err")"
+	grep -q "cut.agents: cut short" "$TESTDIR/err" || fail "cut: $(cat "$TESTDIR/err")"
+	grep -q "new.agents: written by a newer lisa (version 9)" "$TESTDIR/err" || fail "newer: $(cat "$TESTDIR/err")"
+	grep -q "mixed.agents: a record is not JSON" "$TESTDIR/err" || fail "not json: $(cat "$TESTDIR/err")"
+	grep -q "directory $TESTDIR/gone is gone" "$TESTDIR/err" || fail "gone: $(cat "$TESTDIR/err")"
+	[ "$(grep -c '^[0-9]' "$TESTDIR/out")" = 2 ] || fail "listed: $(cat "$TESTDIR/out")"
+	L resume --all >"$TESTDIR/out" 2>"$TESTDIR/err"
+	grep -q "resumed claude in back:w1" "$TESTDIR/out" || fail "w1: $(cat "$TESTDIR/out" "$TESTDIR/err")"
+	grep -q "0000fa4e-3333-4000-8000-000000000003 runs in a pane of this server already" "$TESTDIR/err" ||
+	    fail "twice: $(cat "$TESTDIR/err")"
+	[ "$(T list-windows -t back -F '#{window_name}')" = w1 ] || fail "session back: $(T list-windows -a)"
+	T list-windows -t main -F '#{window_name}' | grep -q w3 && fail "resumed twice"
+	until_ms 10000 grep -q "resumed 0000fa4e-1111" "$FAKE_AGENT_LOG" || fail "w1's agent"
+	# The one resumed is forgotten; the one that runs here is still there.
+	grep -q 1111 "$d/mixed.agents" && fail "w1 still recorded"
+	grep -q 3333 "$d/mixed.agents" || fail "w3 forgotten"
+	:
+}
