@@ -406,6 +406,42 @@ watch_hook(struct pane *p, enum hook_event ev, int question)
 }
 
 /*
+ * A wait on a dialog whose question lisa has not read: the screen, read
+ * now and then again a few times (a hook tells of a dialog before it is
+ * drawn, and an agent that waits draws nothing more), at most
+ * WATCH_QUESTION_TRIES reads a wait.
+ */
+#define WATCH_QUESTION_TRIES 4
+static void
+watch_question_look(struct pane *p, struct cls_result *r, uint64_t now)
+{
+	struct watch	*w = p->watch;
+	static const uint64_t after[WATCH_QUESTION_TRIES] = { 0, 300, 700,
+	    1500 };
+
+	if (r->state != ST_WAITING_INPUT || (strcmp(r->detail, "permission") !=
+	    0 && strcmp(r->detail, "question") != 0 &&
+	    strcmp(r->detail, "trust") != 0) || w->question_ok) {
+		w->question_tries = 0;
+		return;
+	}
+	if (w->question_tries >= WATCH_QUESTION_TRIES || w->capture_failed)
+		return;
+	if (now < w->question_at) {
+		if (r->recheck_at == 0 || w->question_at < r->recheck_at)
+			r->recheck_at = w->question_at;
+		return;
+	}
+	if (!w->capturing)
+		watch_capture(p);
+	if (++w->question_tries < WATCH_QUESTION_TRIES) {
+		w->question_at = now + after[w->question_tries];
+		if (r->recheck_at == 0 || w->question_at < r->recheck_at)
+			r->recheck_at = w->question_at;
+	}
+}
+
+/*
  * Is the pane's title this agent's? One it set after it started (its
  * process's start, whole seconds on some systems: osdep-generic; or, if
  * lisa saw that process as something else before, after that look), or
@@ -595,6 +631,7 @@ watch_run(void *arg)
 	}
 	if (r.want_capture && !w->capturing && !w->capture_failed)
 		watch_capture(p);
+	watch_question_look(p, &r, now);
 
 	from = w->classified ? w->res.state : ST_NONE;
 	snprintf(old_detail, sizeof old_detail, "%s", w->res.detail);

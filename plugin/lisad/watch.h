@@ -19,6 +19,8 @@ struct watch {
 	struct osc_scanner	 osc;
 	struct question		 question;	/* its dialog, last read */
 	int			 question_ok;
+	int			 question_tries; /* reads for it, this wait */
+	uint64_t		 question_at;	/* the next */
 	const struct agent_profile *agent;
 	char			 agent_name[32];	/* to find it after a reload */
 	pid_t			 agent_pid;
