@@ -366,7 +366,7 @@ test_claude_states_from_transcript() {
 	expect "$p" waiting_input permission screen_dialog
 	T send-keys -t "$p" n Enter
 	expect "$p" waiting_input prompt claude_transcript_interrupted
-	ls "$HOME/.claude/projects/"*/fake-*.jsonl >/dev/null || fail "no transcript written"
+	ls "$HOME/.claude/projects/"*/0000fa4e-*.jsonl >/dev/null || fail "no transcript written"
 }
 
 # Alive but stopped: an agent whose API said 429 sits at its prompt,

@@ -360,7 +360,7 @@ test_agent_files_garbage_truncated_symlinked() {
 	T send-keys -t "$r" 'work 3' Enter
 	expect "$r" in_progress
 	expect "$r" waiting_input prompt claude_transcript_turn_done
-	tr=$(ls "$HOME/.claude/projects/"*/fake-*.jsonl)
+	tr=$(ls "$HOME/.claude/projects/"*/0000fa4e-*.jsonl)
 	ln -s "$TESTDIR/secret" "$tr.new" && mv -f "$tr.new" "$tr"
 	T send-keys -t "$r" 'work 5' Enter
 	expect "$r" in_progress

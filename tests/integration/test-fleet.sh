@@ -406,7 +406,8 @@ test_fleet_jump_to_remote_agent() {
 	# A real attach there (a non-control client on the remote server).
 	until_ms 10000 sh -c "tmux -L '${SOCK}r1' list-clients -F '#{client_control_mode}' | grep -q 0" ||
 	    fail "nothing attached on the host: $(O capture-pane -p)"
-	until_ms 10000 sh -c "tmux -L '$OUTER' capture-pane -p | grep -q 'Claude Code (fake)'" ||
+	# (beside two whole suites the attach drew after more than 10 s)
+	until_ms 30000 sh -c "tmux -L '$OUTER' capture-pane -p | grep -q 'Claude Code (fake)'" ||
 	    fail "the agent is not on screen: $(O capture-pane -p)"
 	O capture-pane -p | grep -q '╭─── Claude Code (fake)' ||
 	    fail "the agent's glyphs are lost: $(O capture-pane -p)"
