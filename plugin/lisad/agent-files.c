@@ -164,8 +164,14 @@ agentfiles_parse(struct watch *w, const char *text, size_t len)
 	w->session = cs.status;
 	w->session_at = time_mono_ms();
 	/* Where no cwd comes from the system (osdep-generic), it does. */
-	if (cs.cwd[0] != '\0')
+	if (cs.cwd[0] != '\0') {
 		agentfiles_transcript_dir(w, cs.cwd);
+		if (w->session_cwd == NULL ||
+		    strcmp(w->session_cwd, cs.cwd) != 0) {
+			free(w->session_cwd);
+			w->session_cwd = xstrdup(cs.cwd);
+		}
+	}
 	return (0);
 }
 

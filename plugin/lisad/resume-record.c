@@ -69,8 +69,10 @@ resume_entry(struct buf *b, struct pane *p)
 	struct session	*s = pane_session(p);
 	char		 id[64], cwd[4096];
 
+	/* (the system's word, else the agent's own: osdep-generic) */
 	if (proc_cwd(w->agent_pid, cwd, sizeof cwd) != 0)
-		*cwd = '\0';
+		strlcpy(cwd, w->session_cwd != NULL ? w->session_cwd : "",
+		    sizeof cwd);
 	buf_adds(b, "{\"agent\":");
 	json_cstr(b, w->agent->name);
 	json_key(b, "id");

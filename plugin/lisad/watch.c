@@ -67,6 +67,7 @@ watch_free(struct pane *p)
 	free(w->title);
 	free(w->session_dir);
 	free(w->transcript_dir);
+	free(w->session_cwd);
 	free(w->codex_home);
 	free(w->rollout);
 	free(w->gemini_home);
@@ -131,6 +132,8 @@ watch_reset_run(struct watch *w)
 	free(w->gemini_chats);
 	w->gemini_chats = NULL;
 	w->claude_session_id[0] = '\0';
+	free(w->session_cwd);
+	w->session_cwd = NULL;
 	w->transcript = TX_NONE;
 	w->transcript_at = 0;
 	memset(&w->transcript_stamp, 0, sizeof w->transcript_stamp);

@@ -84,6 +84,7 @@ struct watch {
 	int			 env_unread;	/* found with no environment */
 	char			*transcript_dir; /* projects/<cwd slug>/ */
 	char			 claude_session_id[64];
+	char			*session_cwd;	/* its session file's cwd */
 	int64_t			 agent_since_real;	/* real ms: it began */
 	enum transcript_event	 transcript;
 	uint64_t		 transcript_at;
