@@ -67,12 +67,7 @@ act_question(struct json_doc *d, int q, struct act_facts *f)
 	subject = json_get_str(d, q, "subject");
 	text = json_get_str(d, q, "text");
 	strlcpy(f->fingerprint, fp, sizeof f->fingerprint);
-	if (kind != NULL && strcmp(kind, "permission") == 0 &&
-	    subject != NULL && *subject != '\0')
-		snprintf(f->asks, sizeof f->asks, "asks to run: %s", subject);
-	else
-		snprintf(f->asks, sizeof f->asks, "asks: %s", text != NULL ?
-		    text : "");
+	question_asks(kind, subject, text, f->asks, sizeof f->asks);
 	free(fp);
 	free(kind);
 	free(subject);

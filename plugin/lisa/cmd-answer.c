@@ -11,18 +11,6 @@
 
 #include "lisa.h"
 
-/* allow, deny, always or an option's number: a choice, not a reply. */
-static int
-answer_choice(const char *what)
-{
-	size_t	n = strspn(what, "0123456789");
-
-	if (n != 0 && n <= 2 && what[n] == '\0')
-		return (1);
-	return (strcmp(what, "allow") == 0 || strcmp(what, "deny") == 0 ||
-	    strcmp(what, "always") == 0);
-}
-
 int
 cmd_answer(struct lisa_ctx *ctx, const char *target, const char *what,
     const char *expect)
@@ -43,7 +31,7 @@ cmd_answer(struct lisa_ctx *ctx, const char *target, const char *what,
 	buf_init(&req);
 	buf_adds(&req, "{\"cmd\":\"answer\",\"pane\":");
 	json_cstr(&req, pane);
-	json_key(&req, answer_choice(what) ? "what" : "reply");
+	json_key(&req, question_is_choice(what) ? "what" : "reply");
 	json_cstr(&req, what);
 	if (expect != NULL) {
 		json_key(&req, "expect");

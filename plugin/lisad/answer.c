@@ -541,18 +541,6 @@ answer_deadline_cb(void *arg)
 	answer_finish(arg, "tmux did not show the screen in time");
 }
 
-/* allow, deny, always or a number; anything else is a reply's text. */
-static int
-answer_is_choice(const char *what)
-{
-	size_t	n = strspn(what, "0123456789");
-
-	if (n != 0 && n <= 2 && what[n] == '\0')
-		return (1);
-	return (strcmp(what, "allow") == 0 || strcmp(what, "deny") == 0 ||
-	    strcmp(what, "always") == 0);
-}
-
 /*
  * Answer pane P's dialog with WHAT (allow, deny, always, N) or REPLY (a
  * text: decline, then type it at the prompt). EXPECT is the fingerprint
@@ -594,7 +582,7 @@ answer_start(struct pane *p, const char *what, const char *reply,
 
 	if (why != NULL)
 		;
-	else if (reply == NULL && !answer_is_choice(what))
+	else if (reply == NULL && !question_is_choice(what))
 		why = "answer allow, deny, always, a number, or a reply's text";
 	else if (reply != NULL && *reply == '\0')
 		why = "an empty reply";

@@ -334,18 +334,19 @@ fleet_pane_event(struct fleet_host *h, struct fleet_pane *fp,
 static char *
 fleet_pane_asks(struct json_doc *d, int q)
 {
-	char	*kind, *subject, *text, *out = NULL;
+	char	*kind, *subject, *text, *out = NULL, asks[FLEET_MAX_STR * 2];
 
 	if (q < 0 || json_type(d, q) != JSON_T_OBJECT)
 		return (NULL);
 	kind = fleet_str(d, q, "kind");
 	subject = fleet_str(d, q, "subject");
 	text = fleet_str(d, q, "text");
-	if (kind != NULL && strcmp(kind, "permission") == 0 &&
-	    subject != NULL && *subject != '\0')
-		xasprintf(&out, "asks to run: %s", subject);
-	else if (text != NULL && *text != '\0')
-		xasprintf(&out, "asks: %s", text);
+	if ((kind != NULL && strcmp(kind, "permission") == 0 &&
+	    subject != NULL && *subject != '\0') ||
+	    (text != NULL && *text != '\0')) {
+		question_asks(kind, subject, text, asks, sizeof asks);
+		out = xstrdup(asks);
+	}
 	free(kind);
 	free(subject);
 	free(text);

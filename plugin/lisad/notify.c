@@ -459,14 +459,6 @@ notify_verb(int group, const char *detail)
 	return (notify_verbs[group]);
 }
 
-/* Is DETAIL a dialog's, whose question lisa reads off the screen? */
-static int
-notify_dialog(const char *detail)
-{
-	return (strcmp(detail, "permission") == 0 ||
-	    strcmp(detail, "question") == 0 || strcmp(detail, "trust") == 0);
-}
-
 /* How much longer to hold N, whose pane is P (0: no more). */
 static uint64_t
 notify_hold(struct notify *n, struct pane *p)
@@ -478,7 +470,7 @@ notify_hold(struct notify *n, struct pane *p)
 		bound = NOTIFY_DETAIL_MS;
 	else if (n->group == UI_WAITING && strcmp(detail, "error") == 0)
 		bound = NOTIFY_ERROR_MS;
-	else if (n->group == UI_WAITING && notify_dialog(detail) &&
+	else if (n->group == UI_WAITING && question_detail(detail) &&
 	    !p->watch->question_ok)
 		bound = NOTIFY_QUESTION_MS;
 	return (now < n->at + bound ? n->at + bound - now : 0);
@@ -494,14 +486,13 @@ notify_what(struct pane *p, int group, char **verb, char **body)
 	struct watch		*w = p->watch;
 	const struct question	*q = &w->question;
 	const char		*detail = w->res.detail;
+	char			 asks[512];
 
-	if (group == UI_WAITING && notify_dialog(detail) && w->question_ok) {
-		if (strcmp(q->kind, "permission") == 0 && *q->subject != '\0')
-			xasprintf(verb, "asks to run: %s", q->subject);
-		else
-			xasprintf(verb, "asks: %s", *q->text != '\0' ? q->text :
-			    q->options[0]);
-		*body = xstrdup(*verb);
+	if (group == UI_WAITING && question_detail(detail) && w->question_ok) {
+		question_asks(q->kind, q->subject, *q->text != '\0' ? q->text :
+		    q->options[0], asks, sizeof asks);
+		*verb = xstrdup(asks);
+		*body = xstrdup(asks);
 		return;
 	}
 	xasprintf(verb, "%s%s%s%s", notify_verb(group, detail),
@@ -705,7 +696,7 @@ notify_remote(const char *host, const char *agent, const char *where,
 	n->pane = -1;
 	n->session = s->id;
 	n->group = g;
-	if (asks != NULL && g == UI_WAITING && notify_dialog(detail))
+	if (asks != NULL && g == UI_WAITING && question_detail(detail))
 		xasprintf(&n->message, "lisa: %s on %s in %s %s", agent, host,
 		    where, asks);
 	else

@@ -422,9 +422,8 @@ watch_question_look(struct pane *p, struct cls_result *r, uint64_t now)
 	static const uint64_t after[WATCH_QUESTION_TRIES] = { 0, 300, 700,
 	    1500 };
 
-	if (r->state != ST_WAITING_INPUT || (strcmp(r->detail, "permission") !=
-	    0 && strcmp(r->detail, "question") != 0 &&
-	    strcmp(r->detail, "trust") != 0) || w->question_ok) {
+	if (r->state != ST_WAITING_INPUT || !question_detail(r->detail) ||
+	    w->question_ok) {
 		w->question_tries = 0;
 		return;
 	}

@@ -596,3 +596,38 @@ question_option_key(const struct question *q, const char *what, char *key,
 		snprintf(key, len, "%d", (int)strtol(o, NULL, 10));
 	return (pick);
 }
+
+/* Is a verdict's DETAIL a dialog whose question lisa reads? */
+int
+question_detail(const char *detail)
+{
+	return (strcmp(detail, "permission") == 0 ||
+	    strcmp(detail, "question") == 0 || strcmp(detail, "trust") == 0);
+}
+
+/* allow, deny, always or an option's number: a choice, not a reply. */
+int
+question_is_choice(const char *what)
+{
+	size_t	n = strspn(what, "0123456789");
+
+	if (n != 0 && n <= 2 && what[n] == '\0')
+		return (1);
+	return (strcmp(what, "allow") == 0 || strcmp(what, "deny") == 0 ||
+	    strcmp(what, "always") == 0);
+}
+
+/*
+ * What a dialog asks, in one line for people: "asks to run: CMD" for a
+ * permission that names what it would run, else "asks: TEXT".
+ */
+void
+question_asks(const char *kind, const char *subject, const char *text,
+    char *out, size_t len)
+{
+	if (kind != NULL && strcmp(kind, "permission") == 0 &&
+	    subject != NULL && *subject != '\0')
+		snprintf(out, len, "asks to run: %s", subject);
+	else
+		snprintf(out, len, "asks: %s", text != NULL ? text : "");
+}

@@ -27,5 +27,9 @@ void	 question_fingerprint(struct question *);
 int	 question_option_key(const struct question *, const char *, char *,
 	     size_t);
 int	 question_selected_sgr(const char *, const struct question *);
+int	 question_detail(const char *);
+int	 question_is_choice(const char *);
+void	 question_asks(const char *, const char *, const char *, char *,
+	     size_t);
 
 #endif
