@@ -275,6 +275,13 @@ ps_snapshot(int fresh)
 			p++;
 		if ((cpu = ps_seconds(tm)) < 0 || (elapsed = ps_seconds(et)) < 0)
 			continue;
+		/*
+		 * procps 4.0.2 wraps the negative elapsed time of a process
+		 * younger than its clock's tick (441077234-00:18:40): a
+		 * start before the epoch is one that has just happened.
+		 */
+		if ((uint64_t)elapsed > wall / 1000)
+			elapsed = 0;
 		if (n == cap) {
 			cap = cap == 0 ? 256 : cap * 2;
 			procs = xreallocarray(procs, cap, sizeof *procs);

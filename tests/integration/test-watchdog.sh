@@ -129,6 +129,37 @@ test_watchdog_wall_clock_step() {
 	helper_log | grep -Eq "the wall clock moved (29|30|31) s" || fail "the step was not seen"
 }
 
+# procps 4.0.2 shows a process younger than its clock's tick as started
+# 1.2 million years ago (441077234-00:18:40) about one time in eight: the
+# generic backend once took that as its own start, saw the wall clock
+# "move" by as much, and lost the step above. Here every young process
+# is shown so: the agent is met once, as itself, and nothing moved.
+test_watchdog_wrapped_elapsed_time_of_a_young_process() {
+	[ "$SYSTEM" = generic ] || skip "generic backend only: Linux reads start times from /proc"
+	mkdir -p "$TESTDIR/ps"
+	real=$(command -v ps)
+	cat >"$TESTDIR/ps/ps" <<EOF
+#!/bin/sh
+case "\$*" in
+*etime=*) "$real" "\$@" | awk '\$4 == "00:00" { \$4 = "441077234-00:18:40" } { print }' ;;
+*) exec "$real" "\$@" ;;
+esac
+EOF
+	chmod +x "$TESTDIR/ps/ps"
+	old=$PATH
+	export PATH="$TESTDIR/ps:$PATH"
+	watchdog_setup
+	PATH=$old
+	p=$(agent_window 1 claude)
+	expect "$p" waiting_input prompt
+	T send-keys -t "$p" 'hang' Enter
+	expect "$p" in_progress
+	until_ms 4000 shows "$p" '#{@lisa_watchdog}' warn || fail "no warn: $(wd_history "$p")"
+	n=$(helper_log | grep -c "agent claude pid")
+	[ "$n" = 1 ] || fail "the agent was met $n times"
+	! helper_log | grep "the wall clock moved" || fail "a wrapped time taken for a step"
+}
+
 # The helper wakes late (here: stopped over two steps, as a suspended
 # laptop or a loaded machine does): the levels still come one at a time,
 # the nudge a step before the triage, not skipped.
