@@ -95,6 +95,7 @@ class Claude(Agent):
     refusal_words = ["doesn't want to proceed"]
     kill_detail = "signal 9"
     oneshot_name = "print mode"
+    resumes = True
     oneshot_ok = ["-p", "say hello"]
     oneshot_fail = ["-p", "#mock error 400"]
 
@@ -172,6 +173,7 @@ class Codex(Agent):
     refusal_words = ["</turn_aborted>"]
     kill_detail = None
     oneshot_name = "exec"
+    resumes = True
     oneshot_ok = ["exec", "--skip-git-repo-check", "say hello"]
     oneshot_fail = ["exec", "--skip-git-repo-check", "#mock error 500"]
 

@@ -31,6 +31,7 @@ import time
 import traceback
 
 from answers import AnswerRows
+from resume import ResumeRows
 from rows import STALE, TurnRows
 from scenarios import AgentScenarios
 from agentdefs import (HERE, LISA, LISAD, Failure, Claude, Codex, Gemini,
@@ -72,7 +73,7 @@ class Server:
             self.tmux("set", "-g", opt, val)
         self.tmux("set", "-g", "remain-on-exit", "on")
         self.tmux("set", "-g", "history-limit", "5000")
-        log = open(os.path.join(top, "lisad.log"), "w")
+        log = open(os.path.join(top, "lisad.log"), "a")
         self.helper = subprocess.Popen([LISAD, "-F", "-v", "-L", self.sock],
                                        stdout=log, stderr=log, env=env)
         # (A loaded machine once took more than 10 s.)
@@ -154,7 +155,7 @@ class Server:
                 self.helper.wait()
 
 
-class Driver(TurnRows, AgentScenarios, AnswerRows):
+class Driver(TurnRows, AgentScenarios, AnswerRows, ResumeRows):
     """Runs one agent's scenarios on a server and records the results."""
 
     def __init__(self, server, agent, results, only):
@@ -163,6 +164,14 @@ class Driver(TurnRows, AgentScenarios, AnswerRows):
         self.results = results
         self.only = only
         self.variant = "hooks" if agent.hooks else "no hooks"
+
+    def new_server(self):
+        """This server killed with its agents, and another in its place,
+        started by a user whose environment runs the agent (its PATH, its
+        keys), as a reboot and a new tmux would."""
+        env = dict(self.s.env, **self.a.env())
+        self.s.close()
+        self.s = Server(self.a.top, env)
 
     # -- acting ----------------------------------------------------------
     def window(self, name, command):
@@ -653,7 +662,9 @@ def clean_env(runtime):
     env = {k: os.environ[k] for k in ("PATH", "USER", "LOGNAME") if k in os.environ}
     env.update({"HOME": os.environ.get("HOME", "/root"), "LANG": "C.UTF-8",
                 "TERM": "xterm-256color", "SHELL": "/bin/bash",
-                "XDG_RUNTIME_DIR": runtime})
+                "XDG_RUNTIME_DIR": runtime,
+                # lisa resume's records: this run's own
+                "XDG_STATE_HOME": os.path.join(os.path.dirname(runtime), "state")})
     return env
 
 
@@ -665,7 +676,7 @@ def main():
     ap.add_argument("--hooks", default="off,on", help="off, on or off,on")
     ap.add_argument("--versions", default=os.environ.get("AGENT_VERSIONS") or "pinned")
     ap.add_argument("--only", help="regex on the step name (interactive, answers, "
-                    "oneshot)")
+                    "oneshot, resume)")
     ap.add_argument("--report", help="markdown file with report markers to update")
     ap.add_argument("--keep", action="store_true", help="keep the run directory")
     args = ap.parse_args()
@@ -691,7 +702,7 @@ def main():
                 if cls is Gemini and hk == "on":
                     continue	# lisa has no Gemini hooks
                 agent = cls(bins[name][1], bins[name][0], sub, hk == "on")
-                server = None
+                server = d = None
                 try:
                     agent.start_mock()
                     server = Server(sub, env)
@@ -699,10 +710,12 @@ def main():
                     d = Driver(server, agent, results, args.only)
                     print("== %s %s, hooks %s (%s)" % (name, agent.version, hk, sub),
                           flush=True)
-                    for fn in (d.interactive, d.answers, d.oneshot):
+                    for fn in (d.interactive, d.answers, d.oneshot, d.resume):
                         if d.wanted(fn.__name__):
                             d.step(fn)
                 finally:
+                    if d is not None and d.s is not server:
+                        d.s.close()	# the one resume started
                     if server:
                         server.close()
                     agent.stop()

@@ -15,6 +15,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 REPLY_MARK = b"LISA-REPLY-"
+TURN_MARK = re.compile(rb"LISA-TURN-[0-9]+")
 MOCK_RE = re.compile(r"#mock\s+([a-z]+)[ \t]*([^\n]*)")
 WORDS = "lisa conformance filler text, streamed slowly on purpose.".split(" ")
 
@@ -108,6 +109,11 @@ class Handler(BaseHTTPRequestHandler):
                 j += 1
             log({"reply": body[i:j].decode(), "before":
                  body[max(0, i - 4000):i].decode(errors="replace")})
+        # Turns typed by resume.py: each request, the ones it carries (a
+        # resumed conversation sends the turns before it again).
+        turns = sorted(set(m.decode() for m in TURN_MARK.findall(body)))
+        if turns:
+            log({"turns": turns})
         try:
             return body, json.loads(body or b"{}")
         except ValueError:
