@@ -419,6 +419,54 @@ menu_answers(struct menu_args *ma, struct lisa_ctx *ctx, const char *client,
 }
 
 /*
+ * Run this lisa with ARGV against this server; the last line it said
+ * (stdout and stderr) in OUT, for the client's message line.
+ */
+void
+menu_run_lisa(struct lisa_ctx *ctx, const char *const *argv, char *out,
+    size_t len)
+{
+	const char	*full[16];
+	char		*self = client_self(), *nl;
+	int		 p[2], status, i, n = 0;
+	ssize_t		 r;
+	pid_t		 pid;
+	size_t		 got = 0;
+
+	*out = '\0';
+	full[n++] = self;
+	full[n++] = "-S";
+	full[n++] = ctx->sid.socket;
+	for (i = 0; argv[i] != NULL && n < 15; i++)
+		full[n++] = argv[i];
+	full[n] = NULL;
+	if (pipe(p) != 0 || (pid = fork()) == -1) {
+		free(self);
+		return;
+	}
+	if (pid == 0) {
+		dup2(p[1], 1);
+		dup2(p[1], 2);
+		close(p[0]);
+		close(p[1]);
+		execv(self, (char *const *)full);
+		_exit(127);
+	}
+	close(p[1]);
+	while (got < len - 1 &&
+	    (r = read(p[0], out + got, len - 1 - got)) > 0)
+		got += (size_t)r;
+	close(p[0]);
+	waitpid(pid, &status, 0);
+	free(self);
+	out[got] = '\0';
+	while (got > 0 && out[got - 1] == '\n')
+		out[--got] = '\0';
+	if ((nl = strrchr(out, '\n')) != NULL)
+		memmove(out, nl + 1, strlen(nl + 1) + 1);
+}
+
+/*
  * lisa key act CLIENT WHAT:PANE:INCARNATION: run `lisa WHAT PANE --expect
  * INCARNATION` (the pane and agent the menu showed: refused if the agent
  * ended or another took its place since) and show its last line of output
@@ -427,12 +475,8 @@ menu_answers(struct menu_args *ma, struct lisa_ctx *ctx, const char *client,
 static int
 cmd_key_act(struct lisa_ctx *ctx, const char *client, const char *arg)
 {
-	char	*pane, *self, out[512], *nl, what[16], *inc = NULL;
+	char	*pane, out[512], what[16], *inc = NULL;
 	char	*copy, *orig, *reply = NULL;
-	int	 p[2], status;
-	ssize_t	 n;
-	pid_t	 pid;
-	size_t	 got = 0;
 
 	if (arg == NULL)
 		return (menu_message(ctx, client, "lisa: no pane"));
@@ -457,47 +501,36 @@ cmd_key_act(struct lisa_ctx *ctx, const char *client, const char *arg)
 		free(orig);
 		return (menu_message(ctx, client, "lisa: no pane"));
 	}
-	self = client_self();
-	if (pipe(p) != 0 || (pid = fork()) == -1)
-		return (1);
-	if (pid == 0) {
-		dup2(p[1], 1);
-		dup2(p[1], 2);
-		close(p[0]);
-		close(p[1]);
-		if (strcmp(what, "fallback") == 0)
-			execl(self, self, "-S", ctx->sid.socket, "retry", pane,
-			    "--fallback", (char *)NULL);
-		else if (inc != NULL && (strcmp(what, "allow") == 0 ||
-		    strcmp(what, "deny") == 0))
-			execl(self, self, "-S", ctx->sid.socket, "answer", pane,
-			    what, "--expect", inc, (char *)NULL);
-		else if (reply != NULL)
-			execl(self, self, "-S", ctx->sid.socket, "answer", pane,
-			    reply, "--expect", inc, (char *)NULL);
-		else if (inc != NULL && (strcmp(what, "nudge") == 0 ||
-		    strcmp(what, "kill") == 0))
-			execl(self, self, "-S", ctx->sid.socket, what, pane,
-			    "--expect", inc, (char *)NULL);
-		else
-			execl(self, self, "-S", ctx->sid.socket, what, pane,
-			    (char *)NULL);
-		_exit(127);
+	{
+		const char	*argv[8];
+		int		 a = 0;
+
+		/* (each as the menu showed it: the pane and its agent) */
+		if (strcmp(what, "fallback") == 0) {
+			argv[a++] = "retry";
+			argv[a++] = pane;
+			argv[a++] = "--fallback";
+		} else if (reply != NULL || (inc != NULL &&
+		    (strcmp(what, "allow") == 0 || strcmp(what, "deny") == 0))) {
+			argv[a++] = "answer";
+			argv[a++] = pane;
+			argv[a++] = reply != NULL ? reply : what;
+			argv[a++] = "--expect";
+			argv[a++] = inc;
+		} else {
+			argv[a++] = what;
+			argv[a++] = pane;
+			if (inc != NULL && (strcmp(what, "nudge") == 0 ||
+			    strcmp(what, "kill") == 0)) {
+				argv[a++] = "--expect";
+				argv[a++] = inc;
+			}
+		}
+		argv[a] = NULL;
+		menu_run_lisa(ctx, argv, out, sizeof out);
 	}
-	close(p[1]);
-	while (got < sizeof out - 1 &&
-	    (n = read(p[0], out + got, sizeof out - 1 - got)) > 0)
-		got += (size_t)n;
-	close(p[0]);
-	waitpid(pid, &status, 0);
-	out[got] = '\0';
-	while (got > 0 && out[got - 1] == '\n')
-		out[--got] = '\0';
-	if ((nl = strrchr(out, '\n')) != NULL)
-		memmove(out, nl + 1, strlen(nl + 1) + 1);
 	free(pane);
 	free(orig);
-	free(self);
 	free(reply);
 	{
 		struct buf	b;
@@ -576,8 +609,8 @@ menu_where(struct menu_agent *list, size_t n)
 static int
 cmd_key_menu(struct lisa_ctx *ctx, const char *client)
 {
-	/* Not d, f, k, n, r, u, x: the actions below use them. */
-	static const char	 keys[] = "123456789abceghijlmopqstvwyz";
+	/* Not d, f, k, n, r, t, u, x, y, R: the actions below use them. */
+	static const char	 keys[] = "123456789abceghijlmopqsvwz";
 	struct menu_agent	*list;
 	struct menu_args	 ma = { NULL, 0 };
 	struct buf		 name, cmd;
@@ -658,6 +691,7 @@ cmd_key_menu(struct lisa_ctx *ctx, const char *client)
 	menu_item(&ma, "Why? (this pane)", "d", rs);
 	free(sh);
 	free(rs);
+	resume_menu_items(ctx, client, &ma);
 	/* Actions on the client's pane: only those that apply to it. */
 	if ((pane = menu_client_pane(ctx, client)) != NULL)
 		act_facts(ctx, pane, &f);
@@ -775,6 +809,8 @@ cmd_key(struct lisa_ctx *ctx, const char *what, const char *client,
 		return (escalate_settle(ctx, arg));
 	if (strcmp(what, "jump") == 0)
 		return (cmd_key_jump(ctx, client, arg));
+	if (strcmp(what, "resume") == 0)
+		return (cmd_key_resume(ctx, client, arg));
 	args_usage_error(lisa_cmd_find("key"), "unknown key: %s (menu, next or "
 	    "details)", what);
 }

@@ -24,6 +24,13 @@
 #define RESUME_KEEP_MS		(7LL * 24 * 3600 * 1000)	/* a week */
 #define RESUME_VERSION		1
 
+/* A bad record, said (not in a menu: the pane would show it). */
+#define resume_bad(l, ...) do {						\
+	if (!(l)->quiet)						\
+		fprintf(stderr, __VA_ARGS__);				\
+	(l)->bad++;							\
+} while (0)
+
 struct resume_agent {
 	char			*file;		/* its record's */
 	char			*line;		/* as written: to remove it */
@@ -40,6 +47,7 @@ struct resume_list {
 	struct resume_agent	 a[RESUME_MAX_AGENTS];
 	int			 n;
 	int			 bad;		/* records skipped */
+	int			 quiet;		/* a menu's: said nowhere */
 };
 
 static void
@@ -66,10 +74,9 @@ resume_parse_agent(struct resume_list *l, const char *file, const char *line,
 	long long		 wi = 0;
 
 	if ((d = json_parse(line, len, &cause)) == NULL) {
-		fprintf(stderr, "lisa: %s: a record is not JSON (%s): "
+		resume_bad(l, "lisa: %s: a record is not JSON (%s): "
 		    "skipped\n", file, cause);
 		free(cause);
-		l->bad++;
 		return;
 	}
 	ra = &l->a[l->n];
@@ -87,20 +94,17 @@ resume_parse_agent(struct resume_list *l, const char *file, const char *line,
 	ra->saved = saved;
 	if (ra->agent == NULL || ra->session == NULL || ra->window == NULL ||
 	    agent_by_name(ra->agent) == NULL) {
-		fprintf(stderr, "lisa: %s: a record of no known agent: "
+		resume_bad(l, "lisa: %s: a record of no known agent: "
 		    "skipped\n", file);
-		l->bad++;
 	} else if (ra->cwd == NULL || stat(ra->cwd, &st) != 0 ||
 	    !S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "lisa: %s: %s's directory %s is gone: "
+		resume_bad(l, "lisa: %s: %s's directory %s is gone: "
 		    "skipped\n", file, ra->agent, ra->cwd != NULL ? ra->cwd :
 		    "(none)");
-		l->bad++;
 	} else if (ra->id != NULL && strspn(ra->id,
 	    "0123456789abcdefABCDEF-_") != strlen(ra->id)) {
-		fprintf(stderr, "lisa: %s: %s's id is not one: skipped\n",
+		resume_bad(l, "lisa: %s: %s's id is not one: skipped\n",
 		    file, ra->agent);
-		l->bad++;
 	} else {
 		l->n++;
 		return;
@@ -124,11 +128,10 @@ resume_parse_file(struct resume_list *l, const char *path, const char *now)
 	nl = memchr(data, '\n', len);
 	if (nl == NULL || (d = json_parse(data, (size_t)(nl - data),
 	    &cause)) == NULL) {
-		fprintf(stderr, "lisa: %s: cut short or not lisa's: "
+		resume_bad(l, "lisa: %s: cut short or not lisa's: "
 		    "skipped\n", path);
 		free(cause);
 		free(data);
-		l->bad++;
 		return;
 	}
 	json_get_int(d, 0, "v", &v);
@@ -136,10 +139,9 @@ resume_parse_file(struct resume_list *l, const char *path, const char *now)
 	server = json_get_str(d, 0, "server");
 	json_free(d);
 	if (v != RESUME_VERSION) {
-		fprintf(stderr, "lisa: %s: written by %s lisa (version %lld): "
+		resume_bad(l, "lisa: %s: written by %s lisa (version %lld): "
 		    "skipped\n", path, v > RESUME_VERSION ? "a newer" :
 		    "another", v);
-		l->bad++;
 	} else if (server != NULL && strcmp(server, now) == 0)
 		;	/* this server's: its agents run */
 	else if (saved <= 0 || time_real_ms() - saved > RESUME_KEEP_MS) {
@@ -168,9 +170,9 @@ resume_load(struct lisa_ctx *ctx, struct resume_list *l)
 	char		*path, *cause = NULL, *f;
 	size_t		 n;
 
-	memset(l, 0, sizeof *l);
 	if (runtime_state_dir("agents", &path, &cause) != 0) {
-		fprintf(stderr, "lisa: %s\n", cause);
+		if (!l->quiet)
+			fprintf(stderr, "lisa: %s\n", cause);
 		free(cause);
 		return (-1);
 	}
@@ -357,6 +359,145 @@ resume_print(struct resume_list *l)
 	printf("lisa resume --all, or lisa resume N ...\n");
 }
 
+/* N (as listed) or a conversation's id: its place in L from 1; else 0. */
+static int
+resume_pick(struct resume_list *l, const char *arg)
+{
+	int	i;
+
+	if (strspn(arg, "0123456789") == strlen(arg))
+		return (atoi(arg));
+	for (i = 0; i < l->n; i++) {
+		if (l->a[i].id != NULL && strcmp(l->a[i].id, arg) == 0)
+			return (i + 1);
+	}
+	return (0);
+}
+
+static void
+resume_list_free(struct resume_list *l)
+{
+	int	i;
+
+	for (i = 0; i < l->n; i++)
+		resume_agent_free(&l->a[i]);
+	free(l);
+}
+
+/* The agents to resume, for a menu (nothing said of bad records). */
+static struct resume_list *
+resume_menu_list(struct lisa_ctx *ctx)
+{
+	struct resume_list	*l = xcalloc(1, sizeof *l);
+	char			*path, *cause = NULL;
+
+	path = agent_config_path();
+	if (agent_load(path, &cause) != 0)
+		free(cause);
+	free(path);
+	l->quiet = 1;
+	if (resume_load(ctx, l) != 0)
+		l->n = 0;
+	return (l);
+}
+
+/* prefix a: "Resume N agents of an ended tmux...", when there are some. */
+void
+resume_menu_items(struct lisa_ctx *ctx, const char *client,
+    struct menu_args *ma)
+{
+	struct resume_list	*l = resume_menu_list(ctx);
+	char			 name[96], *sh, *rs;
+
+	if (l->n > 0) {
+		snprintf(name, sizeof name, "Resume %d agent%s of an ended "
+		    "tmux\xe2\x80\xa6", l->n, l->n == 1 ? "" : "s");
+		sh = menu_self(ctx, "key resume", client);
+		rs = menu_run_shell(sh);
+		menu_item(ma, name, "R", rs);
+		free(sh);
+		free(rs);
+	}
+	resume_list_free(l);
+}
+
+/*
+ * lisa key resume CLIENT [ID|#N|all]: without one, a menu of the agents to
+ * resume (each by its conversation's id, which stays its own when others
+ * are resumed first); with one, resumed, and what lisa said on the
+ * client's message line.
+ */
+int
+cmd_key_resume(struct lisa_ctx *ctx, const char *client, const char *arg)
+{
+	struct resume_list	*l;
+	struct resume_agent	*ra;
+	struct menu_args	 ma = { NULL, 0 };
+	struct buf		 b, line;
+	const char		*argv[4];
+	char			 out[512], pick[80], *sh, *rs, key[2] = { 0, 0 };
+	const char		*dir;
+	int			 i, plain;
+
+	if (arg != NULL) {
+		argv[0] = "resume";
+		argv[1] = strcmp(arg, "all") == 0 ? "--all" : arg[0] == '#' ?
+		    arg + 1 : arg;
+		argv[2] = NULL;
+		menu_run_lisa(ctx, argv, out, sizeof out);
+		buf_init(&b);
+		menu_text(&b, *out != '\0' ? out : "lisa: done");
+		return (menu_message(ctx, client, b.data));
+	}
+	l = resume_menu_list(ctx);
+	if (l->n == 0) {
+		resume_list_free(l);
+		return (menu_message(ctx, client, "lisa: nothing to resume"));
+	}
+	menu_start(&ma, client, " lisa: resume ");
+	buf_init(&b);
+	buf_init(&line);
+	for (i = 0; i < l->n && i < 9; i++) {
+		ra = &l->a[i];
+		resume_command(ra, &plain);
+		/* The directory's end: what tells one project from another. */
+		dir = ra->cwd;
+		if (strlen(dir) > 32)
+			dir += strlen(dir) - 31;
+		buf_reset(&line);
+		buf_printf(&line, "%s  %s:%s  %s%s%s", ra->agent, ra->session,
+		    ra->window, dir != ra->cwd ? "\xe2\x80\xa6" : "", dir,
+		    plain ? "  (a new conversation)" : "");
+		buf_reset(&b);
+		menu_text(&b, line.data);
+		if (ra->id != NULL)
+			strlcpy(pick, ra->id, sizeof pick);
+		else
+			snprintf(pick, sizeof pick, "#%d", i + 1);
+		sh = menu_self2(ctx, "key resume", client, pick);
+		rs = menu_run_shell(sh);
+		key[0] = (char)('1' + i);
+		menu_item(&ma, b.data, key, rs);
+		free(sh);
+		free(rs);
+	}
+	if (l->n > 9) {
+		buf_reset(&b);
+		buf_printf(&b, "-  ... %d more: lisa resume", l->n - 9);
+		menu_item(&ma, b.data, "", "");
+	}
+	menu_add(&ma, xstrdup(""));
+	sh = menu_self2(ctx, "key resume", client, "all");
+	rs = menu_run_shell(sh);
+	menu_item(&ma, "All of them", "a", rs);
+	free(sh);
+	free(rs);
+	buf_free(&b);
+	buf_free(&line);
+	resume_list_free(l);
+	return (menu_exec(ctx, ma.argv, ma.argc));
+}
+
 int
 cmd_resume(struct lisa_ctx *ctx, struct args *a)
 {
@@ -382,7 +523,7 @@ cmd_resume(struct lisa_ctx *ctx, struct args *a)
 			rc |= resume_one(ctx, &l->a[i], a->dry_run);
 	} else {
 		for (j = 1; j < a->argc; j++) {
-			pick = atoi(a->argv[j]);
+			pick = resume_pick(l, a->argv[j]);
 			if (pick < 1 || pick > l->n) {
 				fprintf(stderr, "lisa: no agent %s to resume "
 				    "(lisa resume lists them)\n", a->argv[j]);
@@ -392,9 +533,7 @@ cmd_resume(struct lisa_ctx *ctx, struct args *a)
 			rc |= resume_one(ctx, &l->a[pick - 1], a->dry_run);
 		}
 	}
-	for (i = 0; i < l->n; i++)
-		resume_agent_free(&l->a[i]);
 	/* (a record skipped was said; the rest are resumed: exit 0) */
-	free(l);
+	resume_list_free(l);
 	return (rc);
 }

@@ -108,6 +108,7 @@ struct menu_args {		/* a display-menu command, built up */
 };
 void	 menu_text(struct buf *, const char *);
 char	*menu_run_shell(const char *);
+void	 menu_run_lisa(struct lisa_ctx *, const char *const *, char *, size_t);
 void	 menu_add(struct menu_args *, char *);
 void	 menu_start(struct menu_args *, const char *, const char *);
 void	 menu_item(struct menu_args *, const char *, const char *,
@@ -145,6 +146,9 @@ int	 cmd_kill(struct lisa_ctx *, const char *, int, const char *);
 int	 cmd_answer(struct lisa_ctx *, const char *, const char *,
 	     const char *);
 int	 cmd_resume(struct lisa_ctx *, struct args *);
+void	 resume_menu_items(struct lisa_ctx *, const char *,
+	    struct menu_args *);
+int	 cmd_key_resume(struct lisa_ctx *, const char *, const char *);
 int	 act_has_agent(struct lisa_ctx *, const char *);
 struct act_facts {
 	int	 agent;		/* the helper sees one (alive or ended) */

@@ -14,6 +14,7 @@
  *
  * The day's directory is watched from when the agent is found and again
  * at each turn's start, which is when a new day's first thread appears.
+ * A thread resumed by its id (codex resume ID) is found by that id.
  */
 #include <sys/stat.h>
 
@@ -133,6 +134,73 @@ agentfiles_codex_changed(const char *dir, const char *name)
 	agentfiles_usage(best, path, agentfiles_codex_line);
 }
 
+/* Under DIR, DEPTH levels down (year, month, day), the file ending in END. */
+static char *
+agentfiles_codex_find(const char *dir, int depth, const char *end)
+{
+	struct dirent	*de;
+	DIR		*d;
+	char		*path, *found = NULL;
+	size_t		 n, e = strlen(end);
+
+	if ((d = opendir(dir)) == NULL)
+		return (NULL);
+	while (found == NULL && (de = readdir(d)) != NULL) {
+		n = strlen(de->d_name);
+		if (de->d_name[0] == '.')
+			continue;
+		xasprintf(&path, "%s/%s", dir, de->d_name);
+		if (depth > 0)
+			found = agentfiles_codex_find(path, depth - 1, end);
+		else if (n > e && strcmp(de->d_name + n - e, end) == 0 &&
+		    strncmp(de->d_name, "rollout-", 8) == 0) {
+			found = path;
+			path = NULL;
+		}
+		free(path);
+	}
+	closedir(d);
+	return (found);
+}
+
+/*
+ * `codex resume ID` (lisa resume runs it so): the thread's rollout, in
+ * the directory of the day it began, which may be long ago. Its id is
+ * taken from the arguments, never anything else of them.
+ */
+static void
+agentfiles_codex_resumed(struct pane *p)
+{
+	struct watch	*w = p->watch;
+	char		 buf[8192], *argv[64], end[64], *top, *path, *slash;
+	const char	*id = NULL;
+	int		 argc, i;
+
+	argc = proc_argv(w->agent_pid, buf, sizeof buf, argv, 64);
+	for (i = 1; i + 1 < argc && id == NULL; i++) {
+		if (strcmp(argv[i], "resume") == 0)
+			id = argv[i + 1];
+	}
+	if (id == NULL || strlen(id) != 36 ||
+	    strspn(id, "0123456789abcdef-") != 36)
+		return;
+	snprintf(end, sizeof end, "-%s.jsonl", id);
+	xasprintf(&top, "%s/sessions", w->codex_home);
+	if ((path = agentfiles_codex_find(top, 3, end)) != NULL) {
+		log_debug("pane %%%d: codex resumed thread %s", p->id, path);
+		w->rollout = path;
+		usage_init(&w->usage);
+		w->usage_ino = w->usage_dev = w->usage_off = 0;
+		/* Its day's directory, watched: the thread grows there. */
+		if ((slash = strrchr(path, '/')) != NULL) {
+			*slash = '\0';
+			agentfiles_watch(path);
+			*slash = '/';
+		}
+	}
+	free(top);
+}
+
 /* The agent was found, or began a turn: its day's rollouts. */
 void
 agentfiles_codex_look(struct pane *p)
@@ -148,6 +216,10 @@ agentfiles_codex_look(struct pane *p)
 	    (w->codex_home = agentfiles_env_dir(w->agent_pid,
 	    "CODEX_HOME", ".codex")) == NULL)
 		return;
+	if (w->rollout == NULL && !w->codex_resume_read) {
+		w->codex_resume_read = 1;
+		agentfiles_codex_resumed(p);
+	}
 	if (localtime_r(&now, &tm) == NULL)
 		return;
 	xasprintf(&dir, "%s/sessions/%04d/%02d/%02d", w->codex_home,

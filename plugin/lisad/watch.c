@@ -125,6 +125,7 @@ watch_reset_run(struct watch *w)
 	w->transcript_dir = NULL;
 	free(w->codex_home);
 	w->codex_home = NULL;
+	w->codex_resume_read = 0;
 	free(w->rollout);
 	w->rollout = NULL;
 	free(w->gemini_home);

@@ -91,6 +91,7 @@ struct watch {
 	struct file_stamp	 transcript_stamp;
 	struct file_stamp	 session_stamp;
 	char			*codex_home;	/* its CODEX_HOME */
+	int			 codex_resume_read; /* its arguments, read */
 	char			*rollout;	/* its rollout, or Gemini's chat log */
 	char			*gemini_home;	/* its ~/.gemini */
 	char			*gemini_chats;	/* tmp/<project>/chats there */

@@ -4,6 +4,7 @@
 # records are in XDG_STATE_HOME (a reboot keeps them). At lisa's defaults.
 
 . "$ROOT/tests/integration/agents.sh"
+. "$ROOT/tests/integration/client.sh"
 
 start_resume() {
 	export HOME="$TESTDIR/home" XDG_STATE_HOME="$TESTDIR/state"
@@ -95,5 +96,41 @@ test_resume_skips_bad_records() {
 	# The one resumed is forgotten; the one that runs here is still there.
 	grep -q 1111 "$d/mixed.agents" && fail "w1 still recorded"
 	grep -q 3333 "$d/mixed.agents" || fail "w3 forgotten"
+	:
+}
+
+# prefix a offers what there is to resume, and only then: "Resume 1 agent
+# of an ended tmux..." opens a menu of them; picking one brings it back
+# and says so on the client's message line.
+test_resume_from_the_menu() {
+	start_resume
+	T set -g display-time 20000
+	attach main:0
+	O send-keys C-b a
+	expect_screen "Why? (this pane)"
+	screen_has "Resume" && fail "offered with nothing to resume: $(screen)"
+	# (q, not Escape: an Escape and the next C-b would be one M-C-b)
+	O send-keys q
+	until_ms 5000 sh -c "! tmux -L $OUTER capture-pane -p | grep -q 'Why? (this pane)'" ||
+	    fail "the menu stayed"
+	d="$XDG_STATE_HOME/lisa/agents"
+	mkdir -p "$d" && chmod 700 "$XDG_STATE_HOME/lisa" "$d"
+	{
+		printf '{"v":1,"server":"3-3","socket":"x","saved":%s}\n' "$(($(date +%s) * 1000))"
+		printf '{"agent":"claude","id":"0000fa4e-4444-4000-8000-000000000004","cwd":"%s","session":"main","window":"w#[fg=red]4","window_index":4,"pane_index":0,"pane":4}\n' "$TESTDIR/proj/a b"
+	} >"$d/old.agents"
+	O send-keys C-b a
+	expect_screen "Resume 1 agent of an ended tmux"
+	O send-keys R
+	expect_screen "lisa: resume"
+	# A window's name is shown as text, never as a style.
+	expect_screen "claude  main:w#[fg=red]4"
+	O send-keys 1
+	expect_screen "lisa: resumed claude in main:w#[fg=red]4"
+	until_ms 10000 grep -q "resumed 0000fa4e-4444" "$FAKE_AGENT_LOG" || fail "not resumed"
+	[ "$(T display -p -t main:4 '#{window_name}')" = "w#[fg=red]4" ] || fail "where: $(T list-windows)"
+	O send-keys C-b a
+	expect_screen "Why? (this pane)"
+	screen_has "Resume" && fail "still offered: $(screen)"
 	:
 }
