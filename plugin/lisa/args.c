@@ -88,6 +88,8 @@ args_flag_slot(struct args *a, const char *opt)
 		return (&a->follow);
 	if (strcmp(opt, "--all") == 0)
 		return (&a->all);
+	if (strcmp(opt, "--restored") == 0)
+		return (&a->restored);
 	return (NULL);
 }
 

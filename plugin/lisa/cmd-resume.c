@@ -40,6 +40,7 @@ struct resume_agent {
 	char			*session;
 	char			*window;
 	int			 window_index;
+	int			 pane_index;
 	long long		 saved;
 };
 
@@ -71,7 +72,7 @@ resume_parse_agent(struct resume_list *l, const char *file, const char *line,
 	struct json_doc		*d;
 	struct stat		 st;
 	char			*cause = NULL;
-	long long		 wi = 0;
+	long long		 wi = 0, pi = -1;
 
 	if ((d = json_parse(line, len, &cause)) == NULL) {
 		resume_bad(l, "lisa: %s: a record is not JSON (%s): "
@@ -88,6 +89,8 @@ resume_parse_agent(struct resume_list *l, const char *file, const char *line,
 	ra->window = json_get_str(d, 0, "window");
 	json_get_int(d, 0, "window_index", &wi);
 	ra->window_index = wi >= 0 && wi < 100000 ? (int)wi : -1;
+	json_get_int(d, 0, "pane_index", &pi);
+	ra->pane_index = pi >= 0 && pi < 100000 ? (int)pi : -1;
 	json_free(d);
 	ra->file = xstrdup(file);
 	ra->line = xstrndup(line, len);
@@ -245,6 +248,130 @@ resume_forget(struct resume_agent *ra)
 		len = 0;
 	runtime_write_file(ra->file, data, len);
 	free(data);
+}
+
+static int	resume_one(struct lisa_ctx *, struct resume_agent *, int);
+
+/* A shell, as tmux names a pane's command: a restored pane's own. */
+static int
+resume_is_shell(const char *cmd)
+{
+	static const char *const shells[] = { "sh", "bash", "zsh", "fish",
+	    "dash", "ksh", "mksh", "oksh", "yash", "tcsh", "csh", "nu",
+	    "elvish", "xonsh", NULL };
+	const char	*shell = getenv("SHELL"), *base;
+	int		 i;
+
+	if (*cmd == '-')
+		cmd++;		/* a login shell */
+	for (i = 0; shells[i] != NULL; i++) {
+		if (strcmp(cmd, shells[i]) == 0)
+			return (1);
+	}
+	if (shell != NULL && *shell != '\0') {
+		base = strrchr(shell, '/');
+		return (strcmp(cmd, base != NULL ? base + 1 : shell) == 0);
+	}
+	return (0);
+}
+
+/*
+ * The pane tmux-resurrect restored where RA was (its session, window and
+ * pane index, its directory), if it runs a shell and nothing else: "%N",
+ * or NULL. A pane resurrect restored a program into is not touched.
+ */
+static char *
+resume_restored_pane(struct lisa_ctx *ctx, struct resume_agent *ra)
+{
+	const char	*argv[] = { "display-message", "-p", "-t", NULL,
+			    "#{pane_id}\037#{pane_dead}\037"
+			    "#{pane_current_command}\037#{pane_current_path}",
+			    NULL };
+	char		*target, *out = NULL, *f[4], *p;
+	int		 n = 0;
+
+	if (ra->window_index < 0 || ra->pane_index < 0)
+		return (NULL);
+	xasprintf(&target, "=%s:%d.%d", ra->session, ra->window_index,
+	    ra->pane_index);
+	argv[3] = target;
+	if (client_tmux(ctx, &out, argv) != 0 || out == NULL) {
+		free(target);
+		free(out);
+		return (NULL);
+	}
+	free(target);
+	for (p = out; n < 4 && p != NULL; n++)
+		f[n] = strsep(&p, "\037");
+	if (n == 4 && f[0][0] == '%' && strcmp(f[1], "0") == 0 &&
+	    resume_is_shell(f[2]) && strcmp(f[3], ra->cwd) == 0) {
+		p = xstrdup(f[0]);
+		free(out);
+		return (p);
+	}
+	free(out);
+	return (NULL);
+}
+
+/*
+ * lisa resume --restored (tmux-resurrect's post-restore-all hook): each
+ * agent into the pane resurrect restored in its place, by respawn-pane
+ * (the shell resurrect started there has nothing of the user's yet);
+ * where there is no such pane, a window as lisa resume makes one.
+ */
+static int
+resume_restored(struct lisa_ctx *ctx, struct resume_agent *ra, int dry_run)
+{
+	const char	*cmd, *argv[16];
+	char		*pane, *sh, *out = NULL;
+	int		 plain, a = 0, rc;
+
+	if ((pane = resume_restored_pane(ctx, ra)) == NULL) {
+		printf("lisa: no pane restored for %s at %s:%d.%d: a new "
+		    "window\n", ra->agent, ra->session, ra->window_index,
+		    ra->pane_index);
+		return (resume_one(ctx, ra, dry_run));
+	}
+	if (ra->id != NULL && !dry_run && resume_alive(ctx, ra->id)) {
+		fprintf(stderr, "lisa: %s %s runs in a pane of this server "
+		    "already: not resumed\n", ra->agent, ra->id);
+		free(pane);
+		return (1);
+	}
+	cmd = resume_command(ra, &plain);
+	xasprintf(&sh, "%s; exec \"${SHELL:-/bin/sh}\"", cmd);
+	argv[a++] = "respawn-pane";
+	argv[a++] = "-k";
+	argv[a++] = "-t";
+	argv[a++] = pane;
+	argv[a++] = "-c";
+	argv[a++] = ra->cwd;
+	argv[a++] = "/bin/sh";
+	argv[a++] = "-c";
+	argv[a++] = sh;
+	argv[a++] = "sh";
+	argv[a++] = ra->id != NULL ? ra->id : "";
+	argv[a] = NULL;
+	if (dry_run) {
+		printf("tmux");
+		for (a = 0; argv[a] != NULL; a++)
+			printf(" %s", argv[a]);
+		printf("\n");
+		rc = 0;
+	} else if ((rc = client_tmux(ctx, &out, argv)) != 0)
+		fprintf(stderr, "lisa: tmux could not start %s in %s\n",
+		    ra->agent, pane);
+	else {
+		printf("lisa: resumed %s in its restored pane %s (%s:%d.%d)"
+		    "%s%s\n", ra->agent, pane, ra->session, ra->window_index,
+		    ra->pane_index, plain ? ": its plain command, a new "
+		    "conversation" : ", conversation ", plain ? "" : ra->id);
+		resume_forget(ra);
+	}
+	free(out);
+	free(sh);
+	free(pane);
+	return (rc != 0);
 }
 
 /* Bring RA back; 0 if it is. */
@@ -516,9 +643,12 @@ cmd_resume(struct lisa_ctx *ctx, struct args *a)
 		free(l);
 		return (1);
 	}
-	if (!a->all && a->argc < 2)
+	if (!a->all && !a->restored && a->argc < 2)
 		resume_print(l);
-	else if (a->all) {
+	else if (a->restored) {
+		for (i = 0; i < l->n; i++)
+			rc |= resume_restored(ctx, &l->a[i], a->dry_run);
+	} else if (a->all) {
 		for (i = 0; i < l->n; i++)
 			rc |= resume_one(ctx, &l->a[i], a->dry_run);
 	} else {

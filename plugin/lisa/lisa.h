@@ -32,6 +32,7 @@ struct args {
 	int		 force;
 	int		 fallback;
 	int		 all;
+	int		 restored;	/* resume: into tmux-resurrect's panes */
 	const char	*expect;	/* nudge, kill: the pane's incarnation;
 					   answer: its dialog's fingerprint */
 	int		 help;

@@ -18,7 +18,7 @@
 #include "fleet.h"
 #include "tell.h"
 
-enum ui_kind { UI_PLACEHOLDERS, UI_BADGE, UI_BORDER };
+enum ui_kind { UI_PLACEHOLDERS, UI_BADGE, UI_BORDER, UI_RESURRECT };
 
 static const struct {
 	const char	*name;
@@ -30,6 +30,8 @@ static const struct {
 	{ "window-status-format", "-gw", UI_BADGE },
 	{ "window-status-current-format", "-gw", UI_BADGE },
 	{ "pane-border-format", "-gw", UI_BORDER },
+	/* tmux-resurrect's hook: @lisa-resume-resurrect on (docs/lifecycle.md) */
+	{ "@resurrect-hook-post-restore-all", "-g", UI_RESURRECT },
 };
 #define UI_NOPTIONS (sizeof ui_options / sizeof ui_options[0])
 
@@ -185,6 +187,18 @@ ui_transform(size_t i, const char *source)
 		if (!ui_cfg.pane_border)
 			break;
 		uiformat_border(&b, &ui_cfg, source);
+		return (buf_detach(&b));
+	case UI_RESURRECT:
+		/* After the user's own hook (resurrect evals it in bash). */
+		if (!ui_cfg.resume_resurrect)
+			break;
+		buf_adds(&b, source);
+		if (*source != '\0')
+			buf_adds(&b, " ; ");
+		ctl_shell_quote(&b, lisad.lisa_bin);
+		buf_adds(&b, " -S ");
+		ctl_shell_quote(&b, lisad.sid.socket);
+		buf_adds(&b, " resume --restored");
 		return (buf_detach(&b));
 	}
 	buf_free(&b);

@@ -256,6 +256,8 @@ ui_config_set(struct ui_config *cfg, const char *name, const char *v)
 		return (ui_onoff(v, &cfg->window_badge));
 	if (strcmp(name, "pane-border") == 0)
 		return (ui_onoff(v, &cfg->pane_border));
+	if (strcmp(name, "resume-resurrect") == 0)
+		return (ui_onoff(v, &cfg->resume_resurrect));
 	return (1);
 }
 

@@ -31,6 +31,7 @@ struct ui_config {
 	int	 window_badge;
 	int	 pane_border;
 	int	 light;			/* the status bar is light (green...) */
+	int	 resume_resurrect;	/* resume into tmux-resurrect's panes */
 };
 
 const char	*ui_group_name(int);

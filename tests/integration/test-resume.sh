@@ -134,3 +134,66 @@ test_resume_from_the_menu() {
 	screen_has "Resume" && fail "still offered: $(screen)"
 	:
 }
+
+# tmux-resurrect users (@lisa-resume-resurrect on): lisa adds itself to
+# resurrect's post-restore-all hook, after the user's own; once panes are
+# restored (here by a stand-in that keeps resurrect's hook contract), each
+# agent comes back in the pane restored in its place. A pane resurrect
+# restored a program into is left alone (that agent gets a window); the
+# user's hook still runs, and lisa stop gives the option back as it was.
+test_resume_into_resurrect_restored_panes() {
+	start_resume
+	mkdir -p "$TESTDIR/proj/b"
+	user="echo user-hook >> '$TESTDIR/user-hook'"
+	T set -g @resurrect-hook-post-restore-all "$user"
+	T set -g @lisa-resume-resurrect on
+	L reload >/dev/null
+	hook=$(T show -gqv @resurrect-hook-post-restore-all)
+	case "$hook" in
+	"$user ; "*" resume --restored") ;;
+	*) fail "hook: $hook" ;;
+	esac
+	T new-window -d -t main:3 -n api -c "$TESTDIR/proj/a b" claude
+	T new-window -d -t main:4 -n web -c "$TESTDIR/proj/b" claude
+	a=$(T display -p -t main:3 '#{pane_id}')
+	b=$(T display -p -t main:4 '#{pane_id}')
+	for p in "$a" "$b"; do
+		until_ms 10000 sh -c "$LISA -L $SOCK status $p --json | grep -q '\"agent_session\":\"0000fa4e'" ||
+		    fail "no session id for $p"
+	done
+	ida=$(L status "$a" --json | jget "d['agent_session']")
+	idb=$(L status "$b" --json | jget "d['agent_session']")
+	[ "$ida" != "$idb" ] || fail "one id for two agents: $ida"
+	until_ms 10000 sh -c "cat '$XDG_STATE_HOME'/lisa/agents/*.agents 2>/dev/null | grep -q '$ida.*' && cat '$XDG_STATE_HOME'/lisa/agents/*.agents | grep -q '$idb'" ||
+	    fail "not recorded: $(records)"
+	T kill-server
+	wait_helper_exit 10000 || fail "helper stayed"
+	# The user's tmux.conf, again; then resurrect restores.
+	start_server main
+	T set -g @resurrect-hook-post-restore-all "$user"
+	T set -g @lisa-resume-resurrect on
+	start_helper
+	until_ms 5000 sh -c "tmux -L $SOCK show -gqv @resurrect-hook-post-restore-all | grep -q 'resume --restored'" ||
+	    fail "no hook in the new server"
+	out=$(bash "$ROOT/tests/integration/resurrect-standin.sh" "$(T display -p '#{socket_path}')" \
+	    "main:3:$TESTDIR/proj/a b" "main:4:$TESTDIR/proj/b:sleep 1000" 2>&1) || fail "stand-in: $out"
+	ra=$(printf '%s\n' "$out" | sed -n 's/^restored main:3 //p')
+	rb=$(printf '%s\n' "$out" | sed -n 's/^restored main:4 //p')
+	case "$out" in *"resumed claude in its restored pane $ra (main:3.0), conversation $ida"*) ;;
+	*) fail "said: $out" ;; esac
+	case "$out" in *"no pane restored for claude at main:4.0: a new window"*"resumed claude in main:web"*) ;;
+	*) fail "said: $out" ;; esac
+	until_ms 10000 grep -q "resumed $ida" "$FAKE_AGENT_LOG" || fail "not resumed: $(cat "$FAKE_AGENT_LOG")"
+	until_ms 10000 grep -q "resumed $idb" "$FAKE_AGENT_LOG" || fail "b not resumed"
+	[ "$(T display -p -t main:3.0 '#{pane_id} #{pane_current_path}')" = "$ra $TESTDIR/proj/a b" ] ||
+	    fail "not in its restored pane: $(T list-panes -a -F '#{pane_id} #{window_index} #{pane_current_path}')"
+	until_ms 5000 shows "$rb" '#{pane_current_command}' sleep || fail "the restored program was touched"
+	[ "$(cat "$TESTDIR/user-hook")" = user-hook ] || fail "the user's hook did not run"
+	L wait "$ra" --until waiting_input --timeout 30 >/dev/null || fail "lisa does not see it"
+	[ "$(L status "$ra" --json | jget "d['agent_session']")" = "$ida" ] || fail "another conversation"
+	L stop >/dev/null
+	wait_helper_exit 10000 || fail "helper stayed"
+	[ "$(T show -gqv @resurrect-hook-post-restore-all)" = "$user" ] ||
+	    fail "hook after stop: $(T show -gqv @resurrect-hook-post-restore-all)"
+	! T show -g | grep '^@lisa_' || fail "lisa's options left"
+}
