@@ -25,7 +25,7 @@
 /* What the local side may run here, and nothing else. */
 static const char *bridge_allowed[] = {
 	"status", "explain", "nudge", "answer", "kill", "retry", "dismiss",
-	NULL
+	"resume", NULL
 };
 
 static int
@@ -145,6 +145,10 @@ bridge_request(struct lisa_ctx *ctx, const char *line, size_t len)
 	json_key(&b, "out");
 	json_str(&b, out.data != NULL ? out.data : "", out.len);
 	buf_adds(&b, "}\n");
+	/* What is left to resume, for lisa hosts. */
+	if (ok && strcmp(argv[0], "resume") == 0)
+		buf_printf(&b, "{\"t\":\"resume\",\"resume\":%d}\n",
+		    resume_count(ctx));
 	for (i = 0; i < n && i < BRIDGE_MAX_ARGS; i++)
 		free(argv[i]);
 	json_free(d);
@@ -216,6 +220,8 @@ cmd_bridge(struct lisa_ctx *ctx)
 	json_cstr(&hello, osdep_name);
 	json_key(&hello, "hostname");
 	json_cstr(&hello, host);
+	json_key(&hello, "resume");
+	buf_printf(&hello, "%d", resume_count(ctx));
 	json_key(&hello, "started");
 	buf_adds(&hello, started ? "true}\n" : "false}\n");
 	if (bridge_write(hello.data, hello.len) != 0 ||

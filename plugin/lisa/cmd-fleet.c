@@ -46,7 +46,9 @@ cmd_remote(struct lisa_ctx *ctx, const char *cmd, const char *target,
 	json_key(&req, "argv");
 	buf_addc(&req, '[');
 	json_cstr(&req, cmd);
-	buf_adds(&req, ",\"-\"");	/* the pane, as its host knows it */
+	/* The pane, as its host knows it ("@HOST": the host's own). */
+	if (target[0] != '@')
+		buf_adds(&req, ",\"-\"");
 	for (i = 0; i < nargs; i++) {
 		buf_addc(&req, ',');
 		json_cstr(&req, args[i]);
@@ -54,7 +56,8 @@ cmd_remote(struct lisa_ctx *ctx, const char *cmd, const char *target,
 	buf_adds(&req, "]}\n");
 	/* (an answer waits for the host's, which waits for its agent) */
 	if (client_call_ms(ctx, req.data, &d, &cause, strcmp(cmd, "answer") ==
-	    0 ? CLIENT_ANSWER_MS + 5000 : CLIENT_TIMEOUT_MS) != 0) {
+	    0 || strcmp(cmd, "resume") == 0 ? CLIENT_ANSWER_MS + 5000 :
+	    CLIENT_TIMEOUT_MS) != 0) {
 		fprintf(stderr, "lisa: %s\n", cause);
 		free(cause);
 		buf_free(&req);
@@ -87,7 +90,7 @@ cmd_hosts(struct lisa_ctx *ctx, int json)
 	struct json_doc	*d;
 	char		*cause = NULL, *v[4];
 	int		 hosts, n, i, j, item;
-	long long	 panes;
+	long long	 panes, resume;
 	static const char *keys[] = { "host", "state", "since", "reason" };
 
 	if (client_call(ctx, "{\"cmd\":\"hosts\"}\n", &d, &cause) != 0) {
@@ -106,16 +109,18 @@ cmd_hosts(struct lisa_ctx *ctx, int json)
 	if (n == 0)
 		printf("no hosts (set -g @lisa-hosts 'HOST ...')\n");
 	else
-		printf("%-24s %-11s %-6s %-24s %s\n", "HOST", "STATE", "PANES",
-		    "SINCE", "REASON");
+		printf("%-24s %-11s %-6s %-6s %-24s %s\n", "HOST", "STATE",
+		    "PANES", "RESUME", "SINCE", "REASON");
 	for (i = 0; i < n; i++) {
 		item = json_array_item(d, hosts, i);
 		for (j = 0; j < 4; j++)
 			v[j] = json_get_str(d, item, keys[j]);
-		panes = 0;
+		panes = resume = 0;
 		json_get_int(d, item, "panes", &panes);
-		printf("%-24s %-11s %-6lld %-24s %s\n", v[0] ? v[0] : "?",
-		    v[1] ? v[1] : "?", panes, v[2] ? v[2] : "",
+		/* Agents of an ended tmux there: lisa resume --host HOST. */
+		json_get_int(d, item, "resume", &resume);
+		printf("%-24s %-11s %-6lld %-6lld %-24s %s\n", v[0] ? v[0] :
+		    "?", v[1] ? v[1] : "?", panes, resume, v[2] ? v[2] : "",
 		    v[3] ? v[3] : "");
 		for (j = 0; j < 4; j++)
 			free(v[j]);

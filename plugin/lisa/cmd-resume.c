@@ -115,13 +115,33 @@ resume_parse_agent(struct resume_list *l, const char *file, const char *line,
 	resume_agent_free(ra);
 }
 
+/*
+ * Whether the server SERVER ("pid-start") still runs at SOCKET: another
+ * tmux of this user (tmux -L work) is alive, not ended, and its agents
+ * are not to resume. Never starts one (client_tmux passes -N).
+ */
+static int
+resume_server_alive(struct lisa_ctx *ctx, const char *socket,
+    const char *server)
+{
+	struct lisa_ctx	 other = *ctx;
+	int		 alive;
+
+	other.sid.socket = (char *)socket;
+	other.instance = NULL;
+	alive = strcmp(client_instance(&other), server) == 0;
+	free(other.instance);
+	return (alive);
+}
+
 /* A record file: its header, then its agents. */
 static void
-resume_parse_file(struct resume_list *l, const char *path, const char *now)
+resume_parse_file(struct lisa_ctx *ctx, struct resume_list *l,
+    const char *path, const char *now)
 {
 	struct json_doc	*d;
 	const char	*line, *nl, *end;
-	char		*data, *cause = NULL, *server = NULL;
+	char		*data, *cause = NULL, *server = NULL, *socket;
 	size_t		 len;
 	long long	 v = 0, saved = 0;
 
@@ -140,6 +160,7 @@ resume_parse_file(struct resume_list *l, const char *path, const char *now)
 	json_get_int(d, 0, "v", &v);
 	json_get_int(d, 0, "saved", &saved);
 	server = json_get_str(d, 0, "server");
+	socket = json_get_str(d, 0, "socket");
 	json_free(d);
 	if (v != RESUME_VERSION) {
 		resume_bad(l, "lisa: %s: written by %s lisa (version %lld): "
@@ -147,6 +168,9 @@ resume_parse_file(struct resume_list *l, const char *path, const char *now)
 		    "another", v);
 	} else if (server != NULL && strcmp(server, now) == 0)
 		;	/* this server's: its agents run */
+	else if (server != NULL && socket != NULL && *socket == '/' &&
+	    resume_server_alive(ctx, socket, server))
+		;	/* another tmux of ours, running */
 	else if (saved <= 0 || time_real_ms() - saved > RESUME_KEEP_MS) {
 		/* A week old: no longer offered, and gone. */
 		unlink(path);
@@ -162,6 +186,7 @@ resume_parse_file(struct resume_list *l, const char *path, const char *now)
 		}
 	}
 	free(server);
+	free(socket);
 	free(data);
 }
 
@@ -188,7 +213,7 @@ resume_load(struct lisa_ctx *ctx, struct resume_list *l)
 		if (n < 8 || strcmp(de->d_name + n - 7, ".agents") != 0)
 			continue;
 		xasprintf(&f, "%s/%s", path, de->d_name);
-		resume_parse_file(l, f, client_instance(ctx));
+		resume_parse_file(ctx, l, f, client_instance(ctx));
 		free(f);
 	}
 	closedir(dir);
@@ -625,6 +650,43 @@ cmd_key_resume(struct lisa_ctx *ctx, const char *client, const char *arg)
 	return (menu_exec(ctx, ma.argv, ma.argc));
 }
 
+/* How many agents there are to resume here (the bridge tells its peer). */
+int
+resume_count(struct lisa_ctx *ctx)
+{
+	struct resume_list	*l = resume_menu_list(ctx);
+	int			 n = l->n;
+
+	resume_list_free(l);
+	return (n);
+}
+
+/* lisa resume --host HOST ...: the same, run there by its bridge. */
+static int
+resume_on_host(struct lisa_ctx *ctx, struct args *a)
+{
+	char	*target, *args[8];
+	int	 n = 0, j, rc;
+
+	if (a->all)
+		args[n++] = (char *)"--all";
+	if (a->restored)
+		args[n++] = (char *)"--restored";
+	if (a->dry_run)
+		args[n++] = (char *)"--dry-run";
+	for (j = 1; j < a->argc && n < 6; j++)
+		args[n++] = a->argv[j];
+	if (j < a->argc) {
+		fprintf(stderr, "lisa: at most %d agents at a time on a host\n",
+		    n);
+		return (1);
+	}
+	xasprintf(&target, "@%s", a->host);
+	rc = cmd_remote(ctx, "resume", target, args, n);
+	free(target);
+	return (rc);
+}
+
 int
 cmd_resume(struct lisa_ctx *ctx, struct args *a)
 {
@@ -632,6 +694,8 @@ cmd_resume(struct lisa_ctx *ctx, struct args *a)
 	char			*cause = NULL, *path;
 	int			 i, j, rc = 0, pick;
 
+	if (a->host != NULL)
+		return (resume_on_host(ctx, a));
 	path = agent_config_path();
 	if (agent_load(path, &cause) != 0) {
 		fprintf(stderr, "lisa: %s (built-in profiles in use)\n", cause);

@@ -27,7 +27,7 @@ static const struct lisa_cmd lisa_cmds[] = {
 	  "[--fallback CMD] [--cwd D] -- COMMAND...",
 	  "start an agent in a new window (in session S, else this one), "
 	  "recorded", 1, -1, 1 },
-	{ "resume", NULL, "[--all|--restored] [--dry-run] [N|ID...]",
+	{ "resume", NULL, "[--all|--restored] [--dry-run] [--host HOST] [N|ID...]",
 	  "the agents that ran when their tmux server ended: list them, or "
 	  "bring them back with their own conversations", 0, -1, 1 },
 	{ "runs", NULL, "[--json]", "the runs lisa started, and how they ended",

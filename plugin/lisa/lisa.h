@@ -33,6 +33,7 @@ struct args {
 	int		 fallback;
 	int		 all;
 	int		 restored;	/* resume: into tmux-resurrect's panes */
+	const char	*host;		/* resume: on this fleet host */
 	const char	*expect;	/* nudge, kill: the pane's incarnation;
 					   answer: its dialog's fingerprint */
 	int		 help;
@@ -150,6 +151,7 @@ int	 cmd_resume(struct lisa_ctx *, struct args *);
 void	 resume_menu_items(struct lisa_ctx *, const char *,
 	    struct menu_args *);
 int	 cmd_key_resume(struct lisa_ctx *, const char *, const char *);
+int	 resume_count(struct lisa_ctx *);
 int	 act_has_agent(struct lisa_ctx *, const char *);
 struct act_facts {
 	int	 agent;		/* the helper sees one (alive or ended) */

@@ -429,6 +429,18 @@ fleet_pane_update(struct fleet_host *h, struct json_doc *d)
 	return (0);
 }
 
+/* How many agents the host has to resume (lisa resume there), if said. */
+static int
+fleet_resumable(struct fleet_host *h, struct json_doc *d)
+{
+	long long	n = -1;
+
+	if (json_get_int(d, 0, "resume", &n) != 0 || n < 0 || n > 100000)
+		return (-1);
+	h->resumable = (int)n;
+	return (0);
+}
+
 /* One line from a host's bridge. */
 void
 fleet_pane_line(struct fleet_host *h, const char *line, size_t len)
@@ -451,6 +463,7 @@ fleet_pane_line(struct fleet_host *h, const char *line, size_t len)
 		h->since = time_real_ms();
 		loop_timer_del(&h->hello);
 		h->started = json_get_bool(d, 0, "started", &b) == 0 && b;
+		fleet_resumable(h, d);
 		strlcpy(h->reason, h->started ? "started its helper" : "",
 		    sizeof h->reason);
 		h->synced = 0;
@@ -480,6 +493,8 @@ fleet_pane_line(struct fleet_host *h, const char *line, size_t len)
 		ok = 1;
 	} else if (strcmp(t, "reply") == 0)
 		ok = fleet_reply(h, d) == 0;
+	else if (strcmp(t, "resume") == 0)
+		ok = fleet_resumable(h, d) == 0;
 	if (!ok)
 		log_warnx("fleet %s: a line not understood: skipped (%.80s)",
 		    h->name, t != NULL ? t : "no type");

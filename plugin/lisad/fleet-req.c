@@ -159,7 +159,16 @@ fleet_listener(struct listener_conn *lc, const char *cmd, struct json_doc *d)
 	arr = json_get(d, 0, "argv");
 	n = json_array_size(d, arr);
 	memset(argv, 0, sizeof argv);
-	if (fleet_parse_target(target, &h, &pid) != 0) {
+	/* "@HOST": a command of the host's own (lisa resume), no pane. */
+	if (target != NULL && target[0] == '@') {
+		pid = -1;
+		if ((h = fleet_find(target + 1)) == NULL) {
+			listener_send_error(lc, "no such host (as in "
+			    "@lisa-hosts)");
+			free(target);
+			return (1);
+		}
+	} else if (fleet_parse_target(target, &h, &pid) != 0) {
 		listener_send_error(lc, "no such remote pane (%N@HOST, HOST "
 		    "as in @lisa-hosts)");
 		free(target);
@@ -175,12 +184,12 @@ fleet_listener(struct listener_conn *lc, const char *cmd, struct json_doc *d)
 		if (json_tok_str(d, json_array_item(d, arr, i), &argv[i]) != 0)
 			ok = 0;
 		/* The target, as the remote knows it. */
-		else if (strcmp(argv[i], "-") == 0) {
+		else if (strcmp(argv[i], "-") == 0 && pid != -1) {
 			free(argv[i]);
 			argv[i] = xstrdup(id);
 		}
 	}
-	if (!ok)
+	if (!ok || (pid == -1 && strcmp(argv[0], "resume") != 0))
 		listener_send_error(lc, "bad argv");
 	else if (fleet_send(h, argv, n, lc, &cause) != 0) {
 		listener_send_error(lc, cause);

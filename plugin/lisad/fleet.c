@@ -596,6 +596,8 @@ fleet_hosts_json(struct buf *b)
 		buf_printf(b, "%d", fleet_pane_count(h));
 		json_key(b, "connects");
 		buf_printf(b, "%llu", (unsigned long long)h->connects);
+		json_key(b, "resume");
+		buf_printf(b, "%d", h->resumable);
 		buf_addc(b, '}');
 	}
 	buf_addc(b, ']');

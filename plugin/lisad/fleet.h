@@ -55,6 +55,7 @@ struct fleet_host {
 	char			 reason[FLEET_MAX_STR];
 	char			 err[FLEET_MAX_STR];	/* ssh's last word */
 	int			 started;	/* we started its helper */
+	int			 resumable;	/* agents it has to resume */
 	int			 synced;
 	uint64_t		 connects;
 

@@ -197,3 +197,31 @@ test_resume_into_resurrect_restored_panes() {
 	    fail "hook after stop: $(T show -gqv @resurrect-hook-post-restore-all)"
 	! T show -g | grep '^@lisa_' || fail "lisa's options left"
 }
+
+# Another tmux of the user's (tmux -L other) that still runs: its agents
+# are not offered, though their records are there; a record of a server
+# that ended at that same socket (another instance) is.
+test_resume_not_another_running_tmux() {
+	start_resume
+	B="${SOCK}b"
+	tmux -L "$B" -f /dev/null new-session -d -s other
+	bsock=$(tmux -L "$B" display -p '#{socket_path}')
+	binst=$(tmux -L "$B" display -p '#{pid}-#{start_time}')
+	d="$XDG_STATE_HOME/lisa/agents"
+	mkdir -p "$d" && chmod 700 "$XDG_STATE_HOME/lisa" "$d"
+	now=$(($(date +%s) * 1000))
+	for inst in "$binst" "1-1"; do
+		printf '{"v":1,"server":"%s","socket":"%s","saved":%s}\n{"agent":"claude","id":"0000fa4e-5555-4000-8000-00000000000%s","cwd":"%s","session":"main","window":"w","window_index":6,"pane_index":0,"pane":6}\n' \
+		    "$inst" "$bsock" "$now" "${#inst}" "$TESTDIR/proj/a b" >"$d/$inst.agents"
+	done
+	out=$(L resume 2>&1)
+	tmux -L "$B" kill-server
+	case "$out" in
+	*"0000fa4e-5555-4000-8000-000000000003"*) ;;
+	*) fail "the ended one not offered: $out" ;;
+	esac
+	case "$out" in
+	*"-00000000000${#binst}"*) fail "a running tmux's agent offered: $out" ;;
+	esac
+	[ "${#binst}" != 3 ] || fail "instance ids of one length: $binst"
+}
