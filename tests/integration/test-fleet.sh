@@ -27,9 +27,10 @@ start_sshd() {
 	mkdir -p "$TESTDIR/rbin" "$TESTDIR/remote-run"
 	chmod 700 "$TESTDIR/remote-run"
 	ln -s "$LISA" "$TESTDIR/rbin/lisa"
-	printf 'environment="PATH=%s:%s",environment="XDG_RUNTIME_DIR=%s",environment="HOME=%s" %s\n' \
+	# (its state, lisa resume's records, is its own: another machine's)
+	printf 'environment="PATH=%s:%s",environment="XDG_RUNTIME_DIR=%s",environment="HOME=%s",environment="XDG_STATE_HOME=%s" %s\n' \
 	    "$TESTDIR/rbin" "$PATH" "$TESTDIR/remote-run" "$HOME" \
-	    "$(cat "$S/id.pub")" >"$S/authorized_keys"
+	    "$TESTDIR/remote-state" "$(cat "$S/id.pub")" >"$S/authorized_keys"
 	PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 	# SHLVL: bash reads no ~/.bashrc for a command sshd runs when it
 	# is set (a user's rc files are not what this tests).
@@ -251,6 +252,42 @@ test_fleet_answer_remote() {
 	out=$(L answer "$p@$H2" allow --expect "$fp" 2>&1) || fail "answer: $out"
 	case "$out" in *'answered "1. Yes" (key 1)'*) ;; *) fail "answer said: $out" ;; esac
 	until_ms 10000 grep -q "answer yes '1'" "$FAKE_AGENT_LOG" || fail "no key there"
+}
+
+# A host's tmux server ends (its machine rebooted) with an agent in it:
+# once it is back, lisa hosts says it has an agent to resume, and lisa
+# resume --host brings it back there, with its conversation.
+test_fleet_resume_on_a_host() {
+	export PATH="$FAKE:$PATH"	# (the host runs the agent by name)
+	setup_fleet
+	mkdir -p "$TESTDIR/rproj"
+	R2 new-window -d -t work:3 -n api -c "$TESTDIR/rproj" claude
+	p=$(R2 display -p -t work:3 '#{pane_id}')
+	expect_remote "$p" "$H2" waiting_input 15000
+	until_ms 10000 sh -c "cat '$TESTDIR'/remote-state/lisa/agents/*.agents 2>/dev/null | grep -q 0000fa4e" ||
+	    fail "no record there: $(ls -la "$TESTDIR/remote-state/lisa/agents" 2>&1)"
+	id=$(cat "$TESTDIR"/remote-state/lisa/agents/*.agents | sed -n 's/.*"id":"\([^"]*\)".*/\1/p' | head -n 1)
+	R2 kill-server
+	until_ms 15000 sh -c "$LISA -L $SOCK hosts --json | grep -q '\"state\":\"down\"'" ||
+	    fail "not down: $(L hosts)"
+	R2 new-session -d -s work -x 120 -y 40 sh
+	R2 set -g @lisa-grace 1
+	until_ms 30000 hosts_are connected connected || fail "not back: $(L hosts)"
+	until_ms 10000 sh -c "[ \"\$($LISA -L $SOCK hosts --json | python3 -c 'import json,sys; print([h[\"resume\"] for h in json.load(sys.stdin)][1])')\" = 1 ]" ||
+	    fail "no agent to resume said: $(L hosts --json)"
+	L hosts | grep -E "^gpu1/\S+ +connected +[0-9]+ +1 " || fail "lisa hosts: $(L hosts)"
+	out=$(L resume --host "$H2" 2>&1) || fail "list there: $out"
+	printf '%s\n' "$out" | grep -E "^1 +claude +work:api +$id" || fail "list there: $out"
+	out=$(L resume --host "$H2" --all 2>&1) || fail "resume there: $out"
+	case "$out" in *"resumed claude in work:api ($TESTDIR/rproj), conversation $id"*) ;;
+	*) fail "said: $out" ;; esac
+	until_ms 10000 grep -q "resumed $id" "$FAKE_AGENT_LOG" || fail "not resumed there"
+	[ "$(R2 display -p -t work:3 '#{window_name} #{pane_current_path}')" = "api $TESTDIR/rproj" ] ||
+	    fail "where: $(R2 list-windows)"
+	until_ms 10000 sh -c "[ \"\$($LISA -L $SOCK hosts --json | python3 -c 'import json,sys; print([h[\"resume\"] for h in json.load(sys.stdin)][1])')\" = 0 ]" ||
+	    fail "still said to resume: $(L hosts --json)"
+	out=$(L resume --host nohost 2>&1) && fail "no such host: $out"
+	case "$out" in *"no such host"*) ;; *) fail "no such host: $out" ;; esac
 }
 
 # The host drops (sshd and its connections gone): down, with ssh's reason;
