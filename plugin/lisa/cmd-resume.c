@@ -104,8 +104,9 @@ resume_parse_agent(struct resume_list *l, const char *file, const char *line,
 		resume_bad(l, "lisa: %s: %s's directory %s is gone: "
 		    "skipped\n", file, ra->agent, ra->cwd != NULL ? ra->cwd :
 		    "(none)");
-	} else if (ra->id != NULL && strspn(ra->id,
-	    "0123456789abcdefABCDEF-_") != strlen(ra->id)) {
+	} else if (ra->id != NULL && (strlen(ra->id) < 8 || strspn(ra->id,
+	    "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_")
+	    != strlen(ra->id))) {
 		resume_bad(l, "lisa: %s: %s's id is not one: skipped\n",
 		    file, ra->agent);
 	} else {

@@ -66,6 +66,43 @@ agentfiles_gemini_read(struct pane *p)
 	}
 }
 
+/*
+ * The log's conversation id (lisa resume): Qwen names the log by it;
+ * Gemini's first line, its metadata, has it as "sessionId".
+ */
+static void
+agentfiles_gemini_session(struct watch *w, const char *path,
+    const char *name)
+{
+	struct json_doc	*d;
+	char		 buf[4096], *nl, *id, *cause = NULL;
+	ssize_t		 n;
+	int		 fd;
+
+	w->chat_session[0] = '\0';
+	if (w->agent->qwen_files) {
+		strlcpy(w->chat_session, name, sizeof w->chat_session);
+		if ((nl = strstr(w->chat_session, ".jsonl")) != NULL)
+			*nl = '\0';
+		return;
+	}
+	fd = open(path, O_RDONLY|O_NOFOLLOW|O_NONBLOCK|O_CLOEXEC);
+	if (fd == -1)
+		return;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0 || (nl = memchr(buf, '\n', (size_t)n)) == NULL)
+		return;
+	if ((d = json_parse(buf, (size_t)(nl - buf), &cause)) == NULL) {
+		free(cause);
+		return;
+	}
+	if ((id = json_get_str(d, 0, "sessionId")) != NULL)
+		strlcpy(w->chat_session, id, sizeof w->chat_session);
+	free(id);
+	json_free(d);
+}
+
 /* Is p a live Gemini pane whose project's logs are in dir? */
 static int
 agentfiles_gemini_in(struct pane *p, const char *dir)
@@ -172,6 +209,7 @@ agentfiles_gemini_changed(const char *dir, const char *name)
 	usage_init(&w->usage);
 	w->usage_ino = w->usage_dev = w->usage_off = 0;
 	w->transcript = TX_NONE;
+	agentfiles_gemini_session(w, path, name);
 	agentfiles_gemini_read(best);
 	return (1);
 }

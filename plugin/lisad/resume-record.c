@@ -29,10 +29,54 @@
 static char	*resume_path;
 static int	 resume_failed;	/* said once */
 
+/* Is S an id an agent names a conversation by (a UUID, ses_...)? */
+static int
+resume_id_ok(const char *s)
+{
+	size_t	n = strlen(s);
+
+	return (n >= 8 && n < 64 && strspn(s, "0123456789abcdefghijklmnop"
+	    "qrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_") == n);
+}
+
+/*
+ * The conversation an agent was started to resume, from its arguments
+ * (claude --resume ID, codex resume ID, gemini -r ID, copilot
+ * --resume=ID, opencode -s ID): the id alone, nothing else of them.
+ */
+void
+resume_argv_id(char **argv, int argc, char *out, size_t len)
+{
+	static const char *const opts[] = { "--resume", "-r", "resume",
+	    "--session", "-s", NULL };
+	const char	*v;
+	size_t		 n;
+	int		 i, j;
+
+	*out = '\0';
+	for (i = 1; i < argc; i++) {
+		for (j = 0; opts[j] != NULL; j++) {
+			n = strlen(opts[j]);
+			if (strcmp(argv[i], opts[j]) == 0 && i + 1 < argc)
+				v = argv[i + 1];
+			else if (strncmp(argv[i], opts[j], n) == 0 &&
+			    argv[i][n] == '=' && opts[j][0] == '-')
+				v = argv[i] + n + 1;
+			else
+				continue;
+			if (resume_id_ok(v)) {
+				strlcpy(out, v, len);
+				return;
+			}
+		}
+	}
+}
+
 /*
  * The agent's own id for its conversation, or "": Claude Code's
  * sessionId; Codex's thread, the UUID ending its rollout's name
- * (rollout-<time>-<uuid>.jsonl).
+ * (rollout-<time>-<uuid>.jsonl); Gemini's and Qwen's, from their chat
+ * logs; else the one it was started to resume.
  */
 const char *
 resume_agent_id(struct watch *w, char *out, size_t len)
@@ -56,8 +100,12 @@ resume_agent_id(struct watch *w, char *out, size_t len)
 			}
 		}
 	}
+	if (*out == '\0' && *w->chat_session != '\0')
+		strlcpy(out, w->chat_session, len);
+	if (*out == '\0' && *w->argv_session != '\0')
+		strlcpy(out, w->argv_session, len);
 	/* (ids are UUIDs or such: anything else is not passed on) */
-	if (strspn(out, "0123456789abcdefABCDEF-_") != strlen(out))
+	if (*out != '\0' && !resume_id_ok(out))
 		*out = '\0';
 	return (out);
 }

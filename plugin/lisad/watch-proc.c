@@ -240,6 +240,8 @@ watch_scan(struct pane *p)
 		w->ended_base_set = 0;
 		w->agent = found;
 		strlcpy(w->agent_name, found->name, sizeof w->agent_name);
+		resume_argv_id(argv, argc, w->argv_session,
+		    sizeof w->argv_session);
 		w->agent_pid = nodes[agent_i].pid;
 		w->agent_start = nodes[agent_i].start;
 		w->agent_seen = 1;

@@ -133,6 +133,7 @@ watch_reset_run(struct watch *w)
 	free(w->gemini_chats);
 	w->gemini_chats = NULL;
 	w->claude_session_id[0] = '\0';
+	w->argv_session[0] = w->chat_session[0] = '\0';
 	free(w->session_cwd);
 	w->session_cwd = NULL;
 	w->transcript = TX_NONE;

@@ -84,6 +84,8 @@ struct watch {
 	int			 env_unread;	/* found with no environment */
 	char			*transcript_dir; /* projects/<cwd slug>/ */
 	char			 claude_session_id[64];
+	char			 argv_session[64];  /* --resume ID it began with */
+	char			 chat_session[64];  /* its chat log's (Gemini, Qwen) */
 	char			*session_cwd;	/* its session file's cwd */
 	int64_t			 agent_since_real;	/* real ms: it began */
 	enum transcript_event	 transcript;
@@ -238,6 +240,7 @@ void		 live_close(void);
 /* resume-record.c: the agents lisa resume brings back. */
 void		 resume_record_save(void);
 const char	*resume_agent_id(struct watch *, char *, size_t);
+void		 resume_argv_id(char **, int, char *, size_t);
 void		 resume_record_close(void);
 
 /* act.c: typing into a pane, checked at that moment. */

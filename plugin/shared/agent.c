@@ -124,6 +124,8 @@ static const struct builtin builtins[] = {
 			[11] = "Usage limit reached for ",
 		},
 		.gemini_files = 1,
+		/* (its goodbye says so; -r also takes "latest" or a number) */
+		.resume = "gemini --resume \"$1\"",
 	},
 	{
 		/*
@@ -147,6 +149,7 @@ static const struct builtin builtins[] = {
 			[9] = "To continue this session, run qwen --resume",
 		},
 		.qwen_files = 1,
+		.resume = "qwen --resume \"$1\"",
 		/*
 		 * Its hooks (Claude's, taken over) say nothing of a refused
 		 * permission, and its dialog came with no hook (0.15.10).

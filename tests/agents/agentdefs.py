@@ -240,6 +240,7 @@ class Gemini(Agent):
     # followed at once by the next user turn, the reply.
     refusal_words = ['touch lisa-deny"}],"role":"user"},{"parts":[{"text":"']
     kill_detail = None
+    resumes = True
     oneshot_name = "print mode"
     oneshot_ok = ["-p", "say hello"]
     oneshot_fail = ["-p", "#mock error 400"]
@@ -312,6 +313,7 @@ class Qwen(Agent):
     # dialog (no request, no output: its own wait), with or without hooks.
     patience = 2
     dialog_text = {"permission": "Allow execution"}
+    resumes = True
     oneshot_name = "print mode"
     oneshot_ok = ["-p", "say hello"]
     oneshot_fail = ["-p", "#mock error 400"]
