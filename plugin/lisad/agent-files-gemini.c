@@ -176,6 +176,9 @@ agentfiles_gemini_changed(const char *dir, const char *name)
 	RB_FOREACH(p, panes, &panes) {
 		if ((w = p->watch) != NULL && w->rollout != NULL &&
 		    strcmp(w->rollout, path) == 0) {
+			/* (its first line may come after the file) */
+			if (w->chat_session[0] == '\0' && w->agent != NULL)
+				agentfiles_gemini_session(w, path, name);
 			if (w->agent_alive)
 				agentfiles_gemini_read(p);
 			free(path);
