@@ -1,9 +1,10 @@
 /*
  * What brings agents back once their tmux server is gone (lisa resume):
  * for each agent pane, the agent, its working directory, the agent's own
- * session id (Claude Code's sessionId, Codex's thread) and where it was
- * (tmux session, window name and index, pane index). One file per server
- * instance, <instance>.agents in the state directory (which a reboot
+ * session id (Claude Code's sessionId, Codex's thread, Gemini's and
+ * Qwen's chat session, else the one it was started to resume) and where
+ * it was (tmux session, window name and index, pane index). One file per
+ * server instance, <instance>.agents in the state directory (which a reboot
  * keeps; the runtime directory is gone then), written atomically by the
  * live file's timer (live.c), a second after a change.
  *

@@ -225,3 +225,20 @@ test_resume_not_another_running_tmux() {
 	esac
 	[ "${#binst}" != 3 ] || fail "instance ids of one length: $binst"
 }
+
+# An agent started by its own resume command is known by the id in its
+# arguments (here Codex, whose rollout the fake does not write); "latest"
+# or a number is no id, and nothing else of the arguments is read.
+test_resume_id_from_the_arguments() {
+	start_resume
+	T new-window -d -t main:1 "codex resume 0000fa4e-7777-4000-8000-000000000007"
+	T new-window -d -t main:2 "gemini --resume latest"
+	a=$(T display -p -t main:1 '#{pane_id}')
+	b=$(T display -p -t main:2 '#{pane_id}')
+	L wait "$a" --until waiting_input --timeout 30 >/dev/null || fail "no codex"
+	L wait "$b" --until waiting_input --timeout 30 >/dev/null || fail "no gemini"
+	[ "$(L status "$a" --json | jget "d['agent_session']")" = 0000fa4e-7777-4000-8000-000000000007 ] ||
+	    fail "codex: $(L status "$a" --json | jget "d['agent_session']")"
+	[ "$(L status "$b" --json | jget "d['agent_session']")" = null ] ||
+	    fail "gemini: $(L status "$b" --json | jget "d['agent_session']")"
+}
