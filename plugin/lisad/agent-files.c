@@ -281,7 +281,8 @@ agentfiles_dir_changed(const char *dir, const char *name)
 		agentfiles_codex_changed(dir, name);
 		return;
 	}
-	if (agentfiles_gemini_changed(dir, name))
+	if (agentfiles_gemini_changed(dir, name) ||
+	    agentfiles_copilot_changed(dir, name))
 		return;
 	if (n > 6 && strcmp(name + n - 6, ".jsonl") == 0) {
 		RB_FOREACH(p, panes, &panes) {
@@ -579,6 +580,8 @@ agentfiles_agent(struct pane *p)
 	if (w->agent != NULL &&
 	    (w->agent->gemini_files || w->agent->qwen_files))
 		agentfiles_gemini_look(p);
+	if (w->agent != NULL && w->agent->copilot_files)
+		agentfiles_copilot_look(p);
 	if (w->agent == NULL || !w->agent->claude_files)
 		return;
 	/*
@@ -629,6 +632,8 @@ agentfiles_look(struct pane *p)
 	if (w->agent != NULL &&
 	    (w->agent->gemini_files || w->agent->qwen_files))
 		agentfiles_gemini_look(p);
+	if (w->agent != NULL && w->agent->copilot_files)
+		agentfiles_copilot_look(p);
 	if (w->session_dir == NULL)
 		return;
 	agentfiles_session(p);

@@ -97,6 +97,7 @@ struct watch {
 	char			*rollout;	/* its rollout, or Gemini's chat log */
 	char			*gemini_home;	/* its ~/.gemini */
 	char			*gemini_chats;	/* tmp/<project>/chats there */
+	char			*copilot_logs;	/* Copilot's logs directory */
 	uint64_t		 codex_turn_at;	/* OSC 7501 working began */
 	struct usage		 usage;		/* tokens, from its transcript */
 	struct bgtasks		 bg;		/* its work left running */
@@ -221,6 +222,8 @@ void		 agentfiles_codex_changed(const char *, const char *);
 /* agent-files-gemini.c: Gemini CLI's chat log, for its tokens and limits. */
 void		 agentfiles_gemini_look(struct pane *);
 int		 agentfiles_gemini_changed(const char *, const char *);
+void		 agentfiles_copilot_look(struct pane *);
+int		 agentfiles_copilot_changed(const char *, const char *);
 
 /* run-watch.c: lisa run's runs, as the wrapper reports them. */
 int		 runs_update(const char *, char **);

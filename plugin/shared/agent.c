@@ -34,6 +34,7 @@ struct builtin {
 	int		 codex_files;
 	int		 gemini_files;
 	int		 qwen_files;
+	int		 copilot_files;
 	int		 retry_screen;
 	int		 hooks_partial;
 	int		 answer_enter;
@@ -220,6 +221,8 @@ static const struct builtin builtins[] = {
 		.hooks_partial = 1,
 		/* A number moves its dialog's pointer; Enter picks. */
 		.answer_enter = 1,
+		.copilot_files = 1,
+		.resume = "copilot --resume=\"$1\"",
 	},
 	{
 		/*
@@ -426,6 +429,7 @@ profile_from_builtin(const struct builtin *b)
 	p->codex_files = b->codex_files;
 	p->gemini_files = b->gemini_files;
 	p->qwen_files = b->qwen_files;
+	p->copilot_files = b->copilot_files;
 	p->retry_screen = b->retry_screen;
 	p->hooks_partial = b->hooks_partial;
 	p->answer_enter = b->answer_enter;
@@ -518,6 +522,7 @@ agent_parse_user(const char *buf, size_t n, const char *path, char **cause)
 		json_get_bool(d, obj, "codex_files", &p->codex_files);
 		json_get_bool(d, obj, "gemini_files", &p->gemini_files);
 		json_get_bool(d, obj, "qwen_files", &p->qwen_files);
+		json_get_bool(d, obj, "copilot_files", &p->copilot_files);
 		json_get_bool(d, obj, "retry_screen", &p->retry_screen);
 		json_get_bool(d, obj, "hooks_partial", &p->hooks_partial);
 		json_get_bool(d, obj, "answer_enter", &p->answer_enter);

@@ -445,6 +445,7 @@ class Copilot(Agent):
     # On a stalled stream it says "esc esc edit prompt", and neither two
     # Escapes nor Ctrl-C ("Cancelling", for minutes) stopped it here.
     stall_interruptible = False
+    resumes = True
     oneshot_name = "prompt mode"
     oneshot_ok = ["-p", "say hello"]
     oneshot_fail = ["-p", "#mock error 400"]

@@ -1,0 +1,158 @@
+/*
+ * Copilot CLI's conversation id, for lisa resume (checked against
+ * 1.0.102): each process logs to <copilot>/logs/process-<ms>-<pid>.log,
+ * <copilot> being $COPILOT_HOME or ~/.copilot and the pid its native
+ * runtime's, a child of the node wrapper lisa knows; the log says
+ * "Workspace initialized: <uuid>" as a session opens. The file's name
+ * says whose it is: no guess by directory or time as for the others.
+ *
+ * Read until the id is found, then no more (the log grows with every
+ * request): a session begun later in the same process (/new) is not
+ * followed, and docs/lifecycle.md says so.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lisad.h"
+#include "watch.h"
+
+#define COPILOT_LOG_MAX		(256 * 1024)	/* its first lines */
+#define COPILOT_TREE		16
+#define COPILOT_MARK		"Workspace initialized: "
+
+/* The agent's process and its children and theirs: who may log for it. */
+static int
+agentfiles_copilot_tree(struct watch *w, pid_t *out, int max)
+{
+	pid_t	kids[COPILOT_TREE];
+	int	n = 0, i, k, j;
+
+	out[n++] = w->agent_pid;
+	for (i = 0; i < n && i < 4; i++) {
+		k = proc_children(out[i], kids, COPILOT_TREE);
+		for (j = 0; j < k && n < max; j++)
+			out[n++] = kids[j];
+	}
+	return (n);
+}
+
+/* The pid ending a log's name (process-<ms>-<pid>.log), or -1. */
+static long
+agentfiles_copilot_pid(const char *name)
+{
+	const char	*dash;
+	char		*end;
+	long		 pid;
+	size_t		 n = strlen(name);
+
+	if (strncmp(name, "process-", 8) != 0 || n < 13 ||
+	    strcmp(name + n - 4, ".log") != 0 ||
+	    (dash = strrchr(name, '-')) == NULL)
+		return (-1);
+	pid = strtol(dash + 1, &end, 10);
+	return (end != dash + 1 && strcmp(end, ".log") == 0 ? pid : -1);
+}
+
+/* The session id the log names, into w->chat_session. */
+static void
+agentfiles_copilot_read(struct pane *p, const char *path)
+{
+	struct watch	*w = p->watch;
+	char		*buf, *at, id[64];
+	ssize_t		 n;
+	size_t		 have = 0, len;
+	int		 fd;
+
+	fd = open(path, O_RDONLY|O_NOFOLLOW|O_NONBLOCK|O_CLOEXEC);
+	if (fd == -1)
+		return;
+	buf = xmalloc(COPILOT_LOG_MAX + 1);
+	while (have < COPILOT_LOG_MAX &&
+	    (n = read(fd, buf + have, COPILOT_LOG_MAX - have)) > 0)
+		have += (size_t)n;
+	close(fd);
+	buf[have] = '\0';
+	if ((at = strstr(buf, COPILOT_MARK)) != NULL) {
+		at += strlen(COPILOT_MARK);
+		len = strspn(at, "0123456789abcdef-");
+		if (len == 36) {
+			memcpy(id, at, len);
+			id[len] = '\0';
+			strlcpy(w->chat_session, id, sizeof w->chat_session);
+			log_debug("pane %%%d: copilot session %s", p->id, id);
+		}
+	}
+	free(buf);
+}
+
+/* A log of p's agent, by its name: read it. */
+static void
+agentfiles_copilot_log(struct pane *p, const char *dir, const char *name)
+{
+	pid_t	 tree[COPILOT_TREE];
+	long	 pid = agentfiles_copilot_pid(name);
+	char	*path;
+	int	 n, i;
+
+	if (pid <= 0 || p->watch->chat_session[0] != '\0')
+		return;
+	n = agentfiles_copilot_tree(p->watch, tree, COPILOT_TREE);
+	for (i = 0; i < n; i++) {
+		if (tree[i] == (pid_t)pid) {
+			xasprintf(&path, "%s/%s", dir, name);
+			agentfiles_copilot_read(p, path);
+			free(path);
+			return;
+		}
+	}
+}
+
+/* The agent was found: its logs' directory, watched, and read. */
+void
+agentfiles_copilot_look(struct pane *p)
+{
+	struct watch	*w = p->watch;
+	struct dirent	*de;
+	DIR		*d;
+	char		*home;
+
+	if (w->copilot_logs == NULL) {
+		if ((home = agentfiles_env_dir(w->agent_pid, "COPILOT_HOME",
+		    ".copilot")) == NULL)
+			return;
+		xasprintf(&w->copilot_logs, "%s/logs", home);
+		free(home);
+		agentfiles_watch(w->copilot_logs);
+	}
+	if (w->chat_session[0] != '\0' ||
+	    (d = opendir(w->copilot_logs)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL && w->chat_session[0] == '\0')
+		agentfiles_copilot_log(p, w->copilot_logs, de->d_name);
+	closedir(d);
+}
+
+/* A file changed in a watched directory: 1 if a Copilot log's. */
+int
+agentfiles_copilot_changed(const char *dir, const char *name)
+{
+	struct pane	*p;
+	struct watch	*w;
+	int		 ours = 0;
+
+	if (agentfiles_copilot_pid(name) == -1)
+		return (0);
+	RB_FOREACH(p, panes, &panes) {
+		w = p->watch;
+		if (w == NULL || !w->agent_alive || w->copilot_logs == NULL ||
+		    strcmp(w->copilot_logs, dir) != 0)
+			continue;
+		ours = 1;
+		agentfiles_copilot_log(p, dir, name);
+	}
+	return (ours);
+}
