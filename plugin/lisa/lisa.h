@@ -111,6 +111,7 @@ struct menu_args {		/* a display-menu command, built up */
 void	 menu_text(struct buf *, const char *);
 char	*menu_run_shell(const char *);
 void	 menu_run_lisa(struct lisa_ctx *, const char *const *, char *, size_t);
+int	 cmd_key_act(struct lisa_ctx *, const char *, const char *);
 void	 menu_add(struct menu_args *, char *);
 void	 menu_start(struct menu_args *, const char *, const char *);
 void	 menu_item(struct menu_args *, const char *, const char *,
