@@ -102,6 +102,9 @@ class ResumeRows:
         pane = self.s.tmux("display", "-p", "-t", "main:" + name, "#{pane_id}", check=False)
         if not pane.startswith("%"):
             raise Failure("no window %s after lisa resume" % name)
+        # Copilot asks for the folder's trust again, as at any start.
+        if getattr(a, "trust_text", None):
+            self.trust_dialog(pane, t)
         if not self.expect("resume: back at its prompt", pane, t, "waiting_input", "prompt",
                            getattr(a, "start_timeout", 40)):
             return
