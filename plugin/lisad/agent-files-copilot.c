@@ -120,19 +120,19 @@ agentfiles_copilot_look(struct pane *p)
 	DIR		*d;
 	char		*home;
 
-	if (w->copilot_logs == NULL) {
+	if (w->agent_log == NULL) {
 		if ((home = agentfiles_env_dir(w->agent_pid, "COPILOT_HOME",
 		    ".copilot")) == NULL)
 			return;
-		xasprintf(&w->copilot_logs, "%s/logs", home);
+		xasprintf(&w->agent_log, "%s/logs", home);
 		free(home);
-		agentfiles_watch(w->copilot_logs);
+		agentfiles_watch(w->agent_log);
 	}
 	if (w->chat_session[0] != '\0' ||
-	    (d = opendir(w->copilot_logs)) == NULL)
+	    (d = opendir(w->agent_log)) == NULL)
 		return;
 	while ((de = readdir(d)) != NULL && w->chat_session[0] == '\0')
-		agentfiles_copilot_log(p, w->copilot_logs, de->d_name);
+		agentfiles_copilot_log(p, w->agent_log, de->d_name);
 	closedir(d);
 }
 
@@ -148,8 +148,8 @@ agentfiles_copilot_changed(const char *dir, const char *name)
 		return (0);
 	RB_FOREACH(p, panes, &panes) {
 		w = p->watch;
-		if (w == NULL || !w->agent_alive || w->copilot_logs == NULL ||
-		    strcmp(w->copilot_logs, dir) != 0)
+		if (w == NULL || !w->agent_alive || w->agent_log == NULL ||
+		    strcmp(w->agent_log, dir) != 0)
 			continue;
 		ours = 1;
 		agentfiles_copilot_log(p, dir, name);

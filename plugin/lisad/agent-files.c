@@ -282,7 +282,8 @@ agentfiles_dir_changed(const char *dir, const char *name)
 		return;
 	}
 	if (agentfiles_gemini_changed(dir, name) ||
-	    agentfiles_copilot_changed(dir, name))
+	    agentfiles_copilot_changed(dir, name) ||
+	    agentfiles_opencode_changed(dir, name))
 		return;
 	if (n > 6 && strcmp(name + n - 6, ".jsonl") == 0) {
 		RB_FOREACH(p, panes, &panes) {
@@ -582,6 +583,8 @@ agentfiles_agent(struct pane *p)
 		agentfiles_gemini_look(p);
 	if (w->agent != NULL && w->agent->copilot_files)
 		agentfiles_copilot_look(p);
+	if (w->agent != NULL && w->agent->opencode_files)
+		agentfiles_opencode_look(p);
 	if (w->agent == NULL || !w->agent->claude_files)
 		return;
 	/*
@@ -634,6 +637,8 @@ agentfiles_look(struct pane *p)
 		agentfiles_gemini_look(p);
 	if (w->agent != NULL && w->agent->copilot_files)
 		agentfiles_copilot_look(p);
+	if (w->agent != NULL && w->agent->opencode_files)
+		agentfiles_opencode_look(p);
 	if (w->session_dir == NULL)
 		return;
 	agentfiles_session(p);
@@ -666,6 +671,7 @@ agentfiles_close(void)
 {
 	struct adir	*a;
 
+	agentfiles_opencode_close();
 	while ((a = TAILQ_FIRST(&adirs)) != NULL) {
 		TAILQ_REMOVE(&adirs, a, entry);
 		free(a->path);

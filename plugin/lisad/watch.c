@@ -71,7 +71,7 @@ watch_free(struct pane *p)
 	free(w->codex_home);
 	free(w->rollout);
 	free(w->gemini_home);
-	free(w->copilot_logs);
+	free(w->agent_log);
 	free(w->gemini_chats);
 	buf_free(&w->usage_part);
 	for (i = 0; i < PUBLISH_NFIELDS; i++)
@@ -133,8 +133,8 @@ watch_reset_run(struct watch *w)
 	w->gemini_home = NULL;
 	free(w->gemini_chats);
 	w->gemini_chats = NULL;
-	free(w->copilot_logs);
-	w->copilot_logs = NULL;
+	free(w->agent_log);
+	w->agent_log = NULL;
 	w->claude_session_id[0] = '\0';
 	w->argv_session[0] = w->chat_session[0] = '\0';
 	free(w->session_cwd);

@@ -97,7 +97,7 @@ struct watch {
 	char			*rollout;	/* its rollout, or Gemini's chat log */
 	char			*gemini_home;	/* its ~/.gemini */
 	char			*gemini_chats;	/* tmp/<project>/chats there */
-	char			*copilot_logs;	/* Copilot's logs directory */
+	char			*agent_log;	/* Copilot's logs, OpenCode's log */
 	uint64_t		 codex_turn_at;	/* OSC 7501 working began */
 	struct usage		 usage;		/* tokens, from its transcript */
 	struct bgtasks		 bg;		/* its work left running */
@@ -224,6 +224,9 @@ void		 agentfiles_gemini_look(struct pane *);
 int		 agentfiles_gemini_changed(const char *, const char *);
 void		 agentfiles_copilot_look(struct pane *);
 int		 agentfiles_copilot_changed(const char *, const char *);
+void		 agentfiles_opencode_look(struct pane *);
+int		 agentfiles_opencode_changed(const char *, const char *);
+void		 agentfiles_opencode_close(void);
 
 /* run-watch.c: lisa run's runs, as the wrapper reports them. */
 int		 runs_update(const char *, char **);

@@ -35,6 +35,7 @@ struct builtin {
 	int		 gemini_files;
 	int		 qwen_files;
 	int		 copilot_files;
+	int		 opencode_files;
 	int		 retry_screen;
 	int		 hooks_partial;
 	int		 answer_enter;
@@ -188,6 +189,8 @@ static const struct builtin builtins[] = {
 		.retry_marks = { "[retrying " },
 		/* Its retry row is replaced when the retry ends. */
 		.retry_screen = 1,
+		.opencode_files = 1,
+		.resume = "opencode -s \"$1\"",
 		/* Buttons, the selected one drawn only in colour. */
 		.dialog_buttons = 1,
 	},
@@ -430,6 +433,7 @@ profile_from_builtin(const struct builtin *b)
 	p->gemini_files = b->gemini_files;
 	p->qwen_files = b->qwen_files;
 	p->copilot_files = b->copilot_files;
+	p->opencode_files = b->opencode_files;
 	p->retry_screen = b->retry_screen;
 	p->hooks_partial = b->hooks_partial;
 	p->answer_enter = b->answer_enter;
@@ -523,6 +527,7 @@ agent_parse_user(const char *buf, size_t n, const char *path, char **cause)
 		json_get_bool(d, obj, "gemini_files", &p->gemini_files);
 		json_get_bool(d, obj, "qwen_files", &p->qwen_files);
 		json_get_bool(d, obj, "copilot_files", &p->copilot_files);
+		json_get_bool(d, obj, "opencode_files", &p->opencode_files);
 		json_get_bool(d, obj, "retry_screen", &p->retry_screen);
 		json_get_bool(d, obj, "hooks_partial", &p->hooks_partial);
 		json_get_bool(d, obj, "answer_enter", &p->answer_enter);

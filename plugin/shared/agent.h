@@ -29,6 +29,7 @@ struct agent_profile {
 	int		 gemini_files;	/* writes ~/.gemini/tmp/<id>/chats logs */
 	int		 qwen_files;	/* writes ~/.qwen/projects/<cwd>/chats logs */
 	int		 copilot_files;	/* logs to ~/.copilot/logs/process-*-PID */
+	int		 opencode_files; /* logs to ~/.local/share/opencode/log */
 	int		 retry_screen;	/* its retry text on screen is live */
 	int		 hooks_partial;	/* its hooks miss some turn ends */
 	int		 answer_enter;	/* a dialog's number then Enter */

@@ -377,6 +377,7 @@ class OpenCode(Agent):
     # It draws a streamed answer well behind the stream (a "slow 8" took
     # over 40 s to end on screen here): every wait is this many times.
     patience = 4
+    resumes = True
     oneshot_name = "run"
     oneshot_ok = ["run", "say hello"]
     # It retries a 500 for ever; a 401 (invalid_api_key) ends `run`,

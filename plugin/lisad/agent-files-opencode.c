@@ -1,0 +1,204 @@
+/*
+ * OpenCode's conversation id, for lisa resume (checked against 1.18.33):
+ * its sessions are in a SQLite database lisa does not read, but every
+ * OpenCode process of a user appends to <data>/opencode/log/opencode.log
+ * (<data>: $XDG_DATA_HOME, else ~/.local/share), and a session's first
+ * line there is "message=created id=ses_... directory=DIR ...
+ * parentID=undefined" (a subagent's has a parent). Whose it is: the
+ * OpenCode pane working in DIR that has no session yet, else the one
+ * whose output came last (it answers the prompt that made it). Two in one
+ * directory starting sessions in the same moment can be swapped.
+ *
+ * The log is read from where it ended when lisa first looked, only its
+ * new lines: a session made before lisa met the agent is not known.
+ */
+#include <sys/stat.h>
+
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lisad.h"
+#include "watch.h"
+
+#define OPENCODE_LOGS		4	/* users' data directories at once */
+#define OPENCODE_READ_MAX	(1024 * 1024)
+#define OPENCODE_LINE_MAX	8192
+
+static struct {
+	char	*path;
+	dev_t	 dev;
+	ino_t	 ino;
+	off_t	 off;		/* read up to here */
+} oclog[OPENCODE_LOGS];
+
+/* Field NAME=value of a log line (values have no spaces), into out. */
+static int
+agentfiles_opencode_field(const char *line, const char *name, char *out,
+    size_t len)
+{
+	const char	*p = line;
+	size_t		 n = strlen(name), v;
+
+	while ((p = strstr(p, name)) != NULL) {
+		if ((p == line || p[-1] == ' ') && p[n] == '=') {
+			p += n + 1;
+			v = strcspn(p, " \n");
+			if (v == 0 || v >= len)
+				return (-1);
+			memcpy(out, p, v);
+			out[v] = '\0';
+			return (0);
+		}
+		p += n;
+	}
+	return (-1);
+}
+
+/* A session made in dir: the pane it is whose. */
+static void
+agentfiles_opencode_created(const char *log, const char *id, const char *dir)
+{
+	struct pane	*p, *best = NULL;
+	struct watch	*w;
+	char		 cwd[PATH_MAX];
+
+	RB_FOREACH(p, panes, &panes) {
+		w = p->watch;
+		if (w == NULL || !w->agent_alive || w->agent == NULL ||
+		    !w->agent->opencode_files || w->agent_log == NULL ||
+		    strcmp(w->agent_log, log) != 0 ||
+		    proc_cwd(w->agent_pid, cwd, sizeof cwd) != 0 ||
+		    strcmp(cwd, dir) != 0)
+			continue;
+		if (best == NULL ||
+		    (w->chat_session[0] == '\0' &&
+		    best->watch->chat_session[0] != '\0') ||
+		    ((w->chat_session[0] == '\0') ==
+		    (best->watch->chat_session[0] == '\0') &&
+		    p->out_last > best->out_last))
+			best = p;
+	}
+	if (best != NULL) {
+		log_debug("pane %%%d: opencode session %s", best->id, id);
+		strlcpy(best->watch->chat_session, id,
+		    sizeof best->watch->chat_session);
+	}
+}
+
+/* The log's new lines (from where lisa last read it), each looked at. */
+static void
+agentfiles_opencode_read(int i, int first)
+{
+	struct stat	 st;
+	char		*buf, *line, *nl, id[64], dir[PATH_MAX], parent[32];
+	ssize_t		 n;
+	size_t		 have = 0;
+	int		 fd;
+
+	fd = open(oclog[i].path, O_RDONLY|O_NOFOLLOW|O_NONBLOCK|O_CLOEXEC);
+	if (fd == -1)
+		return;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return;
+	}
+	/* A new file, or one cut: from its start; at first, from its end. */
+	if (st.st_dev != oclog[i].dev || st.st_ino != oclog[i].ino ||
+	    st.st_size < oclog[i].off) {
+		oclog[i].dev = st.st_dev;
+		oclog[i].ino = st.st_ino;
+		oclog[i].off = first ? st.st_size : 0;
+	}
+	if (st.st_size - oclog[i].off > OPENCODE_READ_MAX)
+		oclog[i].off = st.st_size - OPENCODE_READ_MAX;
+	buf = xmalloc(OPENCODE_READ_MAX + 1);
+	while (have < OPENCODE_READ_MAX && (n = pread(fd, buf + have,
+	    OPENCODE_READ_MAX - have, oclog[i].off + (off_t)have)) > 0)
+		have += (size_t)n;
+	close(fd);
+	buf[have] = '\0';
+	for (line = buf; (nl = memchr(line, '\n',
+	    have - (size_t)(line - buf))) != NULL; line = nl + 1) {
+		*nl = '\0';
+		/* (a line cut at the read's size: its end is skipped) */
+		if (nl - line > OPENCODE_LINE_MAX ||
+		    strstr(line, " message=created ") == NULL)
+			continue;
+		if (agentfiles_opencode_field(line, "id", id, sizeof id) == 0 &&
+		    strncmp(id, "ses_", 4) == 0 &&
+		    agentfiles_opencode_field(line, "directory", dir,
+		    sizeof dir) == 0 &&
+		    agentfiles_opencode_field(line, "parentID", parent,
+		    sizeof parent) == 0 && strcmp(parent, "undefined") == 0)
+			agentfiles_opencode_created(oclog[i].path, id, dir);
+	}
+	/* Up to the last whole line; a half-written one is read again. */
+	oclog[i].off += line - buf;
+	free(buf);
+}
+
+/* The agent was found: its log, watched; read from its end. */
+void
+agentfiles_opencode_look(struct pane *p)
+{
+	struct watch	*w = p->watch;
+	char		*data, *dir;
+	int		 i, free_i = -1;
+
+	if (w->agent_log != NULL)
+		return;
+	if ((data = agentfiles_env_dir(w->agent_pid, "XDG_DATA_HOME",
+	    ".local/share")) == NULL)
+		return;
+	xasprintf(&dir, "%s/opencode/log", data);
+	free(data);
+	xasprintf(&w->agent_log, "%s/opencode.log", dir);
+	agentfiles_watch(dir);
+	free(dir);
+	for (i = 0; i < OPENCODE_LOGS; i++) {
+		if (oclog[i].path != NULL &&
+		    strcmp(oclog[i].path, w->agent_log) == 0)
+			return;
+		if (oclog[i].path == NULL && free_i == -1)
+			free_i = i;
+	}
+	if (free_i == -1)
+		return;
+	oclog[free_i].path = xstrdup(w->agent_log);
+	agentfiles_opencode_read(free_i, 1);
+}
+
+/* A file changed in a watched directory: 1 if an OpenCode log. */
+int
+agentfiles_opencode_changed(const char *dir, const char *name)
+{
+	char	*path;
+	int	 i, ours = 0;
+
+	if (strcmp(name, "opencode.log") != 0)
+		return (0);
+	xasprintf(&path, "%s/%s", dir, name);
+	for (i = 0; i < OPENCODE_LOGS; i++) {
+		if (oclog[i].path != NULL && strcmp(oclog[i].path, path) == 0) {
+			agentfiles_opencode_read(i, 0);
+			ours = 1;
+		}
+	}
+	free(path);
+	return (ours);
+}
+
+void
+agentfiles_opencode_close(void)
+{
+	int	i;
+
+	for (i = 0; i < OPENCODE_LOGS; i++) {
+		free(oclog[i].path);
+		oclog[i].path = NULL;
+	}
+}
