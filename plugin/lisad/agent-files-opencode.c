@@ -35,7 +35,30 @@ static struct {
 	off_t	 off;		/* read up to here */
 } oclog[OPENCODE_LOGS];
 
-/* Field NAME=value of a log line (values have no spaces), into out. */
+/*
+ * Where a value that began at p ends: at the space before the next
+ * "name=" (OpenCode writes values unquoted, a directory's spaces too).
+ */
+static size_t
+agentfiles_opencode_end(const char *p)
+{
+	const char	*q;
+	size_t		 v = 0;
+
+	for (;;) {
+		v += strcspn(p + v, " ");
+		if (p[v] == '\0')
+			return (v);
+		q = p + v + 1;
+		q += strspn(q, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    "0123456789_.");
+		if (q > p + v + 1 && *q == '=')
+			return (v);
+		v++;
+	}
+}
+
+/* Field NAME=value of a log line, into out. */
 static int
 agentfiles_opencode_field(const char *line, const char *name, char *out,
     size_t len)
@@ -46,7 +69,7 @@ agentfiles_opencode_field(const char *line, const char *name, char *out,
 	while ((p = strstr(p, name)) != NULL) {
 		if ((p == line || p[-1] == ' ') && p[n] == '=') {
 			p += n + 1;
-			v = strcspn(p, " \n");
+			v = agentfiles_opencode_end(p);
 			if (v == 0 || v >= len)
 				return (-1);
 			memcpy(out, p, v);

@@ -70,6 +70,13 @@ for _i, _a in enumerate(sys.argv[1:]):
     if (_a == "--resume" if CLAUDE else _a == "resume") and \
             len(sys.argv) > _i + 2:
         RESUMED = session_id = sys.argv[_i + 2]
+    # Copilot CLI's --resume=ID, OpenCode's -s ID
+    elif NAME == "copilot" and _a.startswith("--resume="):
+        RESUMED = session_id = _a[len("--resume="):]
+    elif NAME == "opencode" and _a == "-s" and len(sys.argv) > _i + 2:
+        RESUMED = session_id = sys.argv[_i + 2]
+if NAME == "opencode" and not RESUMED:
+    session_id = "ses_fake%08dOpenCode" % pid
 title_text = "Claude Code" if CLAUDE else "work"
 
 
@@ -464,6 +471,32 @@ def print_mode(fail):
     sys.exit(code)
 
 
+def own_logs(first_prompt):
+    """What Copilot CLI and OpenCode log of their sessions (lisa reads
+    their ids there): Copilot, its process log as it starts; OpenCode, the
+    shared log's "created" line at the first prompt (a subagent's first,
+    which has a parent)."""
+    if NAME == "copilot" and not first_prompt:
+        d = os.path.join(os.environ.get("COPILOT_HOME") or
+                         os.path.join(HOME, ".copilot"), "logs")
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "process-%d-%d.log" %
+                               (int(time.time() * 1000), pid)), "a") as f:
+            f.write("2026-01-01T00:00:00.000Z [INFO] Workspace initialized: "
+                    "%s (checkpoints: 0)\n" % session_id)
+    if NAME == "opencode" and first_prompt and not RESUMED:
+        d = os.path.join(os.environ.get("XDG_DATA_HOME") or
+                         os.path.join(HOME, ".local", "share"), "opencode", "log")
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "opencode.log"), "a") as f:
+            for sid, parent in (("ses_fakesub%08d" % pid, session_id),
+                                (session_id, "undefined")):
+                f.write("timestamp=2026-01-01T00:00:00.000Z level=INFO run=fake "
+                        "message=created id=%s slug=x version=1 projectID=global "
+                        "directory=%s path=x workspaceID=undefined parentID=%s "
+                        "title=x\n" % (sid, os.getcwd(), parent))
+
+
 def main():
     args = sys.argv[1:]
     if "--print" in args or "-p" in args or "exec" in args:
@@ -493,15 +526,20 @@ def main():
         boot -= 0.2
     sleep(0.3)
     session(None)
+    own_logs(False)
     hook("SessionStart", source="startup", model="fake")
     idle()
     osc7501("state=idle:app=codex")
     idle_screen()
+    prompted = False
     while True:
         line = read_line().strip()
         words = line.split()
         if not words:
             continue
+        if not prompted:
+            prompted = True
+            own_logs(True)
         cmd, arg = words[0], (words[1] if len(words) > 1 else "2")
         if cmd in ("/exit", "/quit"):
             leave(0)

@@ -242,3 +242,38 @@ test_resume_id_from_the_arguments() {
 	[ "$(L status "$b" --json | jget "d['agent_session']")" = null ] ||
 	    fail "gemini: $(L status "$b" --json | jget "d['agent_session']")"
 }
+
+# Copilot CLI and OpenCode, whose ids are only in their logs (the fakes
+# write them as the real ones do: Copilot its process log, named by its
+# pid; OpenCode the shared log's "created" line at the first prompt,
+# after a subagent's): recorded, and resumed with their own commands.
+test_resume_copilot_and_opencode_by_their_logs() {
+	start_resume
+	T new-window -d -t main:1 -n cop -c "$TESTDIR/proj/a b" copilot
+	T new-window -d -t main:2 -n oc -c "$TESTDIR/proj/a b" opencode
+	c=$(T display -p -t main:1 '#{pane_id}')
+	o=$(T display -p -t main:2 '#{pane_id}')
+	# (lisa's OpenCode profile does not read the fake's screen: its own
+	# banner says it is ready)
+	until_ms 15000 sh -c "tmux -L $SOCK capture-pane -p -t $o | grep -q '(fake)'" ||
+	    fail "no opencode: $(T capture-pane -p -t "$o")"
+	T send-keys -t "$o" 'work 0.2' Enter
+	until_ms 10000 sh -c "$LISA -L $SOCK status $c --json | grep -q '\"agent_session\":\"0000fa4e'" ||
+	    fail "copilot: $(L status "$c" --json | jget "d['agent_session']")"
+	until_ms 10000 sh -c "$LISA -L $SOCK status $o --json | grep -q '\"agent_session\":\"ses_fake[0-9]'" ||
+	    fail "opencode: $(L status "$o" --json | jget "d['agent_session']")"
+	ic=$(L status "$c" --json | jget "d['agent_session']")
+	io=$(L status "$o" --json | jget "d['agent_session']")
+	until_ms 10000 sh -c "cat '$XDG_STATE_HOME'/lisa/agents/*.agents 2>/dev/null | grep -q '$io'" ||
+	    fail "not recorded: $(records)"
+	T kill-server
+	wait_helper_exit 10000 || fail "helper stayed"
+	start_server main
+	start_helper
+	out=$(L resume --all --dry-run) || fail "dry run: $out"
+	case "$out" in *"copilot --resume=\"\$1\"; exec"*" sh $ic"*) ;; *) fail "copilot: $out" ;; esac
+	case "$out" in *"opencode -s \"\$1\"; exec"*" sh $io"*) ;; *) fail "opencode: $out" ;; esac
+	L resume --all >/dev/null || fail "resume"
+	until_ms 10000 grep -q "resumed $ic" "$FAKE_AGENT_LOG" || fail "copilot not resumed"
+	until_ms 10000 grep -q "resumed $io" "$FAKE_AGENT_LOG" || fail "opencode not resumed"
+}
