@@ -37,6 +37,7 @@ struct resume_agent {
 	char			*agent;
 	char			*id;		/* NULL: none known */
 	char			*cwd;
+	char			*model;		/* NULL: not known */
 	char			*session;
 	char			*window;
 	int			 window_index;
@@ -59,6 +60,7 @@ resume_agent_free(struct resume_agent *ra)
 	free(ra->agent);
 	free(ra->id);
 	free(ra->cwd);
+	free(ra->model);
 	free(ra->session);
 	free(ra->window);
 }
@@ -85,6 +87,14 @@ resume_parse_agent(struct resume_list *l, const char *file, const char *line,
 	ra->agent = json_get_str(d, 0, "agent");
 	ra->id = json_get_str(d, 0, "id");
 	ra->cwd = json_get_str(d, 0, "cwd");
+	ra->model = json_get_str(d, 0, "model");
+	/* (printed: a name, never a terminal's escape) */
+	if (ra->model != NULL && (*ra->model == '\0' || strlen(ra->model) > 63 ||
+	    strspn(ra->model, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV"
+	    "WXYZ0123456789._:/@-") != strlen(ra->model))) {
+		free(ra->model);
+		ra->model = NULL;
+	}
 	ra->session = json_get_str(d, 0, "session");
 	ra->window = json_get_str(d, 0, "window");
 	json_get_int(d, 0, "window_index", &wi);
@@ -506,8 +516,10 @@ resume_print(struct resume_list *l)
 		ra = &l->a[i];
 		resume_command(ra, &plain);
 		snprintf(when, sizeof when, "%s:%s", ra->session, ra->window);
-		printf("%-3d %-9s %-24s %-36s %s\n", i + 1, ra->agent, when,
-		    plain ? "(none: its plain command)" : ra->id, ra->cwd);
+		printf("%-3d %-9s %-24s %-36s %s%s%s%s\n", i + 1, ra->agent,
+		    when, plain ? "(none: its plain command)" : ra->id, ra->cwd,
+		    ra->model != NULL ? " (" : "", ra->model != NULL ?
+		    ra->model : "", ra->model != NULL ? ")" : "");
 	}
 	printf("lisa resume --all, or lisa resume N ...\n");
 }

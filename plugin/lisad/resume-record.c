@@ -128,6 +128,11 @@ resume_entry(struct buf *b, struct pane *p)
 	json_cstr(b, *resume_agent_id(w, id, sizeof id) != '\0' ? id : NULL);
 	json_key(b, "cwd");
 	json_cstr(b, *cwd != '\0' ? cwd : NULL);
+	/* The model its transcript last named, when it is one's name. */
+	json_key(b, "model");
+	json_cstr(b, *w->usage.model != '\0' && strspn(w->usage.model,
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	    "._:/@-") == strlen(w->usage.model) ? w->usage.model : NULL);
 	json_key(b, "session");
 	json_cstr(b, s != NULL && s->name != NULL ? s->name : "");
 	json_key(b, "window");

@@ -70,10 +70,10 @@ test_resume_skips_bad_records() {
 	printf '{"v":9,"server":"2-2","saved":%s}\n{"agent":"claude"}\n' "$now" >"$d/new.agents"
 	{
 		printf '{"v":1,"server":"3-3","socket":"x","saved":%s}\n' "$now"
-		printf '{"agent":"claude","id":"0000fa4e-1111-4000-8000-000000000001","cwd":"%s","session":"back","window":"w1","window_index":0,"pane_index":0,"pane":1}\n' "$TESTDIR/proj/a b"
+		printf '{"agent":"claude","id":"0000fa4e-1111-4000-8000-000000000001","cwd":"%s","model":"claude-mock-1","session":"back","window":"w1","window_index":0,"pane_index":0,"pane":1}\n' "$TESTDIR/proj/a b"
 		printf 'not json\n'
 		printf '{"agent":"claude","id":"0000fa4e-2222-4000-8000-000000000002","cwd":"%s/gone","session":"back","window":"w2","window_index":1,"pane_index":0,"pane":2}\n' "$TESTDIR"
-		printf '{"agent":"claude","id":"0000fa4e-3333-4000-8000-000000000003","cwd":"%s","session":"main","window":"w3","window_index":5,"pane_index":0,"pane":3}\n' "$TESTDIR/proj/a b"
+		printf '{"agent":"claude","id":"0000fa4e-3333-4000-8000-000000000003","cwd":"%s","model":"x\\u001b]0;pwned\\u0007","session":"main","window":"w3","window_index":5,"pane_index":0,"pane":3}\n' "$TESTDIR/proj/a b"
 	} >"$d/mixed.agents"
 	# The third runs here already.
 	T new-window -d -t main:1 "claude --resume 0000fa4e-3333-4000-8000-000000000003"
@@ -86,6 +86,8 @@ test_resume_skips_bad_records() {
 	grep -q "mixed.agents: a record is not JSON" "$TESTDIR/err" || fail "not json: $(cat "$TESTDIR/err")"
 	grep -q "directory $TESTDIR/gone is gone" "$TESTDIR/err" || fail "gone: $(cat "$TESTDIR/err")"
 	[ "$(grep -c '^[0-9]' "$TESTDIR/out")" = 2 ] || fail "listed: $(cat "$TESTDIR/out")"
+	grep -q "back:w1 .* (claude-mock-1)$" "$TESTDIR/out" || fail "model: $(cat "$TESTDIR/out")"
+	grep -q "pwned" "$TESTDIR/out" && fail "an escape printed: $(cat -v "$TESTDIR/out")"
 	L resume --all >"$TESTDIR/out" 2>"$TESTDIR/err"
 	grep -q "resumed claude in back:w1" "$TESTDIR/out" || fail "w1: $(cat "$TESTDIR/out" "$TESTDIR/err")"
 	grep -q "0000fa4e-3333-4000-8000-000000000003 runs in a pane of this server already" "$TESTDIR/err" ||
