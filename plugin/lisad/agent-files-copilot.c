@@ -57,6 +57,54 @@ agentfiles_copilot_pid(const char *name)
 	return (end != dash + 1 && strcmp(end, ".log") == 0 ? pid : -1);
 }
 
+/*
+ * The session's directory, from <copilot>/session-state/<id>/
+ * workspace.yaml's "cwd:" line: where the system does not say a
+ * process's directory (the generic backend), the record's.
+ */
+static void
+agentfiles_copilot_cwd(struct watch *w)
+{
+	char	*path, buf[16384], *line, *nl, *v;
+	ssize_t	 n;
+	size_t	 len;
+	int	 fd;
+
+	len = strlen(w->agent_log);
+	if (len < 5 || strcmp(w->agent_log + len - 5, "/logs") != 0)
+		return;
+	xasprintf(&path, "%.*s/session-state/%s/workspace.yaml",
+	    (int)(len - 5), w->agent_log, w->chat_session);
+	fd = open(path, O_RDONLY|O_NOFOLLOW|O_NONBLOCK|O_CLOEXEC);
+	free(path);
+	if (fd == -1)
+		return;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	for (line = buf; line != NULL; line = nl) {
+		if ((nl = strchr(line, '\n')) != NULL)
+			*nl++ = '\0';
+		if (strncmp(line, "cwd: ", 5) != 0)
+			continue;
+		v = line + 5;
+		/* (a quoted scalar: its quotes off; YAML's '' is one ') */
+		len = strlen(v);
+		if (len >= 2 && (*v == '\'' || *v == '"') && v[len - 1] == *v) {
+			v[len - 1] = '\0';
+			v++;
+		}
+		if (*v == '/' && strchr(v, '\'') == NULL &&
+		    strchr(v, '\\') == NULL) {
+			free(w->session_cwd);
+			w->session_cwd = xstrdup(v);
+		}
+		return;
+	}
+}
+
 /* The session id the log names, into w->chat_session. */
 static void
 agentfiles_copilot_read(struct pane *p, const char *path)
@@ -84,6 +132,7 @@ agentfiles_copilot_read(struct pane *p, const char *path)
 			id[len] = '\0';
 			strlcpy(w->chat_session, id, sizeof w->chat_session);
 			log_debug("pane %%%d: copilot session %s", p->id, id);
+			agentfiles_copilot_cwd(w);
 		}
 	}
 	free(buf);

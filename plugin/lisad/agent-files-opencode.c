@@ -81,35 +81,58 @@ agentfiles_opencode_field(const char *line, const char *name, char *out,
 	return (-1);
 }
 
-/* A session made in dir: the pane it is whose. */
+/*
+ * How well p fits a session made in dir: 2 its agent works there, 1 the
+ * system does not say where it works (the generic backend), 0 not.
+ */
+static int
+agentfiles_opencode_fit(struct pane *p, const char *log, const char *dir)
+{
+	struct watch	*w = p->watch;
+	char		 cwd[PATH_MAX];
+
+	if (w == NULL || !w->agent_alive || w->agent == NULL ||
+	    !w->agent->opencode_files || w->agent_log == NULL ||
+	    strcmp(w->agent_log, log) != 0)
+		return (0);
+	if (proc_cwd(w->agent_pid, cwd, sizeof cwd) != 0)
+		return (1);
+	return (strcmp(cwd, dir) == 0 ? 2 : 0);
+}
+
+/*
+ * A session made in dir: the pane it is whose. The best fit; among
+ * those, one with no session yet; then the one whose output came last.
+ */
 static void
 agentfiles_opencode_created(const char *log, const char *id, const char *dir)
 {
 	struct pane	*p, *best = NULL;
 	struct watch	*w;
-	char		 cwd[PATH_MAX];
+	int		 fit, best_fit = 0;
 
 	RB_FOREACH(p, panes, &panes) {
-		w = p->watch;
-		if (w == NULL || !w->agent_alive || w->agent == NULL ||
-		    !w->agent->opencode_files || w->agent_log == NULL ||
-		    strcmp(w->agent_log, log) != 0 ||
-		    proc_cwd(w->agent_pid, cwd, sizeof cwd) != 0 ||
-		    strcmp(cwd, dir) != 0)
+		if ((fit = agentfiles_opencode_fit(p, log, dir)) == 0)
 			continue;
-		if (best == NULL ||
-		    (w->chat_session[0] == '\0' &&
+		w = p->watch;
+		if (best == NULL || fit > best_fit || (fit == best_fit &&
+		    ((w->chat_session[0] == '\0' &&
 		    best->watch->chat_session[0] != '\0') ||
 		    ((w->chat_session[0] == '\0') ==
 		    (best->watch->chat_session[0] == '\0') &&
-		    p->out_last > best->out_last))
+		    p->out_last > best->out_last)))) {
 			best = p;
+			best_fit = fit;
+		}
 	}
-	if (best != NULL) {
-		log_debug("pane %%%d: opencode session %s", best->id, id);
-		strlcpy(best->watch->chat_session, id,
-		    sizeof best->watch->chat_session);
-	}
+	if (best == NULL)
+		return;
+	w = best->watch;
+	log_debug("pane %%%d: opencode session %s", best->id, id);
+	strlcpy(w->chat_session, id, sizeof w->chat_session);
+	/* Its directory, as OpenCode says it (the record's, if need be). */
+	free(w->session_cwd);
+	w->session_cwd = xstrdup(dir);
 }
 
 /* The log's new lines (from where lisa last read it), each looked at. */
@@ -135,6 +158,10 @@ agentfiles_opencode_read(int i, int first)
 		oclog[i].dev = st.st_dev;
 		oclog[i].ino = st.st_ino;
 		oclog[i].off = first ? st.st_size : 0;
+	}
+	if (st.st_size == oclog[i].off) {
+		close(fd);
+		return;		/* nothing new */
 	}
 	if (st.st_size - oclog[i].off > OPENCODE_READ_MAX)
 		oclog[i].off = st.st_size - OPENCODE_READ_MAX;
@@ -164,7 +191,10 @@ agentfiles_opencode_read(int i, int first)
 	free(buf);
 }
 
-/* The agent was found: its log, watched; read from its end. */
+/*
+ * The agent was found: its log, watched; read from its end. Again
+ * (without file events, as lisa looks at the pane): its new lines.
+ */
 void
 agentfiles_opencode_look(struct pane *p)
 {
@@ -172,8 +202,14 @@ agentfiles_opencode_look(struct pane *p)
 	char		*data, *dir;
 	int		 i, free_i = -1;
 
-	if (w->agent_log != NULL)
+	if (w->agent_log != NULL) {
+		for (i = 0; i < OPENCODE_LOGS; i++) {
+			if (oclog[i].path != NULL &&
+			    strcmp(oclog[i].path, w->agent_log) == 0)
+				agentfiles_opencode_read(i, 0);
+		}
 		return;
+	}
 	if ((data = agentfiles_env_dir(w->agent_pid, "XDG_DATA_HOME",
 	    ".local/share")) == NULL)
 		return;

@@ -86,7 +86,7 @@ struct watch {
 	char			 claude_session_id[64];
 	char			 argv_session[64];  /* --resume ID it began with */
 	char			 chat_session[64];  /* its chat log's (Gemini, Qwen) */
-	char			*session_cwd;	/* its session file's cwd */
+	char			*session_cwd;	/* its directory, as its files say */
 	int64_t			 agent_since_real;	/* real ms: it began */
 	enum transcript_event	 transcript;
 	uint64_t		 transcript_at;

@@ -484,6 +484,11 @@ def own_logs(first_prompt):
                                (int(time.time() * 1000), pid)), "a") as f:
             f.write("2026-01-01T00:00:00.000Z [INFO] Workspace initialized: "
                     "%s (checkpoints: 0)\n" % session_id)
+        ws = os.path.join(os.path.dirname(d), "session-state", session_id)
+        os.makedirs(ws, exist_ok=True)
+        with open(os.path.join(ws, "workspace.yaml"), "w") as f:
+            f.write("id: %s\ncwd: %s\nclient_name: github/cli\n" %
+                    (session_id, os.getcwd()))
     if NAME == "opencode" and first_prompt and not RESUMED:
         d = os.path.join(os.environ.get("XDG_DATA_HOME") or
                          os.path.join(HOME, ".local", "share"), "opencode", "log")
