@@ -53,6 +53,9 @@ endif
 # The operating system's backend (plugin/shared/osdep-*.c): linux on Linux, the
 # generic POSIX one elsewhere; `make OSDEP=generic` on Linux too.
 OSDEP ?= $(shell [ "$$(uname -s)" = Linux ] && echo linux || echo generic)
+# The generic backend asks the system for a process's directory where it
+# has a call for it (osdep-cwd-*.c): darwin (libproc) on a Mac, else none.
+OSDEP_CWD ?= $(shell [ "$$(uname -s)" = Darwin ] && echo darwin || echo none)
 CONTROL_SRCS = control/xmalloc.c control/buf.c control/log.c control/time.c \
 	control/control-parse.c control/control-unescape.c \
 	control/control-quote.c control/control-layout.c \
@@ -61,7 +64,8 @@ CONTROL_SRCS = control/xmalloc.c control/buf.c control/log.c control/time.c \
 # One folder per program and one for what both use (docs/architecture.md):
 # each program's sources are its folder's files.
 SHARED_SRCS = $(sort $(filter-out plugin/shared/osdep-%.c, \
-	$(wildcard plugin/shared/*.c))) plugin/shared/osdep-$(OSDEP).c
+	$(wildcard plugin/shared/*.c))) plugin/shared/osdep-$(OSDEP).c \
+	$(if $(filter generic,$(OSDEP)),plugin/shared/osdep-cwd-$(OSDEP_CWD).c)
 LISAD_SRCS = $(sort $(wildcard plugin/lisad/*.c))
 LISA_SRCS = $(sort $(wildcard plugin/lisa/*.c))
 
@@ -89,7 +93,8 @@ $(BUILD)/%.o: %.c
 # without _GNU_SOURCE.
 POSIX_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_XOPEN_SOURCE=700 $(WARN) $(CFLAGS) \
 	$(BSD_CFLAGS) $(JSMN_CFLAGS) $(DEFS) -Icontrol -Iplugin/shared -MMD -MP
-$(BUILD)/plugin/shared/osdep-generic.o $(BUILD)/plugin/shared/compat.o: ALL_CFLAGS = $(POSIX_CFLAGS)
+$(BUILD)/plugin/shared/osdep-generic.o $(BUILD)/plugin/shared/compat.o \
+$(BUILD)/plugin/shared/osdep-cwd-none.o: ALL_CFLAGS = $(POSIX_CFLAGS)
 
 $(BUILD)/libcontrol.a: $(CONTROL_OBJS)
 	$(call say,AR,$@)$(AR) rcs $@ $^
@@ -97,7 +102,8 @@ $(BUILD)/libcontrol.a: $(CONTROL_OBJS)
 # Relink when OSDEP changes (the other objects are the same for both).
 $(BUILD)/osdep.stamp: FORCE
 	@mkdir -p $(BUILD)
-	@[ "$$(cat $@ 2>/dev/null)" = $(OSDEP) ] || echo $(OSDEP) >$@
+	@[ "$$(cat $@ 2>/dev/null)" = "$(OSDEP) $(OSDEP_CWD)" ] || \
+	    echo "$(OSDEP) $(OSDEP_CWD)" >$@
 FORCE:
 
 $(BIN)/lisad: $(call obj,$(LISAD_SRCS)) $(SHARED_OBJS) $(BUILD)/libcontrol.a \

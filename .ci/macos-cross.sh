@@ -21,7 +21,7 @@ trap 'rm -rf "$inc"' EXIT
 cp /usr/include/jsmn.h "$inc/"
 for arch in aarch64 x86_64; do
 	b="build-macos-$arch"
-	make -s OSDEP=generic CC="$zig cc -target $arch-macos" AR="$zig ar" \
+	make -s OSDEP=generic OSDEP_CWD=darwin CC="$zig cc -target $arch-macos" AR="$zig ar" \
 	    BUILD="$b" BIN="$b/bin" BSD_CFLAGS= BSD_LIBS= JSMN_INCLUDE="$inc" \
 	    all
 	for p in lisa lisad; do

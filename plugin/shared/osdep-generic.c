@@ -396,7 +396,7 @@ proc_argv(pid_t pid, char *buf, size_t size, char **argv, int max)
 int
 proc_cwd(pid_t pid, char *buf, size_t size)
 {
-	return (-1);
+	return (osdep_cwd(pid, buf, size));	/* osdep-cwd-*.c */
 }
 
 ssize_t

@@ -38,6 +38,7 @@ int		 proc_read(pid_t, struct proc_node *);
 int		 proc_children(pid_t, pid_t *, int);
 int		 proc_argv(pid_t, char *, size_t, char **, int);
 int		 proc_cwd(pid_t, char *, size_t);
+int		 osdep_cwd(pid_t, char *, size_t);	/* generic: per system */
 ssize_t		 proc_environ(pid_t, char *, size_t);
 int		 proc_written(pid_t, uint64_t *);
 int		 proc_exitfd(pid_t);
