@@ -12,16 +12,18 @@
 
 #include "lisa.h"
 
-/* The reply tmux's prompt left in buffer lisa-reply-N, deleted; or NULL. */
-static char *
-menu_reply_text(struct lisa_ctx *ctx, const char *n)
+/*
+ * What tmux's prompt left in buffer NAME (through %%%, quoted by tmux),
+ * the buffer deleted; NULL if none or empty.
+ */
+char *
+menu_buffer_take(struct lisa_ctx *ctx, const char *name)
 {
-	char		 name[32], *out = NULL;
+	char		*out = NULL;
 	const char	*show[] = { "show-buffer", "-b", name, NULL };
 	const char	*del[] = { "delete-buffer", "-b", name, NULL };
 	size_t		 len;
 
-	snprintf(name, sizeof name, "lisa-reply-%s", n);
 	if (client_tmux(ctx, &out, show) != 0 || out == NULL) {
 		free(out);
 		return (NULL);
@@ -40,6 +42,16 @@ menu_reply_text(struct lisa_ctx *ctx, const char *n)
 		return (NULL);
 	}
 	return (out);
+}
+
+/* The reply tmux's prompt left in buffer lisa-reply-N, deleted; or NULL. */
+static char *
+menu_reply_text(struct lisa_ctx *ctx, const char *n)
+{
+	char	name[32];
+
+	snprintf(name, sizeof name, "lisa-reply-%s", n);
+	return (menu_buffer_take(ctx, name));
 }
 
 /*

@@ -23,21 +23,6 @@
 
 #define MENU_MAX_AGENTS	40
 
-struct menu_agent {
-	char	*pane;		/* "%N", or "%N@HOST" for a remote one */
-	char	*host;		/* NULL: local */
-	char	*target;	/* session:window.pane */
-	char	*session;
-	char	*window;	/* its name */
-	long long window_index;
-	long long pane_index;
-	char	*where;		/* what the menu says: [session:]window */
-	char	*agent;
-	char	*detail;
-	int	 group;
-	int	 state;
-	long long age_ms;
-};
 
 char *
 menu_str(struct json_doc *d, int obj, const char *key)
@@ -119,21 +104,26 @@ menu_agents(struct lisa_ctx *ctx, struct menu_agent **out, size_t *n)
 	return (0);
 }
 
+void
+menu_agent_free(struct menu_agent *m)
+{
+	free(m->pane);
+	free(m->host);
+	free(m->target);
+	free(m->session);
+	free(m->window);
+	free(m->where);
+	free(m->agent);
+	free(m->detail);
+}
+
 static void
 menu_free(struct menu_agent *list, size_t n)
 {
 	size_t	i;
 
-	for (i = 0; i < n; i++) {
-		free(list[i].pane);
-		free(list[i].host);
-		free(list[i].target);
-		free(list[i].session);
-		free(list[i].window);
-		free(list[i].where);
-		free(list[i].agent);
-		free(list[i].detail);
-	}
+	for (i = 0; i < n; i++)
+		menu_agent_free(&list[i]);
 	free(list);
 }
 
@@ -453,32 +443,51 @@ menu_where(struct menu_agent *list, size_t n)
 	}
 }
 
+/*
+ * lisa key menu CLIENT [host:NAME|find]: the agents by state, then the
+ * actions. Past MENU_MAX_AGENTS (a fleet's hundreds), those that need you
+ * and a line per host (cmd-menu-many.c); with an argument, the agents of
+ * one host, or those matching what tmux's prompt asked for.
+ */
 static int
-cmd_key_menu(struct lisa_ctx *ctx, const char *client)
+cmd_key_menu(struct lisa_ctx *ctx, const char *client, const char *arg)
 {
 	/* Not d, f, k, n, r, t, u, x, y, R: the actions below use them. */
 	static const char	 keys[] = "123456789abceghijlmopqsvwz";
 	struct menu_agent	*list;
 	struct menu_args	 ma = { NULL, 0 };
 	struct buf		 name, cmd;
-	size_t			 n, i, shown;
+	size_t			 n, i, shown, total, rows;
 	size_t			 wagent = 0, wwhere = 0, wdetail = 0;
-	int			 group = -1;
-	char			 key[2] = { 0, 0 }, age[16], title[64], *sh;
+	int			 group = -1, many;
+	char			 key[2] = { 0, 0 }, age[16], title[160], *sh;
 	char			*rs, *pane;
 	struct act_facts	 f;
 
 	if (menu_agents(ctx, &list, &n) != 0)
 		return (1);
-	snprintf(title, sizeof title, " lisa: %zu agent%s ", n, n == 1 ?
-	    "" : "s");
+	total = n;
+	if (arg != NULL && menu_filter(ctx, arg, list, &n, title,
+	    sizeof title) != 0)
+		return (menu_message(ctx, client, title));
+	if (arg == NULL)
+		snprintf(title, sizeof title, " lisa: %zu agent%s ", n,
+		    n == 1 ? "" : "s");
 	menu_start(&ma, client, title);
 	escalate_menu_items(ctx, client, &ma);
 	buf_init(&name);
 	buf_init(&cmd);
-	shown = n < MENU_MAX_AGENTS ? n : MENU_MAX_AGENTS;
+	/*
+	 * Many: only those that need you, each; the rest by host below. No
+	 * more lines than the client has: tmux would draw no menu at all.
+	 */
+	rows = menu_rows(ctx, client);
+	if (rows > MENU_MAX_AGENTS)
+		rows = MENU_MAX_AGENTS;
+	many = arg == NULL && n > rows;
+	shown = many ? menu_urgent(list, n, rows) : n < rows ? n : rows;
 	/* A table: agent, where, detail, age, each column aligned. */
-	menu_where(list, n);
+	menu_where(list, shown);
 	for (i = 0; i < shown; i++) {
 		if (menu_width(list[i].agent) > wagent)
 			wagent = menu_width(list[i].agent);
@@ -520,13 +529,19 @@ cmd_key_menu(struct lisa_ctx *ctx, const char *client)
 		buf_printf(&cmd, "switch-client -t '%s'", list[i].pane);
 		menu_item(&ma, name.data, key, cmd.data);
 	}
-	if (n > shown) {
+	if (many)
+		menu_hosts_items(ctx, client, &ma, list, n);
+	else if (n > shown) {
 		buf_reset(&name);
-		buf_printf(&name, "-  ... %zu more: lisa list", n - shown);
+		buf_printf(&name, "-  ... %zu more: find with more words (/)",
+		    n - shown);
 		menu_item(&ma, name.data, "", "");
 	}
 	if (n == 0)
-		menu_item(&ma, "-no agents in this tmux", "", "");
+		menu_item(&ma, arg != NULL ? "-none" : "-no agents in this tmux",
+		    "", "");
+	if (many || arg != NULL || total > rows)
+		menu_find_item(ctx, client, &ma);
 	menu_add(&ma, xstrdup(""));	/* a separator line */
 	sh = menu_self(ctx, "key next", client);
 	rs = menu_run_shell(sh);
@@ -643,7 +658,7 @@ cmd_key(struct lisa_ctx *ctx, const char *what, const char *client,
 		return (2);
 	}
 	if (strcmp(what, "menu") == 0)
-		return (cmd_key_menu(ctx, client));
+		return (cmd_key_menu(ctx, client, arg));
 	if (strcmp(what, "next") == 0)
 		return (cmd_key_next(ctx, client));
 	if (strcmp(what, "details") == 0)

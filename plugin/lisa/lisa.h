@@ -104,6 +104,23 @@ int	 menu_message(struct lisa_ctx *, const char *, const char *);
 char	*menu_self(struct lisa_ctx *, const char *, const char *);
 char	*menu_self2(struct lisa_ctx *, const char *, const char *,
 	    const char *);
+/* An agent as the menus show it (cmd-menu.c, cmd-menu-many.c). */
+struct menu_agent {
+	char	*pane;		/* "%N", or "%N@HOST" for a remote one */
+	char	*host;		/* NULL: local */
+	char	*target;	/* session:window.pane */
+	char	*session;
+	char	*window;	/* its name */
+	long long window_index;
+	long long pane_index;
+	char	*where;		/* what the menu says: [session:]window */
+	char	*agent;
+	char	*detail;
+	int	 group;
+	int	 state;
+	long long age_ms;
+};
+void	 menu_agent_free(struct menu_agent *);
 struct menu_args {		/* a display-menu command, built up */
 	char	**argv;
 	int	  argc;
@@ -112,6 +129,15 @@ void	 menu_text(struct buf *, const char *);
 char	*menu_run_shell(const char *);
 void	 menu_run_lisa(struct lisa_ctx *, const char *const *, char *, size_t);
 int	 cmd_key_act(struct lisa_ctx *, const char *, const char *);
+char	*menu_buffer_take(struct lisa_ctx *, const char *);
+#define MENU_OTHER_LINES 12	/* a menu's lines besides its agents' */
+size_t	 menu_rows(struct lisa_ctx *, const char *);
+size_t	 menu_urgent(struct menu_agent *, size_t, size_t);
+int	 menu_filter(struct lisa_ctx *, const char *, struct menu_agent *,
+	    size_t *, char *, size_t);
+void	 menu_hosts_items(struct lisa_ctx *, const char *, struct menu_args *,
+	    struct menu_agent *, size_t);
+void	 menu_find_item(struct lisa_ctx *, const char *, struct menu_args *);
 void	 menu_add(struct menu_args *, char *);
 void	 menu_start(struct menu_args *, const char *, const char *);
 void	 menu_item(struct menu_args *, const char *, const char *,

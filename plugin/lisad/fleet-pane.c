@@ -583,9 +583,13 @@ fleet_list_json(struct buf *b, int first)
 	}
 }
 
-/* Remote agents into the status line's counts and the waiting list. */
+/*
+ * Remote agents into the status line's counts and the waiting list (at
+ * most PUBLISH_WAITING_MAX places in it; the rest counted in *more).
+ */
 void
-fleet_counts(int *counts, int *total, struct buf *waiting)
+fleet_counts(int *counts, int *total, struct buf *waiting, int *places,
+    int *more)
 {
 	struct fleet_host	*h;
 	struct fleet_pane	*fp;
@@ -602,27 +606,94 @@ fleet_counts(int *counts, int *total, struct buf *waiting)
 			(*total)++;
 			if (g != UI_WAITING)
 				continue;
+			if (*places == PUBLISH_WAITING_MAX) {
+				(*more)++;
+				continue;
+			}
 			if (waiting->len != 0)
 				buf_addc(waiting, ' ');
 			buf_printf(waiting, "%%%d@%s", fp->id, h->name);
+			(*places)++;
 		}
 	}
 }
 
+/* A host's agents, and how many of them wait for you. */
+static void
+fleet_host_counts(struct fleet_host *h, int *n, int *w)
+{
+	struct fleet_pane	*fp;
+
+	*n = *w = 0;
+	RB_FOREACH(fp, fleet_panes, &h->panes) {
+		if (!fp->has_state || ui_group_of(fp->state) == -1)
+			continue;
+		(*n)++;
+		*w += ui_group_of(fp->state) == UI_WAITING;
+	}
+}
+
+/*
+ * Past PUBLISH_HOSTS_MAX hosts, one short line: "50 hosts:940!12" (their
+ * agents, how many wait), then "down:h3,h7" (three names at most, then
+ * "+N") and "...:2" (connecting).
+ */
+static char *
+fleet_hosts_short(int nhosts)
+{
+	struct fleet_host	*h;
+	struct buf		 b, down;
+	int			 n, w, agents = 0, waiting = 0, ndown = 0, conn = 0;
+
+	buf_init(&down);
+	TAILQ_FOREACH(h, &fleet_hosts, entry) {
+		if (h->state == FLEET_DOWN) {
+			if (ndown < 3) {
+				buf_adds(&down, ndown == 0 ? "" : ",");
+				buf_adds(&down, h->name);
+			}
+			ndown++;
+		} else if (h->state == FLEET_CONNECTING || !h->synced)
+			conn++;
+		else {
+			fleet_host_counts(h, &n, &w);
+			agents += n;
+			waiting += w;
+		}
+	}
+	buf_init(&b);
+	buf_printf(&b, "%d hosts:%d", nhosts, agents);
+	if (waiting != 0)
+		buf_printf(&b, "!%d", waiting);
+	if (ndown != 0) {
+		buf_printf(&b, " down:%s", down.data);
+		if (ndown > 3)
+			buf_printf(&b, "+%d", ndown - 3);
+	}
+	if (conn != 0)
+		buf_printf(&b, " ...:%d", conn);
+	buf_free(&down);
+	return (buf_detach(&b));
+}
+
 /*
  * @lisa_hosts: "HOST:N" for each host (its agents), "HOST:N!W" when W of
- * them wait for you, "HOST:..." while connecting, "HOST:down".
+ * them wait for you, "HOST:..." while connecting, "HOST:down"; past
+ * PUBLISH_HOSTS_MAX hosts, fleet_hosts_short's one line.
  */
 char *
 fleet_hosts_summary(void)
 {
 	struct fleet_host	*h;
-	struct fleet_pane	*fp;
 	struct buf		 b;
-	int			 n, w;
+	int			 n, w, nhosts = 0;
 
 	if (TAILQ_EMPTY(&fleet_hosts))
 		return (NULL);
+	TAILQ_FOREACH(h, &fleet_hosts, entry)
+		nhosts++;
+	if (nhosts > PUBLISH_HOSTS_MAX)
+		return (fleet_hosts_short(nhosts));
 	buf_init(&b);
 	TAILQ_FOREACH(h, &fleet_hosts, entry) {
 		if (b.len != 0)
@@ -636,13 +707,7 @@ fleet_hosts_summary(void)
 			buf_adds(&b, ":...");
 			continue;
 		}
-		n = w = 0;
-		RB_FOREACH(fp, fleet_panes, &h->panes) {
-			if (!fp->has_state || ui_group_of(fp->state) == -1)
-				continue;
-			n++;
-			w += ui_group_of(fp->state) == UI_WAITING;
-		}
+		fleet_host_counts(h, &n, &w);
 		buf_printf(&b, ":%d", n);
 		if (w != 0)
 			buf_printf(&b, "!%d", w);

@@ -111,7 +111,7 @@ void		 fleet_pane_json(struct buf *, struct fleet_host *,
 struct fleet_pane *fleet_pane_find(struct fleet_host *, int);
 int		 fleet_pane_count(struct fleet_host *);
 void		 fleet_list_json(struct buf *, int);
-void		 fleet_counts(int *, int *, struct buf *);
+void		 fleet_counts(int *, int *, struct buf *, int *, int *);
 char		*fleet_hosts_summary(void);
 char		*fleet_clean(const char *, size_t);
 char		*fleet_clean_text(const char *, size_t);

@@ -357,6 +357,7 @@ publish_summary(void)
 	struct buf	 waiting;
 	char		 where[256], count[16], *name, *values[PUBLISH_NGLOBALS];
 	int		 counts[UI_NGROUPS] = { 0 }, g, total = 0, i;
+	int		 places = 0, more = 0;
 
 	buf_init(&waiting);
 	RB_FOREACH(p, panes, &panes) {
@@ -373,13 +374,21 @@ publish_summary(void)
 		snprintf(where, sizeof where, "%s:%d", s->name != NULL ?
 		    s->name : "?", p->window_index);
 		/* Once per window: two waiting panes are one place to go. */
-		if (!ui_word_in(waiting.data, waiting.len, where)) {
-			if (waiting.len != 0)
-				buf_addc(&waiting, ' ');
-			buf_adds(&waiting, where);
+		if (ui_word_in(waiting.data, waiting.len, where))
+			continue;
+		/* A few places, then how many more agents wait. */
+		if (places == PUBLISH_WAITING_MAX) {
+			more++;
+			continue;
 		}
+		if (waiting.len != 0)
+			buf_addc(&waiting, ' ');
+		buf_adds(&waiting, where);
+		places++;
 	}
-	fleet_counts(counts, &total, &waiting);
+	fleet_counts(counts, &total, &waiting, &places, &more);
+	if (more != 0)
+		buf_printf(&waiting, " +%d", more);
 	if (via == NULL) {
 		buf_free(&waiting);
 		return;

@@ -9,6 +9,8 @@
 #include "lisad.h"
 
 /* publish.c: @lisa_* options into tmux, coalesced. */
+#define PUBLISH_WAITING_MAX	8	/* places in @lisa_waiting, then +N */
+#define PUBLISH_HOSTS_MAX	8	/* hosts in @lisa_hosts one by one */
 struct publish_stats {
 	uint64_t	 commands;	/* set-option commands sent */
 	uint64_t	 batches;	/* writes they went out in */

@@ -489,3 +489,71 @@ test_fleet_hung_remote_says_why() {
 	L hosts | grep -q "no answer from lisa bridge there in 20 s" ||
 	    fail "lisa hosts: $(L hosts)"
 }
+
+# 300 agents in one view: 100 here and 100 on each host (5 of each at a
+# prompt, waiting for you; the rest quiet). prefix a shows those that wait,
+# each, and a line per host with its count, and fits the client (tmux
+# draws no menu taller than it); "Find an agent..." narrows it to the
+# words typed: a host's waiting ones. The status line stays short.
+test_fleet_menu_with_300_agents() {
+	setup_fleet
+	# A quiet agent that costs nothing: sleep, by the name claude.
+	mkdir -p "$TESTDIR/qbin"
+	ln -s "$(command -v sleep)" "$TESTDIR/qbin/claude"
+	for s in T R1 R2; do
+		t=work
+		[ "$s" = T ] && t=main
+		for i in $(seq 1 95); do
+			$s new-window -d -t "$t:" -n "q$i" "$TESTDIR/qbin/claude 1000000"
+		done
+		for i in 1 2 3 4 5; do
+			$s new-window -d -t "$t:" -n "w$i" "$FAKE/claude"
+		done
+	done
+	count() { L list --json | jget "len([p for p in d if p['agent'] == 'claude' and p['state']])"; }
+	waiting() { L list --json | jget "len([p for p in d if p['state'] == 'waiting_input'])"; }
+	until_ms 60000 sh -c "[ \"\$($LISA -L $SOCK list --json | python3 -c 'import json,sys; print(len([p for p in json.load(sys.stdin) if p[\"agent\"] == \"claude\" and p[\"state\"]]))')\" = 300 ]" ||
+	    fail "not 300 agents: $(count)"
+	until_ms 30000 sh -c "[ \"\$($LISA -L $SOCK list --json | python3 -c 'import json,sys; print(len([p for p in json.load(sys.stdin) if p[\"state\"] == \"waiting_input\"]))')\" -ge 15 ]" ||
+	    fail "not 15 waiting: $(waiting)"
+	attach_outer
+	O send-keys C-b a
+	until_ms 10000 sh -c "tmux -L '$OUTER' capture-pane -p | grep -q 'by host'" ||
+	    fail "no menu by host: $(O capture-pane -p)"
+	screen=$(O capture-pane -p)
+	printf '%s\n' "$screen" | grep -qE "lisa: 30[0-9] agents" || fail "title: $screen"
+	printf '%s\n' "$screen" | grep -qE "this tmux: 10[0-9] agents, 5 need you" || fail "local line: $screen"
+	printf '%s\n' "$screen" | grep -qE "$H1: 100 agents, 5 need you" || fail "host line: $screen"
+	printf '%s\n' "$screen" | grep -qE "$H2: 100 agents, 5 need you" || fail "host line: $screen"
+	printf '%s\n' "$screen" | grep -q "Find an agent" || fail "no find: $screen"
+	# Those that wait come first, each: the first waiting agent's line.
+	printf "%s\n" "$screen" | grep -qE "claude +main:w[1-5] " || fail "no waiting agent shown: $screen"
+	# (the menu is drawn whole: its bottom border is on screen)
+	[ "$(printf '%s\n' "$screen" | grep -c '└')" -ge 1 ] || fail "menu cut: $screen"
+	O send-keys /
+	until_ms 5000 sh -c "tmux -L '$OUTER' capture-pane -p | grep -q 'find agents'" ||
+	    fail "no prompt: $(O capture-pane -p)"
+	O send-keys "gpu1 prompt" Enter
+	until_ms 10000 sh -c "tmux -L '$OUTER' capture-pane -p | grep -q 'lisa: 5 matching'" ||
+	    fail "find: $(O capture-pane -p)"
+	screen=$(O capture-pane -p)
+	[ "$(printf '%s\n' "$screen" | grep -cE "claude +$H2:work:w[1-5] ")" = 5 ] ||
+	    fail "the host's five: $screen"
+	printf '%s\n' "$screen" | grep -q "$H1:" && fail "another host's: $screen"
+	O send-keys q
+	# The status line's parts stay short at this scale.
+	w=$(T show -gv @lisa_waiting)
+	case "$w" in *" +"[0-9]*) ;; *) fail "@lisa_waiting: $w" ;; esac
+	[ "$(printf '%s' "$w" | wc -w)" -le 9 ] || fail "@lisa_waiting long: $w"
+	note "@lisa_waiting: $w; @lisa_hosts: $(T show -gv @lisa_hosts)"
+}
+
+# Past eight hosts, @lisa_hosts is one short line: how many, their
+# agents, which are down (three named, then +N).
+test_fleet_many_hosts_short_summary() {
+	setup_fleet
+	T set -g @lisa-hosts "$H1 $H2 nohost1 nohost2 nohost3 nohost4 nohost5 nohost6 nohost7"
+	L reload >/dev/null
+	until_ms 30000 sh -c "tmux -L $SOCK show -gv @lisa_hosts | grep -qx '9 hosts:0 down:nohost1,nohost2,nohost3+4'" ||
+	    fail "@lisa_hosts: $(T show -gv @lisa_hosts)"
+}
