@@ -71,18 +71,18 @@ agentfiles_gemini_read(struct pane *p)
  * Gemini's first line, its metadata, has it as "sessionId".
  */
 static void
-agentfiles_gemini_session(struct watch *w, const char *path,
-    const char *name)
+agentfiles_gemini_file_id(int qwen, const char *path, const char *name,
+    char *out, size_t len)
 {
 	struct json_doc	*d;
 	char		 buf[4096], *nl, *id, *cause = NULL;
 	ssize_t		 n;
 	int		 fd;
 
-	w->chat_session[0] = '\0';
-	if (w->agent->qwen_files) {
-		strlcpy(w->chat_session, name, sizeof w->chat_session);
-		if ((nl = strstr(w->chat_session, ".jsonl")) != NULL)
+	*out = '\0';
+	if (qwen) {
+		strlcpy(out, name, len);
+		if ((nl = strstr(out, ".jsonl")) != NULL)
 			*nl = '\0';
 		return;
 	}
@@ -98,9 +98,17 @@ agentfiles_gemini_session(struct watch *w, const char *path,
 		return;
 	}
 	if ((id = json_get_str(d, 0, "sessionId")) != NULL)
-		strlcpy(w->chat_session, id, sizeof w->chat_session);
+		strlcpy(out, id, len);
 	free(id);
 	json_free(d);
+}
+
+static void
+agentfiles_gemini_session(struct watch *w, const char *path,
+    const char *name)
+{
+	agentfiles_gemini_file_id(w->agent->qwen_files, path, name,
+	    w->chat_session, sizeof w->chat_session);
 }
 
 /* Is p a live Gemini pane whose project's logs are in dir? */
@@ -154,7 +162,7 @@ agentfiles_gemini_changed(const char *dir, const char *name)
 	struct pane	*p, *best = NULL;
 	struct watch	*w;
 	struct stat	 st;
-	char		*path;
+	char		*path, fid[64];
 	size_t		 n = strlen(name);
 
 	if (strcmp(name, "projects.json") == 0) {
@@ -195,6 +203,17 @@ agentfiles_gemini_changed(const char *dir, const char *name)
 		if (!agentfiles_gemini_in(p, dir) ||
 		    (int64_t)st.st_mtime * 1000 < w->agent_since_real - 1000)
 			continue;
+		/*
+		 * Started to resume a conversation (gemini --resume ID): its
+		 * first log is that one's, not another that changed (seen
+		 * with several in the project: Gemini touches them).
+		 */
+		if (w->rollout == NULL && w->argv_session[0] != '\0') {
+			agentfiles_gemini_file_id(w->agent->qwen_files, path,
+			    name, fid, sizeof fid);
+			if (strcmp(fid, w->argv_session) != 0)
+				continue;
+		}
 		if (best == NULL ||
 		    (w->rollout == NULL && best->watch->rollout != NULL) ||
 		    ((w->rollout == NULL) == (best->watch->rollout == NULL) &&
