@@ -89,9 +89,7 @@ resume_parse_agent(struct resume_list *l, const char *file, const char *line,
 	ra->cwd = json_get_str(d, 0, "cwd");
 	ra->model = json_get_str(d, 0, "model");
 	/* (printed: a name, never a terminal's escape) */
-	if (ra->model != NULL && (*ra->model == '\0' || strlen(ra->model) > 63 ||
-	    strspn(ra->model, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV"
-	    "WXYZ0123456789._:/@-") != strlen(ra->model))) {
+	if (ra->model != NULL && !agent_model_ok(ra->model)) {
 		free(ra->model);
 		ra->model = NULL;
 	}
@@ -114,9 +112,7 @@ resume_parse_agent(struct resume_list *l, const char *file, const char *line,
 		resume_bad(l, "lisa: %s: %s's directory %s is gone: "
 		    "skipped\n", file, ra->agent, ra->cwd != NULL ? ra->cwd :
 		    "(none)");
-	} else if (ra->id != NULL && (strlen(ra->id) < 8 || strspn(ra->id,
-	    "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_")
-	    != strlen(ra->id))) {
+	} else if (ra->id != NULL && !agent_id_ok(ra->id)) {
 		resume_bad(l, "lisa: %s: %s's id is not one: skipped\n",
 		    file, ra->agent);
 	} else {
@@ -288,6 +284,52 @@ resume_forget(struct resume_agent *ra)
 
 static int	resume_one(struct lisa_ctx *, struct resume_agent *, int);
 
+/* Is RA's conversation running in a pane of this server? Said if so. */
+static int
+resume_running(struct lisa_ctx *ctx, struct resume_agent *ra, int dry_run)
+{
+	if (ra->id == NULL || dry_run || !resume_alive(ctx, ra->id))
+		return (0);
+	fprintf(stderr, "lisa: %s %s runs in a pane of this server already: "
+	    "not resumed\n", ra->agent, ra->id);
+	return (1);
+}
+
+/*
+ * ARGV's end from A: in RA's directory, its resume command, then the
+ * user's shell there (*sh, the script, is the caller's to free; the id
+ * is its $1, never parsed by a shell). The new A.
+ */
+static int
+resume_argv(const char **argv, int a, struct resume_agent *ra, char **sh,
+    int *plain)
+{
+	xasprintf(sh, "%s; exec \"${SHELL:-/bin/sh}\"",
+	    resume_command(ra, plain));
+	argv[a++] = "-c";
+	argv[a++] = ra->cwd;
+	argv[a++] = "--";
+	argv[a++] = "/bin/sh";
+	argv[a++] = "-c";
+	argv[a++] = *sh;
+	argv[a++] = "sh";
+	argv[a++] = ra->id != NULL ? ra->id : "";
+	argv[a] = NULL;
+	return (a);
+}
+
+/* --dry-run: the tmux command, as it would run. */
+static void
+resume_print_argv(const char *const *argv)
+{
+	int	a;
+
+	printf("tmux");
+	for (a = 0; argv[a] != NULL; a++)
+		printf(" %s", argv[a]);
+	printf("\n");
+}
+
 /* A shell, as tmux names a pane's command: a restored pane's own. */
 static int
 resume_is_shell(const char *cmd)
@@ -358,7 +400,7 @@ resume_restored_pane(struct lisa_ctx *ctx, struct resume_agent *ra)
 static int
 resume_restored(struct lisa_ctx *ctx, struct resume_agent *ra, int dry_run)
 {
-	const char	*cmd, *argv[16];
+	const char	*argv[16];
 	char		*pane, *sh, *out = NULL;
 	int		 plain, a = 0, rc;
 
@@ -368,31 +410,17 @@ resume_restored(struct lisa_ctx *ctx, struct resume_agent *ra, int dry_run)
 		    ra->pane_index);
 		return (resume_one(ctx, ra, dry_run));
 	}
-	if (ra->id != NULL && !dry_run && resume_alive(ctx, ra->id)) {
-		fprintf(stderr, "lisa: %s %s runs in a pane of this server "
-		    "already: not resumed\n", ra->agent, ra->id);
+	if (resume_running(ctx, ra, dry_run)) {
 		free(pane);
 		return (1);
 	}
-	cmd = resume_command(ra, &plain);
-	xasprintf(&sh, "%s; exec \"${SHELL:-/bin/sh}\"", cmd);
 	argv[a++] = "respawn-pane";
 	argv[a++] = "-k";
 	argv[a++] = "-t";
 	argv[a++] = pane;
-	argv[a++] = "-c";
-	argv[a++] = ra->cwd;
-	argv[a++] = "/bin/sh";
-	argv[a++] = "-c";
-	argv[a++] = sh;
-	argv[a++] = "sh";
-	argv[a++] = ra->id != NULL ? ra->id : "";
-	argv[a] = NULL;
+	resume_argv(argv, a, ra, &sh, &plain);
 	if (dry_run) {
-		printf("tmux");
-		for (a = 0; argv[a] != NULL; a++)
-			printf(" %s", argv[a]);
-		printf("\n");
+		resume_print_argv(argv);
 		rc = 0;
 	} else if ((rc = client_tmux(ctx, &out, argv)) != 0)
 		fprintf(stderr, "lisa: tmux could not start %s in %s\n",
@@ -414,19 +442,12 @@ resume_restored(struct lisa_ctx *ctx, struct resume_agent *ra, int dry_run)
 static int
 resume_one(struct lisa_ctx *ctx, struct resume_agent *ra, int dry_run)
 {
-	const char	*cmd, *argv[20];
+	const char	*argv[20];
 	char		*sh, *target, *out = NULL, idx[32];
 	int		 plain, a = 0, have, rc;
 
-	cmd = resume_command(ra, &plain);
-	/* After the agent, the user's shell in its directory. */
-	xasprintf(&sh, "%s; exec \"${SHELL:-/bin/sh}\"", cmd);
-	if (ra->id != NULL && !dry_run && resume_alive(ctx, ra->id)) {
-		fprintf(stderr, "lisa: %s %s runs in a pane of this server "
-		    "already: not resumed\n", ra->agent, ra->id);
-		free(sh);
+	if (resume_running(ctx, ra, dry_run))
 		return (1);
-	}
 	{
 		const char *has[] = { "has-session", "-t", NULL, NULL };
 
@@ -455,20 +476,9 @@ resume_one(struct lisa_ctx *ctx, struct resume_agent *ra, int dry_run)
 	argv[a++] = target;
 	argv[a++] = "-n";
 	argv[a++] = ra->window;
-	argv[a++] = "-c";
-	argv[a++] = ra->cwd;
-	argv[a++] = "--";
-	argv[a++] = "/bin/sh";
-	argv[a++] = "-c";
-	argv[a++] = sh;
-	argv[a++] = "sh";
-	argv[a++] = ra->id != NULL ? ra->id : "";
-	argv[a] = NULL;
+	resume_argv(argv, a, ra, &sh, &plain);
 	if (dry_run) {
-		printf("tmux");
-		for (a = 0; argv[a] != NULL; a++)
-			printf(" %s", argv[a]);
-		printf("\n");
+		resume_print_argv(argv);
 		free(sh);
 		free(target);
 		return (0);
@@ -549,20 +559,41 @@ resume_list_free(struct resume_list *l)
 	free(l);
 }
 
-/* The agents to resume, for a menu (nothing said of bad records). */
+/*
+ * The agents to resume (their profiles, agents.json's if it loads), read;
+ * QUIET for a menu, where nothing is said of bad records. NULL if the
+ * state directory cannot be had.
+ */
 static struct resume_list *
-resume_menu_list(struct lisa_ctx *ctx)
+resume_list_read(struct lisa_ctx *ctx, int quiet)
 {
 	struct resume_list	*l = xcalloc(1, sizeof *l);
 	char			*path, *cause = NULL;
 
 	path = agent_config_path();
-	if (agent_load(path, &cause) != 0)
+	if (agent_load(path, &cause) != 0) {
+		if (!quiet)
+			fprintf(stderr, "lisa: %s (built-in profiles in use)\n",
+			    cause);
 		free(cause);
+	}
 	free(path);
-	l->quiet = 1;
-	if (resume_load(ctx, l) != 0)
-		l->n = 0;
+	l->quiet = quiet;
+	if (resume_load(ctx, l) != 0) {
+		free(l);
+		return (NULL);
+	}
+	return (l);
+}
+
+/* The agents to resume, for a menu (nothing said of bad records). */
+static struct resume_list *
+resume_menu_list(struct lisa_ctx *ctx)
+{
+	struct resume_list	*l;
+
+	if ((l = resume_list_read(ctx, 1)) == NULL)
+		l = xcalloc(1, sizeof *l);
 	return (l);
 }
 
@@ -704,22 +735,12 @@ int
 cmd_resume(struct lisa_ctx *ctx, struct args *a)
 {
 	struct resume_list	*l;
-	char			*cause = NULL, *path;
 	int			 i, j, rc = 0, pick;
 
 	if (a->host != NULL)
 		return (resume_on_host(ctx, a));
-	path = agent_config_path();
-	if (agent_load(path, &cause) != 0) {
-		fprintf(stderr, "lisa: %s (built-in profiles in use)\n", cause);
-		free(cause);
-	}
-	free(path);
-	l = xcalloc(1, sizeof *l);
-	if (resume_load(ctx, l) != 0) {
-		free(l);
+	if ((l = resume_list_read(ctx, 0)) == NULL)
 		return (1);
-	}
 	if (!a->all && !a->restored && a->argc < 2)
 		resume_print(l);
 	else if (a->restored) {
