@@ -247,7 +247,7 @@ void
 menu_find_item(struct lisa_ctx *ctx, const char *client,
     struct menu_args *ma)
 {
-	struct buf	 name, b, tmpl;
+	struct buf	 name, b;
 	char		*sh, *rs;
 	const char	*c;
 
@@ -261,15 +261,10 @@ menu_find_item(struct lisa_ctx *ctx, const char *client,
 	buf_printf(&b, "find:%s", name.data);
 	sh = menu_self2(ctx, "key menu", client, b.data);
 	rs = menu_run_shell(sh);
-	buf_init(&tmpl);
-	buf_printf(&tmpl, "set-buffer -b %s -- \"%%%%%%\" ; %s", name.data, rs);
-	buf_reset(&b);
-	buf_adds(&b, "command-prompt -p 'lisa: find agents (words):' ");
-	ctl_quote_str(&b, tmpl.data);
-	menu_item(ma, "Find an agent\xe2\x80\xa6", "/", b.data);
+	menu_prompt_item(ma, "Find an agent\xe2\x80\xa6", "/",
+	    "lisa: find agents (words):", name.data, rs);
 	free(sh);
 	free(rs);
-	buf_free(&tmpl);
 	buf_free(&b);
 	buf_free(&name);
 }

@@ -285,6 +285,27 @@ menu_item(struct menu_args *ma, const char *name, const char *key,
 	menu_add(ma, xstrdup(cmd));
 }
 
+/*
+ * An item that asks with tmux's prompt (PROMPT) and runs RS once the text
+ * is in buffer BUFFER: %%% puts it in quoted (tmux escapes " \ $ ; ~);
+ * what RS runs reads the buffer and deletes it.
+ */
+void
+menu_prompt_item(struct menu_args *ma, const char *label, const char *key,
+    const char *prompt, const char *buffer, const char *rs)
+{
+	struct buf	tmpl, b;
+
+	buf_init(&tmpl);
+	buf_printf(&tmpl, "set-buffer -b %s -- \"%%%%%%\" ; %s", buffer, rs);
+	buf_init(&b);
+	buf_printf(&b, "command-prompt -p '%s' ", prompt);
+	ctl_quote_str(&b, tmpl.data);
+	menu_item(ma, label, key, b.data);
+	buf_free(&tmpl);
+	buf_free(&b);
+}
+
 /* An action on the client's pane, confirmed first if it destroys. */
 static void
 menu_action(struct menu_args *ma, struct lisa_ctx *ctx, const char *client,
@@ -340,7 +361,7 @@ static void
 menu_answers(struct menu_args *ma, struct lisa_ctx *ctx, const char *client,
     const char *pane, const struct act_facts *f)
 {
-	struct buf	 label, tmpl, b;
+	struct buf	 label, b;
 	char		 expect[96], *sh, *rs;
 
 	buf_init(&label);
@@ -356,24 +377,20 @@ menu_answers(struct menu_args *ma, struct lisa_ctx *ctx, const char *client,
 	/* (n is "Next agent"; x, Dismiss, is for ended agents alone) */
 	menu_action(ma, ctx, client, "Deny", "x", "deny", 0, pane, expect);
 	/*
-	 * Reply: tmux asks for the text; %%% puts it in quoted (tmux escapes
-	 * " \ $ ; ~), into a buffer the answer reads and deletes. The pane
-	 * goes without its '%': "%1" would be the prompt's first answer.
+	 * Reply: tmux asks for the text, into a buffer the answer reads and
+	 * deletes. The pane goes without its '%': "%1" would be the
+	 * prompt's first answer.
 	 */
 	buf_reset(&b);
 	buf_printf(&b, "reply:%s:%s", pane + 1, expect);
 	sh = menu_self2(ctx, "key act", client, b.data);
 	rs = menu_run_shell(sh);
-	buf_init(&tmpl);
-	buf_printf(&tmpl, "set-buffer -b lisa-reply-%s -- \"%%%%%%\" ; %s",
-	    pane + 1, rs);
 	buf_reset(&b);
-	buf_adds(&b, "command-prompt -p 'lisa: reply (declines the dialog):' ");
-	ctl_quote_str(&b, tmpl.data);
-	menu_item(ma, "Reply\xe2\x80\xa6", "t", b.data);
+	buf_printf(&b, "lisa-reply-%s", pane + 1);
+	menu_prompt_item(ma, "Reply\xe2\x80\xa6", "t",
+	    "lisa: reply (declines the dialog):", b.data, rs);
 	free(sh);
 	free(rs);
-	buf_free(&tmpl);
 	buf_free(&label);
 	buf_free(&b);
 }

@@ -138,6 +138,8 @@ int	 menu_filter(struct lisa_ctx *, const char *, struct menu_agent *,
 void	 menu_hosts_items(struct lisa_ctx *, const char *, struct menu_args *,
 	    struct menu_agent *, size_t);
 void	 menu_find_item(struct lisa_ctx *, const char *, struct menu_args *);
+void	 menu_prompt_item(struct menu_args *, const char *, const char *,
+	    const char *, const char *, const char *);
 void	 menu_add(struct menu_args *, char *);
 void	 menu_start(struct menu_args *, const char *, const char *);
 void	 menu_item(struct menu_args *, const char *, const char *,
