@@ -165,24 +165,17 @@ agentfiles_codex_find(const char *dir, int depth, const char *end)
 
 /*
  * `codex resume ID` (lisa resume runs it so): the thread's rollout, in
- * the directory of the day it began, which may be long ago. Its id is
- * taken from the arguments, never anything else of them.
+ * the directory of the day it began, which may be long ago. The id is the
+ * one its arguments gave (w->argv_session, watch-proc.c).
  */
 static void
 agentfiles_codex_resumed(struct pane *p)
 {
 	struct watch	*w = p->watch;
-	char		 buf[8192], *argv[64], end[64], *top, *path, *slash;
-	const char	*id = NULL;
-	int		 argc, i;
+	char		 end[64], *top, *path, *slash;
+	const char	*id = w->argv_session;
 
-	argc = proc_argv(w->agent_pid, buf, sizeof buf, argv, 64);
-	for (i = 1; i + 1 < argc && id == NULL; i++) {
-		if (strcmp(argv[i], "resume") == 0)
-			id = argv[i + 1];
-	}
-	if (id == NULL || strlen(id) != 36 ||
-	    strspn(id, "0123456789abcdef-") != 36)
+	if (strlen(id) != 36 || strspn(id, "0123456789abcdef-") != 36)
 		return;
 	snprintf(end, sizeof end, "-%s.jsonl", id);
 	xasprintf(&top, "%s/sessions", w->codex_home);

@@ -192,18 +192,19 @@ agentfiles_opencode_read(int i, int first)
 }
 
 /*
- * The agent was found: its log, watched; read from its end. Again
- * (without file events, as lisa looks at the pane): its new lines.
+ * The agent was found: its log, watched; read from its end. AGAIN
+ * (without file events, as lisa looks at the pane): its new lines; with
+ * them, the file's events read it.
  */
 void
-agentfiles_opencode_look(struct pane *p)
+agentfiles_opencode_look(struct pane *p, int again)
 {
 	struct watch	*w = p->watch;
 	char		*data, *dir;
 	int		 i, free_i = -1;
 
 	if (w->agent_log != NULL) {
-		for (i = 0; i < OPENCODE_LOGS; i++) {
+		for (i = 0; again && i < OPENCODE_LOGS; i++) {
 			if (oclog[i].path != NULL &&
 			    strcmp(oclog[i].path, w->agent_log) == 0)
 				agentfiles_opencode_read(i, 0);

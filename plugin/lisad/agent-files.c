@@ -584,7 +584,7 @@ agentfiles_agent(struct pane *p)
 	if (w->agent != NULL && w->agent->copilot_files)
 		agentfiles_copilot_look(p);
 	if (w->agent != NULL && w->agent->opencode_files)
-		agentfiles_opencode_look(p);
+		agentfiles_opencode_look(p, 0);
 	if (w->agent == NULL || !w->agent->claude_files)
 		return;
 	/*
@@ -638,7 +638,7 @@ agentfiles_look(struct pane *p)
 	if (w->agent != NULL && w->agent->copilot_files)
 		agentfiles_copilot_look(p);
 	if (w->agent != NULL && w->agent->opencode_files)
-		agentfiles_opencode_look(p);
+		agentfiles_opencode_look(p, 1);
 	if (w->session_dir == NULL)
 		return;
 	agentfiles_session(p);

@@ -30,16 +30,6 @@
 static char	*resume_path;
 static int	 resume_failed;	/* said once */
 
-/* Is S an id an agent names a conversation by (a UUID, ses_...)? */
-static int
-resume_id_ok(const char *s)
-{
-	size_t	n = strlen(s);
-
-	return (n >= 8 && n < 64 && strspn(s, "0123456789abcdefghijklmnop"
-	    "qrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_") == n);
-}
-
 /*
  * The conversation an agent was started to resume, from its arguments
  * (claude --resume ID, codex resume ID, gemini -r ID, copilot
@@ -65,7 +55,7 @@ resume_argv_id(char **argv, int argc, char *out, size_t len)
 				v = argv[i] + n + 1;
 			else
 				continue;
-			if (resume_id_ok(v)) {
+			if (agent_id_ok(v)) {
 				strlcpy(out, v, len);
 				return;
 			}
@@ -106,7 +96,7 @@ resume_agent_id(struct watch *w, char *out, size_t len)
 	if (*out == '\0' && *w->argv_session != '\0')
 		strlcpy(out, w->argv_session, len);
 	/* (ids are UUIDs or such: anything else is not passed on) */
-	if (*out != '\0' && !resume_id_ok(out))
+	if (*out != '\0' && !agent_id_ok(out))
 		*out = '\0';
 	return (out);
 }
@@ -130,9 +120,7 @@ resume_entry(struct buf *b, struct pane *p)
 	json_cstr(b, *cwd != '\0' ? cwd : NULL);
 	/* The model its transcript last named, when it is one's name. */
 	json_key(b, "model");
-	json_cstr(b, *w->usage.model != '\0' && strspn(w->usage.model,
-	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-	    "._:/@-") == strlen(w->usage.model) ? w->usage.model : NULL);
+	json_cstr(b, agent_model_ok(w->usage.model) ? w->usage.model : NULL);
 	json_key(b, "session");
 	json_cstr(b, s != NULL && s->name != NULL ? s->name : "");
 	json_key(b, "window");

@@ -224,7 +224,7 @@ void		 agentfiles_gemini_look(struct pane *);
 int		 agentfiles_gemini_changed(const char *, const char *);
 void		 agentfiles_copilot_look(struct pane *);
 int		 agentfiles_copilot_changed(const char *, const char *);
-void		 agentfiles_opencode_look(struct pane *);
+void		 agentfiles_opencode_look(struct pane *, int);
 int		 agentfiles_opencode_changed(const char *, const char *);
 void		 agentfiles_opencode_close(void);
 

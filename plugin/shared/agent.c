@@ -797,3 +797,26 @@ agent_shell_death(const char *text)
 	}
 	return (-1);
 }
+
+/*
+ * Is S an id an agent names a conversation by (a UUID, OpenCode's
+ * ses_...)? What lisa resume records and passes on, and nothing else.
+ */
+int
+agent_id_ok(const char *s)
+{
+	size_t	n = strlen(s);
+
+	return (n >= 8 && n < 64 && strspn(s, "0123456789abcdefghijklmnop"
+	    "qrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_") == n);
+}
+
+/* Is S a model's name (printed as it is: never a terminal's escape)? */
+int
+agent_model_ok(const char *s)
+{
+	size_t	n = strlen(s);
+
+	return (n >= 1 && n < 64 && strspn(s, "0123456789abcdefghijklmnop"
+	    "qrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ._:/@-") == n);
+}

@@ -45,6 +45,8 @@ void	 agent_free_all(void);
 int	 agent_count(void);
 const struct agent_profile *agent_by_name(const char *);
 const struct agent_profile *agent_match(const char *, char **, int);
+int		 agent_id_ok(const char *);
+int		 agent_model_ok(const char *);
 enum title_class agent_title(const struct agent_profile *, const char *);
 unsigned agent_screen(const struct agent_profile *, const char *, int *);
 int	 agent_shell_death(const char *);
