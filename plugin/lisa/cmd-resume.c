@@ -355,17 +355,21 @@ resume_is_shell(const char *cmd)
 
 /*
  * The pane tmux-resurrect restored where RA was (its session, window and
- * pane index, its directory), if it runs a shell and nothing else: "%N",
- * or NULL. A pane resurrect restored a program into is not touched.
+ * pane index, its directory), if it runs a shell and nothing else, that
+ * shell with no child: "%N", or NULL. A pane resurrect restored a program
+ * into is not touched. Fields are space-separated, the directory last:
+ * tmux 3.4 and 3.5 print a control byte as four characters.
  */
 static char *
 resume_restored_pane(struct lisa_ctx *ctx, struct resume_agent *ra)
 {
 	const char	*argv[] = { "display-message", "-p", "-t", NULL,
-			    "#{pane_id}\037#{pane_dead}\037"
-			    "#{pane_current_command}\037#{pane_current_path}",
+			    "#{pane_id} #{pane_dead} #{pane_pid} "
+			    "#{pane_current_command} #{pane_current_path}",
 			    NULL };
-	char		*target, *out = NULL, *f[4], *p;
+	char		*target, *out = NULL, *f[5], *p, *end;
+	pid_t		 kid;
+	long		 pid;
 	int		 n = 0;
 
 	if (ra->window_index < 0 || ra->pane_index < 0)
@@ -379,10 +383,15 @@ resume_restored_pane(struct lisa_ctx *ctx, struct resume_agent *ra)
 		return (NULL);
 	}
 	free(target);
+	/* (the directory, last, may have spaces) */
 	for (p = out; n < 4 && p != NULL; n++)
-		f[n] = strsep(&p, "\037");
-	if (n == 4 && f[0][0] == '%' && strcmp(f[1], "0") == 0 &&
-	    resume_is_shell(f[2]) && strcmp(f[3], ra->cwd) == 0) {
+		f[n] = strsep(&p, " ");
+	f[n++] = p;
+	pid = n == 5 && f[4] != NULL ? strtol(f[2], &end, 10) : 0;
+	if (pid > 0 && *end == '\0' && f[0][0] == '%' &&
+	    strcmp(f[1], "0") == 0 && resume_is_shell(f[3]) &&
+	    strcmp(f[4], ra->cwd) == 0 &&
+	    proc_children((pid_t)pid, &kid, 1) == 0) {
 		p = xstrdup(f[0]);
 		free(out);
 		return (p);

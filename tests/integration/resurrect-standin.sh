@@ -19,6 +19,14 @@ for spec in "$@"; do
 		t move-window -s "$session:" -t "$session:$window" 2>/dev/null
 	fi
 	[ -n "$program" ] && t send-keys -t "$session:$window.0" "$program" Enter
+	# (a job in the background: once it runs, as a user's would be)
+	case "$program" in *"&")
+		pid=$(t display -p -t "$session:$window.0" '#{pane_pid}')
+		for _ in $(seq 50); do
+			pgrep -P "$pid" >/dev/null && break
+			sleep 0.1
+		done ;;
+	esac
 	echo "restored $session:$window $(t display -p -t "$session:$window.0" '#{pane_id}')"
 done
 hook=$(t show-options -gqv @resurrect-hook-post-restore-all)

@@ -157,9 +157,10 @@ test_resume_into_resurrect_restored_panes() {
 	esac
 	T new-window -d -t main:3 -n api -c "$TESTDIR/proj/a b" claude
 	T new-window -d -t main:4 -n web -c "$TESTDIR/proj/b" claude
+	T new-window -d -t main:5 -n job -c "$TESTDIR/proj/b" claude
 	a=$(T display -p -t main:3 '#{pane_id}')
 	b=$(T display -p -t main:4 '#{pane_id}')
-	for p in "$a" "$b"; do
+	for p in "$a" "$b" "$(T display -p -t main:5 '#{pane_id}')"; do
 		until_ms 10000 sh -c "$LISA -L $SOCK status $p --json | grep -q '\"agent_session\":\"0000fa4e'" ||
 		    fail "no session id for $p"
 	done
@@ -178,12 +179,16 @@ test_resume_into_resurrect_restored_panes() {
 	until_ms 5000 sh -c "tmux -L $SOCK show -gqv @resurrect-hook-post-restore-all | grep -q 'resume --restored'" ||
 	    fail "no hook in the new server"
 	out=$(bash "$ROOT/tests/integration/resurrect-standin.sh" "$(T display -p '#{socket_path}')" \
-	    "main:3:$TESTDIR/proj/a b" "main:4:$TESTDIR/proj/b:sleep 1000" 2>&1) || fail "stand-in: $out"
+	    "main:3:$TESTDIR/proj/a b" "main:4:$TESTDIR/proj/b:sleep 1000" \
+	    "main:5:$TESTDIR/proj/b:sleep 1000 &" 2>&1) || fail "stand-in: $out"
 	ra=$(printf '%s\n' "$out" | sed -n 's/^restored main:3 //p')
 	rb=$(printf '%s\n' "$out" | sed -n 's/^restored main:4 //p')
 	case "$out" in *"resumed claude in its restored pane $ra (main:3.0), conversation $ida"*) ;;
 	*) fail "said: $out" ;; esac
 	case "$out" in *"no pane restored for claude at main:4.0: a new window"*"resumed claude in main:web"*) ;;
+	*) fail "said: $out" ;; esac
+	# A restored shell with a job of its own is not idle: left alone.
+	case "$out" in *"no pane restored for claude at main:5.0: a new window"*"resumed claude in main:job"*) ;;
 	*) fail "said: $out" ;; esac
 	until_ms 10000 grep -q "resumed $ida" "$FAKE_AGENT_LOG" || fail "not resumed: $(cat "$FAKE_AGENT_LOG")"
 	until_ms 10000 grep -q "resumed $idb" "$FAKE_AGENT_LOG" || fail "b not resumed"
