@@ -30,8 +30,11 @@
 
 #include "lisad.h"
 #include "watch.h"
+#include "gemini-file.h"
 
 #define GEMINI_PROJECTS_MAX	(1024 * 1024)
+/* A log's startTime against a start time from ps (whole seconds). */
+#define GEMINI_START_SLACK	2000
 
 /* A log line: its usage, and whether the turn ended on a limit. */
 static int
@@ -68,18 +71,19 @@ agentfiles_gemini_read(struct pane *p)
 
 /*
  * The log's conversation id (lisa resume): Qwen names the log by it;
- * Gemini's first line, its metadata, has it as "sessionId".
+ * Gemini's first line, its metadata, has it as "sessionId", and when the
+ * log was begun (into start; 0 when unknown).
  */
 static void
 agentfiles_gemini_file_id(int qwen, const char *path, const char *name,
-    char *out, size_t len)
+    char *out, size_t len, int64_t *start)
 {
-	struct json_doc	*d;
-	char		 buf[4096], *nl, *id, *cause = NULL;
+	char		 buf[4096], *nl;
 	ssize_t		 n;
 	int		 fd;
 
 	*out = '\0';
+	*start = 0;
 	if (qwen) {
 		strlcpy(out, name, len);
 		if ((nl = strstr(out, ".jsonl")) != NULL)
@@ -93,22 +97,17 @@ agentfiles_gemini_file_id(int qwen, const char *path, const char *name,
 	close(fd);
 	if (n <= 0 || (nl = memchr(buf, '\n', (size_t)n)) == NULL)
 		return;
-	if ((d = json_parse(buf, (size_t)(nl - buf), &cause)) == NULL) {
-		free(cause);
-		return;
-	}
-	if ((id = json_get_str(d, 0, "sessionId")) != NULL)
-		strlcpy(out, id, len);
-	free(id);
-	json_free(d);
+	gemini_chat_head(buf, (size_t)(nl - buf), out, len, start);
 }
 
 static void
 agentfiles_gemini_session(struct watch *w, const char *path,
     const char *name)
 {
+	int64_t	start;
+
 	agentfiles_gemini_file_id(w->agent->qwen_files, path, name,
-	    w->chat_session, sizeof w->chat_session);
+	    w->chat_session, sizeof w->chat_session, &start);
 }
 
 /* Is p a live Gemini pane whose project's logs are in dir? */
@@ -163,6 +162,7 @@ agentfiles_gemini_changed(const char *dir, const char *name)
 	struct watch	*w;
 	struct stat	 st;
 	char		*path, fid[64];
+	int64_t		 start;
 	size_t		 n = strlen(name);
 
 	if (strcmp(name, "projects.json") == 0) {
@@ -203,17 +203,23 @@ agentfiles_gemini_changed(const char *dir, const char *name)
 		if (!agentfiles_gemini_in(p, dir) ||
 		    (int64_t)st.st_mtime * 1000 < w->agent_since_real - 1000)
 			continue;
+		agentfiles_gemini_file_id(w->agent->qwen_files, path, name,
+		    fid, sizeof fid, &start);
+		/*
+		 * Begun before the agent: another run's log, touched (Gemini
+		 * writes to an old log as another run ends; it begins a new
+		 * one even for the conversation it resumes).
+		 */
+		if (start != 0 && start < w->agent_since_real -
+		    GEMINI_START_SLACK)
+			continue;
 		/*
 		 * Started to resume a conversation (gemini --resume ID): its
-		 * first log is that one's, not another that changed (seen
-		 * with several in the project: Gemini touches them).
+		 * first log is that one's, not another that changed.
 		 */
-		if (w->rollout == NULL && w->argv_session[0] != '\0') {
-			agentfiles_gemini_file_id(w->agent->qwen_files, path,
-			    name, fid, sizeof fid);
-			if (strcmp(fid, w->argv_session) != 0)
-				continue;
-		}
+		if (w->rollout == NULL && w->argv_session[0] != '\0' &&
+		    strcmp(fid, w->argv_session) != 0)
+			continue;
 		if (best == NULL ||
 		    (w->rollout == NULL && best->watch->rollout != NULL) ||
 		    ((w->rollout == NULL) == (best->watch->rollout == NULL) &&

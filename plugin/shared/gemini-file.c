@@ -14,8 +14,10 @@
  * record is the only one that says so after the screen has moved on.
  * Pure functions over untrusted text, unit-tested and fuzzed.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "shared.h"
 #include "gemini-file.h"
@@ -97,6 +99,54 @@ gemini_project_id(const char *text, size_t len, const char *cwd, char *out,
 		strlcpy(out, id, outlen);
 		rc = 0;
 	}
+	free(id);
+	json_free(d);
+	return (rc);
+}
+
+/*
+ * A chat log's first line, its metadata: the conversation's id into out
+ * and when the log was begun ("startTime", epoch ms) into start, 0 when
+ * it does not say. Gemini begins a new log even for a conversation it
+ * resumes, so a log begun before an agent started is never that run's.
+ * 0 with an id, -1 without.
+ */
+int
+gemini_chat_head(const char *line, size_t len, char *out, size_t outlen,
+    int64_t *start)
+{
+	struct json_doc	*d;
+	struct tm	 tm;
+	char		*id = NULL, *at = NULL, *cause = NULL;
+	const char	*p;
+	int		 rc = -1, i;
+	int64_t		 ms;
+
+	*out = '\0';
+	*start = 0;
+	if ((d = json_parse(line, len, &cause)) == NULL) {
+		free(cause);
+		return (-1);
+	}
+	if ((id = json_get_str(d, 0, "sessionId")) != NULL && *id != '\0' &&
+	    strlen(id) < outlen) {
+		strlcpy(out, id, outlen);
+		rc = 0;
+	}
+	memset(&tm, 0, sizeof tm);
+	if ((at = json_get_str(d, 0, "startTime")) != NULL &&
+	    (p = strptime(at, "%Y-%m-%dT%H:%M:%S", &tm)) != NULL &&
+	    (ms = (int64_t)timegm(&tm)) > 0) {
+		ms *= 1000;
+		/* Milliseconds: the first three digits of the fraction. */
+		if (*p == '.') {
+			for (p++, i = 100; i > 0 && *p >= '0' && *p <= '9';
+			    p++, i /= 10)
+				ms += (*p - '0') * i;
+		}
+		*start = ms;
+	}
+	free(at);
 	free(id);
 	json_free(d);
 	return (rc);

@@ -23,6 +23,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct claude_session	 cs;
 	char			 cwd[256], id[64];
+	int64_t			 start;
 	struct bgtasks		 bg;
 	struct usage		 u;
 	enum transcript_event	 ev;
@@ -130,6 +131,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (gemini_project_id((const char *)data, size, "/w", id,
 	    sizeof id) == 0 && (strchr(id, '/') != NULL || *id == '\0'))
+		abort();
+	if (gemini_chat_head((const char *)data, size, id, sizeof id,
+	    &start) == 0 && (*id == '\0' || strlen(id) >= sizeof id))
 		abort();
 	return (0);
 }

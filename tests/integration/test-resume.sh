@@ -284,3 +284,38 @@ test_resume_copilot_and_opencode_by_their_logs() {
 	until_ms 10000 grep -q "resumed $ic" "$FAKE_AGENT_LOG" || fail "copilot not resumed"
 	until_ms 10000 grep -q "resumed $io" "$FAKE_AGENT_LOG" || fail "opencode not resumed"
 }
+
+# Gemini writes to an old chat log as another run ends (seen in the full
+# conformance run): a log begun before the agent (its first line's
+# startTime) is never taken for its conversation, neither before its own
+# log nor after. Each check follows two status requests, the first of
+# which the helper answers only after the file event already queued.
+test_resume_gemini_not_an_old_log() {
+	linux_only "the log's project is the agent's cwd, from /proc"
+	start_resume
+	chats="$HOME/.gemini/tmp/proj/chats"
+	mkdir -p "$chats" "$TESTDIR/gproj"
+	old=0000fa4e-0ld0-4000-8000-000000000000
+	printf '{"sessionId":"%s","projectHash":"fake","startTime":"%s","lastUpdated":"x","kind":"main"}\n' \
+	    "$old" "$(date -u -d '-1 hour' +%Y-%m-%dT%H:%M:%S.000Z)" \
+	    >"$chats/session-old-0000fa4e.jsonl"
+	touch -d '-1 hour' "$chats/session-old-0000fa4e.jsonl"
+	T new-window -d -t main:1 -c "$TESTDIR/gproj" gemini
+	g=$(T display -p -t main:1 '#{pane_id}')
+	L wait "$g" --until waiting_input --timeout 30 >/dev/null || fail "no gemini"
+	printf '{"$set":{"lastUpdated":"y"}}\n' >>"$chats/session-old-0000fa4e.jsonl"
+	L status "$g" >/dev/null
+	sid=$(L status "$g" --json | jget "d['agent_session']")
+	[ "$sid" = null ] || fail "before its own log: $sid"
+	T send-keys -t "$g" 'usage 524288' Enter
+	until_ms 10000 sh -c "$LISA -L $SOCK status $g --json | grep -q '\"percent\": *50'" ||
+	    fail "its own log: $(L status "$g" --json)"
+	new=$(ls "$chats" | grep -v old)
+	id=$(head -1 "$chats/$new" | jget "d['sessionId']")
+	[ "$(L status "$g" --json | jget "d['agent_session']")" = "$id" ] ||
+	    fail "not its own: $(L status "$g" --json | jget "d['agent_session']") $id"
+	printf '{"$set":{"lastUpdated":"z"}}\n' >>"$chats/session-old-0000fa4e.jsonl"
+	L status "$g" >/dev/null
+	sid=$(L status "$g" --json | jget "d['agent_session']")
+	[ "$sid" = "$id" ] || fail "after its own log: $sid"
+}

@@ -83,12 +83,43 @@ test_project_id(void **state)
 	    sizeof id), -1);
 }
 
+static void
+test_chat_head(void **state)
+{
+	const char	*line = "{\"sessionId\":\"69e98bf1-85cf\",\"projectHash\":"
+			    "\"d2\",\"startTime\":\"2026-11-27T15:28:06.867Z\","
+			    "\"kind\":\"main\"}";
+	char		 id[64];
+	int64_t		 start;
+
+	assert_int_equal(gemini_chat_head(line, strlen(line), id, sizeof id,
+	    &start), 0);
+	assert_string_equal(id, "69e98bf1-85cf");
+	assert_true(start == 1795793286867LL);
+	/* No time, or not one: the id still; the start unknown. */
+	line = "{\"sessionId\":\"a\",\"startTime\":\"now\"}";
+	assert_int_equal(gemini_chat_head(line, strlen(line), id, sizeof id,
+	    &start), 0);
+	assert_true(start == 0);
+	line = "{\"startTime\":\"2026-11-27T15:28:06Z\"}";
+	assert_int_equal(gemini_chat_head(line, strlen(line), id, sizeof id,
+	    &start), -1);
+	assert_string_equal(id, "");
+	assert_true(start == 1795793286000LL);
+	/* An id too long for the space is no id; nor is a line cut short. */
+	line = "{\"sessionId\":\"69e98bf1-85cf\"}";
+	assert_int_equal(gemini_chat_head(line, strlen(line), id, 8, &start),
+	    -1);
+	assert_int_equal(gemini_chat_head(line, 10, id, sizeof id, &start), -1);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_chat_events),
 		cmocka_unit_test(test_project_id),
+		cmocka_unit_test(test_chat_head),
 	};
 
 	return (cmocka_run_group_tests_name("gemini_file", tests, NULL, NULL));
