@@ -284,10 +284,14 @@ test-agents: all
 	@python3 tests/agents/conformance.py --versions $(AGENT_VERSIONS) \
 	    $(if $(REPORT),--report $(REPORT))
 
-bench: all $(BUILD)/bench/lisa-bench $(BUILD)/bench/trickle
+bench: all $(BUILD)/bench/lisa-bench $(BUILD)/bench/trickle \
+		$(BUILD)/bench/agentlet
 	@LISA_BIN_DIR=$(abspath $(BIN)) LISA_BUILD_DIR=$(BUILD) sh bench/run.sh
 
 $(BUILD)/bench/trickle: $(BUILD)/bench/trickle.o
+	$(call say,LD,$@)$(CC) $(CFLAGS) -o $@ $^
+
+$(BUILD)/bench/agentlet: $(BUILD)/bench/agentlet.o
 	$(call say,LD,$@)$(CC) $(CFLAGS) -o $@ $^
 
 deps:

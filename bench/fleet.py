@@ -1,23 +1,30 @@
 #!/usr/bin/env python3
-"""F1, the fleet (docs/fleet.md): HOSTS hosts x AGENTS fake agents, each host
-its own tmux server reached over a real sshd on loopback. Measures the local
+"""The fleet (docs/fleet.md): HOSTS hosts x AGENTS agents, each host its own
+tmux server reached over one real sshd on loopback.
+
+F1 (fake Claude Code agents, remote helpers at a fast debounce): the local
 helper at rest (wakeups/s, CPU) and how long a remote transition takes to
 reach it: the remote helper's event time against the local helper's, both
 stamped on this machine's clock.
 
-fleet.py LISA FAKE_CLAUDE [HOSTS AGENTS SECONDS ROUNDS]   (root: sshd)
-"""
-import json, os, random, shutil, socket, subprocess, sys, tempfile, time
+F2 (bench/agentlet as the agents, every helper at lisa's defaults): a
+thousand agents; the local helper at rest and in a burst, remote change to
+the local option, lisa list, and what the ssh and bridge processes cost.
 
-lisa, fake = sys.argv[1], sys.argv[2]
-hosts = int(sys.argv[3]) if len(sys.argv) > 3 else 10
-agents = int(sys.argv[4]) if len(sys.argv) > 4 else 20
-seconds = float(sys.argv[5]) if len(sys.argv) > 5 else 30
-rounds = int(sys.argv[6]) if len(sys.argv) > 6 else 100
+fleet.py F1 LISA FAKE_CLAUDE [HOSTS AGENTS SECONDS ROUNDS]   (root: sshd)
+fleet.py F2 LISA AGENTLET [HOSTS AGENTS SECONDS ROUNDS]
+"""
+import json, os, random, shutil, signal, socket, subprocess, sys, tempfile, time
+
+bench, lisa, fake = sys.argv[1], sys.argv[2], sys.argv[3]
+hosts = int(sys.argv[4]) if len(sys.argv) > 4 else 10
+agents = int(sys.argv[5]) if len(sys.argv) > 5 else 20
+seconds = float(sys.argv[6]) if len(sys.argv) > 6 else 30
+rounds = int(sys.argv[7]) if len(sys.argv) > 7 else 100
 
 sshd = shutil.which("sshd") or "/usr/sbin/sshd"
 if not os.access(sshd, os.X_OK) or os.getuid() != 0:
-    print("F1 skipped: needs an OpenSSH server (openssh-server) and root")
+    print("%s skipped: needs an OpenSSH server (openssh-server) and root" % bench)
     sys.exit(0)
 os.makedirs("/run/sshd", mode=0o755, exist_ok=True)
 
@@ -59,7 +66,7 @@ def wait_for(pred, timeout, what):
         if v:
             return v
         time.sleep(0.1)
-    raise SystemExit("F1: timed out waiting for " + what)
+    raise SystemExit("%s: timed out waiting for %s" % (bench, what))
 
 def cleanup():
     for s in remotes + [local]:
@@ -82,7 +89,9 @@ def proc_stat(pid):
     return ticks, int(st["voluntary_ctxt_switches"]) + \
         int(st["nonvoluntary_ctxt_switches"])
 
-try:
+def start_fleet(agent_argv, remote_opts):
+    """sshd, the hosts' tmux servers with their agents, the local server
+    and its helper; returns the helper's Popen."""
     # sshd with a throwaway host key, our key authorized.
     for k in ("hostkey", "id"):
         sh("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", os.path.join(tmp, k))
@@ -96,7 +105,7 @@ try:
                 "AuthorizedKeysFile %s/authorized_keys\nPidFile %s/sshd.pid\n"
                 "PasswordAuthentication no\nKbdInteractiveAuthentication no\n"
                 "UsePAM no\nStrictModes no\nAcceptEnv SHLVL\n"
-                "MaxSessions 100\nMaxStartups 100\n" % (port, tmp, tmp, tmp))
+                "MaxSessions 100\nMaxStartups 200\n" % (port, tmp, tmp, tmp))
     with open(os.path.join(tmp, "config"), "w") as f:
         f.write("Host h*\n  HostName 127.0.0.1\n  Port %d\n  User root\n"
                 "  IdentityFile %s/id\n  IdentitiesOnly yes\n"
@@ -104,13 +113,13 @@ try:
                 "  LogLevel ERROR\n  SetEnv SHLVL=1\n" % (port, tmp))
     procs.append(subprocess.Popen([sshd, "-D", "-f", os.path.join(tmp, "sshd_config"),
                                    "-E", os.path.join(tmp, "sshd.log")]))
-    # The hosts: a tmux server each, AGENTS fake agents at their prompt.
+    # The hosts: a tmux server each, AGENTS agents at their prompt.
     for r in remotes:
         tmux(r, "new-session", "-d", "-s", "work", "-x", "120", "-y", "40", "sleep 86400")
-        tmux(r, "set", "-g", "@lisa-grace", "1")
-        tmux(r, "set", "-g", "@lisa-debounce", "0.5")
+        for k, v in remote_opts:
+            tmux(r, "set", "-g", k, v)
         for i in range(agents):
-            tmux(r, "new-window", "-d", "-n", "claude", fake)
+            tmux(r, "new-window", "-d", "-n", "agent", *agent_argv)
     tmux(local, "new-session", "-d", "-s", "main", "-x", "120", "-y", "40", "sleep 86400")
     tmux(local, "set", "-g", "@lisa-ssh-command", "ssh -F %s/config" % tmp)
     tmux(local, "set", "-g", "@lisa-remote-lisa",
@@ -120,11 +129,26 @@ try:
     helper = subprocess.Popen([os.path.join(os.path.dirname(lisa), "lisad"), "-F",
                                "-L", local], env=env)
     procs.append(helper)
+    return helper
+
+def remote_panes():
+    panes = {}
+    for i, r in enumerate(remotes):
+        panes[i] = tmux(r, "list-panes", "-a", "-F", "#{pane_id} #{window_name}").split("\n")
+        panes[i] = [l.split()[0] for l in panes[i] if l.endswith("agent")]
+    return panes
+
+def all_waiting():
+    ps = lisa_json(local, "list", "--json") or []
+    n = sum(1 for p in ps if p.get("host") and p.get("state") == "waiting_input")
+    return n >= hosts * agents
+
+def ssh_version():
+    return subprocess.run(["ssh", "-V"], capture_output=True, text=True).stderr.strip()
+
+def f1():
+    helper = start_fleet([fake], [("@lisa-grace", "1"), ("@lisa-debounce", "0.5")])
     t0 = time.time()
-    def all_waiting():
-        ps = lisa_json(local, "list", "--json") or []
-        n = sum(1 for p in ps if p.get("host") and p.get("state") == "waiting_input")
-        return n >= hosts * agents
     wait_for(all_waiting, 120, "%d remote agents waiting" % (hosts * agents))
     up = time.time() - t0
     time.sleep(2)
@@ -137,10 +161,7 @@ try:
     idle_cpu = (c1 - c0) / hz / seconds * 100
     # Transitions: a remote agent works a moment, then waits again.
     random.seed(7)
-    panes = {}
-    for i, r in enumerate(remotes):
-        panes[i] = tmux(r, "list-panes", "-a", "-F", "#{pane_id} #{window_name}").split("\n")
-        panes[i] = [l.split()[0] for l in panes[i] if l.endswith("claude")]
+    panes = remote_panes()
     since = int(time.time() * 1000)
     for k in range(rounds):
         i = random.randrange(hosts)
@@ -165,8 +186,7 @@ try:
             if cands:
                 lat.append(le["ts_ms"] - max(cands))
     print("F1 fleet: %d hosts x %d agents over sshd on loopback (%s)" %
-          (hosts, agents, subprocess.run(["ssh", "-V"], capture_output=True,
-                                         text=True).stderr.strip()))
+          (hosts, agents, ssh_version()))
     print("  all %d remote agents shown waiting %.1f s after the helper started"
           % (hosts * agents, up))
     print("  at rest, %.0f s: local helper %.2f wakeups/s, %.3f %% of a core"
@@ -176,5 +196,340 @@ try:
               % (len(lat), pct(lat, 50), pct(lat, 99), max(lat)))
     else:
         print("  remote transition -> local helper: none matched")
+
+AGENTLET_PROFILE = {"agents": [{"name": "agentlet", "comm": ["agentlet"],
+                                "screen": {"prompt": "^> *$"}}]}
+
+class Probe:
+    """One control client of the local server asking display -p over and
+    over (a question costs ~0.1 ms; a tmux process per question ~8 ms),
+    in a session of its own with one idle pane."""
+    def __init__(self):
+        self.p = subprocess.Popen(["tmux", "-L", local, "-C", "new-session",
+                                   "-s", "f2probe", "-x", "80", "-y", "24",
+                                   "sleep 86400"], env=env,
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        # (new-session's own %begin/%end comes first)
+        while self.ask("display -p ready") != "ready":
+            pass
+
+    def ask(self, cmd):
+        self.p.stdin.write(cmd.encode() + b"\n")
+        self.p.stdin.flush()
+        body, inside = [], False
+        while True:
+            line = self.p.stdout.readline()
+            if not line:
+                raise SystemExit("F2: the probe's tmux client went away")
+            line = line.rstrip(b"\n").decode(errors="replace")
+            if line.startswith("%begin"):
+                inside = True
+            elif line.startswith("%end") or line.startswith("%error"):
+                if inside:
+                    return "\n".join(body)
+            elif inside:
+                body.append(line)
+
+    def waiting(self):
+        """How many remote agents @lisa_hosts says wait ("50 hosts:1000!12")."""
+        v = self.ask("display -p '#{@lisa_hosts}'")
+        if ":" not in v or "..." in v or "down" in v:
+            return -1
+        return sum(int(t.split("!")[1]) for t in v.split() if "!" in t)
+
+def descendants(pid):
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            with open("/proc/%d/task/%d/children" % (p, p)) as f:
+                kids = [int(k) for k in f.read().split()]
+        except OSError:
+            continue
+        out += kids
+        todo += kids
+    return out
+
+def comm(pid):
+    try:
+        with open("/proc/%d/comm" % pid) as f:
+            return f.read().strip()
+    except OSError:
+        return ""
+
+def roles(helper, sshd):
+    """The processes the fleet adds, by role: the local ssh clients (the
+    helper's children), sshd's per-connection processes and the bridges
+    under them, and the hosts' own helpers (lisad of a remote server)."""
+    r = {"ssh clients": [], "sshd": [], "bridges": [], "hosts' helpers": []}
+    for p in descendants(helper):
+        if comm(p) == "ssh":
+            r["ssh clients"].append(p)
+    for p in descendants(sshd):
+        r["sshd" if comm(p).startswith("sshd") else "bridges"].append(p)
+    for d in os.listdir("/proc"):
+        if not d.isdigit() or int(d) == helper:
+            continue
+        try:
+            with open("/proc/%s/cmdline" % d, "rb") as f:
+                argv = f.read().split(b"\0")
+        except OSError:
+            continue
+        if os.path.basename(argv[0]) == b"lisad" and tag.encode() in b" ".join(argv):
+            r["hosts' helpers"].append(int(d))
+    return r
+
+def ticks(pids):
+    t = 0
+    for p in pids:
+        try:
+            with open("/proc/%d/stat" % p) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            t += int(fields[11]) + int(fields[12])
+        except OSError:
+            pass
+    return t
+
+def rss_kb(pid, what="VmRSS"):
+    with open("/proc/%d/status" % pid) as f:
+        for l in f:
+            if l.startswith(what + ":"):
+                return int(l.split()[1])
+    return 0
+
+def agentlets():
+    """{(host index, pane id): agentlet pid}"""
+    out = {}
+    for i, r in enumerate(remotes):
+        for l in tmux(r, "list-panes", "-a", "-F", "#{pane_id} #{pane_pid}").split("\n"):
+            pane, pid = l.split()
+            for p in [int(pid)] + descendants(int(pid)):
+                if comm(p) == "agentlet":
+                    out[(i, pane)] = p
+    return out
+
+def remote_moves(since, to):
+    """Every remote transition to TO since then: [(ts_ms, host, pane)]."""
+    out = []
+    for i, r in enumerate(remotes):
+        for e in lisa_json(r, "events", "--json", runtime=run_remote) or []:
+            if e.get("event") == "transition" and e["ts_ms"] >= since and \
+                    e.get("to", "").split("/")[0] == to:
+                out.append((e["ts_ms"], i, e["pane_id"]))
+    return sorted(out)
+
+def local_moves(since, to):
+    out = {}
+    for e in lisa_json(local, "events", "--json") or []:
+        if e.get("host") and e.get("event") == "transition" and \
+                e["ts_ms"] >= since and e.get("to", "").split("/")[0] == to:
+            i = int(e["host"].split("/")[0][1:])
+            out.setdefault((i, e["pane_id"]), []).append(e["ts_ms"])
+    return out
+
+def helper_lat(rem, loc):
+    """Remote event -> local helper event, matched by host and pane."""
+    lat = []
+    for ts, i, pane in rem:
+        later = [t for t in loc.get((i, pane), []) if t >= ts]
+        if later:
+            lat.append(min(later) - ts)
+    return lat
+
+def summary(xs):
+    if not xs:
+        return "none"
+    return "n=%d p50 %d ms p99 %d ms max %d ms" % (len(xs), pct(xs, 50), pct(xs, 99), max(xs))
+
+def list_times(n):
+    out = []
+    for _ in range(n):
+        t = time.monotonic()
+        subprocess.run([lisa, "-L", local, "list", "--json"], env=env,
+                       stdout=subprocess.DEVNULL)
+        out.append((time.monotonic() - t) * 1000)
+    return out
+
+def f2(agentlet):
+    n = hosts * agents
+    hz = os.sysconf("SC_CLK_TCK")
+    os.makedirs(os.path.join(home, ".config", "lisa"), exist_ok=True)
+    with open(os.path.join(home, ".config", "lisa", "agents.json"), "w") as f:
+        json.dump(AGENTLET_PROFILE, f)
+    work_ms = 60000
+    env["WORK_MS"] = str(work_ms)
+    helper = start_fleet([agentlet], [])
+    t0 = time.time()
+    wait_for(all_waiting, 600, "%d remote agents waiting" % n)
+    up = time.time() - t0
+    sshd = procs[0].pid
+    time.sleep(10)
+    who = roles(helper.pid, sshd)
+    # At rest.
+    g0 = {k: ticks(v) for k, v in who.items()}
+    c0, w0 = proc_stat(helper.pid)
+    time.sleep(seconds)
+    c1, w1 = proc_stat(helper.pid)
+    g1 = {k: ticks(v) for k, v in who.items()}
+    rest = {"wakeups": (w1 - w0) / seconds, "cpu": (c1 - c0) / hz / seconds * 100,
+            "rss": rss_kb(helper.pid)}
+    rest_groups = {k: (g1[k] - g0[k]) / hz / seconds * 100 for k in who}
+    list_rest = list_times(30)
+    probe = Probe()
+    client = probe.ask("display -p '#{client_name}'")
+    # (the helper writes its options into the probe's new session too)
+    end = time.time() + 10
+    while probe.waiting() != n and time.time() < end:
+        time.sleep(0.01)
+    if probe.waiting() != n:
+        raise SystemExit("F2: @lisa_hosts does not say %d wait: %s" %
+                         (n, probe.ask("display -p '#{@lisa_hosts}'")))
+    # One agent at a time: the remote move, then the local option showing it.
+    pids = agentlets()
+    keys = sorted(pids)
+    random.seed(7)
+    chosen = random.sample(keys, min(rounds, len(keys)))
+    since = int(time.time() * 1000)
+    seen, start = [], time.time()
+    for k, key in enumerate(chosen):
+        if time.time() - start > work_ms / 1000.0 * 0.7:
+            chosen = chosen[:k]
+            break
+        os.kill(pids[key], signal.SIGUSR1)
+        end = time.time() + 10
+        while time.time() < end:
+            w = probe.waiting()
+            if 0 <= w <= n - k - 1:
+                break
+            time.sleep(0.001)
+        seen.append((int(time.time() * 1000), key))
+        # Past the helper's gap between two batches of options
+        # (PUBLISH_GAP, 200 ms): each move alone, as at rest.
+        time.sleep(0.3)
+    rem = remote_moves(since, "in_progress")
+    first = {}
+    for ts, i, pane in rem:
+        first.setdefault((i, pane), ts)
+    rest_opt = [ms - first[key] for ms, key in seen if key in first]
+    rest_helper = helper_lat(rem, local_moves(since, "in_progress"))
+    # prefix a and prefix A with a hundred of them waiting no more: the
+    # menu's and the jump's work up to the tmux command (the probe, a
+    # control client, cannot show a menu).
+    keys_t = {}
+    for what in ("menu", "next"):
+        keys_t[what] = []
+        for _ in range(10):
+            t = time.monotonic()
+            subprocess.run([lisa, "-L", local, "key", what, client], env=env,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            keys_t[what].append((time.monotonic() - t) * 1000)
+    # (prefix A opened windows on remote panes: closed, with their ssh)
+    for l in tmux(local, "list-windows", "-a", "-F",
+                  "#{window_id} #{@lisa_jump_target}").split("\n"):
+        if len(l.split()) > 1:
+            tmux(local, "kill-window", "-t", l.split()[0])
+    wait_for(all_waiting, work_ms / 1000.0 + 60, "the round's agents back")
+    time.sleep(3)
+    # The burst: every agent of every host starts a turn at once.
+    def burst(sig_pids, target, start_at=None):
+        """Until the option shows the last move; the CPU from the signal
+        (or from start_at, just before the turns end) until a second
+        after that."""
+        if start_at is not None:
+            time.sleep(max(0.0, start_at - time.time()))
+        since = int(time.time() * 1000)
+        snap = lambda: (time.time(), proc_stat(helper.pid)[0],
+                        {k: ticks(v) for k, v in who.items()})
+        t0, c0, g0 = snap()
+        for p in sig_pids:
+            os.kill(p, signal.SIGUSR1)
+        samples, last = [], probe.waiting()
+        end = time.time() + 120
+        while time.time() < end:
+            w = probe.waiting()
+            if w != last:
+                samples.append((int(time.time() * 1000), w))
+                last = w
+            if w == target:
+                break
+            time.sleep(0.002)
+        shown = time.time() - t0
+        time.sleep(1)
+        t1, c1, g1 = snap()
+        dt = t1 - t0
+        return since, samples, shown, (c1 - c0) * 1000 // hz, \
+            (c1 - c0) / hz / dt * 100, dt, \
+            {k: (g1[k] - g0[k]) / hz / dt * 100 for k in who}
+    def wave_lat(since, samples, to, going_down):
+        rem = remote_moves(since, to)
+        lat = []
+        for k, (ts, i, pane) in enumerate(rem):
+            # shown once the count has moved k+1 places
+            for ms, w in samples:
+                moved = (n - w) if going_down else w
+                if w >= 0 and moved >= k + 1:
+                    lat.append(ms - ts)
+                    break
+        return rem, lat
+    pids = agentlets()
+    t_sig = time.time()
+    since1, s1, shown1, ms1, cpu1, dt1, grp1 = burst(list(pids.values()), 0)
+    list_busy = list_times(10)
+    c0 = proc_stat(helper.pid)[0]
+    time.sleep(5)
+    busy_cpu = (proc_stat(helper.pid)[0] - c0) / hz / 5 * 100
+    rem1, opt1 = wave_lat(since1, s1, "in_progress", True)
+    hl1 = helper_lat(rem1, local_moves(since1, "in_progress"))
+    # The way back: each turn ends WORK_MS after it began, all within a second.
+    since2, s2, shown2, ms2, cpu2, dt2, grp2 = burst([], n,
+                                                     t_sig + work_ms / 1000.0 - 0.5)
+    rem2, opt2 = wave_lat(since2, s2, "waiting_input", False)
+    hl2 = helper_lat(rem2, local_moves(since2, "waiting_input"))
+    probe.p.terminate()
+    spread1 = (rem1[-1][0] - rem1[0][0]) if rem1 else 0
+    spread2 = (rem2[-1][0] - rem2[0][0]) if rem2 else 0
+
+    print("F2 fleet: %d hosts x %d agents (agentlets, lisa's defaults) over one "
+          "sshd on loopback (%s)" % (hosts, agents, ssh_version()))
+    print("  all %d remote agents shown waiting %.1f s after the helper started" % (n, up))
+    print("  at rest, %.0f s: local helper %.2f wakeups/s, %.3f %% of a core, RSS %d KB"
+          % (seconds, rest["wakeups"], rest["cpu"], rest["rss"]))
+    for k in who:
+        print("    %-15s %3d processes  %.3f %% of a core in all" %
+              (k, len(who[k]), rest_groups[k]))
+    print("  lisa list --json (%d agents), at rest: %s" % (n, summary_f(list_rest)))
+    print("  lisa key menu (prefix a): %s" % summary_f(keys_t["menu"]))
+    print("  lisa key next (prefix A): %s" % summary_f(keys_t["next"]))
+    print("  at rest, one agent at a time (%d):" % len(rest_opt))
+    print("    remote transition -> local @lisa_hosts: %s" % summary(rest_opt))
+    print("    remote transition -> local helper:      %s" % summary(rest_helper))
+    for name, rem, shown, ms, cpu, dt, grp, opt, hl, spread in (
+            ("to work", rem1, shown1, ms1, cpu1, dt1, grp1, opt1, hl1, spread1),
+            ("back to the prompt", rem2, shown2, ms2, cpu2, dt2, grp2, opt2, hl2,
+             spread2)):
+        print("  burst, every agent %s (%d remote moves within %.2f s):" %
+              (name, len(rem), spread / 1000.0))
+        print("    the last shown %.2f s after %s; over %.1f s from then:"
+              % (shown, "the signal" if name == "to work" else "the window began", dt))
+        print("    %-15s %.1f %% of a core (%d ms of CPU)" % ("local helper", cpu, ms))
+        for k in who:
+            print("    %-15s %.1f %% of a core in all" % (k, grp[k]))
+        print("    remote transition -> local @lisa_hosts: %s" % summary(opt))
+        print("    remote transition -> local helper:      %s" % summary(hl))
+    print("  all %d working (output flowing), 5 s: local helper %.2f %% of a core"
+          % (n, busy_cpu))
+    print("  lisa list --json, all working: %s" % summary_f(list_busy))
+    print("  local helper RSS %d KB, peak %d KB" %
+          (rss_kb(helper.pid), rss_kb(helper.pid, "VmHWM")))
+
+def summary_f(xs):
+    return "p50 %.0f ms p99 %.0f ms max %.0f ms (n=%d)" % (
+        pct(xs, 50), pct(xs, 99), max(xs), len(xs))
+
+try:
+    if bench == "F1":
+        f1()
+    else:
+        f2(fake)
 finally:
     cleanup()

@@ -9,6 +9,8 @@
 #   B4  100 agents x 10 KB/s
 #   B5  lisa's tax on tmux at B4's load, against the polling baseline
 #   F1  the fleet: 10 hosts x 20 agents over sshd on loopback (root)
+#   F2  the fleet: 50 hosts x 20 agents (1,000), at rest and in a burst
+#   B6  500 agents x 10 KB/s: lisa's tax, as B5
 # Runs on private tmux servers; needs python3 for precise timing.
 # BENCH="B3 B5" runs only those (make bench BENCH="B3 B5").
 # LISA_BIN_DIR and LISA_BUILD_DIR (make bench sets them): the binaries
@@ -29,7 +31,7 @@ cleanup() {
 }
 trap cleanup EXIT
 T() { tmux -L "$S" -f /dev/null "$@"; }
-want() { case " ${BENCH:-B1 S1 U1 S2 B2 B3 B4 B5 F1} " in *" $1 "*) return 0 ;; esac; return 1; }
+want() { case " ${BENCH:-B1 S1 U1 S2 B2 B3 B4 B5 B6 F1 F2} " in *" $1 "*) return 0 ;; esac; return 1; }
 gone() {
 	T kill-server
 	while tmux -L "$S" has-session 2>/dev/null; do sleep 0.1; done
@@ -149,7 +151,14 @@ fi
 
 # F1: the fleet, on its own servers (bench/fleet.py).
 if want F1; then
-	python3 "$ROOT/bench/fleet.py" "$BIN/lisa" "$ROOT/tests/fake/claude" \
+	python3 "$ROOT/bench/fleet.py" F1 "$BIN/lisa" "$ROOT/tests/fake/claude" \
 	    10 20 "${F1_SECONDS:-30}" 200 2>/dev/null
+	echo
+fi
+
+# F2: a thousand agents over the fleet (F2_HOSTS x F2_AGENTS).
+if want F2; then
+	python3 "$ROOT/bench/fleet.py" F2 "$BIN/lisa" "$BLD/bench/agentlet" \
+	    "${F2_HOSTS:-50}" "${F2_AGENTS:-20}" "${F2_SECONDS:-30}" 100 2>/dev/null
 	echo
 fi

@@ -88,6 +88,49 @@ test_bad_input(void **state)
 	}
 }
 
+/* Items found in order, out of order and in two arrays in turn. */
+static void
+test_array_items(void **state)
+{
+	const char	*text = "{\"a\":[{\"x\":[1,2]},3,[4,[5]],\"s\"],"
+			    "\"b\":[10,{\"y\":11},12]}";
+	struct json_doc	*d;
+	char		*cause = NULL, *s;
+	long long	 v;
+	int		 a, b, i;
+
+	(void)state;
+	d = json_parse(text, strlen(text), &cause);
+	assert_non_null(d);
+	a = json_get(d, 0, "a");
+	b = json_get(d, 0, "b");
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(json_type(d, json_array_item(d, a, 0)),
+		    JSON_T_OBJECT);
+		assert_int_equal(json_type(d, json_array_item(d, a, 2)),
+		    JSON_T_ARRAY);
+		assert_int_equal(json_get_int(d, json_array_item(d, b, 1), "y",
+		    &v), 0);
+		assert_int_equal(v, 11);
+		assert_int_equal(json_tok_str(d, json_array_item(d, a, 3), &s),
+		    0);
+		assert_string_equal(s, "s");
+		free(s);
+		assert_int_equal(json_array_item(d, a, 4), -1);
+		assert_int_equal(json_type(d, json_array_item(d, a, 1)),
+		    JSON_T_PRIMITIVE);
+		assert_int_equal(json_type(d, json_array_item(d, b, 2)),
+		    JSON_T_PRIMITIVE);
+		assert_int_equal(json_array_item(d, b, -1), -1);
+	}
+	/* A nested array's items, then its parent's again. */
+	i = json_array_item(d, a, 2);
+	assert_int_equal(json_type(d, json_array_item(d, i, 1)), JSON_T_ARRAY);
+	assert_int_equal(json_type(d, json_array_item(d, a, 3)),
+	    JSON_T_STRING);
+	json_free(d);
+}
+
 int
 main(void)
 {
@@ -95,6 +138,7 @@ main(void)
 		cmocka_unit_test(test_write),
 		cmocka_unit_test(test_read),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_array_items),
 	};
 
 	return (cmocka_run_group_tests_name("json", tests, NULL, NULL));
