@@ -66,7 +66,10 @@ CONTROL_SRCS = control/xmalloc.c control/buf.c control/log.c control/time.c \
 SHARED_SRCS = $(sort $(filter-out plugin/shared/osdep-%.c, \
 	$(wildcard plugin/shared/*.c))) plugin/shared/osdep-$(OSDEP).c \
 	$(if $(filter generic,$(OSDEP)),plugin/shared/osdep-cwd-$(OSDEP_CWD).c)
-LISAD_SRCS = $(sort $(wildcard plugin/lisad/*.c))
+# The helper's wait on its fds (plugin/lisad/loop-*.c): epoll on Linux.
+LOOP = $(if $(filter linux,$(OSDEP)),epoll,poll)
+LISAD_SRCS = $(sort $(filter-out plugin/lisad/loop-%.c, \
+	$(wildcard plugin/lisad/*.c))) plugin/lisad/loop-$(LOOP).c
 LISA_SRCS = $(sort $(wildcard plugin/lisa/*.c))
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))

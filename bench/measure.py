@@ -389,6 +389,7 @@ if what == "b5":
     # and with the polling baseline. Tax = what the watcher spends plus
     # what it makes the tmux server spend beyond its own work.
     panes, base, secs = sys.argv[5].split(","), sys.argv[6], float(sys.argv[7])
+    label = sys.argv[8] if len(sys.argv) > 8 else "B5"
     hz = os.sysconf("SC_CLK_TCK")
     tpid = int(tmux("display", "-p", "#{pid}"))
     def tmux_pct(seconds):
@@ -399,7 +400,7 @@ if what == "b5":
     alone1 = tmux_pct(secs)
     lisad = os.path.join(os.path.dirname(lisa), "lisad")
     h = subprocess.Popen([lisad, "-F", "-L", sock])
-    wait_for(lambda: (lambda d: d and len([p for p in d if p.get("state") == "in_progress"]) >= len(panes) and d)(lisa_json("list", "--json")), 60)
+    wait_for(lambda: (lambda d: d and len([p for p in d if p.get("state") == "in_progress"]) >= len(panes) and d)(lisa_json("list", "--json")), 300)
     time.sleep(2)
     c0, tc0, i0, t0 = cpu_ticks(h.pid), cpu_ticks(tpid), info(), time.time()
     time.sleep(secs)
@@ -420,7 +421,7 @@ if what == "b5":
     alone = (alone1 + alone2) / 2
     tax = helper + max(0.0, with_lisa - alone)
     ptax = poller + max(0.0, with_poll - alone)
-    print(f"B5 tax: {len(panes)} agents x 10 KB/s, {secs:.0f} s each "
+    print(f"{label} tax: {len(panes)} agents x 10 KB/s, {secs:.0f} s each "
           f"(CPU in % of one core)")
     print(f"  tmux server, nothing watching        {alone:7.1f} %"
           f"   ({alone1:.1f} before, {alone2:.1f} after)")
@@ -429,7 +430,16 @@ if what == "b5":
     print(f"  lisa's tax (helper + tmux's extra)   {tax:7.1f} %"
           f"   = {tax / alone * 100 if alone else 0:.0f} % of what tmux spends alone")
     print(f"  tmux server, polled                  {with_poll:7.1f} %")
-    print(f"  polling baseline (1 s, own+children) {poller:7.1f} %")
+    rounds = poll["forks"] / (1 + 2 * len(panes))
+    print(f"  polling baseline (1 s, own+children) {poller:7.1f} %"
+          f"   ({rounds:.0f} rounds in {secs:.0f} s: one each "
+          f"{secs / rounds if rounds else 0:.1f} s)")
     print(f"  polling's tax                        {ptax:7.1f} %")
     print(f"  polling tax / lisa tax               {ptax / tax if tax else float('inf'):7.1f} x")
+    if rounds and secs / rounds > 1.5:
+        # It could not keep its second: what one round costs, each second.
+        need = poller * (secs / rounds)
+        print(f"  a 1 s poller would need              {need:7.0f} %"
+              f"   ({need / tax if tax else float('inf'):.0f} x lisa's tax; "
+              f"the poller here managed one round each {secs / rounds:.0f} s)")
     print()

@@ -149,6 +149,19 @@ if want B4 || want B5; then
 	gone
 fi
 
+# B6: B5 at 500 agents (B6_AGENTS), the same way.
+if want B6; then
+	ln -sf "$BLD/bench/trickle" "$XDG_RUNTIME_DIR/bin/claude"
+	T new-session -d -s main -x 160 -y 40
+	panes=
+	for i in $(seq 1 "${B6_AGENTS:-500}"); do
+		T new-window -d -t "main:$i" "$XDG_RUNTIME_DIR/bin/claude 10240"
+		panes="$panes${panes:+,}$(T display -p -t "main:$i" '#{pane_id}')"
+	done
+	python3 "$ROOT/bench/measure.py" "$S" "$BIN/lisa" - b5 "$panes" "$ROOT/bench/poll-baseline.py" "${B5_SECONDS:-30}" B6 || exit 1
+	gone
+fi
+
 # F1: the fleet, on its own servers (bench/fleet.py).
 if want F1; then
 	python3 "$ROOT/bench/fleet.py" F1 "$BIN/lisa" "$ROOT/tests/fake/claude" \

@@ -30,7 +30,6 @@
 
 #include "lisad.h"
 #include "watch.h"
-#include "gemini-file.h"
 
 #define GEMINI_PROJECTS_MAX	(1024 * 1024)
 /* A log's startTime against a start time from ps (whole seconds). */

@@ -1,7 +1,8 @@
 /*
- * The event loop: poll() on every fd we own, with the timeout set by the
- * nearest timer. With nothing to do the helper sleeps in poll() without a
- * deadline - no tick.
+ * The event loop: the system's wait on every fd we own (loop-epoll.c on
+ * Linux, loop-poll.c elsewhere), with the timeout set by the nearest
+ * timer. With nothing to do the helper sleeps without a deadline - no
+ * tick.
  */
 #include <errno.h>
 #include <limits.h>
@@ -9,17 +10,12 @@
 #include <string.h>
 
 #include "lisad.h"
+#include "loop-int.h"
 
-struct loop_fd {
-	int			 fd;
-	short			 events;
-	loop_fd_cb		 cb;
-	void			*arg;
-	int			 removed;
-	TAILQ_ENTRY(loop_fd)	 entry;
-};
-static TAILQ_HEAD(, loop_fd) loop_fds = TAILQ_HEAD_INITIALIZER(loop_fds);
-static int	loop_nfds;
+struct loop_fds	 loop_fds = TAILQ_HEAD_INITIALIZER(loop_fds);
+int		 loop_nfds;
+/* Removed, freed at the top of the next turn (not a walk of them all). */
+static struct loop_fds	 loop_dead = TAILQ_HEAD_INITIALIZER(loop_dead);
 
 static int
 loop_timer_cmp(struct loop_timer *a, struct loop_timer *b)
@@ -51,21 +47,33 @@ loop_add(int fd, short events, loop_fd_cb cb, void *arg)
 	lf->arg = arg;
 	TAILQ_INSERT_TAIL(&loop_fds, lf, entry);
 	loop_nfds++;
+	loop_os_add(lf);
 	return (lf);
 }
 
 void
 loop_events(struct loop_fd *lf, short events)
 {
-	lf->events = events;
+	if (lf->events != events) {
+		lf->events = events;
+		loop_os_events(lf);
+	}
 }
 
-/* Removal is deferred so callbacks may remove any fd, themselves included. */
+/*
+ * Freeing is deferred so callbacks may remove any fd, themselves
+ * included; the system forgets it now, before the caller closes it.
+ */
 void
 loop_del(struct loop_fd *lf)
 {
-	if (lf != NULL)
+	if (lf != NULL && !lf->removed) {
 		lf->removed = 1;
+		loop_os_del(lf);
+		TAILQ_REMOVE(&loop_fds, lf, entry);
+		loop_nfds--;
+		TAILQ_INSERT_TAIL(&loop_dead, lf, entry);
+	}
 }
 
 /*
@@ -119,12 +127,9 @@ loop_reap(void)
 {
 	struct loop_fd	*lf, *lf1;
 
-	TAILQ_FOREACH_SAFE(lf, &loop_fds, entry, lf1) {
-		if (lf->removed) {
-			TAILQ_REMOVE(&loop_fds, lf, entry);
-			loop_nfds--;
-			free(lf);
-		}
+	TAILQ_FOREACH_SAFE(lf, &loop_dead, entry, lf1) {
+		TAILQ_REMOVE(&loop_dead, lf, entry);
+		free(lf);
 	}
 }
 
@@ -144,28 +149,12 @@ loop_fire_timers(void)
 int
 loop_run(void)
 {
-	struct pollfd		*pfds = NULL;
-	struct loop_fd		**map = NULL;
-	struct loop_fd		*lf;
 	struct loop_timer	*t;
-	size_t			 cap = 0;
-	int			 n, i, timeout;
+	int			 timeout;
 	uint64_t		 now;
 
 	while (!loop_done) {
 		loop_reap();
-		if ((size_t)loop_nfds > cap) {
-			cap = (size_t)loop_nfds * 2;
-			pfds = xreallocarray(pfds, cap, sizeof *pfds);
-			map = xreallocarray(map, cap, sizeof *map);
-		}
-		n = 0;
-		TAILQ_FOREACH(lf, &loop_fds, entry) {
-			pfds[n].fd = lf->fd;
-			pfds[n].events = lf->events;
-			pfds[n].revents = 0;
-			map[n++] = lf;
-		}
 		timeout = -1;
 		if ((t = RB_MIN(loop_timers, &loop_timers)) != NULL) {
 			now = time_mono_ms();
@@ -173,21 +162,11 @@ loop_run(void)
 			    (t->when - now > INT_MAX ? INT_MAX :
 			    (int)(t->when - now));
 		}
-		if (poll(pfds, (nfds_t)n, timeout) == -1) {
-			if (errno == EINTR)
-				continue;
-			fatal("poll");
-		}
+		if (loop_os_wait(timeout, &loop_done) != 0)
+			continue;	/* a signal */
 		loop_nwakeups++;
-		for (i = 0; i < n && !loop_done; i++) {
-			lf = map[i];
-			if (pfds[i].revents != 0 && !lf->removed)
-				lf->cb(lf->fd, pfds[i].revents, lf->arg);
-		}
 		if (!loop_done)
 			loop_fire_timers();
 	}
-	free(pfds);
-	free(map);
 	return (loop_code);
 }

@@ -619,14 +619,15 @@ session_remove(struct session *s)
 	if (!s->identified)
 		session_hold_check();
 	pane_session_gone(s->id);
+	/* (the loop forgets the fds before they close) */
+	loop_del(s->rev);
+	loop_del(s->wev);
 	if (s->ctl != NULL) {
 		close(ctl_client_rfd(s->ctl));
 		if (ctl_client_wfd(s->ctl) != -1)
 			close(ctl_client_wfd(s->ctl));
 		ctl_client_free(s->ctl);
 	}
-	loop_del(s->rev);
-	loop_del(s->wev);
 	log_debug("session $%d (%s) detached", s->id, s->name);
 	free(s->name);
 	free(s);
@@ -719,9 +720,9 @@ session_close(struct session *s)
 	if (s->closing || s->ctl == NULL)
 		return;
 	s->closing = 1;
-	ctl_client_close_write(s->ctl);
 	loop_del(s->wev);
 	s->wev = NULL;
+	ctl_client_close_write(s->ctl);
 	pane_session_gone(s->id);
 }
 
