@@ -3,9 +3,10 @@
  * not scroll, and a terminal shows forty lines): those that need you,
  * each, worst first; then one line per host ("this tmux" for the local
  * panes) with its count and how many need you, which opens that host's
- * agents; and "Find an agent..." (/), tmux's prompt, whose words narrow
- * the menu to the agents they all match (agent, session, window, host,
- * state, detail).
+ * agents (left out when all are this tmux's); one line per state, which
+ * opens those in it; and "Find an agent..." (/), tmux's prompt, whose
+ * words narrow the menu to the agents they all match (agent, session,
+ * window, host, state, detail).
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -47,6 +48,23 @@ menu_rows(struct lisa_ctx *ctx, const char *client)
 	return (h < 5 ? 5 : (size_t)h);
 }
 
+/* How many states (the menu's groups) LIST's agents are in. */
+static size_t
+menu_nstates(struct menu_agent *list, size_t n)
+{
+	size_t	i, states = 0;
+	int	g, seen[UI_NGROUPS] = { 0 };
+
+	for (i = 0; i < n; i++) {
+		g = list[i].group;
+		if (g >= 0 && g < UI_NGROUPS && !seen[g]) {
+			seen[g] = 1;
+			states++;
+		}
+	}
+	return (states);
+}
+
 /* How many hosts LIST has (this tmux's panes one of them). */
 static size_t
 menu_nhosts(struct menu_agent *list, size_t n)
@@ -73,8 +91,12 @@ menu_urgent(struct menu_agent *list, size_t n, size_t rows)
 {
 	size_t	i, max = MENU_URGENT, hosts = menu_nhosts(list, n);
 
-	/* "by host", a line each (MENU_HOSTS, then "more"), 3 headings */
-	hosts = 1 + (hosts > MENU_HOSTS ? MENU_HOSTS + 1 : hosts) + 3;
+	/*
+	 * "by host", a line each (MENU_HOSTS, then "more"), none for this
+	 * tmux alone; "by state" and a line each; 3 headings
+	 */
+	hosts = (hosts > 1 ? 1 + (hosts > MENU_HOSTS ? MENU_HOSTS + 1 :
+	    hosts) : 0) + 1 + menu_nstates(list, n) + 3;
 	if (rows < hosts + 3)
 		max = 3;
 	else if (max > rows - hosts)
@@ -132,7 +154,8 @@ menu_match(struct menu_agent *m, const char *words)
 }
 
 /*
- * Keep of LIST the agents ARG asks for: "host:NAME" one host's ("host:"
+ * Keep of LIST the agents ARG asks for: "state:NAME" those in one of the
+ * menu's groups, "host:NAME" one host's ("host:"
  * alone: this tmux's), "find" the words tmux's prompt left in the
  * client's buffer. TITLE says which; non-zero (and TITLE a message) when
  * nothing is to be shown.
@@ -143,9 +166,15 @@ menu_filter(struct lisa_ctx *ctx, const char *arg, struct menu_agent *list,
 {
 	char	*words = NULL, *host = NULL;
 	size_t	 i, kept = 0;
-	int	 keep;
+	int	 keep, state = -1;
 
-	if (strncmp(arg, "host:", 5) == 0) {
+	if (strncmp(arg, "state:", 6) == 0) {
+		if ((state = ui_group_find(arg + 6)) < 0) {
+			snprintf(title, len, "lisa: no such state");
+			return (-1);
+		}
+		snprintf(title, len, " lisa: %s ", ui_group_name(state));
+	} else if (strncmp(arg, "host:", 5) == 0) {
 		host = xstrdup(arg + 5);
 		snprintf(title, len, " lisa: %s ", *host != '\0' ? host :
 		    "this tmux");
@@ -161,7 +190,9 @@ menu_filter(struct lisa_ctx *ctx, const char *arg, struct menu_agent *list,
 		return (-1);
 	}
 	for (i = 0; i < *n; i++) {
-		if (host != NULL)
+		if (state != -1)
+			keep = list[i].group == state;
+		else if (host != NULL)
 			keep = *host == '\0' ? list[i].host == NULL :
 			    list[i].host != NULL &&
 			    strcmp(list[i].host, host) == 0;
@@ -182,7 +213,44 @@ menu_filter(struct lisa_ctx *ctx, const char *arg, struct menu_agent *list,
 	return (0);
 }
 
-/* One line per host (this tmux first): its agents, and who needs you. */
+/* One line per state, in the menu's order: how many, and opens them. */
+static void
+menu_states_items(struct lisa_ctx *ctx, const char *client,
+    struct menu_args *ma, struct menu_agent *list, size_t n)
+{
+	struct buf	 line, arg;
+	char		*sh, *rs;
+	size_t		 i, count[UI_NGROUPS] = { 0 };
+	int		 g;
+
+	for (i = 0; i < n; i++) {
+		if (list[i].group >= 0 && list[i].group < UI_NGROUPS)
+			count[list[i].group]++;
+	}
+	buf_init(&line);
+	buf_init(&arg);
+	menu_item(ma, "-#[bold]by state", "", "");
+	for (g = 0; g < UI_NGROUPS; g++) {
+		if (count[g] == 0)
+			continue;
+		buf_reset(&line);
+		buf_printf(&line, "  %s: %zu", ui_group_name(g), count[g]);
+		buf_reset(&arg);
+		buf_printf(&arg, "state:%s", ui_group_name(g));
+		sh = menu_self2(ctx, "key menu", client, arg.data);
+		rs = menu_run_shell(sh);
+		menu_item(ma, line.data, "", rs);
+		free(sh);
+		free(rs);
+	}
+	buf_free(&line);
+	buf_free(&arg);
+}
+
+/*
+ * One line per host (this tmux first, and none when all are this tmux's):
+ * its agents, and who needs you; then the states'.
+ */
 void
 menu_hosts_items(struct lisa_ctx *ctx, const char *client,
     struct menu_args *ma, struct menu_agent *list, size_t n)
@@ -190,14 +258,15 @@ menu_hosts_items(struct lisa_ctx *ctx, const char *client,
 	struct buf	 line, text, arg;
 	const char	*host;
 	char		*sh, *rs;
-	size_t		 i, j, lines = 0;
+	size_t		 i, j, lines = 0, hosts = menu_nhosts(list, n);
 	int		 seen, agents, urgent;
 
 	buf_init(&line);
 	buf_init(&text);
 	buf_init(&arg);
-	menu_item(ma, "-#[bold]by host", "", "");
-	for (i = 0; i < n; i++) {
+	if (hosts > 1)
+		menu_item(ma, "-#[bold]by host", "", "");
+	for (i = 0; i < n && hosts > 1; i++) {
 		host = list[i].host;
 		/* (each host once: the list is sorted by host within groups) */
 		for (seen = 0, j = 0; j < i && !seen; j++)
@@ -233,6 +302,7 @@ menu_hosts_items(struct lisa_ctx *ctx, const char *client,
 		free(sh);
 		free(rs);
 	}
+	menu_states_items(ctx, client, ma, list, n);
 	buf_free(&line);
 	buf_free(&text);
 	buf_free(&arg);

@@ -543,3 +543,50 @@ test_readme_status_right_keeps_the_clock() {
 	status_line | grep -Eq '\| [0-9][0-9]:[0-9][0-9] *$' ||
 	    fail "the clock is gone: $(status_line)"
 }
+
+# Many agents in one tmux, no fleet: past the client's lines the menu
+# shows those that wait, each, then a line per state (no "by host": there
+# is one), and a state's line opens a menu of that state's agents. At
+# lisa's defaults.
+test_menu_many_local_by_state() {
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME" "$TESTDIR/qbin"
+	export FAKE_AGENT_LOG="$TESTDIR/agent.log"
+	ln -s "$(command -v sleep)" "$TESTDIR/qbin/claude"
+	start_server main
+	start_helper
+	for i in $(seq 1 40); do
+		T new-window -d -t main: -n "q$i" "$TESTDIR/qbin/claude 1000000"
+	done
+	for i in 1 2 3; do
+		T new-window -d -t main: -n "w$i" "$FAKE/claude"
+	done
+	until_ms 60000 sh -c "[ \"\$($LISA -L $SOCK list --json | python3 -c 'import json,sys; print(len([p for p in json.load(sys.stdin) if p[\"state\"] == \"waiting_input\"]))')\" = 3 ]" ||
+	    fail "not 3 waiting: $(L list)"
+	until_ms 30000 sh -c "[ \"\$($LISA -L $SOCK list --json | python3 -c 'import json,sys; print(len([p for p in json.load(sys.stdin) if p[\"agent\"] == \"claude\" and p[\"state\"]]))')\" = 43 ]" ||
+	    fail "not 43 agents: $(L list)"
+	attach main:0 150 24
+	O send-keys C-b a
+	expect_screen "by state"
+	s=$(screen)
+	printf '%s\n' "$s" | grep -qE "lisa: 43 agents" || fail "title: $s"
+	printf '%s\n' "$s" | grep -q "by host" && fail "a host section with one host: $s"
+	printf '%s\n' "$s" | grep -qE "waiting: 3( |│|$)" || fail "waiting line: $s"
+	sum=$(printf '%s\n' "$s" | sed -nE 's/.*(crashed|waiting|stuck|degraded|working|done): ([0-9]+).*/\2/p' |
+	    awk '{ n += $1 } END { print n }')
+	[ "$sum" = 43 ] || fail "the states' lines add up to $sum: $s"
+	[ "$(printf '%s\n' "$s" | grep -c '└')" -ge 1 ] || fail "menu cut: $s"
+	O send-keys Escape
+	until_ms 5000 sh -c "! tmux -L '$OUTER' capture-pane -p | grep -q 'by state'" ||
+	    fail "menu stayed: $(screen)"
+	# What the waiting line runs (as it does: display-menu waits for the
+	# menu to close): that state's agents, each.
+	T run-shell -b "'$LISA' -L '$SOCK' key menu '$CLIENT' state:waiting"
+	expect_screen "lisa: waiting"
+	s=$(screen)
+	[ "$(printf '%s\n' "$s" | grep -cE "claude +w[1-3] ")" = 3 ] || fail "the three: $s"
+	printf '%s\n' "$s" | grep -qE "claude +q[0-9]+ " && fail "another state's: $s"
+	O send-keys Escape
+	L key menu "$CLIENT" state:nonesuch
+	expect_screen "lisa: no such state"
+}
