@@ -222,8 +222,11 @@ class Probe:
             if not line:
                 raise SystemExit("F2: the probe's tmux client went away")
             line = line.rstrip(b"\n").decode(errors="replace")
+            # (only our own commands' blocks: flags 1; tmux also
+            # sends one, empty, for the session it made)
             if line.startswith("%begin"):
-                inside = True
+                inside = line.split()[-1] == "1"
+                body = []
             elif line.startswith("%end") or line.startswith("%error"):
                 if inside:
                     return "\n".join(body)
