@@ -83,11 +83,13 @@ title_text = "Claude Code" if CLAUDE else "work"
 LOG = os.environ.get("FAKE_AGENT_LOG")
 
 
-def mark(what):
-    """Note when a signal was emitted, for latency measurements."""
+def mark(what, at=None):
+    """Note when a signal was emitted (AT, ms, if it was before this),
+    for latency measurements."""
     if LOG:
         with open(LOG, "a") as f:
-            f.write("%d %s\n" % (int(time.time() * 1000), what))
+            f.write("%d %s\n" % (at if at is not None else
+                                 int(time.time() * 1000), what))
 
 
 def w(data):
@@ -140,8 +142,9 @@ def session(status, waiting_for=None):
     tmp = SESSION + ".tmp"
     with open(tmp, "w") as f:
         json.dump(d, f)
+    at = int(time.time() * 1000)	# (lisa may act before the mark is written)
     os.rename(tmp, SESSION)
-    mark("session %s" % status)
+    mark("session %s" % status, at)
 
 
 def transcript(entry):
