@@ -16,6 +16,16 @@
 
 static int	loop_epfd = -1;
 
+/* The epoll instance, made at first use. */
+static int
+loop_epoll_fd(void)
+{
+	if (loop_epfd == -1 &&
+	    (loop_epfd = epoll_create1(EPOLL_CLOEXEC)) == -1)
+		fatal("epoll_create1");
+	return (loop_epfd);
+}
+
 static uint32_t
 loop_epoll_mask(short events)
 {
@@ -28,12 +38,9 @@ loop_epoll_ctl(int op, struct loop_fd *lf)
 {
 	struct epoll_event	ev;
 
-	if (loop_epfd == -1 &&
-	    (loop_epfd = epoll_create1(EPOLL_CLOEXEC)) == -1)
-		fatal("epoll_create1");
 	ev.events = loop_epoll_mask(lf->events);
 	ev.data.ptr = lf;
-	if (epoll_ctl(loop_epfd, op, lf->fd, &ev) == -1)
+	if (epoll_ctl(loop_epoll_fd(), op, lf->fd, &ev) == -1)
 		fatal("epoll_ctl %d fd %d", op, lf->fd);
 }
 
@@ -74,10 +81,7 @@ loop_os_wait(int timeout, int *done)
 	short			 revents;
 	int			 n, i;
 
-	if (loop_epfd == -1 &&
-	    (loop_epfd = epoll_create1(EPOLL_CLOEXEC)) == -1)
-		fatal("epoll_create1");
-	if ((n = epoll_wait(loop_epfd, evs, LOOP_EPOLL_EVENTS,
+	if ((n = epoll_wait(loop_epoll_fd(), evs, LOOP_EPOLL_EVENTS,
 	    timeout)) == -1) {
 		if (errno == EINTR)
 			return (-1);
