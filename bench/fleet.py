@@ -16,6 +16,8 @@ fleet.py F2 LISA AGENTLET [HOSTS AGENTS SECONDS ROUNDS]
 """
 import json, os, random, shutil, signal, socket, subprocess, sys, tempfile, time
 
+from probe import Probe
+
 bench, lisa, fake = sys.argv[1], sys.argv[2], sys.argv[3]
 hosts = int(sys.argv[4]) if len(sys.argv) > 4 else 10
 agents = int(sys.argv[5]) if len(sys.argv) > 5 else 20
@@ -200,45 +202,12 @@ def f1():
 AGENTLET_PROFILE = {"agents": [{"name": "agentlet", "comm": ["agentlet"],
                                 "screen": {"prompt": "^> *$"}}]}
 
-class Probe:
-    """One control client of the local server asking display -p over and
-    over (a question costs ~0.1 ms; a tmux process per question ~8 ms),
-    in a session of its own with one idle pane."""
-    def __init__(self):
-        self.p = subprocess.Popen(["tmux", "-L", local, "-C", "new-session",
-                                   "-s", "f2probe", "-x", "80", "-y", "24",
-                                   "sleep 86400"], env=env,
-                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        # (new-session's own %begin/%end comes first)
-        while self.ask("display -p ready") != "ready":
-            pass
-
-    def ask(self, cmd):
-        self.p.stdin.write(cmd.encode() + b"\n")
-        self.p.stdin.flush()
-        body, inside = [], False
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise SystemExit("F2: the probe's tmux client went away")
-            line = line.rstrip(b"\n").decode(errors="replace")
-            # (only our own commands' blocks: flags 1; tmux also
-            # sends one, empty, for the session it made)
-            if line.startswith("%begin"):
-                inside = line.split()[-1] == "1"
-                body = []
-            elif line.startswith("%end") or line.startswith("%error"):
-                if inside:
-                    return "\n".join(body)
-            elif inside:
-                body.append(line)
-
-    def waiting(self):
-        """How many remote agents @lisa_hosts says wait ("50 hosts:1000!12")."""
-        v = self.ask("display -p '#{@lisa_hosts}'")
-        if ":" not in v or "..." in v or "down" in v:
-            return -1
-        return sum(int(t.split("!")[1]) for t in v.split() if "!" in t)
+def hosts_waiting(probe):
+    """How many remote agents @lisa_hosts says wait ("50 hosts:1000!12")."""
+    v = probe.ask("display -p '#{@lisa_hosts}'")
+    if ":" not in v or "..." in v or "down" in v:
+        return -1
+    return sum(int(t.split("!")[1]) for t in v.split() if "!" in t)
 
 def descendants(pid):
     out, todo = [], [pid]
@@ -378,13 +347,12 @@ def f2(agentlet):
             "rss": rss_kb(helper.pid)}
     rest_groups = {k: (g1[k] - g0[k]) / hz / seconds * 100 for k in who}
     list_rest = list_times(30)
-    probe = Probe()
-    client = probe.ask("display -p '#{client_name}'")
+    probe = Probe(local, "f2probe", env)
     # (the helper writes its options into the probe's new session too)
     end = time.time() + 10
-    while probe.waiting() != n and time.time() < end:
+    while hosts_waiting(probe) != n and time.time() < end:
         time.sleep(0.01)
-    if probe.waiting() != n:
+    if hosts_waiting(probe) != n:
         raise SystemExit("F2: @lisa_hosts does not say %d wait: %s" %
                          (n, probe.ask("display -p '#{@lisa_hosts}'")))
     # One agent at a time: the remote move, then the local option showing it.
@@ -401,7 +369,7 @@ def f2(agentlet):
         os.kill(pids[key], signal.SIGUSR1)
         end = time.time() + 10
         while time.time() < end:
-            w = probe.waiting()
+            w = hosts_waiting(probe)
             if 0 <= w <= n - k - 1:
                 break
             time.sleep(0.001)
@@ -415,9 +383,11 @@ def f2(agentlet):
         first.setdefault((i, pane), ts)
     rest_opt = [ms - first[key] for ms, key in seen if key in first]
     rest_helper = helper_lat(rem, local_moves(since, "in_progress"))
-    # prefix a and prefix A with a hundred of them waiting no more: the
-    # menu's and the jump's work up to the tmux command (the probe, a
-    # control client, cannot show a menu).
+    # prefix a and prefix A with a hundred of them waiting no more: all
+    # of their work, up to the tmux command that shows it, which fails
+    # on a client that is not there (a control client's menu would wait
+    # to be closed; the bench has no terminal).
+    client = "f2-no-client"
     keys_t = {}
     for what in ("menu", "next"):
         keys_t[what] = []
@@ -446,10 +416,10 @@ def f2(agentlet):
         t0, c0, g0 = snap()
         for p in sig_pids:
             os.kill(p, signal.SIGUSR1)
-        samples, last = [], probe.waiting()
+        samples, last = [], hosts_waiting(probe)
         end = time.time() + 120
         while time.time() < end:
-            w = probe.waiting()
+            w = hosts_waiting(probe)
             if w != last:
                 samples.append((int(time.time() * 1000), w))
                 last = w
@@ -488,7 +458,7 @@ def f2(agentlet):
                                                      t_sig + work_ms / 1000.0 - 0.5)
     rem2, opt2 = wave_lat(since2, s2, "waiting_input", False)
     hl2 = helper_lat(rem2, local_moves(since2, "waiting_input"))
-    probe.p.terminate()
+    probe.close()
     spread1 = (rem1[-1][0] - rem1[0][0]) if rem1 else 0
     spread2 = (rem2[-1][0] - rem2[0][0]) if rem2 else 0
 

@@ -15,6 +15,8 @@ measure.py SOCKET LISA - b5 PANES BASELINE SECS lisa's tax on tmux: the same
 """
 import glob, json, os, signal, socket, subprocess, sys, time
 
+from probe import Probe
+
 sock, lisa, what = sys.argv[1], sys.argv[2], sys.argv[4]
 hpid = int(sys.argv[3]) if sys.argv[3] != "-" else 0
 
@@ -175,43 +177,6 @@ def schedstat(pid):
     with open(f"/proc/{pid}/schedstat") as f:
         return int(f.read().split()[2])
 
-class Probe:
-    """One tmux control client that asks display -p over and over: a
-    question costs ~0.1 ms, where a tmux process per question costs ~8 ms
-    (more than the latencies B3 measures). It sits in a session of its own
-    with one idle pane, so no pane's output comes to it."""
-    def __init__(self):
-        self.p = subprocess.Popen(["tmux", "-L", sock, "-C", "new-session",
-                                   "-s", "b3probe", "-x", "80", "-y", "24",
-                                   "sleep 3600"],
-                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        self.ask("display -p ready")
-
-    def ask(self, cmd):
-        self.p.stdin.write(cmd.encode() + b"\n")
-        self.p.stdin.flush()
-        body = []
-        inside = False
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise SystemExit("the probe's tmux client went away")
-            line = line.rstrip(b"\n").decode(errors="replace")
-            # (only our own commands' blocks: flags 1; tmux also
-            # sends one, empty, for the session it made)
-            if line.startswith("%begin"):
-                inside = line.split()[-1] == "1"
-                body = []
-            elif line.startswith("%end") or line.startswith("%error"):
-                if inside:
-                    return "\n".join(body)
-            elif inside:
-                body.append(line)
-
-    def close(self):
-        self.p.stdin.close()
-        self.p.wait()
-
 probe = None
 
 def show(target, fmt):
@@ -279,7 +244,7 @@ if what == "b2poll":
 if what == "b3":
     # Latencies a user sees: tmux shows the new @lisa_state (display -p).
     fake, claude, bursty = sys.argv[5], sys.argv[6], sys.argv[7]
-    probe = Probe()
+    probe = Probe(sock, "b3probe")
     tmux("set", "-g", "remain-on-exit", "on")
     deaths, floor = [], []
     for i in range(200):
