@@ -172,7 +172,8 @@ static void
 agentfiles_codex_resumed(struct pane *p)
 {
 	struct watch	*w = p->watch;
-	char		 end[64], *top, *path, *slash;
+	/* Sized from the id's own buffer: -O1 cannot see the length check. */
+	char		 end[sizeof w->argv_session + 8], *top, *path, *slash;
 	const char	*id = w->argv_session;
 
 	if (strlen(id) != 36 || strspn(id, "0123456789abcdef-") != 36)
