@@ -12,6 +12,7 @@
  */
 #include <dirent.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +23,6 @@
 
 #define COPILOT_LOG_MAX		(256 * 1024)	/* its first lines */
 #define COPILOT_TREE		16
-#define COPILOT_MARK		"Workspace initialized: "
 
 /* The agent's process and its children and theirs: who may log for it. */
 static int
@@ -40,23 +40,6 @@ agentfiles_copilot_tree(struct watch *w, pid_t *out, int max)
 	return (n);
 }
 
-/* The pid ending a log's name (process-<ms>-<pid>.log), or -1. */
-static long
-agentfiles_copilot_pid(const char *name)
-{
-	const char	*dash;
-	char		*end;
-	long		 pid;
-	size_t		 n = strlen(name);
-
-	if (strncmp(name, "process-", 8) != 0 || n < 13 ||
-	    strcmp(name + n - 4, ".log") != 0 ||
-	    (dash = strrchr(name, '-')) == NULL)
-		return (-1);
-	pid = strtol(dash + 1, &end, 10);
-	return (end != dash + 1 && strcmp(end, ".log") == 0 ? pid : -1);
-}
-
 /*
  * The session's directory, from <copilot>/session-state/<id>/
  * workspace.yaml's "cwd:" line: where the system does not say a
@@ -65,7 +48,7 @@ agentfiles_copilot_pid(const char *name)
 static void
 agentfiles_copilot_cwd(struct watch *w)
 {
-	char	*path, buf[16384], *line, *nl, *v;
+	char	*path, buf[16384], cwd[PATH_MAX];
 	ssize_t	 n;
 	size_t	 len;
 	int	 fd;
@@ -79,29 +62,12 @@ agentfiles_copilot_cwd(struct watch *w)
 	free(path);
 	if (fd == -1)
 		return;
-	n = read(fd, buf, sizeof buf - 1);
+	n = read(fd, buf, sizeof buf);
 	close(fd);
-	if (n <= 0)
-		return;
-	buf[n] = '\0';
-	for (line = buf; line != NULL; line = nl) {
-		if ((nl = strchr(line, '\n')) != NULL)
-			*nl++ = '\0';
-		if (strncmp(line, "cwd: ", 5) != 0)
-			continue;
-		v = line + 5;
-		/* (a quoted scalar: its quotes off; YAML's '' is one ') */
-		len = strlen(v);
-		if (len >= 2 && (*v == '\'' || *v == '"') && v[len - 1] == *v) {
-			v[len - 1] = '\0';
-			v++;
-		}
-		if (*v == '/' && strchr(v, '\'') == NULL &&
-		    strchr(v, '\\') == NULL) {
-			free(w->session_cwd);
-			w->session_cwd = xstrdup(v);
-		}
-		return;
+	if (n > 0 && copilot_workspace_cwd(buf, (size_t)n, cwd,
+	    sizeof cwd) == 0) {
+		free(w->session_cwd);
+		w->session_cwd = xstrdup(cwd);
 	}
 }
 
@@ -110,9 +76,9 @@ static void
 agentfiles_copilot_read(struct pane *p, const char *path)
 {
 	struct watch	*w = p->watch;
-	char		*buf, *at, id[64];
+	char		*buf;
 	ssize_t		 n;
-	size_t		 have = 0, len;
+	size_t		 have = 0;
 	int		 fd;
 
 	fd = open(path, O_RDONLY|O_NOFOLLOW|O_NONBLOCK|O_CLOEXEC);
@@ -124,16 +90,11 @@ agentfiles_copilot_read(struct pane *p, const char *path)
 		have += (size_t)n;
 	close(fd);
 	buf[have] = '\0';
-	if ((at = strstr(buf, COPILOT_MARK)) != NULL) {
-		at += strlen(COPILOT_MARK);
-		len = strspn(at, "0123456789abcdef-");
-		if (len == 36) {
-			memcpy(id, at, len);
-			id[len] = '\0';
-			strlcpy(w->chat_session, id, sizeof w->chat_session);
-			log_debug("pane %%%d: copilot session %s", p->id, id);
-			agentfiles_copilot_cwd(w);
-		}
+	if (copilot_log_session(buf, w->chat_session,
+	    sizeof w->chat_session) == 0) {
+		log_debug("pane %%%d: copilot session %s", p->id,
+		    w->chat_session);
+		agentfiles_copilot_cwd(w);
 	}
 	free(buf);
 }
@@ -143,7 +104,7 @@ static void
 agentfiles_copilot_log(struct pane *p, const char *dir, const char *name)
 {
 	pid_t	 tree[COPILOT_TREE];
-	long	 pid = agentfiles_copilot_pid(name);
+	long	 pid = copilot_log_pid(name);
 	char	*path;
 	int	 n, i;
 
@@ -193,7 +154,7 @@ agentfiles_copilot_changed(const char *dir, const char *name)
 	struct watch	*w;
 	int		 ours = 0;
 
-	if (agentfiles_copilot_pid(name) == -1)
+	if (copilot_log_pid(name) == -1)
 		return (0);
 	RB_FOREACH(p, panes, &panes) {
 		w = p->watch;

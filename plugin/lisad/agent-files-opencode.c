@@ -26,7 +26,6 @@
 
 #define OPENCODE_LOGS		4	/* users' data directories at once */
 #define OPENCODE_READ_MAX	(1024 * 1024)
-#define OPENCODE_LINE_MAX	8192
 
 static struct {
 	char	*path;
@@ -34,52 +33,6 @@ static struct {
 	ino_t	 ino;
 	off_t	 off;		/* read up to here */
 } oclog[OPENCODE_LOGS];
-
-/*
- * Where a value that began at p ends: at the space before the next
- * "name=" (OpenCode writes values unquoted, a directory's spaces too).
- */
-static size_t
-agentfiles_opencode_end(const char *p)
-{
-	const char	*q;
-	size_t		 v = 0;
-
-	for (;;) {
-		v += strcspn(p + v, " ");
-		if (p[v] == '\0')
-			return (v);
-		q = p + v + 1;
-		q += strspn(q, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-		    "0123456789_.");
-		if (q > p + v + 1 && *q == '=')
-			return (v);
-		v++;
-	}
-}
-
-/* Field NAME=value of a log line, into out. */
-static int
-agentfiles_opencode_field(const char *line, const char *name, char *out,
-    size_t len)
-{
-	const char	*p = line;
-	size_t		 n = strlen(name), v;
-
-	while ((p = strstr(p, name)) != NULL) {
-		if ((p == line || p[-1] == ' ') && p[n] == '=') {
-			p += n + 1;
-			v = agentfiles_opencode_end(p);
-			if (v == 0 || v >= len)
-				return (-1);
-			memcpy(out, p, v);
-			out[v] = '\0';
-			return (0);
-		}
-		p += n;
-	}
-	return (-1);
-}
 
 /*
  * How well p fits a session made in dir: 2 its agent works there, 1 the
@@ -140,7 +93,7 @@ static void
 agentfiles_opencode_read(int i, int first)
 {
 	struct stat	 st;
-	char		*buf, *line, *nl, id[64], dir[PATH_MAX], parent[32];
+	char		*buf, *line, *nl, id[64], dir[PATH_MAX];
 	ssize_t		 n;
 	size_t		 have = 0;
 	int		 fd;
@@ -175,15 +128,8 @@ agentfiles_opencode_read(int i, int first)
 	    have - (size_t)(line - buf))) != NULL; line = nl + 1) {
 		*nl = '\0';
 		/* (a line cut at the read's size: its end is skipped) */
-		if (nl - line > OPENCODE_LINE_MAX ||
-		    strstr(line, " message=created ") == NULL)
-			continue;
-		if (agentfiles_opencode_field(line, "id", id, sizeof id) == 0 &&
-		    strncmp(id, "ses_", 4) == 0 &&
-		    agentfiles_opencode_field(line, "directory", dir,
-		    sizeof dir) == 0 &&
-		    agentfiles_opencode_field(line, "parentID", parent,
-		    sizeof parent) == 0 && strcmp(parent, "undefined") == 0)
+		if (opencode_created_line(line, id, sizeof id, dir,
+		    sizeof dir) == 0)
 			agentfiles_opencode_created(oclog[i].path, id, dir);
 	}
 	/* Up to the last whole line; a half-written one is read again. */

@@ -102,8 +102,10 @@ char		*jv_text(const struct jv *);
 #include "bgtasks.h"		/* work an agent left running */
 #include "classify.h"		/* the classifier: signals in, a state out */
 #include "claude-file.h"	/* Claude Code's own files */
+#include "copilot-file.h"	/* Copilot CLI's log and workspace */
 #include "gemini-file.h"	/* Gemini CLI's own files */
 #include "guard.h"		/* dialogs on screen: where keys never go */
+#include "opencode-file.h"	/* OpenCode's log */
 #include "osc.h"		/* the output-stream scanner */
 #include "osc-notify.h"		/* a terminal's own desktop notifications */
 #include "osdep.h"		/* the operating system's calls */

@@ -3,7 +3,7 @@
  * tail of a transcript (whole, or cut at any byte as the tail read cuts
  * it), and its lines as the usage reader takes them; the same lines as
  * Codex's rollout and Gemini CLI's chat log, and the text as Gemini's
- * projects.json. The first input byte picks the cut.
+ * projects.json, OpenCode's log, Copilot CLI's log and workspace.yaml. The first input byte picks the cut.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -15,6 +15,8 @@
 #include "usage.h"
 #include "bgtasks.h"
 #include "gemini-file.h"
+#include "opencode-file.h"
+#include "copilot-file.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -22,7 +24,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct claude_session	 cs;
-	char			 cwd[256], id[64];
+	char			 cwd[256], id[64], dir[256], *text;
 	int64_t			 start;
 	struct bgtasks		 bg;
 	struct usage		 u;
@@ -135,5 +137,30 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (gemini_chat_head((const char *)data, size, id, sizeof id,
 	    &start) == 0 && (*id == '\0' || strlen(id) >= sizeof id))
 		abort();
+
+	/* OpenCode's log, Copilot's: as NUL-terminated text, line by line. */
+	text = malloc(size + 1);
+	memcpy(text, data, size);
+	text[size] = '\0';
+	for (line = text; line < text + size; line = nl + 1) {
+		if ((nl = memchr(line, '\n', (size_t)(text + size - line))) ==
+		    NULL)
+			nl = text + size;
+		*(char *)nl = '\0';
+		if (opencode_created_line(line, id, sizeof id, dir,
+		    sizeof dir) == 0 && (strncmp(id, "ses_", 4) != 0 ||
+		    *dir != '/' || strlen(dir) >= sizeof dir))
+			abort();
+		if (copilot_log_pid(line) == 0 || copilot_log_pid(line) < -1)
+			abort();
+	}
+	memcpy(text, data, size);
+	if (copilot_log_session(text, id, sizeof id) == 0 && strlen(id) != 36)
+		abort();
+	if (copilot_workspace_cwd((const char *)data, size, dir,
+	    sizeof dir) == 0 && (*dir != '/' || strchr(dir, '\\') != NULL ||
+	    strlen(dir) >= sizeof dir))
+		abort();
+	free(text);
 	return (0);
 }
