@@ -17,8 +17,53 @@
 #include "watch-int.h"
 
 #define WATCH_RESCAN	1000	/* ms between tree looks while output flows */
+#define WATCH_LOOKS	100	/* tree looks a second shared by those */
+#define WATCH_GAP_SLACK	100	/* ms: a timer a little early still looks */
 
 static void	watch_run(void *);
+
+/*
+ * While an agent's output flows its tree is looked at again (tools start
+ * and end unannounced) once a WATCH_RESCAN; past WATCH_LOOKS working
+ * agents, WATCH_LOOKS looks a second are shared among them (at 500, each
+ * every 5 s). The count is taken again at most once a WATCH_RESCAN.
+ */
+static uint64_t
+watch_rescan_gap(uint64_t now)
+{
+	static uint64_t	 counted_at, gap = WATCH_RESCAN;
+	struct pane	*p;
+	uint64_t	 working = 0;
+
+	if (counted_at != 0 && now - counted_at < WATCH_RESCAN)
+		return (gap);
+	counted_at = now;
+	RB_FOREACH(p, panes, &panes) {
+		if (p->watch != NULL && p->watch->agent_alive &&
+		    watch_matches(p, 1u << ST_IN_PROGRESS))
+			working++;
+	}
+	gap = working * 1000 / WATCH_LOOKS;
+	if (gap < WATCH_RESCAN)
+		gap = WATCH_RESCAN;
+	return (gap);
+}
+
+/*
+ * A deadline came while the agent works and its output flows (a stream
+ * paused by pane-mute.c moves out_last without a word): the verdict stands
+ * on that output, so the tree is looked at only when its turn comes.
+ */
+static int
+watch_scan_waits(struct pane *p, uint64_t now)
+{
+	struct watch	*w = p->watch;
+
+	return (w->classified && w->res.state == ST_IN_PROGRESS &&
+	    !w->res.settled && w->cpu_at != 0 && p->out_last != 0 &&
+	    now - p->out_last < lisad.debounce_ms &&
+	    now - w->cpu_at + WATCH_GAP_SLACK < watch_rescan_gap(now));
+}
 
 void
 watch_new(struct pane *p)
@@ -350,11 +395,13 @@ watch_output(struct pane *p, const char *data, size_t len)
 	if (!w->classified || w->res.state != ST_IN_PROGRESS ||
 	    w->res.settled)
 		watch_touch(p);
-	else if (w->agent_alive && time_mono_ms() - w->cpu_at >= WATCH_RESCAN) {
+	else if (w->agent_alive && time_mono_ms() - w->cpu_at >=
+	    watch_rescan_gap(time_mono_ms())) {
 		/*
 		 * Tools start and end without a word in the stream an agent
 		 * redraws cell by cell: while it works, its tree is looked at
-		 * again, at most once a second and only while output flows.
+		 * again, at most once a second (the gap above) and only while
+		 * output flows.
 		 */
 		w->scan = 1;
 		watch_touch(p);
@@ -587,7 +634,8 @@ watch_run(void *arg)
 		w->rescan_at = 0;
 		w->scan = 1;
 	}
-	if (w->scan || (!w->touched && w->agent_alive))
+	if (w->scan || (!w->touched && w->agent_alive &&
+	    !watch_scan_waits(p, time_mono_ms())))
 		watch_scan(p);
 	/* A dead pane's agent went with it (without pidfd nothing says so). */
 	if (p->dead && w->agent_alive)

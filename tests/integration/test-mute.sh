@@ -12,7 +12,8 @@
 # exists; then it ends its turn in ONE write: $1 (printf format). Titles
 # unless $2=notitle. With $2=retry it then counts down as Claude Code does
 # after an API error: the whole line once, then only the digits, once a
-# second, 3 bytes at a time.
+# second, 3 bytes at a time. Once $TESTDIR/tool exists it starts a tool
+# (sleep 60, a child) and streams on.
 stream_agent() {
 	mkdir -p "$TESTDIR/bin"
 	cat >"$TESTDIR/bin/claude" <<EOF
@@ -28,7 +29,11 @@ def title(t):
 w(title("\u2733 Claude Code") + "> ")
 sys.stdin.readline()
 i = 0
+tool = None
 while not os.path.exists("$TESTDIR/stop"):
+    if tool is None and os.path.exists("$TESTDIR/tool"):
+        import subprocess
+        tool = subprocess.Popen(["sleep", "60"])
     w(title("\u2802 Claude Code") + "\r\u2802 Working %d (esc to interrupt) %s\n" % (i, "." * 80))
     i += 1
     time.sleep(0.02)
@@ -100,6 +105,28 @@ test_stream_muted_agent_screen_read_again() {
 	    fail "the dialog was missed: $(L status "$p")"
 	until_ms 10000 state_is "$p" waiting_input permission "" ||
 	    fail "want waiting_input/permission: $(L status "$p")"
+}
+
+test_stream_muted_agent_tool_seen() {
+	# Neither its output nor a title says anything of the tool: the
+	# tree, looked at again while the stream flows muted (at most
+	# WATCH_LOOKS a second shared by all working agents).
+	stream_agent '\n> ' notitle
+	setup_stream
+	p=$(T new-window -d -P -F '#{pane_id}' -t main:1 "$TESTDIR/bin/claude")
+	expect "$p" just_started
+	T send-keys -t "$p" Enter
+	expect "$p" in_progress
+	until_ms 20000 muted_often "$p" 3 ||
+	    fail "never stream-muted: $(pane_json "$p")"
+	state_is "$p" in_progress tool process_children &&
+	    fail "a tool before there is one: $(L status "$p")"
+	touch "$TESTDIR/tool"
+	t0=$(now_ms)
+	until_ms 15000 state_is "$p" in_progress tool process_children ||
+	    fail "the tool was missed: $(L status "$p")"
+	note "tool started while muted -> in_progress/tool in $(($(now_ms) - t0)) ms; muted: $(pane_field "$p" muted)"
+	touch "$TESTDIR/stop"
 }
 
 test_stream_muted_agent_killed_under_shell() {
