@@ -248,11 +248,12 @@ menu_states_items(struct lisa_ctx *ctx, const char *client,
 }
 
 /*
- * One line per host (this tmux first, and none when all are this tmux's):
- * its agents, and who needs you; then the states'.
+ * The groups a long menu opens: one line per host (this tmux first, and
+ * none when all are this tmux's), its agents and who needs you; then one
+ * per state.
  */
 void
-menu_hosts_items(struct lisa_ctx *ctx, const char *client,
+menu_groups_items(struct lisa_ctx *ctx, const char *client,
     struct menu_args *ma, struct menu_agent *list, size_t n)
 {
 	struct buf	 line, text, arg;

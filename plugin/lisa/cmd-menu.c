@@ -547,7 +547,7 @@ cmd_key_menu(struct lisa_ctx *ctx, const char *client, const char *arg)
 		menu_item(&ma, name.data, key, cmd.data);
 	}
 	if (many)
-		menu_hosts_items(ctx, client, &ma, list, n);
+		menu_groups_items(ctx, client, &ma, list, n);
 	else if (n > shown) {
 		buf_reset(&name);
 		buf_printf(&name, "-  ... %zu more: find with more words (/)",

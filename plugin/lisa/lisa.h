@@ -135,7 +135,7 @@ size_t	 menu_rows(struct lisa_ctx *, const char *);
 size_t	 menu_urgent(struct menu_agent *, size_t, size_t);
 int	 menu_filter(struct lisa_ctx *, const char *, struct menu_agent *,
 	    size_t *, char *, size_t);
-void	 menu_hosts_items(struct lisa_ctx *, const char *, struct menu_args *,
+void	 menu_groups_items(struct lisa_ctx *, const char *, struct menu_args *,
 	    struct menu_agent *, size_t);
 void	 menu_find_item(struct lisa_ctx *, const char *, struct menu_args *);
 void	 menu_prompt_item(struct menu_args *, const char *, const char *,

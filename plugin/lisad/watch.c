@@ -23,30 +23,40 @@
 static void	watch_run(void *);
 
 /*
- * While an agent's output flows its tree is looked at again (tools start
- * and end unannounced) once a WATCH_RESCAN; past WATCH_LOOKS working
- * agents, WATCH_LOOKS looks a second are shared among them (at 500, each
- * every 5 s). The count is taken again at most once a WATCH_RESCAN.
+ * How many agents work now (alive, in_progress): what the budget of tree
+ * looks is shared by. Counted again at most once a WATCH_RESCAN.
  */
-static uint64_t
-watch_rescan_gap(uint64_t now)
+static u_int
+watch_working(uint64_t now)
 {
-	static uint64_t	 counted_at, gap = WATCH_RESCAN;
+	static uint64_t	 counted_at;
+	static u_int	 working;
 	struct pane	*p;
-	uint64_t	 working = 0;
 
 	if (counted_at != 0 && now - counted_at < WATCH_RESCAN)
-		return (gap);
+		return (working);
 	counted_at = now;
+	working = 0;
 	RB_FOREACH(p, panes, &panes) {
 		if (p->watch != NULL && p->watch->agent_alive &&
 		    watch_matches(p, 1u << ST_IN_PROGRESS))
 			working++;
 	}
-	gap = working * 1000 / WATCH_LOOKS;
-	if (gap < WATCH_RESCAN)
-		gap = WATCH_RESCAN;
-	return (gap);
+	return (working);
+}
+
+/*
+ * While an agent's output flows its tree is looked at again (tools start
+ * and end unannounced) once a WATCH_RESCAN; past WATCH_LOOKS working
+ * agents, WATCH_LOOKS looks a second are shared among them (at 500, each
+ * every 5 s).
+ */
+static uint64_t
+watch_rescan_gap(uint64_t now)
+{
+	uint64_t	gap = (uint64_t)watch_working(now) * 1000 / WATCH_LOOKS;
+
+	return (gap > WATCH_RESCAN ? gap : WATCH_RESCAN);
 }
 
 /*
