@@ -54,6 +54,13 @@
 #define PANE_STREAM_GRID	50
 #define PANE_STREAM_CHECK	200	/* ms: the agent's writes, then again */
 #define PANE_STREAM_KEEPS	4	/* pauses prolonged before a sample */
+/*
+ * -A flags in one refresh-client: tmux prints every command it parses
+ * (args_print, three times: parse, queue, hooks), growing the string with
+ * a strlcat per word, so a command's cost grows with its length squared.
+ * 500 panes' continues in one command were 10 % of tmux's time at B6.
+ */
+#define PANE_MUTE_PER_CMD	32
 
 uint64_t	pane_mute_pauses;	/* pause commands sent, all panes */
 
@@ -68,8 +75,9 @@ static void	pane_mute_title(struct session *, struct pane *);
 
 /*
  * Pauses and continues asked for in one loop turn leave at its end as one
- * refresh-client per session (-A may be given many times, tmux 3.2 on):
- * one command for tmux to parse instead of one per pane.
+ * refresh-client per session (-A may be given many times, tmux 3.2 on),
+ * or one per PANE_MUTE_PER_CMD panes: few commands for tmux to parse, none
+ * long.
  */
 struct pane_mute_req {
 	int	id;
@@ -78,6 +86,14 @@ struct pane_mute_req {
 static struct pane_mute_req	*pane_mute_reqs;
 static size_t			 pane_mute_nreqs, pane_mute_reqs_cap;
 static struct loop_timer	 pane_mute_flush_timer;
+
+static void
+pane_mute_flush_send(struct session *s, struct buf *b)
+{
+	buf_add(b, "", 1);
+	session_send(s, b->data, NULL, NULL);
+	b->len = 0;
+}
 
 static void
 pane_mute_flush(void *arg)
@@ -92,20 +108,22 @@ pane_mute_flush(void *arg)
 	RB_FOREACH(s, sessions, &sessions) {
 		if (!s->attached || s->closing)
 			continue;
-		buf_adds(&b, "refresh-client");
 		n = 0;
 		for (i = 0; i < pane_mute_nreqs; i++) {
 			p = pane_find(pane_mute_reqs[i].id);
 			if (p == NULL || !pane_has_session(p, s->id))
 				continue;
+			if (n == 0)
+				buf_adds(&b, "refresh-client");
 			buf_printf(&b, " -A '%%%d:%s'", p->id,
 			    pane_mute_reqs[i].pause ? "pause" : "continue");
-			n++;
+			if (++n == PANE_MUTE_PER_CMD) {
+				pane_mute_flush_send(s, &b);
+				n = 0;
+			}
 		}
-		buf_add(&b, "", 1);
 		if (n != 0)
-			session_send(s, b.data, NULL, NULL);
-		b.len = 0;
+			pane_mute_flush_send(s, &b);
 		/* After the continue: nothing falls between the two. */
 		for (i = 0; i < pane_mute_nreqs; i++) {
 			p = pane_find(pane_mute_reqs[i].id);
