@@ -6,10 +6,13 @@
  * "Workspace initialized: <uuid>" as a session opens. The file's name
  * says whose it is: no guess by directory or time as for the others.
  *
- * Read until the id is found, then no more (the log grows with every
- * request): a session begun later in the same process (/new) is not
- * followed, and docs/lifecycle.md says so.
+ * A session begun later in the same process (/clear, /new: seen with
+ * 1.0.102) says so in the same log with its own id: once the log is
+ * known, its new lines are read as it grows (from where the last read
+ * ended) and the last id in them is the conversation's.
  */
+#include <sys/stat.h>
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -21,7 +24,7 @@
 #include "lisad.h"
 #include "watch.h"
 
-#define COPILOT_LOG_MAX		(256 * 1024)	/* its first lines */
+#define COPILOT_LOG_MAX		(256 * 1024)	/* read at once, at most */
 #define COPILOT_TREE		16
 
 /* The agent's process and its children and theirs: who may log for it. */
@@ -71,32 +74,88 @@ agentfiles_copilot_cwd(struct watch *w)
 	}
 }
 
-/* The session id the log names, into w->chat_session. */
+/*
+ * Up to COPILOT_LOG_MAX bytes of fd from off, cut after their last
+ * newline (a half-written line is read again): the last session they
+ * name into id (0 if one), and where the read ended into *next.
+ */
+static int
+agentfiles_copilot_chunk(int fd, off_t off, char *id, size_t len,
+    off_t *next)
+{
+	char	*buf, *end;
+	ssize_t	 n;
+	size_t	 have = 0;
+	int	 found = -1;
+
+	buf = xmalloc(COPILOT_LOG_MAX + 1);
+	while (have < COPILOT_LOG_MAX && (n = pread(fd, buf + have,
+	    COPILOT_LOG_MAX - have, off + (off_t)have)) > 0)
+		have += (size_t)n;
+	for (end = buf + have; end > buf && end[-1] != '\n'; end--)
+		/* nothing */;
+	*next = off + (end - buf);
+	if (end != buf) {
+		*end = '\0';
+		found = copilot_log_session(buf, id, len);
+	}
+	free(buf);
+	return (found);
+}
+
+/*
+ * The log's lines since the last read: the last session they name is the
+ * conversation now. A log not yet known as the agent's is read from its
+ * start (and its tail, if long), and is known once it names a session.
+ */
 static void
 agentfiles_copilot_read(struct pane *p, const char *path)
 {
 	struct watch	*w = p->watch;
-	char		*buf;
-	ssize_t		 n;
-	size_t		 have = 0;
-	int		 fd;
+	struct stat	 st;
+	char		 id[sizeof w->chat_session], tail[sizeof id];
+	off_t		 off = 0, next;
+	int		 fd, known, found;
 
+	known = w->copilot_log != NULL && strcmp(w->copilot_log, path) == 0;
+	if (known)
+		off = w->copilot_off;
 	fd = open(path, O_RDONLY|O_NOFOLLOW|O_NONBLOCK|O_CLOEXEC);
 	if (fd == -1)
 		return;
-	buf = xmalloc(COPILOT_LOG_MAX + 1);
-	while (have < COPILOT_LOG_MAX &&
-	    (n = read(fd, buf + have, COPILOT_LOG_MAX - have)) > 0)
-		have += (size_t)n;
-	close(fd);
-	buf[have] = '\0';
-	if (copilot_log_session(buf, w->chat_session,
-	    sizeof w->chat_session) == 0) {
-		log_debug("pane %%%d: copilot session %s", p->id,
-		    w->chat_session);
-		agentfiles_copilot_cwd(w);
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size == off) {
+		close(fd);
+		return;
 	}
-	free(buf);
+	if (st.st_size < off)
+		off = 0;	/* cut: from its start */
+	if (known && st.st_size - off > COPILOT_LOG_MAX)
+		off = st.st_size - COPILOT_LOG_MAX;
+	found = agentfiles_copilot_chunk(fd, off, id, sizeof id, &next) == 0;
+	if (!known && next < st.st_size) {
+		off = st.st_size - next > COPILOT_LOG_MAX ?
+		    st.st_size - COPILOT_LOG_MAX : next;
+		if (agentfiles_copilot_chunk(fd, off, tail, sizeof tail,
+		    &next) == 0) {
+			memcpy(id, tail, sizeof id);
+			found = 1;
+		}
+	}
+	close(fd);
+	if (!known) {
+		if (!found)
+			return;
+		free(w->copilot_log);
+		w->copilot_log = xstrdup(path);
+	}
+	w->copilot_off = next;
+	if (found && strcmp(id, w->chat_session) != 0) {
+		log_debug("pane %%%d: copilot session %s", p->id, id);
+		strlcpy(w->chat_session, id, sizeof w->chat_session);
+		agentfiles_copilot_cwd(w);
+		live_changed();
+	}
 }
 
 /* A log of p's agent, by its name: read it. */
@@ -108,8 +167,16 @@ agentfiles_copilot_log(struct pane *p, const char *dir, const char *name)
 	char	*path;
 	int	 n, i;
 
-	if (pid <= 0 || p->watch->chat_session[0] != '\0')
+	if (pid <= 0)
 		return;
+	/* Its log, known: what it added. */
+	if (p->watch->copilot_log != NULL) {
+		xasprintf(&path, "%s/%s", dir, name);
+		if (strcmp(path, p->watch->copilot_log) == 0)
+			agentfiles_copilot_read(p, path);
+		free(path);
+		return;
+	}
 	n = agentfiles_copilot_tree(p->watch, tree, COPILOT_TREE);
 	for (i = 0; i < n; i++) {
 		if (tree[i] == (pid_t)pid) {
@@ -138,10 +205,14 @@ agentfiles_copilot_look(struct pane *p)
 		free(home);
 		agentfiles_watch(w->agent_log);
 	}
-	if (w->chat_session[0] != '\0' ||
-	    (d = opendir(w->agent_log)) == NULL)
+	/* (without file events, each look reads what the log added) */
+	if (w->copilot_log != NULL) {
+		agentfiles_copilot_read(p, w->copilot_log);
 		return;
-	while ((de = readdir(d)) != NULL && w->chat_session[0] == '\0')
+	}
+	if ((d = opendir(w->agent_log)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL && w->copilot_log == NULL)
 		agentfiles_copilot_log(p, w->agent_log, de->d_name);
 	closedir(d);
 }

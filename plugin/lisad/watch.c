@@ -127,6 +127,7 @@ watch_free(struct pane *p)
 	free(w->rollout);
 	free(w->gemini_home);
 	free(w->agent_log);
+	free(w->copilot_log);
 	free(w->gemini_chats);
 	buf_free(&w->usage_part);
 	for (i = 0; i < PUBLISH_NFIELDS; i++)
@@ -190,6 +191,9 @@ watch_reset_run(struct watch *w)
 	w->gemini_chats = NULL;
 	free(w->agent_log);
 	w->agent_log = NULL;
+	free(w->copilot_log);
+	w->copilot_log = NULL;
+	w->copilot_off = 0;
 	w->claude_session_id[0] = '\0';
 	w->argv_session[0] = w->chat_session[0] = '\0';
 	free(w->session_cwd);

@@ -98,6 +98,8 @@ struct watch {
 	char			*gemini_home;	/* its ~/.gemini */
 	char			*gemini_chats;	/* tmp/<project>/chats there */
 	char			*agent_log;	/* Copilot's logs, OpenCode's log */
+	char			*copilot_log;	/* the log its session came from */
+	off_t			 copilot_off;	/* read up to here */
 	uint64_t		 codex_turn_at;	/* OSC 7501 working began */
 	struct usage		 usage;		/* tokens, from its transcript */
 	struct bgtasks		 bg;		/* its work left running */

@@ -33,19 +33,25 @@ copilot_log_pid(const char *name)
 	return (pid > 0 && strcmp(end, ".log") == 0 ? pid : -1);
 }
 
-/* The session a log's text (NUL-terminated) names, into id: 0 if one. */
+/*
+ * The session a log's text (NUL-terminated) names last, into id: 0 if
+ * one. A log names another each time the process begins one (/clear).
+ */
 int
 copilot_log_session(const char *text, char *id, size_t len)
 {
-	const char	*at;
+	const char	*at, *last = NULL;
 
-	if ((at = strstr(text, COPILOT_MARK)) == NULL)
+	if (len <= COPILOT_UUID)
 		return (-1);
-	at += strlen(COPILOT_MARK);
-	if (strspn(at, "0123456789abcdef-") != COPILOT_UUID ||
-	    len <= COPILOT_UUID)
+	for (at = text; (at = strstr(at, COPILOT_MARK)) != NULL;) {
+		at += strlen(COPILOT_MARK);
+		if (strspn(at, "0123456789abcdef-") == COPILOT_UUID)
+			last = at;
+	}
+	if (last == NULL)
 		return (-1);
-	memcpy(id, at, COPILOT_UUID);
+	memcpy(id, last, COPILOT_UUID);
 	id[COPILOT_UUID] = '\0';
 	return (0);
 }

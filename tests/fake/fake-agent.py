@@ -474,17 +474,23 @@ def print_mode(fail):
     sys.exit(code)
 
 
+COPILOT_LOG = None
+
+
 def own_logs(first_prompt):
     """What Copilot CLI and OpenCode log of their sessions (lisa reads
     their ids there): Copilot, its process log as it starts; OpenCode, the
     shared log's "created" line at the first prompt (a subagent's first,
     which has a parent)."""
+    global COPILOT_LOG
     if NAME == "copilot" and not first_prompt:
         d = os.path.join(os.environ.get("COPILOT_HOME") or
                          os.path.join(HOME, ".copilot"), "logs")
         os.makedirs(d, exist_ok=True)
-        with open(os.path.join(d, "process-%d-%d.log" %
-                               (int(time.time() * 1000), pid)), "a") as f:
+        if COPILOT_LOG is None:
+            COPILOT_LOG = os.path.join(d, "process-%d-%d.log" %
+                                       (int(time.time() * 1000), pid))
+        with open(COPILOT_LOG, "a") as f:
             f.write("2026-01-01T00:00:00.000Z [INFO] Workspace initialized: "
                     "%s (checkpoints: 0)\n" % session_id)
         ws = os.path.join(os.path.dirname(d), "session-state", session_id)
@@ -506,6 +512,7 @@ def own_logs(first_prompt):
 
 
 def main():
+    global session_id
     args = sys.argv[1:]
     if "--print" in args or "-p" in args or "exec" in args:
         print_mode("--fail" in args)
@@ -551,6 +558,11 @@ def main():
         cmd, arg = words[0], (words[1] if len(words) > 1 else "2")
         if cmd in ("/exit", "/quit"):
             leave(0)
+        elif cmd == "/clear" and NAME == "copilot":
+            # Copilot CLI 1.0.102: a new session in the same process, its
+            # id in the same log.
+            session_id = "0000fa4e-c1ea-4000-8000-%012d" % pid
+            own_logs(False)
         elif cmd == "exit":
             leave(int(arg))
         elif cmd == "work":

@@ -269,10 +269,18 @@ test_resume_copilot_and_opencode_by_their_logs() {
 	    fail "copilot: $(L status "$c" --json | jget "d['agent_session']")"
 	until_ms 10000 sh -c "$LISA -L $SOCK status $o --json | grep -q '\"agent_session\":\"ses_fake[0-9]'" ||
 	    fail "opencode: $(L status "$o" --json | jget "d['agent_session']")"
+	ic0=$(L status "$c" --json | jget "d['agent_session']")
+	# /clear begins another conversation in the same process: its id in
+	# the same log (Copilot CLI 1.0.102), and that one comes back.
+	T send-keys -t "$c" /clear Enter
+	until_ms 10000 sh -c "$LISA -L $SOCK status $c --json | grep -q '\"agent_session\":\"0000fa4e-c1ea'" ||
+	    fail "copilot after /clear: $(L status "$c" --json | jget "d['agent_session']") (was $ic0)"
 	ic=$(L status "$c" --json | jget "d['agent_session']")
 	io=$(L status "$o" --json | jget "d['agent_session']")
 	until_ms 10000 sh -c "cat '$XDG_STATE_HOME'/lisa/agents/*.agents 2>/dev/null | grep -q '$io'" ||
 	    fail "not recorded: $(records)"
+	until_ms 10000 sh -c "cat '$XDG_STATE_HOME'/lisa/agents/*.agents 2>/dev/null | grep -q '$ic'" ||
+	    fail "the new conversation not recorded: $(records)"
 	T kill-server
 	wait_helper_exit 10000 || fail "helper stayed"
 	start_server main

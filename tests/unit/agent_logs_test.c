@@ -83,6 +83,14 @@ test_copilot_log_session(void **state)
 	    "0b7c5a52-6d0e-4f5e-9d7a-3c1e2f4a5b6c (checkpoints: 0)\n", id,
 	    sizeof id), 0);
 	assert_string_equal(id, "0b7c5a52-6d0e-4f5e-9d7a-3c1e2f4a5b6c");
+	/* /clear: a second session in the same log; the last one counts,
+	 * and a mark whose id is cut does not hide the one before. */
+	assert_int_equal(copilot_log_session("Workspace initialized: "
+	    "9f638030-c8df-4813-8de0-51d8ee81a262 (checkpoints: 0)\n"
+	    "Workspace initialized: 7d7e13d1-a452-4eb0-b9d6-5f129722b23c "
+	    "(checkpoints: 0)\nWorkspace initialized: 7d7e", id, sizeof id),
+	    0);
+	assert_string_equal(id, "7d7e13d1-a452-4eb0-b9d6-5f129722b23c");
 	/* Cut short, too long, not hex, or no room: none. */
 	assert_int_equal(copilot_log_session("Workspace initialized: "
 	    "0b7c5a52-6d0e-4f5e", id, sizeof id), -1);
