@@ -447,6 +447,9 @@ class Copilot(Agent):
     # Escapes nor Ctrl-C ("Cancelling", for minutes) stopped it here.
     stall_interruptible = False
     resumes = True
+    # /clear begins a new conversation in the same process, its id in the
+    # same log (lisa follows the log).
+    clear_command = "/clear"
     oneshot_name = "prompt mode"
     oneshot_ok = ["-p", "say hello"]
     oneshot_fail = ["-p", "#mock error 400"]

@@ -83,6 +83,34 @@ class ResumeRows:
         if not rec:
             self.dump("resume: record", pane)
             return
+        # A conversation begun anew in the same process (Copilot's /clear
+        # logs its new id where the first was): the new one is recorded,
+        # and it is the one that comes back, with its own turn.
+        clear = getattr(a, "clear_command", None)
+        if clear:
+            self.type(pane, clear)
+            end = time.time() + 20
+            new = sid
+            while time.time() < end and new == sid:
+                new = self.session_id(pane, 1) or sid
+                time.sleep(0.25)
+            rec = new != sid and self.recorded(new, 10)
+            got = ("new id known, recorded" if rec else
+                   "id unchanged" if new == sid else "new id, not recorded")
+            self.record("resume: after %s, the new conversation" % clear,
+                        "new id known, recorded", got, rec, None, new or "")
+            if not rec:
+                self.dump("resume: after " + clear, pane)
+                return
+            sid = new
+            first = "LISA-TURN-%d" % (now_ms() % 100000 + 200000)
+            t = self.type(pane, "#mock say %s is the word to remember" % first)
+            if not self.turns_with(t, first, 30):
+                raise Failure("the turn after %s never reached the scripted server" % clear)
+            self.wait_turn(pane, 60)
+            if not self.expect("resume: a turn after " + clear, pane, t, "waiting_input",
+                               "prompt", 60):
+                return
         where = self.s.tmux("display", "-p", "-t", pane,
                             "#{session_name}:#{window_name} #{pane_current_path}")
 
