@@ -69,6 +69,9 @@ watch_scan_waits(struct pane *p, uint64_t now)
 {
 	struct watch	*w = p->watch;
 
+	/* (a young child coming of age is a deadline of the tree's own) */
+	if (w->young_at != 0 && now >= w->young_at)
+		return (0);
 	return (w->classified && w->res.state == ST_IN_PROGRESS &&
 	    !w->res.settled && w->cpu_at != 0 && p->out_last != 0 &&
 	    now - p->out_last < lisad.debounce_ms &&
