@@ -407,6 +407,10 @@ if what == "b5":
     print(f"  lisa helper                          {helper:7.1f} %")
     print(f"  lisa's tax (helper + tmux's extra)   {tax:7.1f} %"
           f"   = {tax / alone * 100 if alone else 0:.0f} % of what tmux spends alone")
+    if alone > 85:
+        # tmux is one thread: near a full core, what lisa adds cannot show.
+        print("  (tmux alone is near a full core: its extra for lisa shows only up "
+              "to the core's end; docs/performance.md, B6)")
     print(f"  tmux server, polled                  {with_poll:7.1f} %")
     rounds = poll["forks"] / (1 + 2 * len(panes))
     print(f"  polling baseline (1 s, own+children) {poller:7.1f} %"
