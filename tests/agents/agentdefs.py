@@ -96,6 +96,8 @@ class Claude(Agent):
     kill_detail = "signal 9"
     oneshot_name = "print mode"
     resumes = True
+    # /clear begins a new conversation (a new sessionId in sessions/<pid>.json).
+    clear_command = "/clear"
     oneshot_ok = ["-p", "say hello"]
     oneshot_fail = ["-p", "#mock error 400"]
 
@@ -174,6 +176,8 @@ class Codex(Agent):
     kill_detail = None
     oneshot_name = "exec"
     resumes = True
+    # /new begins a new thread (a new rollout) in the same process.
+    clear_command = "/new"
     oneshot_ok = ["exec", "--skip-git-repo-check", "say hello"]
     oneshot_fail = ["exec", "--skip-git-repo-check", "#mock error 500"]
 
@@ -241,6 +245,8 @@ class Gemini(Agent):
     refusal_words = ['touch lisa-deny"}],"role":"user"},{"parts":[{"text":"']
     kill_detail = None
     resumes = True
+    # /clear: a new chat (a new log, its own sessionId) in the same process.
+    clear_command = "/clear"
     oneshot_name = "print mode"
     oneshot_ok = ["-p", "say hello"]
     oneshot_fail = ["-p", "#mock error 400"]

@@ -83,12 +83,23 @@ class ResumeRows:
         if not rec:
             self.dump("resume: record", pane)
             return
-        # A conversation begun anew in the same process (Copilot's /clear
-        # logs its new id where the first was): the new one is recorded,
-        # and it is the one that comes back, with its own turn.
+        # A conversation begun anew in the same process (Copilot's and
+        # Claude's /clear, Codex's /new), and a turn in it (Codex makes the
+        # new thread's rollout with its first turn): the new conversation
+        # is recorded, and it is the one that comes back.
         clear = getattr(a, "clear_command", None)
         if clear:
             self.type(pane, clear)
+            time.sleep(1)
+            first = "LISA-TURN-%d" % (now_ms() % 100000 + 200000)
+            t = self.type(pane, "#mock say %s is the word to remember" % first)
+            if not self.turns_with(t, first, 30):
+                self.dump("resume: after " + clear, pane)
+                raise Failure("the turn after %s never reached the scripted server" % clear)
+            self.wait_turn(pane, 60)
+            if not self.expect("resume: a turn after " + clear, pane, t, "waiting_input",
+                               "prompt", 60):
+                return
             end = time.time() + 20
             new = sid
             while time.time() < end and new == sid:
@@ -103,14 +114,6 @@ class ResumeRows:
                 self.dump("resume: after " + clear, pane)
                 return
             sid = new
-            first = "LISA-TURN-%d" % (now_ms() % 100000 + 200000)
-            t = self.type(pane, "#mock say %s is the word to remember" % first)
-            if not self.turns_with(t, first, 30):
-                raise Failure("the turn after %s never reached the scripted server" % clear)
-            self.wait_turn(pane, 60)
-            if not self.expect("resume: a turn after " + clear, pane, t, "waiting_input",
-                               "prompt", 60):
-                return
         where = self.s.tmux("display", "-p", "-t", pane,
                             "#{session_name}:#{window_name} #{pane_current_path}")
 
