@@ -10,7 +10,11 @@
  * directory starting sessions in the same moment can be swapped.
  *
  * The log is read from where it ended when lisa first looked, only its
- * new lines: a session made before lisa met the agent is not known.
+ * new lines; and, as lisa meets each OpenCode agent, its last
+ * OPENCODE_READ_MAX bytes for that agent alone: a session it made before
+ * lisa met it (lisa started later, or again) is the last made in its
+ * directory since it started. A session made before an agent started
+ * (its line's timestamp, OPENCODE_START_SLACK) is never that agent's.
  */
 #include <sys/stat.h>
 
@@ -26,6 +30,7 @@
 
 #define OPENCODE_LOGS		4	/* users' data directories at once */
 #define OPENCODE_READ_MAX	(1024 * 1024)
+#define OPENCODE_START_SLACK	2000	/* ms: a start known to the second */
 
 static struct {
 	char	*path;
@@ -35,11 +40,13 @@ static struct {
 } oclog[OPENCODE_LOGS];
 
 /*
- * How well p fits a session made in dir: 2 its agent works there, 1 the
- * system does not say where it works (the generic backend), 0 not.
+ * How well p fits a session made in dir at AT (epoch ms, 0 unknown): 2 its
+ * agent works there, 1 the system does not say where it works (the
+ * generic backend), 0 not.
  */
 static int
-agentfiles_opencode_fit(struct pane *p, const char *log, const char *dir)
+agentfiles_opencode_fit(struct pane *p, const char *log, const char *dir,
+    int64_t at)
 {
 	struct watch	*w = p->watch;
 	char		 cwd[PATH_MAX];
@@ -47,6 +54,9 @@ agentfiles_opencode_fit(struct pane *p, const char *log, const char *dir)
 	if (w == NULL || !w->agent_alive || w->agent == NULL ||
 	    !w->agent->opencode_files || w->agent_log == NULL ||
 	    strcmp(w->agent_log, log) != 0)
+		return (0);
+	/* Made before it started: another run's. */
+	if (at != 0 && at < w->agent_since_real - OPENCODE_START_SLACK)
 		return (0);
 	if (proc_cwd(w->agent_pid, cwd, sizeof cwd) != 0)
 		return (1);
@@ -58,14 +68,15 @@ agentfiles_opencode_fit(struct pane *p, const char *log, const char *dir)
  * those, one with no session yet; then the one whose output came last.
  */
 static void
-agentfiles_opencode_created(const char *log, const char *id, const char *dir)
+agentfiles_opencode_created(const char *log, const char *id, const char *dir,
+    int64_t at)
 {
 	struct pane	*p, *best = NULL;
 	struct watch	*w;
 	int		 fit, best_fit = 0;
 
 	RB_FOREACH(p, panes, &panes) {
-		if ((fit = agentfiles_opencode_fit(p, log, dir)) == 0)
+		if ((fit = agentfiles_opencode_fit(p, log, dir, at)) == 0)
 			continue;
 		w = p->watch;
 		if (best == NULL || fit > best_fit || (fit == best_fit &&
@@ -94,6 +105,7 @@ agentfiles_opencode_read(int i, int first)
 {
 	struct stat	 st;
 	char		*buf, *line, *nl, id[64], dir[PATH_MAX];
+	int64_t		 at;
 	ssize_t		 n;
 	size_t		 have = 0;
 	int		 fd;
@@ -129,12 +141,68 @@ agentfiles_opencode_read(int i, int first)
 		*nl = '\0';
 		/* (a line cut at the read's size: its end is skipped) */
 		if (opencode_created_line(line, id, sizeof id, dir,
-		    sizeof dir) == 0)
-			agentfiles_opencode_created(oclog[i].path, id, dir);
+		    sizeof dir, &at) == 0)
+			agentfiles_opencode_created(oclog[i].path, id, dir, at);
 	}
 	/* Up to the last whole line; a half-written one is read again. */
 	oclog[i].off += line - buf;
 	free(buf);
+}
+
+/*
+ * An agent just met: the last top-level session made in its directory
+ * since it started, in the log's last OPENCODE_READ_MAX bytes. Only
+ * where the system says its directory, and only lines that say when.
+ */
+static void
+agentfiles_opencode_past(struct pane *p)
+{
+	struct watch	*w = p->watch;
+	struct stat	 st;
+	char		*buf, *line, *nl, id[64], dir[PATH_MAX], cwd[PATH_MAX];
+	char		 last[sizeof id];
+	ssize_t		 n;
+	size_t		 have = 0;
+	off_t		 off;
+	int64_t		 at;
+	int		 fd;
+
+	if (w->chat_session[0] != '\0' ||
+	    proc_cwd(w->agent_pid, cwd, sizeof cwd) != 0)
+		return;
+	fd = open(w->agent_log, O_RDONLY|O_NOFOLLOW|O_NONBLOCK|O_CLOEXEC);
+	if (fd == -1)
+		return;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
+		close(fd);
+		return;
+	}
+	off = st.st_size > OPENCODE_READ_MAX ? st.st_size - OPENCODE_READ_MAX :
+	    0;
+	buf = xmalloc(OPENCODE_READ_MAX + 1);
+	while (have < OPENCODE_READ_MAX && (n = pread(fd, buf + have,
+	    OPENCODE_READ_MAX - have, off + (off_t)have)) > 0)
+		have += (size_t)n;
+	close(fd);
+	buf[have] = '\0';
+	last[0] = '\0';
+	for (line = buf; (nl = memchr(line, '\n',
+	    have - (size_t)(line - buf))) != NULL; line = nl + 1) {
+		*nl = '\0';
+		if (opencode_created_line(line, id, sizeof id, dir,
+		    sizeof dir, &at) == 0 && at != 0 &&
+		    at >= w->agent_since_real - OPENCODE_START_SLACK &&
+		    strcmp(dir, cwd) == 0)
+			strlcpy(last, id, sizeof last);
+	}
+	free(buf);
+	if (last[0] == '\0')
+		return;
+	log_debug("pane %%%d: opencode session %s, made before lisa met it",
+	    p->id, last);
+	strlcpy(w->chat_session, last, sizeof w->chat_session);
+	free(w->session_cwd);
+	w->session_cwd = xstrdup(cwd);
 }
 
 /*
@@ -165,6 +233,7 @@ agentfiles_opencode_look(struct pane *p, int again)
 	xasprintf(&w->agent_log, "%s/opencode.log", dir);
 	agentfiles_watch(dir);
 	free(dir);
+	agentfiles_opencode_past(p);
 	for (i = 0; i < OPENCODE_LOGS; i++) {
 		if (oclog[i].path != NULL &&
 		    strcmp(oclog[i].path, w->agent_log) == 0)

@@ -5,7 +5,9 @@
  * a subagent's names its parent. Untrusted text: the log is any
  * OpenCode process's of the user, and the directory anyone's name.
  */
+#include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #include "shared.h"
 #include "opencode-file.h"
@@ -57,16 +59,42 @@ opencode_field(const char *line, const char *name, char *out, size_t len)
 	return (-1);
 }
 
+/* "timestamp=2026-11-27T09:14:02.112Z": epoch ms, 0 if none. */
+static int64_t
+opencode_time(const char *line)
+{
+	struct tm	 tm;
+	char		 v[64];
+	const char	*p;
+	int64_t		 ms;
+	int		 i;
+
+	memset(&tm, 0, sizeof tm);
+	if (opencode_field(line, "timestamp", v, sizeof v) != 0 ||
+	    (p = strptime(v, "%Y-%m-%dT%H:%M:%S", &tm)) == NULL ||
+	    (ms = (int64_t)timegm(&tm)) <= 0)
+		return (0);
+	ms *= 1000;
+	if (*p == '.') {
+		for (p++, i = 100; i > 0 && *p >= '0' && *p <= '9';
+		    p++, i /= 10)
+			ms += (*p - '0') * i;
+	}
+	return (ms);
+}
+
 /*
  * A line (NUL-terminated, without its newline) that says a top-level
- * session was made: its id (ses_...) and directory (absolute). 0 if so.
+ * session was made: its id (ses_...), directory (absolute) and when, in
+ * epoch ms (0 if the line does not say). 0 if so.
  */
 int
 opencode_created_line(const char *line, char *id, size_t idlen, char *dir,
-    size_t dirlen)
+    size_t dirlen, int64_t *at)
 {
 	char	parent[32];
 
+	*at = 0;
 	if (strlen(line) > OPENCODE_LINE_MAX ||
 	    strstr(line, " message=created ") == NULL)
 		return (-1);
@@ -77,5 +105,6 @@ opencode_created_line(const char *line, char *id, size_t idlen, char *dir,
 	    opencode_field(line, "parentID", parent, sizeof parent) != 0 ||
 	    strcmp(parent, "undefined") != 0)
 		return (-1);
+	*at = opencode_time(line);
 	return (0);
 }

@@ -6,7 +6,9 @@
 #define OPENCODE_FILE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
-int	opencode_created_line(const char *, char *, size_t, char *, size_t);
+int	opencode_created_line(const char *, char *, size_t, char *, size_t,
+	    int64_t *);
 
 #endif

@@ -505,10 +505,14 @@ def own_logs(first_prompt):
         with open(os.path.join(d, "opencode.log"), "a") as f:
             for sid, parent in (("ses_fakesub%08d" % pid, session_id),
                                 (session_id, "undefined")):
-                f.write("timestamp=2026-01-01T00:00:00.000Z level=INFO run=fake "
+                now = time.time()
+                f.write("timestamp=%s.%03dZ level=INFO run=fake "
                         "message=created id=%s slug=x version=1 projectID=global "
                         "directory=%s path=x workspaceID=undefined parentID=%s "
-                        "title=x\n" % (sid, os.getcwd(), parent))
+                        "title=x\n" % (time.strftime("%Y-%m-%dT%H:%M:%S",
+                                                      time.gmtime(now)),
+                                        int(now * 1000) % 1000, sid,
+                                        os.getcwd(), parent))
 
 
 def main():

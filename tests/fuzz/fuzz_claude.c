@@ -148,8 +148,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			nl = text + size;
 		*(char *)nl = '\0';
 		if (opencode_created_line(line, id, sizeof id, dir,
-		    sizeof dir) == 0 && (strncmp(id, "ses_", 4) != 0 ||
-		    *dir != '/' || strlen(dir) >= sizeof dir))
+		    sizeof dir, &start) == 0 && (strncmp(id, "ses_", 4) != 0 ||
+		    *dir != '/' || strlen(dir) >= sizeof dir || start < 0))
 			abort();
 		if (copilot_log_pid(line) == 0 || copilot_log_pid(line) < -1)
 			abort();

@@ -293,6 +293,45 @@ test_resume_copilot_and_opencode_by_their_logs() {
 	until_ms 10000 grep -q "resumed $io" "$FAKE_AGENT_LOG" || fail "opencode not resumed"
 }
 
+# An OpenCode that made its session before lisa met it (lisa started, or
+# restarted, later): its line is in the log's past, read when lisa first
+# meets the log; a session made in the same directory an hour before
+# the agent started is another run's, never taken.
+test_resume_opencode_session_made_before_lisa() {
+	linux_only "the session's directory is the agent's cwd, from /proc"
+	export HOME="$TESTDIR/home" XDG_STATE_HOME="$TESTDIR/state"
+	export FAKE_AGENT_LOG="$TESTDIR/agent.log" PATH="$FAKE:$PATH"
+	d="$TESTDIR/proj/oc" d2="$TESTDIR/proj/oc2"
+	log="$HOME/.local/share/opencode/log/opencode.log"
+	mkdir -p "$d" "$d2" "${log%/*}"
+	for dir in "$d" "$d2"; do
+		printf 'timestamp=%s.000Z level=INFO run=old message=created id=ses_oldrun directory=%s path=x parentID=undefined title=x\n' \
+		    "$(date -u -d '-1 hour' +%Y-%m-%dT%H:%M:%S)" "$dir"
+	done >"$log"
+	start_server main
+	T new-window -d -t main:1 -n oc -c "$d" opencode
+	T new-window -d -t main:2 -n oc2 -c "$d2" opencode
+	o=$(T display -p -t main:1 '#{pane_id}')
+	o2=$(T display -p -t main:2 '#{pane_id}')
+	until_ms 15000 sh -c "tmux -L $SOCK capture-pane -p -t $o | grep -q '(fake)'" ||
+	    fail "no opencode: $(T capture-pane -p -t "$o")"
+	T send-keys -t "$o" 'work 0.2' Enter
+	until_ms 10000 grep -q "message=created id=ses_fake" "$log" ||
+	    fail "the fake made no session: $(cat "$log")"
+	start_helper
+	until_ms 10000 sh -c "$LISA -L $SOCK status $o --json | grep -q '\"agent_session\":\"ses_fake[0-9]'" ||
+	    fail "not known: $(L status "$o" --json | jget "d['agent_session']")"
+	id=$(sed -n 's/.* id=\(ses_fake[0-9]*OpenCode\) .*parentID=undefined.*/\1/p' "$log")
+	[ "$(L status "$o" --json | jget "d['agent_session']")" = "$id" ] ||
+	    fail "not its own: $(L status "$o" --json | jget "d['agent_session']") $id"
+	# The other made none: the hour-old session in its directory is not
+	# its (it was met, and its log read, with the first).
+	[ "$(L status "$o2" --json | jget "d['agent']")" = opencode ] ||
+	    fail "the second not met: $(L status "$o2")"
+	[ "$(L status "$o2" --json | jget "d['agent_session']")" = null ] ||
+	    fail "an old run's session taken: $(L status "$o2" --json | jget "d['agent_session']")"
+}
+
 # Gemini writes to an old chat log as another run ends (seen in the full
 # conformance run): a log begun before the agent (its first line's
 # startTime) is never taken for its conversation, neither before its own

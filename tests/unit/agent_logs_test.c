@@ -22,39 +22,47 @@ static void
 test_opencode_created(void **state)
 {
 	char	id[64], dir[64];
+	int64_t	at;
 
 	(void)state;
 	assert_int_equal(opencode_created_line(OC_HEAD "ses_3f1c slug=brave "
 	    "version=1.18.33 projectID=global directory=/home/u/my project "
 	    "path=x parentID=undefined title=New session", id, sizeof id,
-	    dir, sizeof dir), 0);
+	    dir, sizeof dir, &at), 0);
 	assert_string_equal(id, "ses_3f1c");
 	/* A directory's spaces are its own; "name=" ends it. */
 	assert_string_equal(dir, "/home/u/my project");
+	/* When: its timestamp, to the millisecond (2026-11-20T09:14:02.112Z). */
+	assert_true(at == 1795166042112LL);
+	/* A line without a timestamp says no time. */
+	assert_int_equal(opencode_created_line("level=INFO message=created "
+	    "id=ses_2 directory=/w parentID=undefined", id, sizeof id, dir,
+	    sizeof dir, &at), 0);
+	assert_true(at == 0);
 	/* A subagent's session names its parent: not the pane's. */
 	assert_int_equal(opencode_created_line(OC_HEAD "ses_9 directory=/w "
-	    "parentID=ses_3f1c title=x", id, sizeof id, dir, sizeof dir), -1);
+	    "parentID=ses_3f1c title=x", id, sizeof id, dir, sizeof dir, &at), -1);
 	/* Other messages, ids that are not sessions, relative directories. */
 	assert_int_equal(opencode_created_line("level=INFO message=updated "
 	    "id=ses_1 directory=/w parentID=undefined", id, sizeof id, dir,
-	    sizeof dir), -1);
+	    sizeof dir, &at), -1);
 	assert_int_equal(opencode_created_line(OC_HEAD "prj_1 directory=/w "
-	    "parentID=undefined", id, sizeof id, dir, sizeof dir), -1);
+	    "parentID=undefined", id, sizeof id, dir, sizeof dir, &at), -1);
 	assert_int_equal(opencode_created_line(OC_HEAD "ses_1 directory=w "
-	    "parentID=undefined", id, sizeof id, dir, sizeof dir), -1);
+	    "parentID=undefined", id, sizeof id, dir, sizeof dir, &at), -1);
 	/* No parentID at all, or an empty value: not taken. */
 	assert_int_equal(opencode_created_line(OC_HEAD "ses_1 directory=/w",
-	    id, sizeof id, dir, sizeof dir), -1);
+	    id, sizeof id, dir, sizeof dir, &at), -1);
 	assert_int_equal(opencode_created_line(OC_HEAD "ses_1 directory= "
-	    "parentID=undefined", id, sizeof id, dir, sizeof dir), -1);
+	    "parentID=undefined", id, sizeof id, dir, sizeof dir, &at), -1);
 	/* "xid=" is not "id=". */
 	assert_int_equal(opencode_created_line("a message=created xid=ses_1 "
 	    "directory=/w parentID=undefined", id, sizeof id, dir,
-	    sizeof dir), -1);
+	    sizeof dir, &at), -1);
 	/* A value longer than its room is refused, not cut. */
 	assert_int_equal(opencode_created_line(OC_HEAD "ses_1 directory="
 	    "/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa "
-	    "parentID=undefined", id, sizeof id, dir, sizeof dir), -1);
+	    "parentID=undefined", id, sizeof id, dir, sizeof dir, &at), -1);
 }
 
 static void
