@@ -54,13 +54,6 @@
 #define PANE_STREAM_GRID	50
 #define PANE_STREAM_CHECK	200	/* ms: the agent's writes, then again */
 #define PANE_STREAM_KEEPS	4	/* pauses prolonged before a sample */
-/*
- * -A flags in one refresh-client: tmux prints every command it parses
- * (args_print, three times: parse, queue, hooks), growing the string with
- * a strlcat per word, so a command's cost grows with its length squared.
- * 500 panes' continues in one command were 10 % of tmux's time at B6.
- */
-#define PANE_MUTE_PER_CMD	32
 
 uint64_t	pane_mute_pauses;	/* pause commands sent, all panes */
 
@@ -90,7 +83,6 @@ static struct loop_timer	 pane_mute_flush_timer;
 static void
 pane_mute_flush_send(struct session *s, struct buf *b)
 {
-	buf_add(b, "", 1);
 	session_send(s, b->data, NULL, NULL);
 	b->len = 0;
 }

@@ -543,19 +543,26 @@ session_kick(struct session *s)
 
 	s->behind = 0;
 	buf_init(&b);
-	buf_adds(&b, "refresh-client");
 	RB_FOREACH(p, panes, &panes) {
 		for (i = 0; i < p->nsessions && !p->muted; i++) {
-			if (p->sessions[i] == s->id) {
-				buf_printf(&b, " -A '%%%d:continue'", p->id);
-				n++;
-				break;
+			if (p->sessions[i] != s->id)
+				continue;
+			if (b.len == 0)
+				buf_adds(&b, "refresh-client");
+			buf_printf(&b, " -A '%%%d:continue'", p->id);
+			/* (short commands: tmux's cost grows with the square) */
+			if (++n % PANE_MUTE_PER_CMD == 0) {
+				session_send(s, b.data, NULL, NULL);
+				b.len = 0;
 			}
+			break;
 		}
 	}
 	log_debug("session $%d: caught up, continuing its %d panes", s->id, n);
-	session_send(s, n != 0 ? b.data : "display-message -p lisa", NULL,
-	    NULL);
+	if (n == 0)
+		session_send(s, "display-message -p lisa", NULL, NULL);
+	else if (b.len != 0)
+		session_send(s, b.data, NULL, NULL);
 	buf_free(&b);
 }
 
