@@ -204,8 +204,15 @@ test_session_churn_1000() {
 		# water (ps snapshots sized by how many processes there were):
 		# said, not judged. (The same code's heap is checked on Linux.)
 		note "no heap figure on this backend: RSS $rss0 -> $rssm -> $rss1 kB, not judged"
-	elif [ "$heap0" != 0 ] && [ "$rss1" -gt $((rss0 + 512)) ]; then
-		fail "RSS grew: $rss0 -> $rss1 kB"
+	elif [ "$heap0" != 0 ]; then
+		# The allocator's high water moves once, by a burst's worth
+		# (seen: +20 to +540 kB in the first half, +36 in the second,
+		# the heap in use flat): a leak grows RSS in both halves.
+		if [ "$rssm" -gt $((rss0 + 128)) ] &&
+		    [ "$rss1" -gt $((rssm + 128)) ]; then
+			fail "RSS grew in both halves: $rss0 -> $rssm -> $rss1 kB"
+		fi
+		[ "$rss1" -le $((rss0 + 2048)) ] || fail "RSS grew: $rss0 -> $rss1 kB"
 	fi
 	kill -0 "$HELPER_PID" || fail "helper died"
 }
