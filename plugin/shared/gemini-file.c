@@ -17,7 +17,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "shared.h"
 #include "gemini-file.h"
@@ -116,11 +115,8 @@ gemini_chat_head(const char *line, size_t len, char *out, size_t outlen,
     int64_t *start)
 {
 	struct json_doc	*d;
-	struct tm	 tm;
 	char		*id = NULL, *at = NULL, *cause = NULL;
-	const char	*p;
-	int		 rc = -1, i;
-	int64_t		 ms;
+	int		 rc = -1;
 
 	*out = '\0';
 	*start = 0;
@@ -133,19 +129,8 @@ gemini_chat_head(const char *line, size_t len, char *out, size_t outlen,
 		strlcpy(out, id, outlen);
 		rc = 0;
 	}
-	memset(&tm, 0, sizeof tm);
-	if ((at = json_get_str(d, 0, "startTime")) != NULL &&
-	    (p = strptime(at, "%Y-%m-%dT%H:%M:%S", &tm)) != NULL &&
-	    (ms = (int64_t)timegm(&tm)) > 0) {
-		ms *= 1000;
-		/* Milliseconds: the first three digits of the fraction. */
-		if (*p == '.') {
-			for (p++, i = 100; i > 0 && *p >= '0' && *p <= '9';
-			    p++, i /= 10)
-				ms += (*p - '0') * i;
-		}
-		*start = ms;
-	}
+	if ((at = json_get_str(d, 0, "startTime")) != NULL)
+		*start = rfc3339_ms(at);
 	free(at);
 	free(id);
 	json_free(d);

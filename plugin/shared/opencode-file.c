@@ -7,7 +7,6 @@
  */
 #include <stdint.h>
 #include <string.h>
-#include <time.h>
 
 #include "shared.h"
 #include "opencode-file.h"
@@ -59,30 +58,6 @@ opencode_field(const char *line, const char *name, char *out, size_t len)
 	return (-1);
 }
 
-/* "timestamp=2026-11-27T09:14:02.112Z": epoch ms, 0 if none. */
-static int64_t
-opencode_time(const char *line)
-{
-	struct tm	 tm;
-	char		 v[64];
-	const char	*p;
-	int64_t		 ms;
-	int		 i;
-
-	memset(&tm, 0, sizeof tm);
-	if (opencode_field(line, "timestamp", v, sizeof v) != 0 ||
-	    (p = strptime(v, "%Y-%m-%dT%H:%M:%S", &tm)) == NULL ||
-	    (ms = (int64_t)timegm(&tm)) <= 0)
-		return (0);
-	ms *= 1000;
-	if (*p == '.') {
-		for (p++, i = 100; i > 0 && *p >= '0' && *p <= '9';
-		    p++, i /= 10)
-			ms += (*p - '0') * i;
-	}
-	return (ms);
-}
-
 /*
  * A line (NUL-terminated, without its newline) that says a top-level
  * session was made: its id (ses_...), directory (absolute) and when, in
@@ -92,7 +67,7 @@ int
 opencode_created_line(const char *line, char *id, size_t idlen, char *dir,
     size_t dirlen, int64_t *at)
 {
-	char	parent[32];
+	char	parent[32], stamp[64];
 
 	*at = 0;
 	if (strlen(line) > OPENCODE_LINE_MAX ||
@@ -105,6 +80,8 @@ opencode_created_line(const char *line, char *id, size_t idlen, char *dir,
 	    opencode_field(line, "parentID", parent, sizeof parent) != 0 ||
 	    strcmp(parent, "undefined") != 0)
 		return (-1);
-	*at = opencode_time(line);
+	/* "timestamp=2026-11-27T09:14:02.112Z" */
+	if (opencode_field(line, "timestamp", stamp, sizeof stamp) == 0)
+		*at = rfc3339_ms(stamp);
 	return (0);
 }

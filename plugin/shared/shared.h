@@ -44,6 +44,9 @@ int	 runtime_read_file(const char *, size_t, char **, size_t *);
 int	 runtime_lines(const char *, size_t, int,
 	    void (*)(const char *, size_t));
 
+/* rfc3339.c: "2026-11-27T09:14:02.112Z" as epoch ms, 0 if none. */
+int64_t	 rfc3339_ms(const char *);
+
 /* which.c: a program on PATH, or NULL. */
 char	*path_which(const char *);
 
