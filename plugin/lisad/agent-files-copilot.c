@@ -84,14 +84,10 @@ agentfiles_copilot_chunk(int fd, off_t off, char *id, size_t len,
     off_t *next)
 {
 	char	*buf, *end;
-	ssize_t	 n;
-	size_t	 have = 0;
+	size_t	 have;
 	int	 found = -1;
 
-	buf = xmalloc(COPILOT_LOG_MAX + 1);
-	while (have < COPILOT_LOG_MAX && (n = pread(fd, buf + have,
-	    COPILOT_LOG_MAX - have, off + (off_t)have)) > 0)
-		have += (size_t)n;
+	buf = agentfiles_pread(fd, off, COPILOT_LOG_MAX, &have);
 	for (end = buf + have; end > buf && end[-1] != '\n'; end--)
 		/* nothing */;
 	*next = off + (end - buf);

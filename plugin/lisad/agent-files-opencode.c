@@ -106,8 +106,7 @@ agentfiles_opencode_read(int i, int first)
 	struct stat	 st;
 	char		*buf, *line, *nl, id[64], dir[PATH_MAX];
 	int64_t		 at;
-	ssize_t		 n;
-	size_t		 have = 0;
+	size_t		 have;
 	int		 fd;
 
 	fd = open(oclog[i].path, O_RDONLY|O_NOFOLLOW|O_NONBLOCK|O_CLOEXEC);
@@ -130,12 +129,8 @@ agentfiles_opencode_read(int i, int first)
 	}
 	if (st.st_size - oclog[i].off > OPENCODE_READ_MAX)
 		oclog[i].off = st.st_size - OPENCODE_READ_MAX;
-	buf = xmalloc(OPENCODE_READ_MAX + 1);
-	while (have < OPENCODE_READ_MAX && (n = pread(fd, buf + have,
-	    OPENCODE_READ_MAX - have, oclog[i].off + (off_t)have)) > 0)
-		have += (size_t)n;
+	buf = agentfiles_pread(fd, oclog[i].off, OPENCODE_READ_MAX, &have);
 	close(fd);
-	buf[have] = '\0';
 	for (line = buf; (nl = memchr(line, '\n',
 	    have - (size_t)(line - buf))) != NULL; line = nl + 1) {
 		*nl = '\0';
@@ -161,8 +156,7 @@ agentfiles_opencode_past(struct pane *p)
 	struct stat	 st;
 	char		*buf, *line, *nl, id[64], dir[PATH_MAX], cwd[PATH_MAX];
 	char		 last[sizeof id];
-	ssize_t		 n;
-	size_t		 have = 0;
+	size_t		 have;
 	off_t		 off;
 	int64_t		 at;
 	int		 fd;
@@ -179,12 +173,8 @@ agentfiles_opencode_past(struct pane *p)
 	}
 	off = st.st_size > OPENCODE_READ_MAX ? st.st_size - OPENCODE_READ_MAX :
 	    0;
-	buf = xmalloc(OPENCODE_READ_MAX + 1);
-	while (have < OPENCODE_READ_MAX && (n = pread(fd, buf + have,
-	    OPENCODE_READ_MAX - have, off + (off_t)have)) > 0)
-		have += (size_t)n;
+	buf = agentfiles_pread(fd, off, OPENCODE_READ_MAX, &have);
 	close(fd);
-	buf[have] = '\0';
 	last[0] = '\0';
 	for (line = buf; (nl = memchr(line, '\n',
 	    have - (size_t)(line - buf))) != NULL; line = nl + 1) {

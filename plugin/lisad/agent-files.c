@@ -214,6 +214,25 @@ agentfiles_load(const char *path, struct file_stamp *stamp, char *buf,
 	return (n);
 }
 
+/*
+ * Up to max bytes of fd from off, in a new buffer with a NUL after them
+ * (the other agents' logs, read as they grow); their count into *len.
+ */
+char *
+agentfiles_pread(int fd, off_t off, size_t max, size_t *len)
+{
+	char	*buf = xmalloc(max + 1);
+	ssize_t	 n;
+	size_t	 have = 0;
+
+	while (have < max &&
+	    (n = pread(fd, buf + have, max - have, off + (off_t)have)) > 0)
+		have += (size_t)n;
+	buf[have] = '\0';
+	*len = have;
+	return (buf);
+}
+
 /* Read the agent's session file now (it changed, or we just met it). */
 static void
 agentfiles_read(struct pane *p, const char *dir)

@@ -212,6 +212,7 @@ void		 agentfiles_look(struct pane *);
 void		 agentfiles_close(void);
 int		 agentfiles_watch(const char *);
 char		*agentfiles_env_dir(pid_t, const char *, const char *);
+char		*agentfiles_pread(int, off_t, size_t, size_t *);
 #define AGENTFILES_USAGE	0x1	/* a line changed the usage */
 #define AGENTFILES_BG		0x2	/* ... the background tasks */
 void		 agentfiles_usage(struct pane *, const char *,
