@@ -115,6 +115,7 @@ char		*jv_text(const struct jv *);
 #include "question.h"		/* what a waiting agent asks, as data */
 #include "run-record.h"		/* lisa run's records (runs/ID.json) */
 #include "run-stderr.h"		/* an agent's stderr, head and tail */
+#include "sha256.h"		/* SHA-256 and HMAC: fingerprints, tokens */
 #include "tmux-version.h"	/* what differs between tmux versions */
 #include "ui-format.h"		/* formats for the status line and borders */
 #include "usage.h"		/* tokens and context window */
