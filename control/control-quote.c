@@ -41,9 +41,15 @@ ctl_quote_str(struct buf *b, const char *s)
 }
 
 /*
- * For arguments tmux expands as formats (run-shell, display-message, hook
- * bodies): '#' becomes "##" so no #{...} or #[...] in the text is expanded.
- * Apply before ctl_quote.
+ * The one boundary between text lisa did not write and a tmux format.
+ * tmux expands as a format the arguments of run-shell, display-message,
+ * display-menu and display-popup, hook bodies, rename-window and
+ * rename-session, new-session -s and -c, new-window -n and -c, and
+ * respawn-pane -c (tmux 3.2a to 3.7: cmd-*.c and spawn.c), where "#(...)"
+ * runs a shell command: '#' becomes "##", which every such expansion
+ * gives back as one '#', so no #(...), #{...} or #[...] in the text is
+ * anything but text. Apply before ctl_quote; never to an argument tmux
+ * takes as it is (set-option's value, send-keys -l), where "##" would stay.
  */
 void
 ctl_format_escape(struct buf *b, const char *s)
@@ -53,6 +59,17 @@ ctl_format_escape(struct buf *b, const char *s)
 			buf_addc(b, '#');
 		buf_addc(b, *s);
 	}
+}
+
+/* The same, as a string of its own for an argv (the caller frees it). */
+char *
+ctl_format_str(const char *s)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	ctl_format_escape(&b, s);
+	return (buf_detach(&b));
 }
 
 /* POSIX shell single quoting, for strings run-shell hands to /bin/sh. */

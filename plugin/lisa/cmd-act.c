@@ -353,6 +353,7 @@ cmd_retry(struct lisa_ctx *ctx, const char *target, int fallback, int force)
 	const char	*why;
 	struct run	*list, r;
 	char		*pane, *dir, *cause = NULL, *self, *out = NULL;
+	char		*cwd = NULL;
 	const char	*argv[16];
 	size_t		 n, i, found = (size_t)-1;
 	int		 a = 0, rc;
@@ -393,9 +394,11 @@ cmd_retry(struct lisa_ctx *ctx, const char *target, int fallback, int force)
 	argv[a++] = "-k";
 	argv[a++] = "-t";
 	argv[a++] = pane;
+	/* (-c and rename-window's name are formats to tmux: text here) */
 	if (r.cwd != NULL) {
+		cwd = ctl_format_str(r.cwd);
 		argv[a++] = "-c";
-		argv[a++] = r.cwd;
+		argv[a++] = cwd;
 	}
 	argv[a++] = "--";
 	argv[a++] = self;
@@ -412,10 +415,12 @@ cmd_retry(struct lisa_ctx *ctx, const char *target, int fallback, int force)
 	act_respawned(ctx, pane);
 	out = NULL;
 	{
-		const char *rn[] = { "rename-window", "-t", pane, r.name, NULL };
+		char	   *name = ctl_format_str(r.name);
+		const char *rn[] = { "rename-window", "-t", pane, name, NULL };
 
 		client_tmux(ctx, &out, rn);
 		free(out);
+		free(name);
 	}
 	printf("%s %s %s\n", r.id, r.name, pane);
 	for (i = 0; i < n; i++)
@@ -425,5 +430,6 @@ cmd_retry(struct lisa_ctx *ctx, const char *target, int fallback, int force)
 	free(dir);
 	free(pane);
 	free(self);
+	free(cwd);
 	return (rc);
 }

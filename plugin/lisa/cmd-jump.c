@@ -112,8 +112,9 @@ cmd_key_jump(struct lisa_ctx *ctx, const char *client, const char *target)
 		/* In the client's session (else tmux's current one). */
 		name = jump_client_session(ctx, client);
 		{
+			char	   *hname = ctl_format_str(host);
 			const char *argv[] = { "new-window", "-d", "-P", "-F",
-			    "#{window_id}", "-n", host, "-t",
+			    "#{window_id}", "-n", hname, "-t",
 			    name != NULL ? name : "", sh, NULL };
 
 			if (name == NULL) {
@@ -121,6 +122,7 @@ cmd_key_jump(struct lisa_ctx *ctx, const char *client, const char *target)
 				argv[8] = NULL;
 			}
 			rc = client_tmux(ctx, &out, argv);
+			free(hname);
 		}
 		free(name);
 		if (rc == 0 && out != NULL && out[0] == '@')

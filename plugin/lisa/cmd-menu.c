@@ -127,15 +127,11 @@ menu_free(struct menu_agent *list, size_t n)
 	free(list);
 }
 
-/* Text for a format: '#' doubled, nothing else changes. */
+/* Text for a format: the one boundary (ctl_format_escape). */
 void
 menu_text(struct buf *b, const char *s)
 {
-	for (; *s != '\0'; s++) {
-		if (*s == '#')
-			buf_addc(b, '#');
-		buf_addc(b, *s);
-	}
+	ctl_format_escape(b, s);
 }
 
 /*

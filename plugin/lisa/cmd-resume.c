@@ -40,6 +40,7 @@ struct resume_agent {
 	char			*model;		/* NULL: not known */
 	char			*session;
 	char			*window;
+	char			*cwd_format;	/* cwd, as tmux's -c takes it */
 	int			 window_index;
 	int			 pane_index;
 	long long		 saved;
@@ -60,6 +61,7 @@ resume_agent_free(struct resume_agent *ra)
 	free(ra->agent);
 	free(ra->id);
 	free(ra->cwd);
+	free(ra->cwd_format);
 	free(ra->model);
 	free(ra->session);
 	free(ra->window);
@@ -306,8 +308,11 @@ resume_argv(const char **argv, int a, struct resume_agent *ra, char **sh,
 {
 	xasprintf(sh, "%s; exec \"${SHELL:-/bin/sh}\"",
 	    resume_command(ra, plain));
+	/* (a format to tmux: the directory is text, never #(...)) */
+	free(ra->cwd_format);
+	ra->cwd_format = ctl_format_str(ra->cwd);
 	argv[a++] = "-c";
-	argv[a++] = ra->cwd;
+	argv[a++] = ra->cwd_format;
 	argv[a++] = "--";
 	argv[a++] = "/bin/sh";
 	argv[a++] = "-c";
@@ -452,7 +457,7 @@ static int
 resume_one(struct lisa_ctx *ctx, struct resume_agent *ra, int dry_run)
 {
 	const char	*argv[20];
-	char		*sh, *target, *out = NULL, idx[32];
+	char		*sh, *target, *out = NULL, idx[32], *wname;
 	int		 plain, a = 0, have, rc;
 
 	if (resume_running(ctx, ra, dry_run))
@@ -480,16 +485,18 @@ resume_one(struct lisa_ctx *ctx, struct resume_agent *ra, int dry_run)
 		argv[a++] = "-d";
 		argv[a++] = "-s";
 		free(target);
-		target = xstrdup(ra->session);
+		target = ctl_format_str(ra->session);
 	}
 	argv[a++] = target;
 	argv[a++] = "-n";
-	argv[a++] = ra->window;
+	wname = ctl_format_str(ra->window);
+	argv[a++] = wname;
 	resume_argv(argv, a, ra, &sh, &plain);
 	if (dry_run) {
 		resume_print_argv(argv);
 		free(sh);
 		free(target);
+		free(wname);
 		return (0);
 	}
 	rc = client_tmux(ctx, &out, argv);
@@ -507,6 +514,7 @@ resume_one(struct lisa_ctx *ctx, struct resume_agent *ra, int dry_run)
 		    "%s\n", ra->agent, ra->session);
 		free(sh);
 		free(target);
+		free(wname);
 		return (1);
 	}
 	printf("lisa: resumed %s in %s:%s (%s)%s%s\n", ra->agent, ra->session,
@@ -515,6 +523,7 @@ resume_one(struct lisa_ctx *ctx, struct resume_agent *ra, int dry_run)
 	resume_forget(ra);
 	free(sh);
 	free(target);
+	free(wname);
 	return (0);
 }
 

@@ -363,6 +363,7 @@ run_launch(struct lisa_ctx *ctx, const struct run *r, const char *session)
 {
 	const char	*argv[24];
 	char		*out = NULL, *self = client_self(), target[256];
+	char		*name, *cwd, *sname;
 	int		 n = 0, has = 0;
 	if (session != NULL) {
 		const char *hs[] = { "has-session", "-t", NULL, NULL };
@@ -378,19 +379,23 @@ run_launch(struct lisa_ctx *ctx, const struct run *r, const char *session)
 	argv[n++] = "-P";
 	argv[n++] = "-F";
 	argv[n++] = "#{pane_id}";
+	/* (tmux expands these as formats: names are text, never #(...)) */
+	name = ctl_format_str(r->name);
+	cwd = r->cwd != NULL ? ctl_format_str(r->cwd) : NULL;
+	sname = session != NULL ? ctl_format_str(session) : NULL;
 	if (session != NULL && !has) {
 		argv[n++] = "-s";
-		argv[n++] = session;
+		argv[n++] = sname;
 	} else if (session != NULL) {
 		snprintf(target, sizeof target, "=%s:", session);
 		argv[n++] = "-t";
 		argv[n++] = target;
 	}
 	argv[n++] = "-n";
-	argv[n++] = r->name;
-	if (r->cwd != NULL) {
+	argv[n++] = name;
+	if (cwd != NULL) {
 		argv[n++] = "-c";
-		argv[n++] = r->cwd;
+		argv[n++] = cwd;
 	}
 	argv[n++] = "--";
 	argv[n++] = self;
@@ -404,6 +409,9 @@ run_launch(struct lisa_ctx *ctx, const struct run *r, const char *session)
 		free(out);
 		out = NULL;
 	}
+	free(name);
+	free(cwd);
+	free(sname);
 	free(self);
 	return (out);
 }

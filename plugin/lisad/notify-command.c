@@ -160,6 +160,8 @@ notify_spawn_desktop(int kind, const char *path, int critical,
 	}
 	if (pid == 0) {
 		notify_child(-1, fds[1]);
+		/* (its body is markup to most daemons: text here) */
+		body = markup_escape(body);
 		if (fds[1] == -1) {
 			execl(path, "notify-send", "-a", "lisa", "-u", urgency,
 			    "--", title, body, (char *)NULL);

@@ -135,7 +135,7 @@ runs_launch(struct run *next)
 	struct pane	*p;
 	struct session	*s;
 	struct buf	 b;
-	char		*cause = NULL;
+	char		*cause = NULL, *text;
 
 	if (next->pane[0] != '%' ||
 	    (p = pane_find((int)strtol(next->pane + 1, NULL, 10))) == NULL ||
@@ -148,9 +148,12 @@ runs_launch(struct run *next)
 	}
 	buf_init(&b);
 	buf_printf(&b, "respawn-pane -k -t '%s'", next->pane);
+	/* (-c and rename-window's name are formats to tmux: text here) */
 	if (next->cwd != NULL) {
+		text = ctl_format_str(next->cwd);
 		buf_adds(&b, " -c ");
-		ctl_quote_str(&b, next->cwd);
+		ctl_quote_str(&b, text);
+		free(text);
 	}
 	buf_adds(&b, " -- ");
 	ctl_quote_str(&b, lisad.lisa_bin);
@@ -161,7 +164,9 @@ runs_launch(struct run *next)
 	pane_drain_respawned(p);
 	buf_reset(&b);
 	buf_printf(&b, "rename-window -t '%s' ", next->pane);
-	ctl_quote_str(&b, next->name);
+	text = ctl_format_str(next->name);
+	ctl_quote_str(&b, text);
+	free(text);
 	session_send(s, b.data, NULL, NULL);
 	buf_free(&b);
 	return (0);

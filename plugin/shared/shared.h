@@ -47,6 +47,9 @@ int	 runtime_lines(const char *, size_t, int,
 /* rfc3339.c: "2026-11-27T09:14:02.112Z" as epoch ms, 0 if none. */
 int64_t	 rfc3339_ms(const char *);
 
+/* markup.c: a notification body's text, its markup escaped. */
+char	*markup_escape(const char *);
+
 /* which.c: a program on PATH, or NULL. */
 char	*path_which(const char *);
 

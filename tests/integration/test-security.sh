@@ -84,3 +84,88 @@ test_hostile_pane_text_runs_nothing() {
 	ls "$TESTDIR" | grep -q pwned && fail "pane text ran: $(ls "$TESTDIR" | grep pwned)"
 	kill -0 "$HELPER_PID" || fail "helper died"
 }
+
+# Names and directories are text on every path that makes, renames or
+# restores windows and sessions: tmux expands new-window's -n and -c,
+# new-session's -s and -c, respawn-pane's -c and rename-window's name as
+# formats, where "#(...)" runs a command. A directory cloned from a
+# hostile repository, a window name a pane set: shown as written, run
+# never. lisa run, the automatic retry, lisa retry, lisa resume and lisa
+# resume --restored (the resurrect hook), each with "#(touch MARKER)" and
+# "#{pane_id}" in its session, window and directory.
+test_names_and_directories_run_nothing() {
+	export HOME="$TESTDIR/home" XDG_STATE_HOME="$TESTDIR/state"
+	export PATH="$FAKE:$PATH"
+	mkdir -p "$HOME"
+	pw="$TESTDIR/pwned"
+	name="w#(touch $pw.name)#{pane_id}"
+	sess="s#(touch $pw.sess)#{pane_id}"
+	dir="$TESTDIR/d#(touch $pw.dir)#{pane_id}"
+	mkdir -p "$dir"
+	start_server main
+	start_helper
+	# lisa run: its session, window and directory, then its retries.
+	printf '#!/bin/sh\nsleep 2\nexit 3\n' >"$TESTDIR/fails"
+	chmod +x "$TESTDIR/fails"
+	out=$(L run --name "$name" --session "$sess" --cwd "$dir" --retries 1 \
+	    -- "$TESTDIR/fails") || fail "run: $out"
+	p=$(echo "$out" | awk '{ print $NF }')
+	# (tmux makes a session name's '.' a '_')
+	T list-sessions -F '#{session_name}' | grep -qF "s#(touch " &&
+	    T list-sessions -F '#{session_name}' | grep -qF "sess)#{pane_id}" ||
+	    fail "session: $(T list-sessions -F '#{session_name}')"
+	[ "$(T display -p -t "$p" '#{window_name}|#{pane_current_path}')" = "$name|$dir" ] ||
+	    fail "run: window $(T display -p -t "$p" '#{window_name}|#{pane_current_path}')"
+	# The automatic retry (runs_launch), then lisa retry.
+	until_ms 20000 sh -c "ls '$XDG_RUNTIME_DIR'/lisa/runs/*.json 2>/dev/null | wc -l | grep -q '^[2-9]'" ||
+	    fail "no automatic retry: $(ls "$XDG_RUNTIME_DIR"/lisa/runs 2>&1)"
+	until_ms 10000 sh -c "[ \"\$(tmux -L $SOCK display -p -t '$p' '#{pane_dead}')\" = 1 ]" ||
+	    fail "the retry did not end"
+	[ "$(T display -p -t "$p" '#{window_name}')" = "$name-r2" ] ||
+	    fail "retried: $(T display -p -t "$p" '#{window_name}')"
+	L retry "$p" --force >/dev/null 2>&1
+	until_ms 10000 sh -c "ls '$XDG_RUNTIME_DIR'/lisa/runs/*.json | wc -l | grep -q '^[3-9]'" ||
+	    fail "lisa retry made no run"
+	T display -p -t "$p" '#{window_name}' | grep -qxF "$name-r3" ||
+	    fail "lisa retry: window $(T display -p -t "$p" '#{window_name}')"
+	# lisa resume: an agent in such a place, its server killed.
+	T new-session -d -s "x" -x 100 -y 30
+	T rename-session -t x "$(printf '%s' "$sess-2" | sed 's/#/##/g')"
+	T new-window -d -t "$(T display -p -t x '#{session_id}'):4" \
+	    -n "$(printf '%s' "$name" | sed 's/#/##/g')" \
+	    -c "$(printf '%s' "$dir" | sed 's/#/##/g')" claude
+	c=$(T list-panes -a -F '#{pane_id} #{window_index}' | awk '$2 == 4 { print $1 }')
+	[ "$(T display -p -t "$c" '#{pane_current_path}')" = "$dir" ] ||
+	    fail "the test's own window: $(T display -p -t "$c" '#{pane_current_path}')"
+	L wait "$c" --until waiting_input --timeout 30 >/dev/null || fail "no agent"
+	until_ms 10000 sh -c "cat '$XDG_STATE_HOME'/lisa/agents/*.agents 2>/dev/null | grep -q 'window_index\":4'" ||
+	    fail "no record"
+	T kill-server
+	wait_helper_exit 10000 || fail "helper stayed"
+	start_server main
+	start_helper
+	out=$(L resume --all --dry-run) || fail "dry run: $out"
+	out=$(L resume --all) || fail "resume: $out"
+	T list-windows -a -F '#{window_name}|#{pane_current_path}' |
+	    grep -qxF "$name|$dir" ||
+	    fail "resumed as: $(T list-windows -a -F '#{session_name}:#{window_index} #{window_name}|#{pane_current_path}')"
+	T list-sessions -F '#{session_name}' | grep -qF "sess)#{pane_id}-2" ||
+	    fail "resumed session: $(T list-sessions -F '#{session_name}')"
+	# The resurrect hook: a restored shell in its place, the agent into it.
+	c=$(T list-panes -a -F '#{pane_id} #{window_name}' | grep -F "$name" | cut -d' ' -f1)
+	L wait "$c" --until waiting_input --timeout 30 >/dev/null || fail "not resumed"
+	until_ms 10000 sh -c "cat '$XDG_STATE_HOME'/lisa/agents/*.agents 2>/dev/null | grep -q 'claude'" ||
+	    fail "no record of the resumed agent"
+	T kill-server
+	wait_helper_exit 10000 || fail "helper stayed"
+	start_server main
+	start_helper
+	T new-session -d -s "$(printf '%s' "$sess-2" | sed 's/#/##/g')" -x 100 -y 30 \
+	    -c "$(printf '%s' "$dir" | sed 's/#/##/g')"
+	T rename-window -t "$(T list-sessions -F '#{session_id}' | tail -n 1):0" \
+	    "$(printf '%s' "$name" | sed 's/#/##/g')"
+	out=$(L resume --restored 2>&1) || fail "--restored: $out"
+	case "$out" in *"in its restored pane"*) ;; *) fail "--restored said: $out" ;; esac
+	ls "$TESTDIR" | grep -q pwned && fail "a name ran: $(ls "$TESTDIR" | grep pwned)"
+	kill -0 "$HELPER_PID" || fail "helper died"
+}
