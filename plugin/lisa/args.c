@@ -60,6 +60,8 @@ args_value_slot(struct args *a, const char *opt)
 		return (&a->expect);
 	if (strcmp(opt, "--agent") == 0)
 		return (&a->agent);
+	if (strcmp(opt, "--reply") == 0)
+		return (&a->reply);
 	if (strcmp(opt, "--host") == 0)
 		return (&a->host);
 	if (strcmp(opt, "--since") == 0)

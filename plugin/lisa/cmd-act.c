@@ -53,20 +53,20 @@ act_has_run(struct lisa_ctx *ctx, const char *pane)
 }
 
 /*
- * The dialog it waits on, as lisa read it: its fingerprint (what an
- * answer from the menu expects) and what it asks, in a line.
+ * The dialog it waits on, as lisa read it: its token (what an answer
+ * from the menu names) and what it asks, in a line.
  */
 static void
 act_question(struct json_doc *d, int q, struct act_facts *f)
 {
 	char	*fp, *kind, *subject, *text;
 
-	if (q < 0 || (fp = json_get_str(d, q, "fingerprint")) == NULL)
+	if (q < 0 || (fp = json_get_str(d, q, "token")) == NULL)
 		return;
 	kind = json_get_str(d, q, "kind");
 	subject = json_get_str(d, q, "subject");
 	text = json_get_str(d, q, "text");
-	strlcpy(f->fingerprint, fp, sizeof f->fingerprint);
+	strlcpy(f->token, fp, sizeof f->token);
 	question_asks(kind, subject, text, f->asks, sizeof f->asks);
 	free(fp);
 	free(kind);

@@ -155,34 +155,34 @@ details_key(void)
 /*
  * In a popup: keep the text up until a key is pressed. A pane whose
  * dialog lisa has read (F, made before the text was printed: an answer
- * expects the dialog shown, or an older one, never a newer) may be
- * answered from here: y allows once, n denies, r asks for a reply.
+ * names the dialog shown by its token, never a newer one) may be answered
+ * from here with the menu's keys: y allows once, x denies, t asks for a
+ * reply.
  */
 static void
 details_wait(struct lisa_ctx *ctx, const char *pane,
     const struct act_facts *f)
 {
-	char	 expect[96], line[1024];
+	char	 line[1024];
 	int	 c;
 
 	if (!isatty(0))
 		return;
-	if (pane == NULL || f == NULL || *f->fingerprint == '\0') {
+	if (pane == NULL || f == NULL || *f->token == '\0') {
 		printf("\n  (any key closes)");
 		fflush(stdout);
 		details_key();
 		return;
 	}
-	printf("\n  y allow once \xc2\xb7 n deny \xc2\xb7 r reply\xe2\x80\xa6 "
+	printf("\n  y allow once \xc2\xb7 x deny \xc2\xb7 t reply\xe2\x80\xa6 "
 	    "\xc2\xb7 any other key closes");
 	fflush(stdout);
-	snprintf(expect, sizeof expect, "%s:%s", f->fingerprint,
-	    f->incarnation);
 	c = details_key();
-	if (c == 'y' || c == 'n') {
+	if (c == 'y' || c == 'x') {
 		printf("\n");
-		cmd_answer(ctx, pane, c == 'y' ? "allow" : "deny", expect);
-	} else if (c == 'r') {
+		cmd_answer(ctx, pane, c == 'y' ? "allow" : "deny", NULL,
+		    f->token);
+	} else if (c == 't') {
 		printf("\n  reply (declines the dialog, then types it): ");
 		fflush(stdout);
 		if (fgets(line, sizeof line, stdin) == NULL)
@@ -190,7 +190,7 @@ details_wait(struct lisa_ctx *ctx, const char *pane,
 		line[strcspn(line, "\r\n")] = '\0';
 		if (*line == '\0')
 			return;
-		cmd_answer(ctx, pane, line, expect);
+		cmd_answer(ctx, pane, NULL, line, f->token);
 	} else
 		return;
 	printf("  (any key closes)");

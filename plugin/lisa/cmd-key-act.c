@@ -106,7 +106,8 @@ menu_run_lisa(struct lisa_ctx *ctx, const char *const *argv, char *out,
  * lisa key act CLIENT WHAT:PANE:INCARNATION: run `lisa WHAT PANE --expect
  * INCARNATION` (the pane and agent the menu showed: refused if the agent
  * ended or another took its place since) and show its last line of output
- * on the client. Without PANE, the client's pane.
+ * on the client. Without PANE, the client's pane. An answer's is the
+ * dialog's token (answer.c), whole, colons and all.
  */
 int
 cmd_key_act(struct lisa_ctx *ctx, const char *client, const char *arg)
@@ -150,6 +151,8 @@ cmd_key_act(struct lisa_ctx *ctx, const char *client, const char *arg)
 		    (strcmp(what, "allow") == 0 || strcmp(what, "deny") == 0))) {
 			argv[a++] = "answer";
 			argv[a++] = pane;
+			if (reply != NULL)
+				argv[a++] = "--reply";
 			argv[a++] = reply != NULL ? reply : what;
 			argv[a++] = "--expect";
 			argv[a++] = inc;

@@ -350,7 +350,7 @@ menu_cut(struct buf *b, const char *s, size_t n)
 /*
  * The pane's dialog, as lisa read it, and its answers: "Allow once",
  * "Deny", "Reply..." (a tmux prompt for the text). Each carries the
- * fingerprint of the dialog shown and the pane's incarnation: the helper
+ * dialog's token (its fingerprint, the pane, its agent): the helper
  * refuses if the dialog on screen is another by then. Never "always".
  */
 static void
@@ -358,7 +358,8 @@ menu_answers(struct menu_args *ma, struct lisa_ctx *ctx, const char *client,
     const char *pane, const struct act_facts *f)
 {
 	struct buf	 label, b;
-	char		 expect[96], *sh, *rs;
+	const char	*expect = f->token;
+	char		*sh, *rs;
 
 	buf_init(&label);
 	buf_init(&b);
@@ -366,8 +367,6 @@ menu_answers(struct menu_args *ma, struct lisa_ctx *ctx, const char *client,
 	menu_cut(&label, f->asks, 48);
 	menu_text(&b, label.data);
 	menu_item(ma, b.data, "", "");
-	snprintf(expect, sizeof expect, "%s:%s", f->fingerprint,
-	    f->incarnation);
 	menu_action(ma, ctx, client, "Allow once", "y", "allow", 0, pane,
 	    expect);
 	/* (n is "Next agent"; x, Dismiss, is for ended agents alone) */
@@ -573,7 +572,7 @@ cmd_key_menu(struct lisa_ctx *ctx, const char *client, const char *arg)
 	else
 		memset(&f, 0, sizeof f);
 	/* Its dialog, answered on purpose: the one shown here, or none. */
-	if (f.agent && !f.ended && f.dialog && *f.fingerprint != '\0')
+	if (f.agent && !f.ended && f.dialog && *f.token != '\0')
 		menu_answers(&ma, ctx, client, pane, &f);
 	/* Never on a dialog: the nudge would answer it. */
 	if (f.agent && !f.ended && !f.dialog)

@@ -163,25 +163,52 @@ print_value(struct json_doc *d, int tok)
 }
 
 /* Context and tokens, where the agent records them. */
-/* What it asks: "asks: Bash touch x: Do you want to proceed?" and options. */
+/* Every line of S, indented: a command is shown whole. */
+static void
+explain_lines(const char *s)
+{
+	size_t	n;
+
+	while (*s != '\0') {
+		n = strcspn(s, "\n");
+		printf("      %.*s\n", (int)n, s);
+		s += n + (s[n] == '\n');
+	}
+}
+
+/*
+ * What it asks: "asks: Bash: Do you want to proceed?", the command whole
+ * (and the hook's, where it says more), the options; what the fingerprint
+ * covers.
+ */
 static void
 explain_question(struct json_doc *d, int obj)
 {
-	char	*tool, *subject, *text, *fp, *o;
-	int	 q, opts, i, n;
-	long long sel = -1;
+	char		*tool, *subject, *hook, *text, *fp, *o;
+	int		 q, opts, i, n, whole = 1;
+	long long	 sel = -1, lines = 0;
 
 	if ((q = json_get(d, obj, "question")) < 0 ||
 	    json_type(d, q) != JSON_T_OBJECT)
 		return;
 	tool = json_get_str(d, q, "tool");
 	subject = json_get_str(d, q, "subject");
+	hook = json_get_str(d, q, "hook_subject");
 	text = json_get_str(d, q, "text");
 	fp = json_get_str(d, q, "fingerprint");
 	json_get_int(d, q, "selected", &sel);
-	printf("  asks: %s%s%s%s%s\n", tool != NULL ? tool : "",
-	    tool != NULL ? " " : "", subject != NULL ? subject : "",
-	    subject != NULL ? ": " : "", text != NULL ? text : "");
+	json_get_int(d, q, "lines", &lines);
+	json_get_bool(d, q, "whole", &whole);
+	printf("  asks: %s%s%s\n", tool != NULL ? tool : "",
+	    tool != NULL ? ": " : "", text != NULL ? text : "");
+	if (subject != NULL) {
+		printf("    on screen:\n");
+		explain_lines(subject);
+	}
+	if (hook != NULL) {
+		printf("    its hook says:\n");
+		explain_lines(hook);
+	}
 	opts = json_get(d, q, "options");
 	n = json_array_size(d, opts);
 	for (i = 0; i < n; i++) {
@@ -190,10 +217,12 @@ explain_question(struct json_doc *d, int obj)
 		printf("    %s %s\n", i == sel ? ">" : " ", o);
 		free(o);
 	}
-	printf("  (read off the screen; fingerprint %s)\n", fp != NULL ? fp :
-	    "?");
+	printf("  (read off the screen: %lld lines%s, fingerprint %.12s\xe2\x80"
+	    "\xa6)\n", lines, whole ? "" : ", its first not on screen",
+	    fp != NULL ? fp : "?");
 	free(tool);
 	free(subject);
+	free(hook);
 	free(text);
 	free(fp);
 }

@@ -34,9 +34,10 @@ static const struct lisa_cmd lisa_cmds[] = {
 	  0, 0, 1 },
 	{ "nudge", NULL, "PANE [TEXT] [--force] [--expect INCARNATION]",
 	  "type TEXT (default: continue), then Enter", 1, 2, 1 },
-	{ "answer", NULL, "PANE allow|deny|always|N|TEXT [--expect FINGERPRINT]",
-	  "answer the dialog the pane's agent waits on (TEXT: decline it, "
-	  "then type TEXT)", 2, 2, 1 },
+	{ "answer", NULL, "PANE [allow|yes|y|deny|no|n|always|N] "
+	  "[--reply TEXT] [--expect TOKEN]",
+	  "answer the dialog the pane's agent waits on, with one key "
+	  "(--reply: decline it, then type TEXT)", 1, 2, 1 },
 	{ "kill", NULL, "PANE [--force] [--expect INCARNATION]",
 	  "SIGTERM the pane's processes, SIGKILL after 2 s", 1, 1, 1 },
 	{ "retry", NULL, "PANE [--fallback] [--force]",

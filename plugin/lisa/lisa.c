@@ -157,7 +157,7 @@ jstr(struct json_doc *d, int obj, const char *key, char **store)
 static int
 cmd_remote_args(struct lisa_ctx *ctx, const char *cmd, struct args *a)
 {
-	char	*args[6];
+	char	*args[8];
 	int	 n = 0;
 
 	if (strcmp(cmd, "status") != 0 && strcmp(cmd, "explain") != 0 &&
@@ -168,6 +168,10 @@ cmd_remote_args(struct lisa_ctx *ctx, const char *cmd, struct args *a)
 		    "answer, kill, retry and dismiss are)", cmd);
 	if (a->argc > 2)
 		args[n++] = a->argv[2];		/* nudge's TEXT, answer's */
+	if (a->reply != NULL) {
+		args[n++] = (char *)"--reply";
+		args[n++] = (char *)a->reply;
+	}
 	/* Checked on the host, against what it shows. */
 	if (a->expect != NULL) {
 		args[n++] = (char *)"--expect";
@@ -581,6 +585,9 @@ main(int argc, char **argv)
 		args_check(c, &a);
 		if (strcmp(c->name, "run") == 0)
 			cmd_run_check(a.argc - 1, a.argv + 1);
+		if (strcmp(c->name, "answer") == 0)
+			cmd_answer_check(c, a.argc > 2 ? a.argv[2] : NULL,
+			    a.reply);
 		cmd = c->name;	/* an alias, as its command */
 	}
 	if (strcmp(cmd, "help") == 0) {
@@ -655,7 +662,8 @@ main(int argc, char **argv)
 		return (cmd_nudge(&ctx, a.argc > 1 ? a.argv[1] : NULL,
 		    a.argc > 2 ? a.argv[2] : NULL, a.force, a.expect));
 	if (strcmp(cmd, "answer") == 0)
-		return (cmd_answer(&ctx, a.argv[1], a.argv[2], a.expect));
+		return (cmd_answer(&ctx, a.argv[1], a.argc > 2 ? a.argv[2] :
+		    NULL, a.reply, a.expect));
 	if (strcmp(cmd, "kill") == 0)
 		return (cmd_kill(&ctx, a.argc > 1 ? a.argv[1] : NULL,
 		    a.force, a.expect));

@@ -35,7 +35,8 @@ struct args {
 	int		 restored;	/* resume: into tmux-resurrect's panes */
 	const char	*host;		/* resume: on this fleet host */
 	const char	*expect;	/* nudge, kill: the pane's incarnation;
-					   answer: its dialog's fingerprint */
+					   answer: its dialog's token */
+	const char	*reply;		/* answer: a reply's text */
 	int		 help;
 	int		 version;
 	int		 argc;
@@ -174,8 +175,9 @@ char	*run_launch(struct lisa_ctx *, const struct run *, const char *);
 int	 cmd_nudge(struct lisa_ctx *, const char *, const char *, int,
 	    const char *);
 int	 cmd_kill(struct lisa_ctx *, const char *, int, const char *);
-int	 cmd_answer(struct lisa_ctx *, const char *, const char *,
-	     const char *);
+void	 cmd_answer_check(const struct lisa_cmd *, const char *, const char *);
+int	 cmd_answer(struct lisa_ctx *, const char *, const char *, const char *,
+	    const char *);
 int	 cmd_resume(struct lisa_ctx *, struct args *);
 void	 resume_menu_items(struct lisa_ctx *, const char *,
 	    struct menu_args *);
@@ -189,7 +191,7 @@ struct act_facts {
 	int	 fallback;	/* with a fallback */
 	int	 dialog;	/* it waits on anything but its prompt */
 	char	 incarnation[64];	/* its process and agent, now */
-	char	 fingerprint[13];	/* its dialog's, if lisa read it */
+	char	 token[192];	/* its dialog's answer token, if lisa read it */
 	char	 asks[160];	/* "asks to run: touch x", "asks: ..." */
 };
 void	 act_facts(struct lisa_ctx *, const char *, struct act_facts *);

@@ -231,7 +231,7 @@ agenthook_usage(struct pane *p, struct json_doc *d)
  * What a permission hook says the agent would run (Claude Code's and Qwen
  * Code's tool_input: the exact command, file or URL), kept until the next
  * hook event: the dialog read off the screen takes it when they agree
- * (watch-screen.c), for a screen wraps and cuts a long command.
+ * (watch-screen.c), and its fingerprint covers both.
  */
 static void
 agenthook_subject(struct pane *p, enum hook_event ev, const char *tool,
@@ -241,11 +241,13 @@ agenthook_subject(struct pane *p, enum hook_event ev, const char *tool,
 
 	if (w == NULL)
 		return;
-	*w->hook_tool = *w->hook_subject = '\0';
+	*w->hook_tool = '\0';
+	free(w->hook_subject);
+	w->hook_subject = NULL;
 	if (ev != HK_PERMISSION || subject == NULL || tool == NULL)
 		return;
 	strlcpy(w->hook_tool, tool, sizeof w->hook_tool);
-	strlcpy(w->hook_subject, subject, sizeof w->hook_subject);
+	w->hook_subject = xstrdup(subject);
 }
 
 /* One hook event, as `lisa notify` forwards it. */

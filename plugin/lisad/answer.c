@@ -3,15 +3,23 @@
  * "Allow once", "Deny" and "Reply...". The one place lisa presses a key
  * that a dialog takes, so every step is checked at that moment:
  *
- *   1. the verdict is a wait on a dialog, and the pane is the incarnation
- *      it was judged on (and the one the asker saw, if it says which);
- *   2. the screen is read (capture-pane) and the dialog on it must carry
- *      the fingerprint the asker saw (question.c), else nothing is sent;
+ *   1. the verdict is a wait on a dialog, and the asker's token (what
+ *      `lisa status --json` printed: the dialog's fingerprint and how
+ *      many dialogs lisa had seen there, this server, the pane, its
+ *      process and agent) is the pane's now, whole;
+ *   2. the screen is read (capture-pane), twice, ANSWER_SETTLE_MS apart,
+ *      and the dialog on it must carry the fingerprint of the token
+ *      (question.c: every line of it), else nothing is sent;
  *   3. the key is the agent's own for that option, from what it drew
  *      ("(y)", "(esc)", else the option's number); "always" (don't ask
  *      again) only when it was named, never from allow or a default;
- *   4. the screen is read again until the dialog has gone (at most
- *      ANSWER_GONE_MS), and what the agent did next is reported.
+ *   4. the key is sent once. The dialog that follows, whatever it looks
+ *      like, is another (the pane's count of dialogs moves on: no token
+ *      made before names it). The screen is read until the dialog has
+ *      gone (ANSWER_GONE_MS); if it has not, the key is sent again only
+ *      when it provably was not taken (no byte of output from the pane,
+ *      no word from the agent's hooks or files, the screen the same to
+ *      the byte), else the answer says it was not taken and stops.
  *
  * A reply (TEXT) declines the dialog, waits for the agent's prompt, then
  * types TEXT there through act_nudge and its own checks.
@@ -27,19 +35,36 @@
 #include "watch.h"
 #include "tell.h"
 
+#define ANSWER_TOKEN_LEN	192	/* a token's room, and more */
 #define ANSWER_REPLY_MS		5000	/* tmux's answer to a screen read */
 #define ANSWER_RECHECK_MS	300	/* between reads after the key */
 /*
  * A dialog is answered once two reads this far apart show it: a TUI takes
  * keys a moment after it draws (Claude Code lost a key sent sooner). One
- * that is still drawn ANSWER_AGAIN_MS after its key gets it once more, as
- * a person presses again.
+ * still drawn ANSWER_AGAIN_MS after its key, with nothing at all moved in
+ * the pane since, did not take it: the key goes once more.
  */
 #define ANSWER_SETTLE_MS	400
 #define ANSWER_AGAIN_MS		1500
 #define ANSWER_GONE_MS		4000	/* the dialog must have gone by then */
 #define ANSWER_NEXT_MS		3000	/* then, the verdict's move */
 #define ANSWER_PROMPT_MS	10000	/* a reply: its prompt back by then */
+
+/*
+ * The pane as the key left: its output, the agent's own signals, its
+ * screen. Nothing of it moved, and the dialog is still drawn: the key
+ * was not taken.
+ */
+struct answer_mark {
+	uint64_t	 out_bytes;
+	int		 muted;
+	uint64_t	 hook_at;
+	uint64_t	 session_at;
+	uint64_t	 transcript_at;
+	uint64_t	 title_at;
+	uint64_t	 codex_at;
+	char		*screen;
+};
 
 enum answer_phase {
 	ANSWER_READ,		/* the first read: check, then the key */
@@ -53,10 +78,10 @@ enum answer_phase {
 struct answer {
 	uint64_t		 id;
 	struct act_who		 who;
-	char			 what[16];	/* allow, deny, always, N, reply */
+	char			 what[16];	/* allow, deny, always, N */
 	char			*text;		/* a reply's */
-	char			 expect[13];	/* the fingerprint seen */
-	char			 key[16];
+	char			 token[ANSWER_TOKEN_LEN];	/* the one seen */
+	char			 key[64];
 	struct question		 q;		/* the dialog answered */
 	char			 chose[96];
 	int			 pick;		/* its option's index */
@@ -65,6 +90,7 @@ struct answer {
 	int			 again;		/* its key sent a second time */
 	enum answer_phase	 phase;
 	uint64_t		 sent_at;
+	struct answer_mark	 mark;		/* the pane when the key went */
 	struct listener_conn	*lc;
 	struct loop_timer	 timer;
 	struct loop_timer	 deadline;
@@ -127,6 +153,10 @@ answer_finish(struct answer *a, const char *refused)
 		json_cstr(&b, a->q.text);
 		json_key(&b, "subject");
 		json_cstr(&b, a->q.subject);
+		if (a->q.hook_subject != NULL) {
+			json_key(&b, "hook_subject");
+			json_cstr(&b, a->q.hook_subject);
+		}
 		json_key(&b, "chose");
 		json_cstr(&b, a->chose);
 		json_key(&b, "key");
@@ -143,8 +173,7 @@ answer_finish(struct answer *a, const char *refused)
 		json_cstr(&e, now);
 	}
 	json_key(&e, "fingerprint");
-	json_cstr(&e, *a->q.fingerprint != '\0' ? a->q.fingerprint :
-	    a->expect);
+	json_cstr(&e, a->q.fingerprint[0] != '\0' ? a->q.fingerprint : NULL);
 	buf_addc(&b, '}');
 	if (a->lc != NULL)
 		listener_send(a->lc, &b);
@@ -157,6 +186,8 @@ answer_finish(struct answer *a, const char *refused)
 	TAILQ_REMOVE(&answers, a, entry);
 	loop_timer_del(&a->timer);
 	loop_timer_del(&a->deadline);
+	question_free(&a->q);
+	free(a->mark.screen);
 	free(a->text);
 	free(a);
 }
@@ -250,52 +281,155 @@ answer_button(struct answer *a, struct pane *p, const struct question *q,
 	loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
 }
 
+/*
+ * The token of pane P's dialog with fingerprint FP, as lisa status --json
+ * prints it: "v1:FP:SEQ:INSTANCE:PANE:INCARNATION". SEQ counts the
+ * dialogs lisa saw there: a dialog drawn again after an answer, the same
+ * to the byte, is another dialog with another token.
+ */
+void
+answer_token(struct pane *p, const char *fp, char *out, size_t len)
+{
+	char	inc[64];
+
+	act_incarnation(p, inc, sizeof inc);
+	snprintf(out, len, "v1:%s:%llu:%s:%d:%s", fp,
+	    (unsigned long long)(p->watch != NULL ? p->watch->question_seq :
+	    0), lisad.instance, p->id, inc);
+}
+
+/*
+ * Is TOKEN one lisa printed, whole? NULL if its form is, else why not;
+ * then which part differs from pane P's now (NULL: none, or only the
+ * dialog, which the screen decides).
+ */
+static const char *
+answer_token_check(struct pane *p, const char *token)
+{
+	char		 copy[ANSWER_TOKEN_LEN], *f[6], *s, inc[64];
+	size_t		 i, n = 0;
+
+	if (strlen(token) >= sizeof copy)
+		return ("not a token lisa printed (lisa status --json: "
+		    "question.token)");
+	strlcpy(copy, token, sizeof copy);
+	for (s = copy; n < 6 && s != NULL; n++)
+		f[n] = strsep(&s, ":");
+	if (n != 6 || s != NULL || strcmp(f[0], "v1") != 0 ||
+	    strlen(f[1]) != SHA256_HEX - 1 || strspn(f[1],
+	    "0123456789abcdef") != SHA256_HEX - 1 || *f[2] == '\0' ||
+	    strspn(f[2], "0123456789") != strlen(f[2]))
+		return ("not a token lisa printed, or a part of one (lisa "
+		    "status --json: question.token)");
+	if (strcmp(f[3], lisad.instance) != 0)
+		return ("the token is another tmux server's");
+	for (i = 0; f[4][i] != '\0' && isdigit((unsigned char)f[4][i]); i++)
+		;
+	if (i == 0 || f[4][i] != '\0' || atoi(f[4]) != p->id)
+		return ("the token is another pane's");
+	act_incarnation(p, inc, sizeof inc);
+	if (strcmp(f[5], inc) != 0)
+		return ("the pane is not what it was when you chose (its "
+		    "agent ended or another took its place)");
+	return (NULL);
+}
+
+/* What the pane is as the key leaves, to tell later whether it moved. */
+static void
+answer_mark_set(struct answer_mark *m, struct pane *p, const char *screen,
+    size_t len)
+{
+	struct watch	*w = p->watch;
+
+	free(m->screen);
+	m->out_bytes = p->out_bytes;
+	m->muted = p->muted;
+	m->hook_at = w->hook_at;
+	m->session_at = w->session_at;
+	m->transcript_at = w->transcript_at;
+	m->title_at = w->title_at;
+	m->codex_at = w->codex_at;
+	m->screen = xstrndup(screen, len);
+}
+
+/*
+ * Nothing moved since the key: not a byte of output (and none held back
+ * by a pause), no hook, no session or transcript write, no title, no
+ * OSC state, the screen the same to the byte. Then the key was not taken.
+ */
+static int
+answer_mark_still(const struct answer_mark *m, struct pane *p,
+    const char *screen, size_t len)
+{
+	struct watch	*w = p->watch;
+
+	return (m->screen != NULL && m->muted == MUTE_NONE &&
+	    p->muted == MUTE_NONE && p->out_bytes == m->out_bytes &&
+	    w->hook_at == m->hook_at && w->session_at == m->session_at &&
+	    w->transcript_at == m->transcript_at &&
+	    w->title_at == m->title_at && w->codex_at == m->codex_at &&
+	    strlen(m->screen) == len && memcmp(m->screen, screen, len) == 0);
+}
+
+/*
+ * The first key has gone: any dialog drawn from now on is another, and
+ * no token made before names it.
+ */
+static void
+answer_keyed(struct answer *a, struct pane *p, const char *screen,
+    size_t len)
+{
+	answer_mark_set(&a->mark, p, screen, len);
+	p->watch->question_seq++;
+	a->sent_at = time_mono_ms();
+}
+
 /* The first read: the same dialog as seen? Then its key. */
 static void
 answer_first(struct answer *a, struct pane *p, const char *screen,
     size_t len, const char *raw)
 {
 	struct question	 q;
-	char		 msg[512];
-	const char	*what;
+	char		 msg[512], now[ANSWER_TOKEN_LEN];
 	int		 pick;
 
 	if (watch_question(p->watch, screen, len, &q) != 0) {
+		question_free(&q);
 		answer_finish(a, "no dialog on its screen now");
 		return;
 	}
-	if (strcmp(q.fingerprint, a->expect) != 0) {
+	answer_token(p, q.fingerprint, now, sizeof now);
+	if (!sha256_equal_hex(now, a->token)) {
 		snprintf(msg, sizeof msg, "the dialog on its screen is not the "
-		    "one you saw (it now asks \"%s\", fingerprint %s): "
-		    "nothing sent", q.text, q.fingerprint);
+		    "one you saw (it now asks \"%s\"): nothing sent", q.text);
+		question_free(&q);
 		answer_finish(a, msg);
 		return;
 	}
-	a->q = q;
-	/* A reply declines the dialog first (its "no": the agent asks). */
-	what = a->text != NULL ? "deny" : a->what;
-	if ((pick = question_option_key(&q, what, a->key,
+	question_move(&a->q, &q);
+	if ((pick = question_option_key(&a->q, a->what, a->key,
 	    sizeof a->key)) == -1) {
 		snprintf(msg, sizeof msg, "the dialog has no option for "
-		    "\"%s\"%s: nothing sent", what, strcmp(what, "always") == 0 ?
-		    " (none says always or don't ask again)" : "");
+		    "\"%s\"%s: nothing sent", a->what, strcmp(a->what,
+		    "always") == 0 ? " (none says always or don't ask again)" :
+		    "");
 		answer_finish(a, msg);
 		return;
 	}
-	strlcpy(a->chose, q.options[pick], sizeof a->chose);
+	strlcpy(a->chose, a->q.options[pick], sizeof a->chose);
 	a->pick = pick;
 	if (!a->settled) {
 		a->settled = 1;
 		loop_timer_add(&a->timer, ANSWER_SETTLE_MS);
 		return;
 	}
+	answer_keyed(a, p, screen, len);
 	if (*a->key == '\0') {
-		answer_button(a, p, &q, raw);
+		answer_button(a, p, &a->q, raw);
 		return;
 	}
 	answer_send(a, p);
 	a->phase = answer_needs_enter(a, p) ? ANSWER_POINTED : ANSWER_SENT;
-	a->sent_at = time_mono_ms();
 	loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
 }
 
@@ -309,17 +443,21 @@ answer_pointed(struct answer *a, struct pane *p, const char *screen,
     size_t len, const char *raw)
 {
 	struct question	q;
+	int		same;
 
-	if (watch_question(p->watch, screen, len, &q) != 0 ||
-	    strcmp(q.fingerprint, a->q.fingerprint) != 0) {
+	same = watch_question(p->watch, screen, len, &q) == 0 &&
+	    strcmp(q.fingerprint, a->q.fingerprint) == 0;
+	if (same && a->buttons)
+		q.selected = question_selected_sgr(raw, &q);
+	if (!same) {
 		/* The number alone answered it: no Enter. */
+		question_free(&q);
 		a->phase = a->text != NULL ? ANSWER_PROMPT : ANSWER_NEXT;
 		loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
 		return;
 	}
-	if (a->buttons)
-		q.selected = question_selected_sgr(raw, &q);
 	if (q.selected != a->pick) {
+		question_free(&q);
 		if (time_mono_ms() - a->sent_at >= ANSWER_GONE_MS)
 			answer_finish(a, "the pointer did not move to the "
 			    "option: Enter not sent");
@@ -327,39 +465,50 @@ answer_pointed(struct answer *a, struct pane *p, const char *screen,
 			loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
 		return;
 	}
+	question_free(&q);
 	answer_enter(a, p);
 	a->phase = ANSWER_SENT;
 	a->sent_at = time_mono_ms();
 	loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
 }
 
-/* The key is in: still the same dialog? */
+/*
+ * The key is in: has the dialog gone? A dialog still drawn that looks
+ * the same is not pressed again unless nothing at all moved since the key
+ * (answer_mark_still): it may be the next one, drawn alike.
+ */
 static void
 answer_after(struct answer *a, struct pane *p, const char *screen,
     size_t len)
 {
 	struct question	q;
+	int		same;
 
-	if (watch_question(p->watch, screen, len, &q) == 0 &&
-	    strcmp(q.fingerprint, a->q.fingerprint) == 0) {
-		if (time_mono_ms() - a->sent_at >= ANSWER_GONE_MS)
-			answer_finish(a, "the dialog is still drawn: the "
-			    "agent did not take the key");
-		else {
-			/* Not taken: once more (not a pointer's or button's) */
-			if (!a->again && !a->buttons &&
-			    !answer_needs_enter(a, p) &&
-			    time_mono_ms() - a->sent_at >= ANSWER_AGAIN_MS) {
-				a->again = 1;
-				answer_send(a, p);
-				strlcat(a->key, ", again", sizeof a->key);
-			}
-			loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
-		}
+	same = watch_question(p->watch, screen, len, &q) == 0 &&
+	    strcmp(q.fingerprint, a->q.fingerprint) == 0;
+	question_free(&q);
+	if (!same) {
+		a->phase = a->text != NULL ? ANSWER_PROMPT : ANSWER_NEXT;
+		loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
 		return;
 	}
-	a->phase = a->text != NULL ? ANSWER_PROMPT : ANSWER_NEXT;
-	loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
+	if (!a->again && !a->buttons && !answer_needs_enter(a, p) &&
+	    time_mono_ms() - a->sent_at >= ANSWER_AGAIN_MS &&
+	    answer_mark_still(&a->mark, p, screen, len)) {
+		a->again = 1;
+		log_debug("pane %%%d: answer: nothing moved since the key: "
+		    "not taken, sent once more", a->who.pane);
+		answer_send(a, p);
+		strlcat(a->key, ", again: the first was not taken",
+		    sizeof a->key);
+		loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
+		return;
+	}
+	if (time_mono_ms() - a->sent_at >= ANSWER_GONE_MS)
+		answer_finish(a, "not taken: the dialog is still there; "
+		    "nothing more was sent");
+	else
+		loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
 }
 
 /* The reply typed (or refused) by act_nudge: the answer ends with it. */
@@ -542,18 +691,19 @@ answer_deadline_cb(void *arg)
 }
 
 /*
- * Answer pane P's dialog with WHAT (allow, deny, always, N) or REPLY (a
- * text: decline, then type it at the prompt). EXPECT is the fingerprint
- * the asker saw, optionally ":INCARNATION" (the menu's); NULL or empty:
- * the question lisa shows now. LC is answered when it is done.
+ * Answer pane P's dialog with WHAT (allow, yes, y, deny, no, n, always,
+ * N) or with REPLY (decline with the dialog's no, then type REPLY at the
+ * prompt; WHAT empty or deny). TOKEN is the one the asker saw (lisa status
+ * --json's question.token, whole); NULL or empty: the dialog lisa shows
+ * now. LC is answered when it is done.
  */
 void
 answer_start(struct pane *p, const char *what, const char *reply,
-    const char *expect, struct listener_conn *lc)
+    const char *token, struct listener_conn *lc)
 {
 	struct watch	*w = p->watch;
 	struct answer	*a, *o;
-	const char	*why = NULL, *colon;
+	const char	*why = NULL, *choice;
 	char		 msg[256];
 
 	a = xcalloc(1, sizeof *a);
@@ -561,7 +711,14 @@ answer_start(struct pane *p, const char *what, const char *reply,
 	act_who_set(&a->who, p);
 	a->buttons = w != NULL && w->agent != NULL && w->agent->dialog_buttons;
 	a->lc = lc;
-	strlcpy(a->what, reply != NULL ? "reply" : what, sizeof a->what);
+	choice = question_choice(what);
+	/* A reply declines the dialog first (its "no": the agent asks). */
+	if (reply != NULL && (*what == '\0' || (choice != NULL &&
+	    strcmp(choice, "deny") == 0)))
+		choice = "deny";
+	else if (reply != NULL)
+		choice = NULL;
+	strlcpy(a->what, choice != NULL ? choice : "", sizeof a->what);
 	if (reply != NULL)
 		a->text = xstrdup(reply);
 	loop_timer_init(&a->timer, answer_timer_cb, a);
@@ -572,21 +729,23 @@ answer_start(struct pane *p, const char *what, const char *reply,
 	}
 	TAILQ_INSERT_TAIL(&answers, a, entry);
 
-	colon = expect != NULL ? strchr(expect, ':') : NULL;
-	if (expect != NULL && *expect != '\0')
-		strlcpy(a->expect, expect, colon != NULL &&
-		    (size_t)(colon - expect) < sizeof a->expect ?
-		    (size_t)(colon - expect) + 1 : sizeof a->expect);
+	if (token != NULL && *token != '\0')
+		strlcpy(a->token, token, sizeof a->token);
 	else if (w != NULL && w->question_ok)
-		strlcpy(a->expect, w->question.fingerprint, sizeof a->expect);
+		answer_token(p, w->question.fingerprint, a->token,
+		    sizeof a->token);
 
 	if (why != NULL)
 		;
-	else if (reply == NULL && !question_is_choice(what))
-		why = "answer allow, deny, always, a number, or a reply's text";
+	else if (choice == NULL && reply != NULL)
+		why = "a reply goes with deny or alone (--reply TEXT)";
+	else if (choice == NULL)
+		why = "answer allow (yes, y), deny (no, n), always or an "
+		    "option's number; a reply with --reply TEXT";
 	else if (reply != NULL && *reply == '\0')
 		why = "an empty reply";
-	else if (colon != NULL && (why = act_expected(p, colon + 1)) != NULL)
+	else if (token != NULL && *token != '\0' &&
+	    (why = answer_token_check(p, token)) != NULL)
 		;
 	else if (p->dead)
 		why = "the pane is dead";
@@ -598,7 +757,7 @@ answer_start(struct pane *p, const char *what, const char *reply,
 		    "is %s%s%s)", cls_state_name(w->res.state),
 		    *w->res.detail != '\0' ? "/" : "", w->res.detail);
 		why = msg;
-	} else if (*a->expect == '\0')
+	} else if (*a->token == '\0')
 		why = "lisa has not read its dialog yet: look again (lisa "
 		    "status --json), then answer";
 	if (why != NULL) {

@@ -163,11 +163,15 @@ publish_asks(struct watch *w)
 
 	if (!w->question_ok || w->res.state != ST_WAITING_INPUT)
 		return (NULL);
-	s = *q->subject != '\0' ? q->subject : q->text;
+	s = q->subject != NULL && *q->subject != '\0' ? q->subject : q->text;
 	if (*s == '\0')
 		return (NULL);
 	buf_init(&b);
 	for (; *s != '\0'; s++) {
+		if (*s == '\n') {	/* its first line: the rest, "…" */
+			buf_adds(&b, "\xe2\x80\xa6");
+			break;
+		}
 		if (((unsigned char)*s & 0xc0) != 0x80 &&
 		    ++chars > PUBLISH_ASKS_MAX) {
 			buf_adds(&b, "\xe2\x80\xa6");

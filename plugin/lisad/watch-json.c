@@ -10,10 +10,15 @@
 #include "watch.h"
 #include "tell.h"
 
-/* What a waiting agent asks (question.c), as lisa read it. */
+/*
+ * What a waiting agent asks (question.c), as lisa read it: the whole
+ * command (and the hook's, where it says more), how many lines of the
+ * screen the fingerprint covers, and the token an answer names it by.
+ */
 static void
-watch_question_json(struct buf *b, const struct question *q)
+watch_question_json(struct buf *b, struct pane *p, const struct question *q)
 {
+	char	token[192];
 	int	i;
 
 	buf_addc(b, '{');
@@ -22,7 +27,12 @@ watch_question_json(struct buf *b, const struct question *q)
 	json_key(b, "tool");
 	json_cstr(b, *q->tool != '\0' ? q->tool : NULL);
 	json_key(b, "subject");
-	json_cstr(b, *q->subject != '\0' ? q->subject : NULL);
+	json_cstr(b, q->subject != NULL && *q->subject != '\0' ? q->subject :
+	    NULL);
+	json_key(b, "subject_lines");
+	buf_printf(b, "%d", q->subject_lines);
+	json_key(b, "hook_subject");
+	json_cstr(b, q->hook_subject);
 	json_key(b, "text");
 	json_cstr(b, q->text);
 	json_key(b, "options");
@@ -37,8 +47,15 @@ watch_question_json(struct buf *b, const struct question *q)
 	buf_printf(b, "%d", q->selected);
 	json_key(b, "source");
 	json_cstr(b, q->source);
+	json_key(b, "lines");
+	buf_printf(b, "%d", q->lines);
+	json_key(b, "whole");
+	buf_adds(b, q->top_seen ? "true" : "false");
 	json_key(b, "fingerprint");
 	json_cstr(b, q->fingerprint);
+	answer_token(p, q->fingerprint, token, sizeof token);
+	json_key(b, "token");
+	json_cstr(b, token);
 	buf_addc(b, '}');
 }
 
@@ -270,7 +287,7 @@ watch_json(struct buf *b, struct pane *p)
 	}
 	json_key(b, "question");
 	if (agent && w->question_ok && w->res.state == ST_WAITING_INPUT)
-		watch_question_json(b, &w->question);
+		watch_question_json(b, p, &w->question);
 	else
 		buf_adds(b, "null");
 	code = watch_exit_code(p);

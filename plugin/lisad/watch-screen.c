@@ -53,48 +53,48 @@ watch_question_kind(unsigned screen)
 }
 
 /*
- * The dialog on a screen just read (capture-pane text), as watch_screen
- * reads it: the same lines, the same kind, so the same fingerprint. 0 if
- * one is drawn.
+ * The dialog on a screen just read (capture-pane text), KIND as its hints
+ * say: every line of it, whatever the bottom lines hold, and with the
+ * hook's command where the hook agrees. 0 if one is drawn; Q is the
+ * caller's to question_free either way.
+ */
+static int
+watch_question_read(struct watch *w, const char *kind, const char *text,
+    size_t len, struct question *q)
+{
+	char	*copy;
+	int	 rc;
+
+	memset(q, 0, sizeof *q);
+	if (kind == NULL)
+		return (-1);
+	copy = xstrndup(text, len);
+	rc = question_from_screen(kind, copy, q);
+	free(copy);
+	if (rc == 0 && w->hook_subject != NULL)
+		question_add_hook(q, w->hook_tool, w->hook_subject);
+	return (rc);
+}
+
+/*
+ * The dialog on a screen just read, as watch_screen reads it: the same
+ * lines, the same kind, the same hook, so the same fingerprint. 0 if one
+ * is drawn; Q is the caller's to question_free either way.
  */
 int
 watch_question(struct watch *w, const char *text, size_t len,
     struct question *q)
 {
-	const char	*start = watch_screen_tail(text, len), *kind;
+	const char	*start = watch_screen_tail(text, len);
 	char		*copy;
-	int		 signal, rc = -1;
+	int		 signal;
+	unsigned	 screen;
 
 	copy = xstrndup(start, (size_t)(text + len - start));
-	kind = watch_question_kind(agent_screen(w->agent, copy, &signal));
-	if (kind != NULL)
-		rc = question_from_screen(kind, copy, q);
+	screen = agent_screen(w->agent, copy, &signal);
 	free(copy);
-	return (rc);
-}
-
-/*
- * The dialog's tool and what it would run, from the agent's permission
- * hook when it agrees with the screen (the screen's may be cut or
- * wrapped: the hook's is exact). The fingerprint stays the screen's: an
- * answer compares it with the screen at that moment.
- */
-static void
-watch_question_hook(struct watch *w)
-{
-	struct question	*q = &w->question;
-	size_t		 n = strlen(q->subject);
-
-	if (*w->hook_subject == '\0' || strcmp(q->kind, "permission") != 0)
-		return;
-	/* (a cut one ends with "…", three bytes) */
-	if (n >= 3 && strcmp(q->subject + n - 3, "\xe2\x80\xa6") == 0)
-		n -= 3;
-	if (strncmp(w->hook_subject, q->subject, n) != 0)
-		return;
-	strlcpy(q->tool, w->hook_tool, sizeof q->tool);
-	strlcpy(q->subject, w->hook_subject, sizeof q->subject);
-	strlcpy(q->source, "hook", sizeof q->source);
+	return (watch_question_read(w, watch_question_kind(screen), text, len,
+	    q));
 }
 
 /*
@@ -105,7 +105,8 @@ void
 watch_screen(struct pane *p, const char *text, size_t len, uint64_t asked)
 {
 	struct watch	*w = p->watch;
-	const char	*start = watch_screen_tail(text, len), *kind;
+	const char	*start = watch_screen_tail(text, len);
+	struct question	 q;
 	char		*copy;
 	int		 had = w->question_ok;
 	char		 fp[sizeof w->question.fingerprint];
@@ -115,11 +116,18 @@ watch_screen(struct pane *p, const char *text, size_t len, uint64_t asked)
 	w->screen = agent_screen(w->agent, copy, &w->screen_signal);
 	w->screen_at = asked != 0 ? asked : time_mono_ms();
 	/* A dialog drawn: what it asks, for status, explain, notifications. */
-	kind = watch_question_kind(w->screen);
-	w->question_ok = kind != NULL &&
-	    question_from_screen(kind, copy, &w->question) == 0;
+	w->question_ok = watch_question_read(w,
+	    watch_question_kind(w->screen), text, len, &q) == 0;
 	if (w->question_ok)
-		watch_question_hook(w);
+		question_move(&w->question, &q);
+	else {
+		question_free(&q);
+		question_free(&w->question);
+	}
+	/* Another dialog (or the same drawn again): another token. */
+	if (w->question_ok && (!had || strcmp(w->question.fingerprint,
+	    fp) != 0))
+		w->question_seq++;
 	if (w->question_ok && !had)
 		notify_question(p);
 	/* Its border says what it asks: a new question, or none now. */

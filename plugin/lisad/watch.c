@@ -132,6 +132,8 @@ watch_free(struct pane *p)
 	free(w->agent_log);
 	free(w->copilot_log);
 	free(w->gemini_chats);
+	free(w->hook_subject);
+	question_free(&w->question);
 	buf_free(&w->usage_part);
 	for (i = 0; i < PUBLISH_NFIELDS; i++)
 		free(w->pub[i]);
@@ -474,6 +476,9 @@ watch_hook(struct pane *p, enum hook_event ev, int question)
 	w->hook_at = time_mono_ms();
 	w->hook_question = question;
 	w->scan = 1;
+	/* A dialog read before its hook came: read again, with the hook. */
+	if (ev == HK_PERMISSION && w->question_ok && !w->capturing)
+		watch_capture(p);
 	watch_touch(p);
 }
 
@@ -725,8 +730,10 @@ watch_run(void *arg)
 		w->res = r;
 		w->classified = 1;
 		/* A question is a wait's: read again for the next one. */
-		if (r.state != ST_WAITING_INPUT)
+		if (r.state != ST_WAITING_INPUT && w->question_ok) {
 			w->question_ok = 0;
+			question_free(&w->question);
+		}
 		if (from == ST_NONE && w->carry_state != ST_NONE &&
 		    w->carry_state == r.state) {
 			/* As a helper before us said: not news, no notice. */

@@ -19,6 +19,7 @@ struct watch {
 	struct osc_scanner	 osc;
 	struct question		 question;	/* its dialog, last read */
 	int			 question_ok;
+	uint64_t		 question_seq;	/* dialogs seen, keys sent */
 	int			 question_tries; /* reads for it, this wait */
 	uint64_t		 question_at;	/* the next */
 	const struct agent_profile *agent;
@@ -117,7 +118,7 @@ struct watch {
 	uint64_t		 hook_at;
 	int			 hook_question;
 	char			 hook_tool[32];	/* PermissionRequest's */
-	char			 hook_subject[256];
+	char			*hook_subject;	/* its whole command, or NULL */
 
 	struct cls_result	 res;
 	int			 classified;
@@ -273,6 +274,7 @@ void		 act_close(void);
 void		 answer_start(struct pane *, const char *, const char *,
 		    const char *, struct listener_conn *);
 void		 answer_conn_gone(struct listener_conn *);
+void		 answer_token(struct pane *, const char *, char *, size_t);
 void		 answer_close(void);
 
 /* kill.c: SIGTERM to a pane's tree, SIGKILL after 2 s. */

@@ -1,26 +1,32 @@
 /*
- * A dialog read off an agent's screen (capture-pane -p text): its options
- * are the last run of numbered lines ("❯ 1. Yes", "› 1. Yes, proceed
- * (y)"), its question the line above them that asks ("Do you want to
- * proceed?", "Would you like to run the following command?"), and what
- * it would do the lines above that: Claude Code's "Bash command" over the
- * command, Codex's "$ touch x". The fingerprint is a hash of all of it:
- * the same dialog gives the same one, any other a different one.
+ * A dialog read off an agent's screen (capture-pane -p -J text): its
+ * options are the last run of numbered lines ("❯ 1. Yes", "› 1. Yes,
+ * proceed (y)"), its question the line above them that asks ("Do you want
+ * to proceed?"), and what it would do every line above that its agent
+ * draws for it: Claude Code's command between dashed rules under "Bash
+ * command", Codex's "$ touch x" and the lines under it, Gemini's box.
+ *
+ * The fingerprint is SHA-256 over the dialog's kind, tool, question and
+ * options and every line from its first (the top its agent draws: the
+ * rule over Claude Code's tool line, Codex's question, Gemini's "? Shell",
+ * a box's top, OpenCode's "△") to its last option, each whole as drawn
+ * but for blanks at its end: a command of 400 lines is 400 lines, and a
+ * dialog that differs anywhere in them has another fingerprint.
  */
 #include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
+#include "util.h"
 #include "question.h"
-
-#define QUESTION_MAX_LINES	256
 
 enum qrule { QRULE_NONE, QRULE_SOLID, QRULE_DASHED };
 
 struct qline {
+	const char	*raw;	/* the line as drawn, ... */
+	size_t		 rawn;	/* ... without blanks at its end */
 	const char	*s;	/* without the frame and the spaces around */
 	size_t		 n;
 	int		 indent;
@@ -60,6 +66,11 @@ question_clean(const char *s, const char *end, struct qline *l)
 {
 	const char	*start = s;
 
+	l->raw = s;
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t' ||
+	    end[-1] == '\r'))
+		end--;
+	l->rawn = (size_t)(end - s);
 	for (;;) {
 		if (s < end && (*s == ' ' || *s == '\t' || *s == '|'))
 			s++;
@@ -76,7 +87,8 @@ question_clean(const char *s, const char *end, struct qline *l)
 		end -= end[-1] == ' ' || end[-1] == '\t' ? 1 : 3;
 	l->s = s;
 	l->n = (size_t)(end - s);
-	l->rule = l->n == 0 ? question_rule(start, end) : QRULE_NONE;
+	l->rule = l->n == 0 ? question_rule(start, start + l->rawn) :
+	    QRULE_NONE;
 }
 
 /*
@@ -119,30 +131,48 @@ question_copy(char *dst, size_t len, const char *s, size_t n)
 	dst[n] = '\0';
 }
 
-/* FNV-1a, 64 bits, over every field: 12 hex digits of it. */
-void
-question_fingerprint(struct question *q)
+/* memmem for a string: WHAT in S's N bytes, or NULL. */
+const char *
+question_find(const char *s, size_t n, const char *what)
 {
-	uint64_t	 h = 0xcbf29ce484222325ULL;
-	const char	*fields[4 + QUESTION_MAX_OPTIONS], *p;
-	int		 i, n = 0;
+	size_t	w = strlen(what);
 
-	fields[n++] = q->kind;
-	fields[n++] = q->tool;
-	fields[n++] = q->subject;
-	fields[n++] = q->text;
-	for (i = 0; i < q->noptions; i++)
-		fields[n++] = q->options[i];
-	for (i = 0; i < n; i++) {
-		for (p = fields[i]; *p != '\0'; p++) {
-			h ^= (unsigned char)*p;
-			h *= 0x100000001b3ULL;
-		}
-		h ^= '\n';
-		h *= 0x100000001b3ULL;
+	for (; n >= w; s++, n--) {
+		if (memcmp(s, what, w) == 0)
+			return (s);
 	}
-	snprintf(q->fingerprint, sizeof q->fingerprint, "%012llx",
-	    (unsigned long long)(h >> 16));
+	return (NULL);
+}
+
+/*
+ * What it would do: lines FROM to TO (inclusive), each without its frame,
+ * "\n" between, blank lines at either end left out; SKIP bytes of the
+ * first ("$ "). Every line: nothing is cut.
+ */
+static void
+question_subject(struct question *q, struct qline *lines, int from, int to,
+    size_t skip)
+{
+	struct buf	b;
+	int		i;
+
+	while (from <= to && lines[from].n == 0)
+		from++;
+	while (to >= from && lines[to].n == 0)
+		to--;
+	buf_init(&b);
+	q->subject_lines = 0;
+	for (i = from; i <= to; i++) {
+		if (i > from)
+			buf_addc(&b, '\n');
+		if (i == from && skip <= lines[i].n)
+			buf_add(&b, lines[i].s + skip, lines[i].n - skip);
+		else
+			buf_add(&b, lines[i].s, lines[i].n);
+		q->subject_lines++;
+	}
+	free(q->subject);
+	q->subject = buf_detach(&b);
 }
 
 /* A line that names a tool: "Bash command", "Edit file", "Fetch". */
@@ -162,81 +192,88 @@ question_tool_line(const struct qline *l)
 	return (words <= 3);
 }
 
-/*
- * Claude Code's dialog: under its top rule (2.1.3xx) or just over the
- * command, a line that names the tool; what it would do is between dashed
- * rules (2.1.3xx), else indented under the tool's line, else the line
- * after it. Its first line, "…" if there are more.
- */
 static void
+question_tool(struct question *q, const struct qline *l)
+{
+	size_t	n = strcspn(l->s, " ");
+
+	question_copy(q->tool, sizeof q->tool, l->s, n < l->n ? n : l->n);
+}
+
+/*
+ * Claude Code 2.1.3xx: its command between dashed rules over the
+ * question, a tool's line over them (a tip and a description between),
+ * the dialog's solid rule over that. The dialog's first line, or -1.
+ */
+static int
 question_claude(struct qline *lines, int qi, struct question *q)
 {
-	int	i, top = -1, first = -1, more = 0;
-	size_t	n;
+	int	i, close, open, tool = -1;
 
-	for (i = qi - 1; i >= 0 && qi - i <= 20; i--) {
+	for (i = qi - 1; i >= 0 && lines[i].n == 0 &&
+	    lines[i].rule == QRULE_NONE; i--)
+		;
+	if (i < 0 || lines[i].rule != QRULE_DASHED)
+		return (-1);
+	close = i;
+	for (i = close - 1; i >= 0 && lines[i].rule != QRULE_DASHED; i--)
+		;
+	if (i < 0)
+		return (-1);
+	open = i;
+	for (i = open - 1; i >= 0 && open - i <= 8; i--) {
 		if (lines[i].rule == QRULE_SOLID)
 			break;
+		if (question_tool_line(&lines[i]))
+			tool = i;
 	}
-	if (i >= 0 && qi - i <= 20 && lines[i].rule == QRULE_SOLID) {
-		for (i++; i < qi && lines[i].n == 0; i++)
-			;
-		if (i < qi && question_tool_line(&lines[i]))
+	if (tool == -1)
+		return (-1);
+	question_tool(q, &lines[tool]);
+	question_subject(q, lines, open + 1, close - 1, 0);
+	return (i >= 0 && lines[i].rule == QRULE_SOLID ? i : tool);
+}
+
+/*
+ * Claude Code before 2.1.3xx (and the fake agent): the tool's line over
+ * the command, which is indented under it, then the question. Lines as
+ * deep as the question's may stand between only a few times.
+ */
+static int
+question_claude_old(struct qline *lines, int qi, struct question *q)
+{
+	int	i, top = -1, shallow = 0;
+
+	for (i = qi - 1; i >= 0 && top == -1 && shallow <= 4; i--) {
+		if (lines[i].n == 0)
+			continue;
+		if (question_tool_line(&lines[i]) &&
+		    lines[i].indent <= lines[qi].indent)
 			top = i;
-	}
-	/* (no rule, or another's: an older version's, or the prompt's) */
-	if (top == -1) {
-		for (i = qi - 1; i >= 0 && qi - i <= 12 && top == -1; i--) {
-			if (question_tool_line(&lines[i]) &&
-			    lines[i].indent <= lines[qi].indent)
-				top = i;
-		}
+		else if (lines[i].indent <= lines[qi].indent)
+			shallow++;
 	}
 	if (top == -1)
-		return;
-	for (i = top + 1; i < qi && lines[i].rule != QRULE_DASHED; i++)
-		;
-	if (i < qi) {
-		for (i++; i < qi && lines[i].n == 0 && !lines[i].rule; i++)
-			;
-		if (i < qi && lines[i].n != 0)
-			first = i;
-		more = first != -1 && first + 1 < qi && lines[first + 1].n != 0;
-	} else {
-		for (i = top + 1; i < qi && first == -1; i++) {
-			if (lines[i].n != 0 && lines[i].indent > lines[top].indent)
-				first = i;
-		}
-		for (i = top + 1; i < qi && first == -1; i++) {
-			if (lines[i].n != 0)
-				first = i;
-		}
-	}
-	if (first == -1)
-		return;
-	n = strcspn(lines[top].s, " ");
-	question_copy(q->tool, sizeof q->tool, lines[top].s,
-	    n < lines[top].n ? n : lines[top].n);
-	question_copy(q->subject, sizeof q->subject - 4, lines[first].s,
-	    lines[first].n);
-	if (more)
-		strlcat(q->subject, "\xe2\x80\xa6", sizeof q->subject);
+		return (-1);
+	question_tool(q, &lines[top]);
+	question_subject(q, lines, top + 1, qi - 1, 0);
+	return (top);
 }
 
 /*
  * Gemini CLI's and Qwen Code's dialog: "? TOOL  WHAT" heads it (Qwen:
- * "?  Shell touch x (why) ←"), what it would run below, in a box or
- * indented: that line, else the head's words after the tool.
+ * "?  Shell touch x (why) ←"), what it would run below it, in a box of
+ * its own (Gemini) or not (Qwen), then the question.
  */
-static void
+static int
 question_gemini(struct qline *lines, int qi, struct question *q)
 {
 	const struct qline	*l;
 	size_t			 n, sp;
-	int			 i, top = -1;
+	int			 i, top = -1, from, to;
 
 	/* ("? for shortcuts" is Claude Code's footer: a tool is a Name) */
-	for (i = qi - 1; i >= 0 && qi - i <= 12 && top == -1; i--) {
+	for (i = qi - 1; i >= 0 && top == -1; i--) {
 		l = &lines[i];
 		sp = 1 + strspn(l->s + 1, " ");
 		if (l->n > sp && l->s[0] == '?' && sp > 1 &&
@@ -244,31 +281,36 @@ question_gemini(struct qline *lines, int qi, struct question *q)
 			top = i;
 	}
 	if (top == -1)
-		return;
+		return (-1);
 	l = &lines[top];
 	sp = 1 + strspn(l->s + 1, " ");
 	n = strcspn(l->s + sp, " ");
 	if (sp + n > l->n)
 		n = l->n - sp;
 	question_copy(q->tool, sizeof q->tool, l->s + sp, n);
-	for (i = top + 1; i < qi && lines[i].n == 0; i++)
+	for (from = top + 1; from < qi && lines[from].n == 0 &&
+	    lines[from].rule == QRULE_NONE; from++)
 		;
-	if (i < qi) {
-		question_copy(q->subject, sizeof q->subject, lines[i].s,
-		    lines[i].n);
-		return;
+	if (from < qi && lines[from].rule == QRULE_SOLID) {
+		/* Its own box: every line inside. */
+		for (to = from + 1; to < qi && lines[to].rule != QRULE_SOLID;
+		    to++)
+			;
+		question_subject(q, lines, from + 1, to - 1, 0);
+	} else if (from < qi)
+		question_subject(q, lines, from, qi - 1, 0);
+	if (q->subject_lines == 0) {
+		sp += n + strspn(l->s + sp + n, " ");
+		question_subject(q, lines, top, top, sp < l->n ? sp : l->n);
 	}
-	sp += n + strspn(l->s + sp + n, " ");
-	if (sp < l->n)
-		question_copy(q->subject, sizeof q->subject, l->s + sp,
-		    l->n - sp);
+	return (top);
 }
 
 /*
  * A box just over the question (its bottom rule, its lines, its top
- * rule): what it would run is the box's first line.
+ * rule): what it would run is every line inside (Copilot CLI).
  */
-static void
+static int
 question_boxed(struct qline *lines, int qi, struct question *q)
 {
 	int	i, bottom;
@@ -276,33 +318,18 @@ question_boxed(struct qline *lines, int qi, struct question *q)
 	for (i = qi - 1; i >= 0 && lines[i].n == 0 && !lines[i].rule; i--)
 		;
 	if (i < 0 || lines[i].rule != QRULE_SOLID)
-		return;
+		return (-1);
 	bottom = i;
-	for (i--; i >= 0 && bottom - i <= 12 && !lines[i].rule; i--)
+	for (i--; i >= 0 && !lines[i].rule; i--)
 		;
 	if (i < 0 || lines[i].rule != QRULE_SOLID)
-		return;
-	for (i++; i < bottom && lines[i].n == 0; i++)
-		;
-	if (i < bottom)
-		question_copy(q->subject, sizeof q->subject, lines[i].s,
-		    lines[i].n);
+		return (-1);
+	question_subject(q, lines, i + 1, bottom - 1, 0);
+	return (i);
 }
 
 /* OpenCode's keys under its buttons: "⇆ select  enter confirm". */
 #define QUESTION_BUTTONS_HINT "\xe2\x87\x86 select"
-
-static const char *
-question_find(const char *s, size_t n, const char *what)
-{
-	size_t	w = strlen(what);
-
-	for (; n >= w; s++, n--) {
-		if (memcmp(s, what, w) == 0)
-			return (s);
-	}
-	return (NULL);
-}
 
 /*
  * OpenCode's dialog: buttons on one line ("Allow once   Allow always
@@ -345,106 +372,163 @@ question_buttons(struct qline *lines, int nlines, struct question *q)
 }
 
 /*
- * Which of the buttons on LINE (capture-pane -e: with its colours) is
- * selected: the one whose colours are not the others'. -1 if not one.
- */
-int
-question_selected_sgr(const char *screen, const struct question *q)
-{
-	const char	*line, *end, *p, *at, *sgr, *esc;
-	char		 seen[QUESTION_MAX_OPTIONS][64];
-	int		 i, j, same, odd = -1;
-
-	/* The last line with the buttons' keys ("⇆", colours around it). */
-	for (line = NULL, p = screen; *p != '\0'; p = *end != '\0' ? end + 1 :
-	    end) {
-		end = p + strcspn(p, "\n");
-		if (question_find(p, (size_t)(end - p), "\xe2\x87\x86"))
-			line = p;
-	}
-	if (line == NULL || q->noptions < 2)
-		return (-1);
-	end = line + strcspn(line, "\n");
-	for (i = 0, p = line; i < q->noptions; i++) {
-		if ((at = question_find(p, (size_t)(end - p),
-		    q->options[i])) == NULL)
-			return (-1);
-		/* The last colour set before the label. */
-		for (sgr = NULL, esc = line; esc < at; esc++) {
-			if (esc[0] == '\033' && esc[1] == '[')
-				sgr = esc;
-		}
-		if (sgr == NULL)
-			return (-1);
-		snprintf(seen[i], sizeof seen[i], "%.*s", (int)strcspn(sgr,
-		    "m") + 1, sgr);
-		p = at + strlen(q->options[i]);
-	}
-	for (i = 0; i < q->noptions; i++) {
-		for (same = 0, j = 0; j < q->noptions; j++)
-			same += j != i && strcmp(seen[i], seen[j]) == 0;
-		if (same == 0) {
-			if (odd != -1)
-				return (-1);
-			odd = i;
-		}
-	}
-	/* (two buttons both "apart": which, unknown) */
-	return (odd);
-}
-
-/*
  * What a dialog of buttons (OpenCode's) asks: over them, its "$ CMD" (cut
- * where a column beside it starts) and its "△ Permission required".
+ * where a column beside it starts) and its "△ Permission required", its
+ * first line.
  */
-static void
-question_from_buttons(struct qline *lines, int bi, const char *kind,
-    struct question *q)
+static int
+question_from_buttons(struct qline *lines, int bi, struct question *q)
 {
 	const struct qline	*l;
 	const char		*gap;
 	int			 i;
 
-	strlcpy(q->kind, kind != NULL ? kind : "choice", sizeof q->kind);
-	strlcpy(q->source, "screen", sizeof q->source);
 	for (i = bi - 1; i >= 0 && bi - i <= 15; i--) {
 		l = &lines[i];
 		if (l->n > 2 && l->s[0] == '$' && l->s[1] == ' ' &&
-		    *q->subject == '\0') {
+		    q->subject_lines == 0) {
 			gap = question_find(l->s + 2, l->n - 2, "   ");
-			question_copy(q->subject, sizeof q->subject, l->s + 2,
-			    (size_t)((gap != NULL ? gap : l->s + l->n) -
-			    (l->s + 2)));
+			free(q->subject);
+			q->subject = xstrndup(l->s + 2, (size_t)((gap != NULL ?
+			    gap : l->s + l->n) - (l->s + 2)));
+			q->subject_lines = 1;
 			strlcpy(q->tool, "shell", sizeof q->tool);
 		} else if (l->n > 4 && memcmp(l->s, "\xe2\x96\xb3 ", 4) == 0) {
 			question_copy(q->text, sizeof q->text, l->s + 4,
 			    l->n - 4);	/* after "△ " */
-			break;
+			return (i);
 		}
 	}
-	question_fingerprint(q);
+	return (bi);
+}
+
+static int
+question_dollar(const struct qline *l)
+{
+	return (l->n > 2 && l->s[0] == '$' && l->s[1] == ' ');
+}
+
+/* Up from FROM to LIMIT: the line that asks ('?' at its end), or -1. */
+static int
+question_asking(struct qline *lines, int from, int limit)
+{
+	int	i;
+
+	for (i = from; i >= 0 && i >= limit; i--) {
+		if (lines[i].n != 0 && !question_dollar(&lines[i]) &&
+		    lines[i].s[lines[i].n - 1] == '?')
+			return (i);
+	}
+	return (-1);
+}
+
+/*
+ * Codex's "$ CMD", its lines under it, between the question and the
+ * options: the top "$" line there, or -1. A command longer than the
+ * question's reach is found above it, its question over it.
+ */
+static int
+question_codex(struct qline *lines, int first, int *qi)
+{
+	int	i, dollar = -1;
+
+	if (*qi == -1) {
+		for (i = first - 1; i >= 0 && !question_dollar(&lines[i]); i--)
+			;
+		if (i < 0)
+			return (-1);
+		*qi = question_asking(lines, i - 1, i - 12);
+		if (*qi == -1)
+			return (-1);
+	}
+	for (i = first - 1; i > *qi; i--) {
+		if (question_dollar(&lines[i]))
+			dollar = i;
+	}
+	return (dollar);
+}
+
+/* The fingerprint: every field, then every line of the dialog. */
+static void
+question_fingerprint(struct question *q, struct qline *lines, int top,
+    int first, int last)
+{
+	struct sha256	 c;
+	unsigned char	 d[SHA256_LEN];
+	const char	*fields[3 + QUESTION_MAX_OPTIONS], *opt;
+	size_t		 n;
+	int		 i, nf = 0, pointed;
+
+	fields[nf++] = q->kind;
+	fields[nf++] = q->tool;
+	fields[nf++] = q->text;
+	for (i = 0; i < q->noptions; i++)
+		fields[nf++] = q->options[i];
+	sha256_init(&c);
+	sha256_adds(&c, "lisa dialog 1\n");
+	for (i = 0; i < nf; i++) {
+		sha256_adds(&c, fields[i]);
+		sha256_add(&c, "\n", 1);
+	}
+	/*
+	 * (each line ends with a byte no line holds: none runs into the
+	 * next; an option's line from its number on: where the pointer is
+	 * drawn is no other dialog)
+	 */
+	for (i = top; i <= last; i++) {
+		if (i >= first && question_option(&lines[i], &opt, &n,
+		    &pointed))
+			sha256_add(&c, opt, n);
+		else
+			sha256_add(&c, lines[i].raw, lines[i].rawn);
+		sha256_add(&c, "\0", 1);
+	}
+	q->lines = last - top + 1;
+	sha256_end(&c, d);
+	sha256_hex(d, q->fingerprint);
+}
+
+/* SCREEN's lines; *N of them. */
+static struct qline *
+question_lines(const char *screen, int *n)
+{
+	struct qline	*lines;
+	const char	*p, *end;
+	int		 count = 1;
+
+	for (p = screen; *p != '\0'; p++)
+		count += *p == '\n';
+	lines = xcalloc((size_t)count, sizeof *lines);
+	*n = 0;
+	for (p = screen; *p != '\0'; p = *end != '\0' ? end + 1 : end) {
+		end = p + strcspn(p, "\n");
+		question_clean(p, end, &lines[(*n)++]);
+	}
+	return (lines);
 }
 
 /*
  * The dialog on SCREEN, with the kind the agent's profile gave it
  * (permission, question, trust, or NULL: "choice"). 0 if one with
- * options is there, else -1 (q is empty).
+ * options is there, else -1 (q is empty). Either way q is the caller's to
+ * question_free.
  */
 int
 question_from_screen(const char *kind, const char *screen, struct question *q)
 {
-	struct qline	 lines[QUESTION_MAX_LINES], *l;
-	const char	*p, *end, *opt;
+	struct qline	*lines, *l;
+	const char	*opt;
 	size_t		 n;
-	int		 nlines = 0, i, first = -1, last = -1, pointed, qi = -1;
+	int		 nlines, i, first = -1, last = -1, pointed, qi, top;
+	int		 dollar;
 
 	memset(q, 0, sizeof *q);
 	q->selected = -1;
-	for (p = screen; *p != '\0' && nlines < QUESTION_MAX_LINES;
-	    p = *end != '\0' ? end + 1 : end) {
-		end = p + strcspn(p, "\n");
-		question_clean(p, end, &lines[nlines++]);
-	}
+	q->subject = xstrdup("");
+	strlcpy(q->kind, kind != NULL ? kind : "choice", sizeof q->kind);
+	strlcpy(q->source, "screen", sizeof q->source);
+	lines = question_lines(screen, &nlines);
+
 	/* The last run of option lines (a blank line may sit inside). */
 	for (i = nlines - 1; i >= 0; i--) {
 		if (question_option(&lines[i], &opt, &n, &pointed)) {
@@ -455,9 +539,15 @@ question_from_screen(const char *kind, const char *screen, struct question *q)
 			break;
 	}
 	if (first == -1) {
-		if ((first = question_buttons(lines, nlines, q)) == -1)
+		if ((first = question_buttons(lines, nlines, q)) == -1) {
+			free(lines);
+			question_free(q);
 			return (-1);
-		question_from_buttons(lines, first, kind, q);
+		}
+		top = question_from_buttons(lines, first, q);
+		q->top_seen = top != first;
+		question_fingerprint(q, lines, top, first + 1, first);
+		free(lines);
 		return (0);
 	}
 	for (i = first; i <= last; i++) {
@@ -469,25 +559,12 @@ question_from_screen(const char *kind, const char *screen, struct question *q)
 		question_copy(q->options[q->noptions++], sizeof q->options[0],
 		    opt, n);
 	}
-	strlcpy(q->kind, kind != NULL ? kind : "choice", sizeof q->kind);
-	strlcpy(q->source, "screen", sizeof q->source);
 
-	/* Up from the options: Codex's "$ command", then the question. */
-	for (i = first - 1; i >= 0 && i >= first - 12; i--) {
-		l = &lines[i];
-		if (l->n == 0)
-			continue;
-		if (l->n > 2 && l->s[0] == '$' && l->s[1] == ' ' &&
-		    *q->subject == '\0') {
-			question_copy(q->subject, sizeof q->subject, l->s + 2,
-			    l->n - 2);
-			strlcpy(q->tool, "shell", sizeof q->tool);
-			continue;
-		}
-		if (l->s[l->n - 1] == '?') {
-			qi = i;
-			break;
-		}
+	/* Up from the options: the question, over Codex's "$ command". */
+	qi = question_asking(lines, first - 1, first - 12);
+	if ((dollar = question_codex(lines, first, &qi)) != -1) {
+		strlcpy(q->tool, "shell", sizeof q->tool);
+		question_subject(q, lines, dollar, first - 1, 2);
 	}
 	if (qi == -1) {
 		/* No line asks: the one just above the options says it. */
@@ -496,138 +573,98 @@ question_from_screen(const char *kind, const char *screen, struct question *q)
 		if (i >= 0)
 			question_copy(q->text, sizeof q->text, lines[i].s,
 			    lines[i].n);
-		question_fingerprint(q);
-		return (0);
+		top = i >= 0 ? i : first;
+	} else {
+		l = &lines[qi];
+		question_copy(q->text, sizeof q->text, l->s, l->n);
+		top = -1;
+		if (dollar != -1)
+			top = qi;
+		/* Gemini CLI's "? Shell  touch x" over its question. */
+		if (top == -1)
+			top = question_gemini(lines, qi, q);
+		/* Claude Code's: the tool and its command over the question. */
+		if (top == -1)
+			top = question_claude(lines, qi, q);
+		/* Copilot CLI's: the command in a box of its own. */
+		if (top == -1)
+			top = question_boxed(lines, qi, q);
+		if (top == -1)
+			top = question_claude_old(lines, qi, q);
+		q->top_seen = top != -1;
+		if (top == -1)
+			top = qi;
 	}
-	question_copy(q->text, sizeof q->text, lines[qi].s, lines[qi].n);
-	/* Gemini CLI's "? Shell  touch x" over its question. */
-	if (*q->subject == '\0')
-		question_gemini(lines, qi, q);
-	/* Claude Code's: over the question, the tool and what it would do. */
-	if (*q->subject == '\0')
-		question_claude(lines, qi, q);
-	/* Copilot CLI's: the command in a box of its own over the question. */
-	if (*q->subject == '\0')
-		question_boxed(lines, qi, q);
-	question_fingerprint(q);
-	return (0);
-}
-
-/* "don't ask again", in the words of each agent (Gemini: "this session"). */
-static const char *question_always[] = { "don't ask", "always",
-    "this session", "rest of the session", NULL };
-
-static int
-question_has(const char *s, const char *word)
-{
-	size_t	n = strlen(word);
-
-	for (; *s != '\0'; s++) {
-		if (strncasecmp(s, word, n) == 0)
-			return (1);
-	}
-	return (0);
-}
-
-static int
-question_is_always(const char *words)
-{
-	int	i;
-
-	for (i = 0; question_always[i] != NULL; i++) {
-		if (question_has(words, question_always[i]))
-			return (1);
-	}
+	question_fingerprint(q, lines, top, first, last);
+	free(lines);
 	return (0);
 }
 
 /*
- * The key that picks an option: what the agent shows in parentheses at
- * the option's end ("(y)", "(esc)": Codex), else its number. WHAT is
- * allow (a yes that is not for always), always (only when named: "don't
- * ask again", "always"), deny (a no), or a number. The option's index,
- * or -1 when the dialog has none such.
- */
-int
-question_option_key(const struct question *q, const char *what, char *key,
-    size_t len)
-{
-	const char	*o, *words, *lp, *rp;
-	int		 i, pick = -1, number;
-
-	for (i = 0; i < q->noptions && pick == -1; i++) {
-		o = q->options[i];
-		number = (int)strtol(o, NULL, 10);
-		words = o + strspn(o, "0123456789.) ");
-		if (isdigit((unsigned char)*what)) {
-			if (number == (int)strtol(what, NULL, 10))
-				pick = i;
-		} else if (strcmp(what, "always") == 0) {
-			if (question_is_always(words))
-				pick = i;
-		} else if (strcmp(what, "allow") == 0) {
-			if ((strncasecmp(words, "yes", 3) == 0 ||
-			    strncasecmp(words, "allow", 5) == 0) &&
-			    !question_is_always(words))
-				pick = i;
-		} else if (strcmp(what, "deny") == 0) {
-			if (strncasecmp(words, "no", 2) == 0 ||
-			    strncasecmp(words, "deny", 4) == 0 ||
-			    strncasecmp(words, "reject", 6) == 0)
-				pick = i;
-		}
-	}
-	if (pick == -1)
-		return (-1);
-	o = q->options[pick];
-	lp = strrchr(o, '(');
-	rp = lp != NULL ? strchr(lp, ')') : NULL;
-	if (!isdigit((unsigned char)*o) && (lp == NULL || rp == NULL)) {
-		*key = '\0';		/* a button: selected, then Enter */
-		return (pick);
-	}
-	if (lp != NULL && rp != NULL && rp[1] == '\0' && rp - lp - 1 >= 1 &&
-	    rp - lp - 1 <= 5)
-		snprintf(key, len, "%.*s", (int)(rp - lp - 1), lp + 1);
-	else if (lp != NULL && rp != NULL && rp[1] == '\0' &&
-	    strncasecmp(lp + 1, "esc ", 4) == 0)
-		snprintf(key, len, "esc");	/* Copilot: "(Esc to stop)" */
-	else
-		snprintf(key, len, "%d", (int)strtol(o, NULL, 10));
-	return (pick);
-}
-
-/* Is a verdict's DETAIL a dialog whose question lisa reads? */
-int
-question_detail(const char *detail)
-{
-	return (strcmp(detail, "permission") == 0 ||
-	    strcmp(detail, "question") == 0 || strcmp(detail, "trust") == 0);
-}
-
-/* allow, deny, always or an option's number: a choice, not a reply. */
-int
-question_is_choice(const char *what)
-{
-	size_t	n = strspn(what, "0123456789");
-
-	if (n != 0 && n <= 2 && what[n] == '\0')
-		return (1);
-	return (strcmp(what, "allow") == 0 || strcmp(what, "deny") == 0 ||
-	    strcmp(what, "always") == 0);
-}
-
-/*
- * What a dialog asks, in one line for people: "asks to run: CMD" for a
- * permission that names what it would run, else "asks: TEXT".
+ * The agent's hook (Claude Code's PermissionRequest) named the tool and
+ * its whole command: taken when its first line is the screen's, shown
+ * beside the screen's where it says more, and both in the fingerprint
+ * (an answer reads the same hook with the screen: a later hook is a later
+ * dialog).
  */
 void
-question_asks(const char *kind, const char *subject, const char *text,
-    char *out, size_t len)
+question_add_hook(struct question *q, const char *tool, const char *subject)
 {
-	if (kind != NULL && strcmp(kind, "permission") == 0 &&
-	    subject != NULL && *subject != '\0')
-		snprintf(out, len, "asks to run: %s", subject);
-	else
-		snprintf(out, len, "asks: %s", text != NULL ? text : "");
+	struct sha256	 c;
+	unsigned char	 d[SHA256_LEN];
+	size_t		 n, m;
+
+	if (subject == NULL || *subject == '\0' ||
+	    strcmp(q->kind, "permission") != 0 || q->subject == NULL)
+		return;
+	/* (the screen's has no blanks at its end; the hook's may) */
+	n = strcspn(q->subject, "\n");
+	m = strcspn(subject, "\n");
+	while (m > n && (subject[m - 1] == ' ' || subject[m - 1] == '\t'))
+		m--;
+	if (n == 0 || m != n || strncmp(subject, q->subject, n) != 0)
+		return;
+	strlcpy(q->tool, tool, sizeof q->tool);
+	strlcpy(q->source, "hook", sizeof q->source);
+	free(q->hook_subject);
+	q->hook_subject = strcmp(subject, q->subject) != 0 ?
+	    xstrdup(subject) : NULL;
+	sha256_init(&c);
+	sha256_adds(&c, q->fingerprint);
+	sha256_adds(&c, "\nhook\n");
+	sha256_adds(&c, tool);
+	sha256_add(&c, "\n", 1);
+	sha256_adds(&c, subject);
+	sha256_end(&c, d);
+	sha256_hex(d, q->fingerprint);
+}
+
+/* A subject's first line, "…" after it if there are more. */
+void
+question_first_line(const char *s, char *out, size_t len)
+{
+	size_t	n = strcspn(s, "\n");
+
+	if (len < 4)
+		return;
+	question_copy(out, len - 3, s, n);
+	if (s[n] == '\n')
+		strlcat(out, "\xe2\x80\xa6", len);
+}
+
+void
+question_free(struct question *q)
+{
+	free(q->subject);
+	free(q->hook_subject);
+	q->subject = q->hook_subject = NULL;
+}
+
+/* SRC into DST (DST's own freed first); SRC is left empty. */
+void
+question_move(struct question *dst, struct question *src)
+{
+	question_free(dst);
+	*dst = *src;
+	src->subject = src->hook_subject = NULL;
 }

@@ -92,6 +92,8 @@ class Claude(Agent):
     error_detail = "error"
     tool_done = "after_tool"
     answer_prompt = "#mock bash touch %s"
+    # A command of several lines, allowed whole (" ;; " between lines).
+    multiline_prompt = "#mock bashlines touch %s-1 ;; touch %s-2"
     refusal_words = ["doesn't want to proceed"]
     kill_detail = "signal 9"
     oneshot_name = "print mode"

@@ -1,8 +1,9 @@
 """Answering the real agents' permission dialogs with `lisa answer`
 (conformance.py's "answers" step): what lisa says the dialog asks, a stale
-fingerprint refused with the dialog untouched, a deny with a reply (the
-scripted server gets the refusal and the reply; the tool never ran) and an
-allow (the tool ran, the server got its result)."""
+token refused with the dialog untouched, a deny with a reply (the scripted
+server gets the refusal and the reply; the tool never ran), an allow (the
+tool ran, the server got its result) and, where the agent's mock can ask
+for one, an allow of a command of several lines, read whole."""
 import json
 import os
 import subprocess
@@ -31,7 +32,7 @@ class AnswerRows:
         end = time.time() + seconds
         while time.time() < end:
             q = self.s.status(pane).get("question")
-            if q and q.get("fingerprint"):
+            if q and q.get("token"):
                 return q
             time.sleep(0.25)
         return None
@@ -62,15 +63,20 @@ class AnswerRows:
             time.sleep(0.2)
         return None
 
-    def ask(self, pane, name):
-        """Prompt the agent to `touch NAME`: its permission dialog, and the
-        question lisa read (None after a failed row)."""
-        t = self.type(pane, self.a.answer_prompt % name)
+    def ask(self, pane, name, lines=False):
+        """Prompt the agent to `touch NAME` (LINES: NAME-1 and NAME-2, one a
+        line): its permission dialog, and the question lisa read (None after
+        a failed row)."""
+        if lines:
+            t = self.type(pane, self.a.multiline_prompt % (name, name))
+            want = "touch %s-1\ntouch %s-2" % (name, name)
+        else:
+            t = self.type(pane, self.a.answer_prompt % name)
+            want = "touch %s" % name
         if not self.expect("answer: dialog (%s)" % name, pane, t, "waiting_input",
                            "permission", 60):
             return None
         q = self.question(pane)
-        want = "touch %s" % name
         got = q.get("subject") if q else "no question read"
         if got != want:
             self.dump("answer: what it asks", pane)
@@ -90,9 +96,12 @@ class AnswerRows:
             return
         text = getattr(a, "dialog_text", {}).get("permission") or q.get("text")
 
-        # A fingerprint that is not the dialog's: refused, nothing sent.
+        # A token whose dialog is not this one: refused, nothing sent.
+        f = q["token"].split(":")
+        f[1] = "".join("0123456789abcdef"[("0123456789abcdef".index(c) + 1) % 16]
+                       for c in f[1])
         t = now_ms()
-        rc, out = self.answer(pane, "allow", "--expect", "0123456789ab")
+        rc, out = self.answer(pane, "allow", "--expect", ":".join(f))
         asked = self.mock_asked(t, 3)
         drawn = text in self.s.tmux("capture-pane", "-p", "-t", pane, check=False)
         got = "exit %d, dialog %s, server %s, %s" % (
@@ -100,16 +109,16 @@ class AnswerRows:
             "ran" if self.ran("lisa-deny", 0) else "not run")
         want = "exit 1, dialog drawn, server not asked, not run"
         if got != want:
-            self.dump("answer: stale fingerprint", pane)
-        self.record("answer: stale fingerprint refused", want, got, got == want,
+            self.dump("answer: stale token", pane)
+        self.record("answer: stale token refused", want, got, got == want,
                     None, out[:60])
 
         # Deny with a reply: declined with the agent's own key, the reply
         # typed at the prompt that comes back; the server gets both.
         marker = "LISA-REPLY-%d" % (now_ms() % 100000)
         t = now_ms()
-        rc, out = self.answer(pane, "%s: do not touch it" % marker,
-                              "--expect", q["fingerprint"])
+        rc, out = self.answer(pane, "--reply", "%s: do not touch it" % marker,
+                              "--expect", q["token"])
         e = self.mock_reply(t, marker, 30)
         words = [w for w in a.refusal_words if e and w in e.get("before", "")]
         got = "exit %d, %s, server %s" % (
@@ -131,7 +140,7 @@ class AnswerRows:
         if q is None:
             return
         t = now_ms()
-        rc, out = self.answer(pane, "allow", "--expect", q["fingerprint"])
+        rc, out = self.answer(pane, "allow", "--expect", q["token"])
         ran = self.ran("lisa-allow", 30)
         done = self.mock_done(getattr(a, "tool_done", "after_tool"), t) != t
         got = "exit %d, %s, server %s" % (rc, "ran" if ran else "not run",
@@ -141,4 +150,28 @@ class AnswerRows:
             self.dump("answer: allow", pane)
         self.record("answer: allow", want, got, got == want, None, out[:70])
         self.wait_turn(pane, 60)
+        if getattr(a, "multiline_prompt", None):
+            self.allow_lines(pane)
         self.s.tmux("kill-pane", "-t", pane, check=False)
+
+    def allow_lines(self, pane):
+        """A command of two lines, read whole, allowed with its token: both
+        ran, the server got the result."""
+        if not self.expect("answer: back at its prompt (lines)", pane, now_ms(),
+                           "waiting_input", "prompt", 60):
+            return
+        q = self.ask(pane, "lisa-lines", lines=True)
+        if q is None:
+            return
+        t = now_ms()
+        rc, out = self.answer(pane, "allow", "--expect", q["token"])
+        ran = self.ran("lisa-lines-1", 30) and self.ran("lisa-lines-2", 5)
+        done = self.mock_done(getattr(self.a, "tool_done", "after_tool"), t) != t
+        got = "exit %d, %s, server %s" % (rc, "both ran" if ran else "not run",
+                                          "got its result" if done else "got nothing")
+        want = "exit 0, both ran, server got its result"
+        if got != want:
+            self.dump("answer: allow (lines)", pane)
+        self.record("answer: allow, a command of two lines", want, got,
+                    got == want, None, out[:70])
+        self.wait_turn(pane, 60)

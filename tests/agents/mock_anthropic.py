@@ -13,6 +13,7 @@ last one wins):
 
     #mock slow S        stream filler text for about S seconds
     #mock bash CMD      call the Bash tool with CMD (to end of line)
+    #mock bashlines A ;; B   the Bash tool with a command of lines A, B
     #mock background CMD  the same, run_in_background: the turn ends while
                         CMD still runs
     #mock ask           call AskUserQuestion with two options
@@ -160,6 +161,11 @@ class Anthropic(Handler):
             blocks = [("text", "I will run a command."),
                       ("tool", "Bash", {"command": arg or "true",
                                         "description": "Run the mock command"})]
+        elif verb == "bashlines":
+            # A command of several lines: " ;; " between them.
+            blocks = [("text", "I will run a script."),
+                      ("tool", "Bash", {"command": arg.replace(" ;; ", "\n"),
+                                        "description": "Run the mock script"})]
         elif verb == "background":
             blocks = [("text", "I will start a command in the background."),
                       ("tool", "Bash", {"command": arg or "sleep 30",

@@ -283,15 +283,34 @@ POINTER = os.environ.get("FAKE_AGENT_POINTER") == "1"
 def claude_dialog(cmd, pointer):
     opts = ["1. Yes", "2. Yes, and always allow access to fake/ from this "
             "project", "3. No"]
-    w("\r\n Bash command\r\n   %s\r\n Do you want to proceed?\r\n" % cmd +
+    # (a command of several lines: each indented under the tool's line)
+    w("\r\n Bash command\r\n" +
+      "".join("   %s\r\n" % line for line in cmd.split("\n")) +
+      " Do you want to proceed?\r\n" +
       "".join(" %s %s\r\n" % ("\u276f" if i == pointer else " ", o)
               for i, o in enumerate(opts)) +
       " Esc to cancel \u00b7 Tab to amend\r\n")
 
 
 def dialog_permission(question=False):
+    # FAKE_AGENT_QUEUE=FILE: a JSON list of commands, asked one after the
+    # other as queued tool calls are (the next dialog drawn as soon as one
+    # is answered yes); the log names each ("dialog 2 answered yes").
+    queue = os.environ.get("FAKE_AGENT_QUEUE")
+    if queue and not question:
+        with open(queue) as f:
+            cmds = json.load(f)
+        for i, cmd in enumerate(cmds):
+            answer = dialog_one(question, cmd, last=i == len(cmds) - 1)
+            mark("dialog %d answered %s" % (i + 1, answer))
+            if answer == "no":
+                return
+        return
+    dialog_one(question, os.environ.get("FAKE_AGENT_COMMAND", "touch x"))
+
+
+def dialog_one(question, cmd, last=True):
     tool = "AskUserQuestion" if question else "Bash"
-    cmd = os.environ.get("FAKE_AGENT_COMMAND", "touch x")
     hook("PreToolUse", tool_name=tool, tool_input={} if question else
          {"command": cmd}, tool_use_id="t1")
     if CLAUDE:
@@ -314,7 +333,7 @@ def dialog_permission(question=False):
           "\u203a 1. Yes, proceed (y)\r\n  2. Yes, and don't ask again for "
           "commands that start with `%s` (p)\r\n  3. No, and tell Codex "
           "what to do differently (esc)\r\nPress enter to confirm or esc "
-          "to cancel\r\n" % (cmd, cmd.split()[0]))
+          "to cancel\r\n" % (cmd.replace("\n", "\r\n"), cmd.split()[0]))
     # As the real ones: one key answers (a number, Codex's letters, Enter
     # for the option the pointer is on, Esc); others are ignored. Codex
     # blinks its title while it waits; Claude writes nothing.
@@ -354,6 +373,10 @@ def dialog_permission(question=False):
     mark("answer %s %r" % (answer, key))
     # The TUI redraws: the answered dialog is gone from the screen.
     w("\033[2J\033[H")
+    if answer != "no" and not last:
+        # The next queued call's dialog, drawn at once.
+        hook("PostToolUse", tool_name=tool, tool_response={}, duration_ms=5)
+        return answer
     if answer != "no":
         hook("PostToolUse", tool_name=tool, tool_response={}, duration_ms=5)
         session("busy")
@@ -368,6 +391,7 @@ def dialog_permission(question=False):
         w("\r\n  \u23bf  Interrupted \u00b7 What should Claude do instead?\r\n"
           if CLAUDE else "\r\n\u25a0 Conversation interrupted\r\n")
         idle_screen()
+    return answer
 
 
 def read_key(blink=False):

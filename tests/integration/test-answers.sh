@@ -97,7 +97,9 @@ assert q["kind"] == "permission" and q["tool"] == "Bash", q
 assert q["subject"] == "touch x" and q["text"] == "Do you want to proceed?", q
 assert q["options"] == ["1. Yes", "2. Yes, and always allow access to fake/ from this project", "3. No"], q
 assert q["selected"] == 0, q
-assert q["source"] == "screen" and len(q["fingerprint"]) == 12, q' ||
+assert q["source"] == "screen" and len(q["fingerprint"]) == 64, q
+assert q["subject_lines"] == 1 and q["lines"] == 6 and q["whole"], q
+assert q["token"].startswith("v1:" + q["fingerprint"] + ":"), q' ||
 	    fail "claude: $(L status "$c" --json)"
 	L status "$x" --json | python3 -c '
 import json, sys
@@ -105,7 +107,8 @@ q = json.load(sys.stdin)["question"]
 assert q["tool"] == "shell" and q["subject"] == "touch x", q
 assert q["text"] == "Would you like to run the following command?", q' ||
 	    fail "codex: $(L status "$x" --json)"
-	L explain "$c" | grep -q "asks: Bash touch x: Do you want to proceed?" ||
+	L explain "$c" | grep -q "asks: Bash: Do you want to proceed?" &&
+	    L explain "$c" | grep -q "^      touch x$" ||
 	    fail "explain: $(L explain "$c")"
 	# Answered: the question goes with the dialog.
 	T send-keys -t "$c" y Enter

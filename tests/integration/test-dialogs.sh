@@ -23,14 +23,19 @@ agent_ready() {
 	echo "$a"
 }
 
-# Pane $1 asks its permission; lisa has read the question: its fingerprint.
+# Pane $1 asks its permission; lisa has read the question: its token.
 ask_permission() {
 	T send-keys -t "$1" permission Enter
 	until_ms 15000 state_is "$1" waiting_input permission "" ||
 	    fail "$1: no dialog: $(L status "$1")"
-	until_ms 5000 sh -c "$LISA -L $SOCK status $1 --json | grep -q fingerprint" ||
+	question_token "$1"
+}
+
+# The token lisa shows for pane $1's dialog, once it has read one.
+question_token() {
+	until_ms 5000 sh -c "$LISA -L $SOCK status $1 --json | grep -q '\"token\"'" ||
 	    fail "no question read: $(L status "$1" --json)"
-	L status "$1" --json | jget "d['question']['fingerprint']"
+	L status "$1" --json | jget "d['question']['token']"
 }
 
 drawn() { T capture-pane -p -t "$1" | grep -q -- "$2"; }
@@ -62,7 +67,9 @@ test_answer_allow_claude_and_codex() {
 	done
 	L events "$c" | grep -E "answer +.*chose 1\. Yes" ||
 	    fail "no answer event: $(L events "$c")"
-	L events --json | grep -q "\"fingerprint\":\"$fc\"" ||
+	fp=$(echo "$fc" | cut -d: -f2)
+	[ ${#fp} = 64 ] || fail "not a SHA-256 fingerprint: $fc"
+	L events --json | grep -q "\"fingerprint\":\"$fp\"" ||
 	    fail "the event has no fingerprint: $(L events --json | grep answer)"
 }
 
@@ -89,27 +96,82 @@ test_answer_deny_and_always() {
 	grep -q "answer always 'p'" "$FAKE_AGENT_LOG" || fail "codex got: $(grep answer "$FAKE_AGENT_LOG")"
 }
 
-# The guards: a fingerprint that is not the dialog's, an incarnation that
-# is not the pane's, a pane that waits at its prompt, an option the dialog
-# does not have: refused, exit 1, nothing sent, the dialog still drawn.
+# The guards: a token whose dialog is not on screen, a part of a token, a
+# token of another incarnation, server or pane, a pane that waits at its
+# prompt, an option the dialog does not have: refused, exit 1, nothing
+# sent, the dialog still drawn.
 test_answer_refused_without_a_key() {
 	start_dialogs
 	c=$(agent_ready 1 claude)
 	out=$(L answer "$c" allow 2>&1) && fail "answered a prompt: $out"
 	case "$out" in *"does not wait on a dialog (it is waiting_input/prompt)"*) ;;
 	*) fail "at its prompt: $out" ;; esac
-	fp=$(ask_permission "$c")
-	out=$(L answer "$c" allow --expect 0123456789ab 2>&1) && fail "stale: $out"
-	case "$out" in *"not the one you saw"*"fingerprint $fp"*"nothing sent"*) ;;
+	tok=$(ask_permission "$c")
+	fp=$(echo "$tok" | cut -d: -f2)
+	rest=$(echo "$tok" | cut -d: -f3-)
+	stale="v1:$(echo "$fp" | tr 0-9a-f 1-9a-f0):$rest"
+	out=$(L answer "$c" allow --expect "$stale" 2>&1) && fail "stale: $out"
+	case "$out" in *"not the one you saw"*"nothing sent"*) ;;
 	*) fail "stale fingerprint: $out" ;; esac
-	out=$(L answer "$c" allow --expect "$fp:1.2.3" 2>&1) && fail "other agent: $out"
+	# A prefix, the fingerprint alone, its first 12 digits: not a token.
+	for part in "${tok%:*}" "$fp" "$(echo "$fp" | cut -c1-12)" \
+	    "$(echo "$fp" | cut -c1-12):${tok##*:}" "${tok}:x" "x$tok"; do
+		out=$(L answer "$c" allow --expect "$part" 2>&1) &&
+		    fail "a part of a token answered: $part: $out"
+		case "$out" in *"not a token lisa printed"*) ;;
+		*) fail "part $part: $out" ;; esac
+	done
+	out=$(L answer "$c" allow --expect "${tok%:*}:1.2.3" 2>&1) &&
+	    fail "other agent: $out"
 	case "$out" in *"not what it was when you chose"*) ;; *) fail "incarnation: $out" ;; esac
+	other=$(echo "$tok" | awk -F: -v OFS=: '{ $4 = "1-2"; print }')
+	out=$(L answer "$c" allow --expect "$other" 2>&1) && fail "server: $out"
+	case "$out" in *"another tmux server's"*) ;; *) fail "server: $out" ;; esac
+	other=$(echo "$tok" | awk -F: -v OFS=: '{ $5 = $5 + 1000; print }')
+	out=$(L answer "$c" allow --expect "$other" 2>&1) && fail "pane: $out"
+	case "$out" in *"another pane's"*) ;; *) fail "pane: $out" ;; esac
 	out=$(L answer "$c" 7 2>&1) && fail "option 7: $out"
 	case "$out" in *"no option for \"7\""*) ;; *) fail "option 7: $out" ;; esac
 	[ "$(answers_logged)" = 0 ] || fail "a key reached the dialog: $(grep answer "$FAKE_AGENT_LOG")"
 	drawn "$c" "Do you want to proceed?" || fail "the dialog went"
-	L events --json "$c" | grep -c answer_refused | grep -q '^[4-9]' ||
+	L events --json "$c" | grep -c answer_refused | grep -q '^1[0-9]' ||
 	    fail "refusals not in the events: $(L events "$c")"
+}
+
+# The words a person types: yes and y allow, no and n deny; anything else
+# is a usage error (exit 2) that lists the choices and sends nothing.
+test_answer_words() {
+	start_dialogs
+	c=$(agent_ready 1 claude)
+	x=$(agent_ready 2 codex)
+	ask_permission "$c" >/dev/null
+	ask_permission "$x" >/dev/null
+	for word in Yes "yes please" sure 0 allow-once; do
+		out=$(L answer "$c" "$word" 2>&1)
+		[ $? = 2 ] || fail "$word: not a usage error: $out"
+		case "$out" in *"not a choice"*"allow, yes, y, deny, no, n, always"*"--reply"*) ;;
+		*) fail "$word: $out" ;; esac
+	done
+	out=$(L answer "$c" allow --reply "no" 2>&1)
+	[ $? = 2 ] || fail "allow with a reply: $out"
+	[ "$(answers_logged)" = 0 ] || fail "a key reached a dialog: $(grep answer "$FAKE_AGENT_LOG")"
+	out=$(L answer "$c" yes) || fail "yes: $out"
+	case "$out" in *'answered "1. Yes" (key 1)'*) ;; *) fail "yes: $out" ;; esac
+	out=$(L answer "$x" n) || fail "n: $out"
+	case "$out" in *"(key esc)"*) ;; *) fail "n: $out" ;; esac
+	grep -q "answer yes '1'" "$FAKE_AGENT_LOG" || fail "claude: $(grep answer "$FAKE_AGENT_LOG")"
+	grep -q "answer no '.x1b'" "$FAKE_AGENT_LOG" || fail "codex: $(grep answer "$FAKE_AGENT_LOG")"
+	L wait "$c" --until waiting_input --timeout 20 >/dev/null
+	until_ms 15000 state_is "$c" waiting_input prompt "" || fail "$(L status "$c")"
+	ask_permission "$c" >/dev/null
+	out=$(L answer "$c" no) || fail "no: $out"
+	case "$out" in *'answered "3. No" (key 3)'*) ;; *) fail "no: $out" ;; esac
+	L wait "$x" --until waiting_input --timeout 20 >/dev/null
+	until_ms 15000 state_is "$x" waiting_input prompt "" || fail "$(L status "$x")"
+	ask_permission "$x" >/dev/null
+	out=$(L answer "$x" y) || fail "y: $out"
+	case "$out" in *"(key y)"*) ;; *) fail "y: $out" ;; esac
+	[ "$(answers_logged)" = 4 ] || fail "keys: $(grep answer "$FAKE_AGENT_LOG")"
 }
 
 # A reply: the dialog declined, then the text typed at the prompt that
@@ -118,7 +180,7 @@ test_answer_reply_declines_then_types() {
 	start_dialogs
 	x=$(agent_ready 2 codex)
 	ask_permission "$x" >/dev/null
-	out=$(L answer "$x" "use mkdir; then stop") || fail "reply: $out"
+	out=$(L answer "$x" --reply "use mkdir; then stop") || fail "reply: $out"
 	case "$out" in *"(key esc), then typed \"use mkdir; then stop\""*) ;;
 	*) fail "reply: $out" ;; esac
 	until_ms 10000 drawn "$x" "unknown command: use" ||
@@ -133,8 +195,7 @@ test_answer_always_only_by_name() {
 	c=$(agent_ready 1 claude)
 	T send-keys -t "$c" question Enter
 	until_ms 15000 state_is "$c" waiting_input question "" || fail "$(L status "$c")"
-	until_ms 5000 sh -c "$LISA -L $SOCK status $c --json | grep -q fingerprint" ||
-	    fail "no question read"
+	question_token "$c" >/dev/null
 	out=$(L answer "$c" always 2>&1) && fail "always on a choice: $out"
 	case "$out" in *"no option for \"always\""*) ;; *) fail "always: $out" ;; esac
 	out=$(L answer "$c" 2) || fail "option 2: $out"
@@ -180,8 +241,8 @@ test_menu_answers_the_dialog_shown() {
 	    fail "the reply's buffer stayed: $(T list-buffers)"
 }
 
-# The details popup of a waiting agent answers too: n denies the dialog
-# it showed.
+# The details popup of a waiting agent answers too, with the menu's keys:
+# x denies the dialog it showed.
 test_details_popup_denies() {
 	start_dialogs
 	c=$(agent_ready 1 claude)
@@ -191,8 +252,10 @@ test_details_popup_denies() {
 	expect_screen "Why? (this pane)"
 	O send-keys d
 	expect_screen "y allow once"
-	screen_has "asks: Bash touch x" || fail "the popup does not say what it asks: $(screen)"
-	O send-keys n
+	screen_has "asks: Bash: Do you want to proceed?" && screen_has "touch x" ||
+	    fail "the popup does not say what it asks: $(screen)"
+	screen_has "x deny" || fail "not the menu's keys: $(screen)"
+	O send-keys x
 	until_ms 10000 grep -q "answer no '3'" "$FAKE_AGENT_LOG" ||
 	    fail "not denied: $(grep answer "$FAKE_AGENT_LOG"; screen)"
 	expect_screen 'answered "3. No" (key 3)'
@@ -214,7 +277,7 @@ test_border_says_what_it_asks() {
 
 # With lisa's Claude hooks, the command comes from PermissionRequest's
 # tool_input, exact (the screen's agreed with it): source "hook"; the
-# fingerprint is still the screen's, and answers with it.
+# fingerprint covers both, and answers with them.
 test_question_command_from_the_hook() {
 	export HOME="$TESTDIR/home"
 	mkdir -p "$HOME"
@@ -222,11 +285,15 @@ test_question_command_from_the_hook() {
 	export FAKE_AGENT_COMMAND='git push --force-with-lease origin "main"   '
 	start_dialogs
 	c=$(agent_ready 1 claude)
-	fp=$(ask_permission "$c")
+	ask_permission "$c" >/dev/null
 	until_ms 5000 sh -c "$LISA -L $SOCK status $c --json | grep -q '\"source\":\"hook\"'" ||
 	    fail "not from the hook: $(L status "$c" --json | jget "d['question']")"
-	[ "$(L status "$c" --json | jget "repr(d['question']['subject'])")" = \
+	fp=$(question_token "$c")
+	[ "$(L status "$c" --json | jget "repr(d['question']['hook_subject'])")" = \
 	    "'git push --force-with-lease origin \"main\"   '" ] ||
+	    fail "hook_subject: $(L status "$c" --json | jget "d['question']")"
+	[ "$(L status "$c" --json | jget "repr(d['question']['subject'])")" = \
+	    "'git push --force-with-lease origin \"main\"'" ] ||
 	    fail "subject: $(L status "$c" --json | jget "d['question']")"
 	out=$(L answer "$c" deny --expect "$fp") || fail "answer: $out"
 	grep -q "answer no '3'" "$FAKE_AGENT_LOG" || fail "not denied"
@@ -255,17 +322,118 @@ JSON
 	    fail "not picked by Enter: $(grep answer "$FAKE_AGENT_LOG")"
 }
 
-# A dialog that loses its first key (the agent still drawing): lisa
-# presses once more when the dialog stays; never more than that.
+# A dialog that loses its first key (the agent still drawing): nothing at
+# all moved in the pane since the key (no output, no hook, the screen the
+# same), so lisa presses once more; never more than that.
 test_answer_again_when_a_key_is_lost() {
 	export FAKE_AGENT_LOSE_KEY=1
 	start_dialogs
 	c=$(agent_ready 1 claude)
 	ask_permission "$c" >/dev/null
 	out=$(L answer "$c" allow) || fail "allow: $out"
-	case "$out" in *'answered "1. Yes" (key 1, again)'*) ;; *) fail "said: $out" ;; esac
+	case "$out" in *'answered "1. Yes" (key 1, again: the first was not taken)'*) ;;
+	*) fail "said: $out" ;; esac
 	grep -q "lost key '1'" "$FAKE_AGENT_LOG" || fail "no key lost: $(grep key "$FAKE_AGENT_LOG")"
 	grep -q "answer yes '1'" "$FAKE_AGENT_LOG" || fail "not taken: $(grep answer "$FAKE_AGENT_LOG")"
 	[ "$(grep -c "lost key\|answer yes" "$FAKE_AGENT_LOG")" = 2 ] ||
 	    fail "keys: $(grep "key\|answer" "$FAKE_AGENT_LOG")"
+}
+
+# Two queued tool calls whose commands share their first line (a heredoc,
+# then a harmful body): one allow approves exactly the one the user read.
+# The next dialog, drawn at once and alike on its first line, is not
+# pressed; the first token does not answer it; its own token does.
+test_answer_queued_dialogs_alike() {
+	cat >"$TESTDIR/queue.json" <<'JSON'
+["python3 - <<'EOF'\nprint('harmless')\nEOF",
+ "python3 - <<'EOF'\nimport shutil; shutil.rmtree('lisa-victim')\nEOF"]
+JSON
+	export FAKE_AGENT_QUEUE="$TESTDIR/queue.json"
+	start_dialogs
+	c=$(agent_ready 1 claude)
+	tok=$(ask_permission "$c")
+	[ "$(L status "$c" --json | jget "d['question']['subject']")" = \
+	    "python3 - <<'EOF'
+print('harmless')
+EOF" ] || fail "not the whole command: $(L status "$c" --json | jget "d['question']")"
+	out=$(L answer "$c" allow --expect "$tok" 2>&1)
+	echo "# the answer said: $out"
+	grep -q "dialog 1 answered yes" "$FAKE_AGENT_LOG" ||
+	    fail "the first was not approved: $(cat "$FAKE_AGENT_LOG")"
+	until_ms 5000 drawn "$c" "shutil.rmtree" || fail "no second dialog"
+	grep -q "dialog 2 answered" "$FAKE_AGENT_LOG" &&
+	    fail "one allow approved two dialogs: $(grep dialog "$FAKE_AGENT_LOG")"
+	[ "$(answers_logged)" = 1 ] || fail "keys: $(grep answer "$FAKE_AGENT_LOG")"
+	# The first token names the first dialog, answered: not the second.
+	out=$(L answer "$c" allow --expect "$tok" 2>&1) && fail "replayed: $out"
+	case "$out" in *"not the one you saw"*"nothing sent"*) ;; *) fail "replay: $out" ;; esac
+	until_ms 5000 sh -c "$LISA -L $SOCK status $c --json | grep -q rmtree" ||
+	    fail "the second not read: $(L status "$c" --json)"
+	tok2=$(question_token "$c")
+	[ "$tok2" != "$tok" ] || fail "the same token for another dialog"
+	grep -q "dialog 2 answered" "$FAKE_AGENT_LOG" && fail "answered: $(cat "$FAKE_AGENT_LOG")"
+	out=$(L answer "$c" deny --expect "$tok2") || fail "deny: $out"
+	until_ms 5000 grep -q "dialog 2 answered no" "$FAKE_AGENT_LOG" ||
+	    fail "the second: $(grep dialog "$FAKE_AGENT_LOG")"
+}
+
+# The same dialog twice (the same command queued twice): its second
+# drawing is another dialog, with another token, never answered by the
+# first answer nor by its token.
+test_answer_same_dialog_twice() {
+	printf '["touch same", "touch same"]' >"$TESTDIR/queue.json"
+	export FAKE_AGENT_QUEUE="$TESTDIR/queue.json"
+	start_dialogs
+	c=$(agent_ready 1 claude)
+	tok=$(ask_permission "$c")
+	out=$(L answer "$c" allow --expect "$tok" 2>&1)
+	rc=$?
+	echo "# the answer said ($rc): $out"
+	grep -q "dialog 1 answered yes" "$FAKE_AGENT_LOG" || fail "$(cat "$FAKE_AGENT_LOG")"
+	until_ms 5000 drawn "$c" "touch same" || fail "no second dialog"
+	[ "$(answers_logged)" = 1 ] || fail "pressed again: $(grep answer "$FAKE_AGENT_LOG")"
+	out=$(L answer "$c" allow --expect "$tok" 2>&1) && fail "replayed: $out"
+	[ "$(answers_logged)" = 1 ] || fail "the token answered twice: $(grep answer "$FAKE_AGENT_LOG")"
+}
+
+# A multi-line command differing after its first line: another
+# fingerprint, and lisa shows it whole.
+test_answer_multiline_differs_after_line_one() {
+	export FAKE_AGENT_COMMAND="python3 - <<'EOF'
+print(1)
+EOF"
+	start_dialogs
+	c=$(agent_ready 1 claude)
+	tok=$(ask_permission "$c")
+	[ "$(L status "$c" --json | jget "d['question']['subject_lines']")" = 3 ] ||
+	    fail "not whole: $(L status "$c" --json | jget "d['question']")"
+	L explain "$c" | grep -q "print(1)" || fail "explain: $(L explain "$c")"
+	T setenv -g FAKE_AGENT_COMMAND "python3 - <<'EOF'
+print(2)
+EOF"
+	d=$(agent_ready 2 claude)
+	tok2=$(ask_permission "$d")
+	[ "$(echo "$tok" | cut -d: -f2)" != "$(echo "$tok2" | cut -d: -f2)" ] ||
+	    fail "the same fingerprint for another command"
+}
+
+# An agent replaced by another showing the identical dialog: the token
+# of the one the user saw answers nothing.
+test_answer_replaced_agent() {
+	start_dialogs
+	T new-window -d -t main:1 -n claude "sh -c 'while :; do $FAKE/claude; done'"
+	c=$(T display -p -t main:1 '#{pane_id}')
+	L wait "$c" --until waiting_input --timeout 30 >/dev/null || fail "no claude"
+	tok=$(ask_permission "$c")
+	old=$(echo "$tok" | cut -d: -f6)
+	kill "$(echo "$old" | cut -d. -f2)"
+	until_ms 20000 sh -c "$LISA -L $SOCK status $c --json | grep -q '\"state\": *\"waiting_input\"'" ||
+	    fail "no new agent"
+	until_ms 15000 state_is "$c" waiting_input prompt "" || fail "$(L status "$c")"
+	tok2=$(ask_permission "$c")
+	[ "$(echo "$tok" | cut -d: -f2)" = "$(echo "$tok2" | cut -d: -f2)" ] ||
+	    fail "not the identical dialog: $tok / $tok2"
+	out=$(L answer "$c" allow --expect "$tok" 2>&1) && fail "answered: $out"
+	case "$out" in *"not what it was when you chose"*) ;; *) fail "said: $out" ;; esac
+	[ "$(answers_logged)" = 0 ] || fail "a key reached it: $(grep answer "$FAKE_AGENT_LOG")"
 }

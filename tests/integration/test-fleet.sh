@@ -240,12 +240,13 @@ test_fleet_answer_remote() {
 	p=$(R2 display -p -t work:1 '#{pane_id}')
 	expect_remote "$p" "$H2" waiting_input
 	R2 send-keys -t "$p" permission Enter
-	until_ms 15000 sh -c "$LISA -L $SOCK status '$p@$H2' --json | grep -q fingerprint" ||
+	until_ms 15000 sh -c "$LISA -L $SOCK status '$p@$H2' --json | grep -q '\"token\"'" ||
 	    fail "no remote question: $(L status "$p@$H2" --json)"
-	fp=$(L status "$p@$H2" --json | jget "d['question']['fingerprint']")
+	fp=$(L status "$p@$H2" --json | jget "d['question']['token']")
 	[ "$(L status "$p@$H2" --json | jget "d['question']['subject']")" = "touch x" ] ||
 	    fail "remote question: $(L status "$p@$H2" --json)"
-	out=$(L answer "$p@$H2" allow --expect 0123456789ab 2>&1) && fail "stale: $out"
+	stale="v1:$(echo "$fp" | cut -d: -f2 | tr 0-9a-f 1-9a-f0):$(echo "$fp" | cut -d: -f3-)"
+	out=$(L answer "$p@$H2" allow --expect "$stale" 2>&1) && fail "stale: $out"
 	case "$out" in *"not the one you saw"*) ;; *) fail "stale answer: $out" ;; esac
 	grep -q " answer " "$FAKE_AGENT_LOG" && fail "a key reached it: $(cat "$FAKE_AGENT_LOG")"
 	R2 capture-pane -p -t "$p" | grep -q "Do you want to proceed?" || fail "dialog gone"

@@ -447,3 +447,28 @@ PY
 	    fail "the token in an option of lisa's: $(T show-options -g | grep SECRET)"
 	return 0
 }
+
+# The desktop notification's body is text: most daemons read it as
+# markup, so an agent's question with <a href=...> would be a link.
+# '&', '<' and '>' go as entities; the title as it is. At lisa's defaults.
+test_desktop_body_is_text() {
+	export HOME="$TESTDIR/home"
+	export FAKE_AGENT_COMMAND='echo <a href=http://x>click</a> & <b>x</b>'
+	fake_notify_send ""
+	start_server main
+	T set -g @lisa-notify-waiting on
+	start_helper
+	p=$(agent_window 1 claude)
+	L wait "$p" --until waiting_input --timeout 30 >/dev/null || fail "no agent"
+	T send-keys -t "$p" permission Enter
+	until_ms 15000 state_is "$p" waiting_input permission "" ||
+	    fail "no dialog: $(L status "$p")"
+	until_ms 30000 grep -q "asks to run" "$TESTDIR/desktop.log" ||
+	    fail "no notification: $(cat "$TESTDIR/desktop.log" 2>/dev/null)"
+	grep -qF 'echo &lt;a href=http://x&gt;click&lt;/a&gt; &amp; &lt;b&gt;x&lt;/b&gt;' \
+	    "$TESTDIR/desktop.log" ||
+	    fail "markup in the body: $(cat "$TESTDIR/desktop.log")"
+	grep -qF '<a href' "$TESTDIR/desktop.log" &&
+	    fail "markup in the body: $(cat "$TESTDIR/desktop.log")"
+	return 0
+}

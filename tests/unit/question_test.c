@@ -7,10 +7,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include "util.h"
 #include "question.h"
 
 static const char *claude_permission =
@@ -148,25 +150,35 @@ static const char *claude_question =
     "  4. Chat about this\n"
     "Enter to select · ↑/↓ to navigate · Esc to cancel\n";
 
+/* A question read again into Q: the one before freed first. */
+static int
+parse(const char *kind, const char *screen, struct question *q)
+{
+	question_free(q);
+	return (question_from_screen(kind, screen, q));
+}
+
 static void
 test_claude_permission(void **state)
 {
-	struct question	q;
+	struct question	q = { 0 };
 	char		key[8];
 
 	(void)state;
-	assert_int_equal(question_from_screen("permission", claude_permission,
+	assert_int_equal(parse("permission", claude_permission,
 	    &q), 0);
 	assert_string_equal(q.kind, "permission");
 	assert_string_equal(q.tool, "Bash");
-	assert_string_equal(q.subject, "touch x");
+	/* (this older dialog draws its description under the command) */
+	assert_string_equal(q.subject, "touch x\nCreate the file x");
 	assert_string_equal(q.text, "Do you want to proceed?");
 	assert_int_equal(q.noptions, 3);
 	assert_string_equal(q.options[0], "1. Yes");
 	assert_string_equal(q.options[2], "3. No");
 	assert_int_equal(q.selected, 0);
 	assert_string_equal(q.source, "screen");
-	assert_int_equal(strlen(q.fingerprint), 12);
+	assert_int_equal(strlen(q.fingerprint), 64);
+	assert_true(q.top_seen);
 	/* allow: the plain yes; always only when named; deny: the no. */
 	assert_int_equal(question_option_key(&q, "allow", key, sizeof key), 0);
 	assert_string_equal(key, "1");
@@ -176,6 +188,7 @@ test_claude_permission(void **state)
 	assert_string_equal(key, "3");
 	assert_int_equal(question_option_key(&q, "3", key, sizeof key), 2);
 	assert_int_equal(question_option_key(&q, "7", key, sizeof key), -1);
+	question_free(&q);
 }
 
 /*
@@ -186,11 +199,11 @@ test_claude_permission(void **state)
 static void
 test_claude_2_1_332(void **state)
 {
-	struct question	q;
+	struct question	q = { 0 };
 	char		key[8];
 
 	(void)state;
-	assert_int_equal(question_from_screen("permission", claude_2_1_332,
+	assert_int_equal(parse("permission", claude_2_1_332,
 	    &q), 0);
 	assert_string_equal(q.tool, "Bash");
 	assert_string_equal(q.subject, "touch lisa-deny");
@@ -201,17 +214,18 @@ test_claude_2_1_332(void **state)
 	assert_int_equal(question_option_key(&q, "always", key, sizeof key), 1);
 	assert_int_equal(question_option_key(&q, "deny", key, sizeof key), 3);
 	assert_string_equal(key, "4");
+	question_free(&q);
 }
 
 /* Gemini: "? Shell  CMD"; allow once by number, this session is always. */
 static void
 test_gemini_0_61(void **state)
 {
-	struct question	q;
+	struct question	q = { 0 };
 	char		key[8];
 
 	(void)state;
-	assert_int_equal(question_from_screen("permission", gemini_0_61, &q),
+	assert_int_equal(parse("permission", gemini_0_61, &q),
 	    0);
 	assert_string_equal(q.tool, "Shell");
 	assert_string_equal(q.subject, "touch lisa-deny");
@@ -221,23 +235,24 @@ test_gemini_0_61(void **state)
 	assert_int_equal(question_option_key(&q, "always", key, sizeof key), 1);
 	assert_int_equal(question_option_key(&q, "deny", key, sizeof key), 2);
 	assert_string_equal(key, "esc");
+	question_free(&q);
 }
 
 static void
 test_qwen_and_copilot(void **state)
 {
-	struct question	q;
+	struct question	q = { 0 };
 	char		key[8];
 
 	(void)state;
-	assert_int_equal(question_from_screen("permission", qwen_0_15, &q), 0);
+	assert_int_equal(parse("permission", qwen_0_15, &q), 0);
 	assert_string_equal(q.tool, "Shell");
 	assert_string_equal(q.subject, "touch lisa-deny");
 	assert_int_equal(question_option_key(&q, "allow", key, sizeof key), 0);
 	assert_int_equal(question_option_key(&q, "always", key, sizeof key), 1);
 	assert_int_equal(question_option_key(&q, "deny", key, sizeof key), 3);
 	assert_string_equal(key, "esc");
-	assert_int_equal(question_from_screen("permission", copilot_1_0, &q),
+	assert_int_equal(parse("permission", copilot_1_0, &q),
 	    0);
 	assert_string_equal(q.subject, "touch lisa-deny");
 	assert_string_equal(q.text, "Do you want to run this command?");
@@ -245,6 +260,7 @@ test_qwen_and_copilot(void **state)
 	assert_string_equal(key, "esc");	/* "(Esc to stop)" */
 	assert_int_equal(question_option_key(&q, "allow", key, sizeof key), 0);
 	assert_string_equal(key, "1");
+	question_free(&q);
 }
 
 /*
@@ -254,7 +270,7 @@ test_qwen_and_copilot(void **state)
 static void
 test_opencode_buttons(void **state)
 {
-	struct question	q;
+	struct question	q = { 0 };
 	char		key[8];
 	/* OpenCode 1.18.33's row with -e: Allow once, then Allow always. */
 	const char	*sgr =
@@ -273,7 +289,7 @@ test_opencode_buttons(void **state)
 	    "\033[38;5;255menter \033[38;5;8mconfirm\033[38;5;15m\n";
 
 	(void)state;
-	assert_int_equal(question_from_screen("permission", opencode_1_18, &q),
+	assert_int_equal(parse("permission", opencode_1_18, &q),
 	    0);
 	assert_int_equal(q.noptions, 3);
 	assert_string_equal(q.options[0], "Allow once");
@@ -290,39 +306,43 @@ test_opencode_buttons(void **state)
 	assert_int_equal(question_selected_sgr(sgr2, &q), 1);
 	/* All alike, or no colours: not known. */
 	assert_int_equal(question_selected_sgr(opencode_1_18, &q), -1);
+	question_free(&q);
 }
 
 static void
 test_claude_fake_and_fingerprints(void **state)
 {
-	struct question	a, b, c;
+	struct question	a = { 0 }, b = { 0 }, c = { 0 };
 
 	(void)state;
-	assert_int_equal(question_from_screen("permission", claude_fake, &a), 0);
+	assert_int_equal(parse("permission", claude_fake, &a), 0);
 	assert_string_equal(a.tool, "Bash");
 	assert_string_equal(a.subject, "touch x");
 	assert_int_equal(a.noptions, 2);
 	/* The same dialog: the same fingerprint; another command: another. */
-	assert_int_equal(question_from_screen("permission", claude_fake, &b), 0);
+	assert_int_equal(parse("permission", claude_fake, &b), 0);
 	assert_string_equal(a.fingerprint, b.fingerprint);
-	assert_int_equal(question_from_screen("permission",
+	assert_int_equal(parse("permission",
 	    "  Bash command\n    rm -rf build\n  Do you want to proceed?\n"
 	    "  ❯ 1. Yes\n    2. No\n", &c), 0);
 	assert_string_equal(c.subject, "rm -rf build");
 	assert_string_not_equal(a.fingerprint, c.fingerprint);
 	/* No options: no question. */
-	assert_int_equal(question_from_screen("permission", "❯ \n", &c), -1);
+	assert_int_equal(parse("permission", "❯ \n", &c), -1);
 	assert_int_equal(c.noptions, 0);
+	question_free(&a);
+	question_free(&b);
+	question_free(&c);
 }
 
 static void
 test_codex_approval(void **state)
 {
-	struct question	q;
+	struct question	q = { 0 };
 	char		key[8];
 
 	(void)state;
-	assert_int_equal(question_from_screen("permission", codex_approval,
+	assert_int_equal(parse("permission", codex_approval,
 	    &q), 0);
 	assert_string_equal(q.tool, "shell");
 	assert_string_equal(q.subject, "touch x");
@@ -337,16 +357,17 @@ test_codex_approval(void **state)
 	assert_string_equal(key, "p");
 	assert_int_equal(question_option_key(&q, "deny", key, sizeof key), 2);
 	assert_string_equal(key, "esc");
+	question_free(&q);
 }
 
 static void
 test_claude_question(void **state)
 {
-	struct question	q;
+	struct question	q = { 0 };
 	char		key[8];
 
 	(void)state;
-	assert_int_equal(question_from_screen("question", claude_question,
+	assert_int_equal(parse("question", claude_question,
 	    &q), 0);
 	assert_string_equal(q.text, "Pick one");
 	assert_string_equal(q.subject, "");
@@ -357,6 +378,195 @@ test_claude_question(void **state)
 	assert_int_equal(question_option_key(&q, "deny", key, sizeof key), -1);
 	assert_int_equal(question_option_key(&q, "2", key, sizeof key), 1);
 	assert_string_equal(key, "2");
+	question_free(&q);
+}
+
+/* Claude Code 2.1.332's layout around COMMAND's lines. */
+static char *
+claude_screen(const char *command)
+{
+	struct buf	 b;
+	const char	*s = command;
+	size_t		 n;
+
+	buf_init(&b);
+	buf_adds(&b, "\u25cf Running it\n"
+	    "\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2500\n"
+	    " Bash command\n"
+	    " Run a script\n"
+	    "\u254c\u254c\u254c\u254c\u254c\u254c\u254c\u254c\u254c\u254c\n");
+	while (*s != '\0') {
+		n = strcspn(s, "\n");
+		buf_printf(&b, " %.*s\n", (int)n, s);
+		s += n + (s[n] == '\n');
+	}
+	buf_adds(&b, "\u254c\u254c\u254c\u254c\u254c\u254c\u254c\u254c\u254c\u254c\n"
+	    " Do you want to proceed?\n"
+	    " \u276f 1. Yes\n"
+	    "   2. Yes, and always allow access to /tmp/work from this project\n"
+	    "   3. No\n"
+	    " Esc to cancel \u00b7 Tab to amend\n");
+	return (buf_detach(&b));
+}
+
+/*
+ * Two queued dialogs whose commands share their first line (a heredoc's):
+ * each read whole, each its own fingerprint; the same one, the same.
+ */
+static void
+test_same_first_line(void **state)
+{
+	struct question	 a = { 0 }, b = { 0 }, c = { 0 };
+	char		*sa, *sb, *sc;
+
+	(void)state;
+	sa = claude_screen("python3 - <<'EOF'\nprint('hello')\nEOF");
+	sb = claude_screen("python3 - <<'EOF'\nimport shutil; "
+	    "shutil.rmtree('/home')\nEOF");
+	sc = claude_screen("python3 - <<'EOF'\nprint('hello')\nEOF");
+	assert_int_equal(parse("permission", sa, &a), 0);
+	assert_int_equal(parse("permission", sb, &b), 0);
+	assert_int_equal(parse("permission", sc, &c), 0);
+	assert_string_equal(a.tool, "Bash");
+	assert_string_equal(a.subject,
+	    "python3 - <<'EOF'\nprint('hello')\nEOF");
+	assert_int_equal(a.subject_lines, 3);
+	assert_string_equal(b.subject, "python3 - <<'EOF'\nimport shutil; "
+	    "shutil.rmtree('/home')\nEOF");
+	assert_true(a.top_seen);
+	assert_int_equal(a.lines, 12);	/* the rule to the last option */
+	assert_string_not_equal(a.fingerprint, b.fingerprint);
+	assert_string_equal(a.fingerprint, c.fingerprint);
+	free(sa);
+	free(sb);
+	free(sc);
+	question_free(&a);
+	question_free(&b);
+	question_free(&c);
+}
+
+/* A command of 400 lines: all 400 read, one differing line seen. */
+static void
+test_long_command(void **state)
+{
+	struct question	 a = { 0 }, b = { 0 };
+	struct buf	 ca, cb;
+	char		*sa, *sb;
+	int		 i;
+
+	(void)state;
+	buf_init(&ca);
+	buf_init(&cb);
+	for (i = 0; i < 400; i++) {
+		buf_printf(&ca, "%secho line %d", i > 0 ? "\n" : "", i);
+		buf_printf(&cb, "%secho line %d", i > 0 ? "\n" : "",
+		    i == 3 ? 333 : i);
+	}
+	sa = claude_screen(ca.data);
+	sb = claude_screen(cb.data);
+	assert_int_equal(parse("permission", sa, &a), 0);
+	assert_int_equal(parse("permission", sb, &b), 0);
+	assert_int_equal(a.subject_lines, 400);
+	assert_string_equal(a.subject, ca.data);
+	assert_string_not_equal(a.fingerprint, b.fingerprint);
+	free(sa);
+	free(sb);
+	buf_free(&ca);
+	buf_free(&cb);
+	question_free(&a);
+	question_free(&b);
+}
+
+/* Codex: "$ CMD" and its lines under it, longer than the question's reach. */
+static void
+test_codex_long(void **state)
+{
+	struct question	 a = { 0 }, b = { 0 };
+	struct buf	 sa, sb;
+	int		 i;
+
+	(void)state;
+	buf_init(&sa);
+	buf_init(&sb);
+	for (i = 0; i < 2; i++) {
+		struct buf *s = i == 0 ? &sa : &sb;
+		int	    j;
+
+		buf_adds(s, "Would you like to run the following command?\n"
+		    "Environment: local\nReason: a script\n"
+		    "$ python3 - <<'EOF'\n");
+		for (j = 0; j < 20; j++)
+			buf_printf(s, "x = %d\n", i == 1 && j == 0 ? 99 : j);
+		buf_adds(s, "EOF\n\u203a 1. Yes, proceed (y)\n"
+		    "  2. Yes, and don't ask again for commands that start "
+		    "with `python3` (p)\n"
+		    "  3. No, and tell Codex what to do differently (esc)\n"
+		    "Press enter to confirm or esc to cancel\n");
+	}
+	assert_int_equal(parse("permission", sa.data, &a), 0);
+	assert_int_equal(parse("permission", sb.data, &b), 0);
+	assert_string_equal(a.tool, "shell");
+	assert_string_equal(a.text,
+	    "Would you like to run the following command?");
+	assert_int_equal(a.subject_lines, 22);
+	assert_true(strncmp(a.subject, "python3 - <<'EOF'\nx = 0\n", 24) == 0);
+	assert_true(a.top_seen);
+	assert_string_not_equal(a.fingerprint, b.fingerprint);
+	buf_free(&sa);
+	buf_free(&sb);
+	question_free(&a);
+	question_free(&b);
+}
+
+/*
+ * The hook's whole command: taken (and fingerprinted) when its first line
+ * is the screen's; another command's hook is not.
+ */
+static void
+test_hook(void **state)
+{
+	struct question	 q = { 0 };
+	char		 fp[SHA256_HEX], *s;
+
+	(void)state;
+	s = claude_screen("make build");
+	assert_int_equal(parse("permission", s, &q), 0);
+	strlcpy(fp, q.fingerprint, sizeof fp);
+	question_add_hook(&q, "Bash", "rm -rf /");
+	assert_string_equal(q.fingerprint, fp);
+	assert_null(q.hook_subject);
+	assert_string_equal(q.source, "screen");
+	question_add_hook(&q, "Bash", "make build\n&& make install");
+	assert_string_equal(q.hook_subject, "make build\n&& make install");
+	assert_string_equal(q.source, "hook");
+	assert_string_not_equal(q.fingerprint, fp);
+	/* The same hook on the same screen: the same fingerprint. */
+	strlcpy(fp, q.fingerprint, sizeof fp);
+	assert_int_equal(parse("permission", s, &q), 0);
+	question_add_hook(&q, "Bash", "make build\n&& make install");
+	assert_string_equal(q.fingerprint, fp);
+	free(s);
+	question_free(&q);
+}
+
+/* The words a person answers with; anything else is no choice. */
+static void
+test_choice_words(void **state)
+{
+	(void)state;
+	assert_string_equal(question_choice("allow"), "allow");
+	assert_string_equal(question_choice("yes"), "allow");
+	assert_string_equal(question_choice("y"), "allow");
+	assert_string_equal(question_choice("deny"), "deny");
+	assert_string_equal(question_choice("no"), "deny");
+	assert_string_equal(question_choice("n"), "deny");
+	assert_string_equal(question_choice("always"), "always");
+	assert_string_equal(question_choice("3"), "3");
+	assert_null(question_choice("Allow"));
+	assert_null(question_choice("yes please"));
+	assert_null(question_choice("0"));
+	assert_null(question_choice("123"));
+	assert_null(question_choice(""));
 }
 
 int
@@ -371,6 +581,11 @@ main(void)
 		cmocka_unit_test(test_claude_fake_and_fingerprints),
 		cmocka_unit_test(test_codex_approval),
 		cmocka_unit_test(test_claude_question),
+		cmocka_unit_test(test_same_first_line),
+		cmocka_unit_test(test_long_command),
+		cmocka_unit_test(test_codex_long),
+		cmocka_unit_test(test_hook),
+		cmocka_unit_test(test_choice_words),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
