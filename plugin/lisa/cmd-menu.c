@@ -309,15 +309,17 @@ menu_action(struct menu_args *ma, struct lisa_ctx *ctx, const char *client,
     const char *pane, const char *incarnation)
 {
 	struct buf	 b;
-	char		*sh, *rs, arg[160];
+	char		*sh, *rs, *arg;
 
-	/* The pane and agent the menu was made for, not the current one. */
-	snprintf(arg, sizeof arg, "%s:%s:%s", what, pane, incarnation);
-	sh = menu_self(ctx, "key act", client);
+	/*
+	 * The pane and agent the menu was made for, not the current one;
+	 * quoted as every other field (a token, a remote pane's id).
+	 */
+	xasprintf(&arg, "%s:%s:%s", what, pane, incarnation);
+	sh = menu_self2(ctx, "key act", client, arg);
+	free(arg);
 	buf_init(&b);
 	buf_adds(&b, sh);
-	buf_addc(&b, ' ');
-	buf_adds(&b, arg);
 	rs = menu_run_shell(b.data);
 	if (confirm) {
 		buf_reset(&b);

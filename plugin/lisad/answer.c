@@ -662,8 +662,9 @@ answer_read(struct answer *a)
 		answer_finish(a, why);
 		return;
 	}
-	snprintf(cmd, sizeof cmd, "capture-pane -p -J%s -t '%%%d'",
-	    a->buttons ? " -e" : "", a->who.pane);
+	/* (with the history the watch reads when a dialog is taller) */
+	snprintf(cmd, sizeof cmd, "capture-pane -p -J%s -S -%d -t '%%%d'",
+	    a->buttons ? " -e" : "", WATCH_DIALOG_HISTORY, a->who.pane);
 	if ((s = pane_session(p)) == NULL || session_send(s, cmd,
 	    answer_read_cb, (void *)(uintptr_t)a->id) != 0) {
 		answer_finish(a, "no tmux client for its session");

@@ -97,6 +97,8 @@ watch_question(struct watch *w, const char *text, size_t len,
 	    q));
 }
 
+static void	watch_capture_history(struct pane *);
+
 /*
  * The screen is as old as the request, not the reply: output that reached
  * us while tmux answered may be newer than what it captured.
@@ -124,6 +126,10 @@ watch_screen(struct pane *p, const char *text, size_t len, uint64_t asked)
 		question_free(&q);
 		question_free(&w->question);
 	}
+	/* Its first line scrolled away: read again, with the history. */
+	if (w->question_ok && !w->question.top_seen && !w->history_read &&
+	    !p->dead)
+		watch_capture_history(p);
 	/* Another dialog (or the same drawn again): another token. */
 	if (w->question_ok && (!had || strcmp(w->question.fingerprint,
 	    fp) != 0))
@@ -174,6 +180,39 @@ watch_capture_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 		return;
 	}
 	watch_screen(p, body, len, p->watch->capture_asked);
+}
+
+static void
+watch_history_cb(struct ctl_client *c, int ok, const char *body, size_t len,
+    void *arg)
+{
+	struct pane	*p = arg;
+
+	p->watch->capturing = 0;
+	if (!ok)
+		return;
+	p->watch->history_read = 1;
+	watch_screen(p, body, len, p->watch->capture_asked);
+	p->watch->history_read = 0;
+}
+
+/* The screen and the history over it, for a dialog taller than the pane. */
+static void
+watch_capture_history(struct pane *p)
+{
+	struct session	*s = pane_session(p);
+	char		 cmd[96];
+
+	if (s == NULL || p->watch->capturing)
+		return;
+	snprintf(cmd, sizeof cmd, "capture-pane -p -J -S -%d -t '%%%d'",
+	    WATCH_DIALOG_HISTORY, p->id);
+	if (session_send(s, cmd, watch_history_cb, p) == 0) {
+		p->watch->capturing = 1;
+		p->watch->capture_asked = time_mono_ms();
+		log_debug("pane %%%d: a dialog's top is not on screen: its "
+		    "history read", p->id);
+	}
 }
 
 void

@@ -437,3 +437,30 @@ test_answer_replaced_agent() {
 	case "$out" in *"not what it was when you chose"*) ;; *) fail "said: $out" ;; esac
 	[ "$(answers_logged)" = 0 ] || fail "a key reached it: $(grep answer "$FAKE_AGENT_LOG")"
 }
+
+# A dialog taller than the pane: its first lines scroll into the pane's
+# history, where lisa reads them. Two commands that differ only there
+# have two fingerprints; the whole command is what lisa shows.
+test_answer_dialog_taller_than_the_pane() {
+	python3 -c '
+import json
+body = "\n".join("echo line %d" % i for i in range(70))
+print(json.dumps(["rm -rf lisa-victim-a\n" + body, "touch lisa-b\n" + body]))' \
+	    >"$TESTDIR/queue.json"
+	export FAKE_AGENT_QUEUE="$TESTDIR/queue.json"
+	start_dialogs
+	c=$(agent_ready 1 claude)
+	tok=$(ask_permission "$c")
+	q=$(L status "$c" --json | jget "'%s %s %s' % (d['question']['whole'], d['question']['subject_lines'], d['question']['subject'].split(chr(10))[0])")
+	[ "$q" = "True 71 rm -rf lisa-victim-a" ] ||
+	    fail "not read whole: $q ($(T display -p -t "$c" '#{pane_height}') rows)"
+	cat "$XDG_RUNTIME_DIR"/lisa/*.log | grep -q "pane $c: a dialog's top is not on screen" ||
+	    fail "its history was not read"
+	out=$(L answer "$c" allow --expect "$tok") || fail "allow: $out"
+	until_ms 5000 sh -c "$LISA -L $SOCK status $c --json | grep -q 'touch lisa-b'" ||
+	    fail "the second not read: $(L status "$c" --json | jget "d['question']")"
+	tok2=$(question_token "$c")
+	[ "$(echo "$tok" | cut -d: -f2)" != "$(echo "$tok2" | cut -d: -f2)" ] ||
+	    fail "alike but for a scrolled line, and the same fingerprint"
+	[ "$(answers_logged)" = 1 ] || fail "keys: $(grep answer "$FAKE_AGENT_LOG")"
+}
