@@ -191,7 +191,7 @@ struct act_facts {
 	int	 fallback;	/* with a fallback */
 	int	 dialog;	/* it waits on anything but its prompt */
 	char	 incarnation[64];	/* its process and agent, now */
-	char	 token[192];	/* its dialog's answer token, if lisa read it */
+	char	 token[256];	/* its dialog's answer token, if lisa read it */
 	char	 asks[160];	/* "asks to run: touch x", "asks: ..." */
 };
 void	 act_facts(struct lisa_ctx *, const char *, struct act_facts *);

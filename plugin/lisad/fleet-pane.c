@@ -339,7 +339,12 @@ fleet_pane_asks(struct json_doc *d, int q)
 	if (q < 0 || json_type(d, q) != JSON_T_OBJECT)
 		return (NULL);
 	kind = fleet_str(d, q, "kind");
-	subject = fleet_str(d, q, "subject");
+	/* (its first line: the rest, "…", as for a local one) */
+	if ((subject = json_get_str(d, q, "subject")) != NULL) {
+		question_first_line(subject, asks, sizeof asks);
+		free(subject);
+		subject = fleet_clean(asks, FLEET_MAX_STR);
+	}
 	text = fleet_str(d, q, "text");
 	if ((kind != NULL && strcmp(kind, "permission") == 0 &&
 	    subject != NULL && *subject != '\0') ||

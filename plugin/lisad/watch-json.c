@@ -18,7 +18,7 @@
 static void
 watch_question_json(struct buf *b, struct pane *p, const struct question *q)
 {
-	char	token[192];
+	char	token[ANSWER_TOKEN_LEN];
 	int	i;
 
 	buf_addc(b, '{');

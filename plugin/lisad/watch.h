@@ -281,7 +281,11 @@ void		 act_close(void);
 void		 answer_start(struct pane *, const char *, const char *,
 		    const char *, struct listener_conn *);
 void		 answer_conn_gone(struct listener_conn *);
+
+/* answer-token.c: the token an answer names its dialog by. */
+#define ANSWER_TOKEN_LEN	256
 void		 answer_token(struct pane *, const char *, char *, size_t);
+const char	*answer_token_check(struct pane *, const char *);
 void		 answer_close(void);
 
 /* kill.c: SIGTERM to a pane's tree, SIGKILL after 2 s. */
