@@ -63,6 +63,21 @@ test_hostile_pane_text_runs_nothing() {
 	# (rename-window expands formats: '##' makes '#')
 	T rename-window -t main:1 "$(printf '%s' "$evil" | sed 's/#/##/g')"
 	expect "$p" waiting_input
+	# A title (OSC 2) and a window name (ESC k, allow-rename on) set by
+	# a pane's own output.
+	T set -g allow-rename on
+	printf '%s' "$evil" >"$TESTDIR/evil.txt"
+	cat >"$TESTDIR/namer" <<EOF
+#!/bin/sh
+t=\$(cat '$TESTDIR/evil.txt')
+printf '\\033]2;%s\\033\\\\' "\$t"
+printf '\\033k%s\\033\\\\' "\$t"
+exec sleep 600
+EOF
+	chmod +x "$TESTDIR/namer"
+	T new-window -d -t main:2 "$TESTDIR/namer"
+	titled() { [ "$(T display -p -t main:2 '#{pane_title}')" = "$evil" ]; }
+	until_ms 5000 titled || fail "the title: $(T display -p -t main:2 '#{pane_title}')"
 	# Into the output and the screen (the agent echoes what it does not know).
 	T send-keys -t "$p" -l "$evil"
 	T send-keys -t "$p" Enter
@@ -81,6 +96,9 @@ test_hostile_pane_text_runs_nothing() {
 	    fail "list: window name $(pane_field "$p" window_name)"
 	test -s "$TESTDIR/transitions.log" || fail "no on-transition"
 	[ "$(T display -p -t main:1 '#{window_name}')" = "$evil" ] || fail "window name changed"
+	[ "$(T display -p -t main:2 '#{window_name}')" = "$evil" ] ||
+	    fail "ESC k's name: $(T display -p -t main:2 '#{window_name}')"
+	L list --json | grep -qF 'pane_pid' || fail "list"
 	ls "$TESTDIR" | grep -q pwned && fail "pane text ran: $(ls "$TESTDIR" | grep pwned)"
 	kill -0 "$HELPER_PID" || fail "helper died"
 }
