@@ -87,6 +87,8 @@ struct answer {
 	int			 buttons;	/* OpenCode's: read with colour */
 	int			 settled;	/* read twice, ANSWER_SETTLE_MS apart */
 	int			 again;		/* its key sent a second time */
+	int			 history;	/* this read: with the history */
+	char			 kind[16];	/* ... of this kind of dialog */
 	enum answer_phase	 phase;
 	uint64_t		 sent_at;
 	struct answer_mark	 mark;		/* the pane when the key went */
@@ -332,27 +334,24 @@ answer_keyed(struct answer *a, struct pane *p, const char *screen,
 
 /* The first read: the same dialog as seen? Then its key. */
 static void
-answer_first(struct answer *a, struct pane *p, const char *screen,
-    size_t len, const char *raw)
+answer_first(struct answer *a, struct pane *p, int drawn, struct question *q,
+    const char *screen, size_t len, const char *raw)
 {
-	struct question	 q;
 	char		 msg[512], now[ANSWER_TOKEN_LEN];
 	int		 pick;
 
-	if (watch_question(p->watch, screen, len, &q) != 0) {
-		question_free(&q);
+	if (!drawn) {
 		answer_finish(a, "no dialog on its screen now");
 		return;
 	}
-	answer_token(p, q.fingerprint, now, sizeof now);
+	answer_token(p, q->fingerprint, now, sizeof now);
 	if (!sha256_equal_hex(now, a->token)) {
 		snprintf(msg, sizeof msg, "the dialog on its screen is not the "
-		    "one you saw (it now asks \"%s\"): nothing sent", q.text);
-		question_free(&q);
+		    "one you saw (it now asks \"%s\"): nothing sent", q->text);
 		answer_finish(a, msg);
 		return;
 	}
-	question_move(&a->q, &q);
+	question_move(&a->q, q);
 	if ((pick = question_option_key(&a->q, a->what, a->key,
 	    sizeof a->key)) == -1) {
 		snprintf(msg, sizeof msg, "the dialog has no option for "
@@ -385,25 +384,21 @@ answer_first(struct answer *a, struct pane *p, const char *screen,
  * chunk is lost: it goes alone, later).
  */
 static void
-answer_pointed(struct answer *a, struct pane *p, const char *screen,
-    size_t len, const char *raw)
+answer_pointed(struct answer *a, struct pane *p, int drawn,
+    struct question *q, const char *raw)
 {
-	struct question	q;
-	int		same;
+	int	same;
 
-	same = watch_question(p->watch, screen, len, &q) == 0 &&
-	    strcmp(q.fingerprint, a->q.fingerprint) == 0;
+	same = drawn && strcmp(q->fingerprint, a->q.fingerprint) == 0;
 	if (same && a->buttons)
-		q.selected = question_selected_sgr(raw, &q);
+		q->selected = question_selected_sgr(raw, q);
 	if (!same) {
 		/* The number alone answered it: no Enter. */
-		question_free(&q);
 		a->phase = a->text != NULL ? ANSWER_PROMPT : ANSWER_NEXT;
 		loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
 		return;
 	}
-	if (q.selected != a->pick) {
-		question_free(&q);
+	if (q->selected != a->pick) {
 		if (time_mono_ms() - a->sent_at >= ANSWER_GONE_MS)
 			answer_finish(a, "the pointer did not move to the "
 			    "option: Enter not sent");
@@ -411,7 +406,6 @@ answer_pointed(struct answer *a, struct pane *p, const char *screen,
 			loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
 		return;
 	}
-	question_free(&q);
 	answer_enter(a, p);
 	a->phase = ANSWER_SENT;
 	a->sent_at = time_mono_ms();
@@ -424,15 +418,12 @@ answer_pointed(struct answer *a, struct pane *p, const char *screen,
  * (answer_mark_still): it may be the next one, drawn alike.
  */
 static void
-answer_after(struct answer *a, struct pane *p, const char *screen,
-    size_t len)
+answer_after(struct answer *a, struct pane *p, int drawn, struct question *q,
+    const char *screen, size_t len)
 {
-	struct question	q;
-	int		same;
+	int	same;
 
-	same = watch_question(p->watch, screen, len, &q) == 0 &&
-	    strcmp(q.fingerprint, a->q.fingerprint) == 0;
-	question_free(&q);
+	same = drawn && strcmp(q->fingerprint, a->q.fingerprint) == 0;
 	if (!same) {
 		a->phase = a->text != NULL ? ANSWER_PROMPT : ANSWER_NEXT;
 		loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
@@ -560,8 +551,10 @@ answer_read_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 {
 	struct answer	*a;
 	struct pane	*p;
+	struct question	 q;
 	const char	*why;
 	char		*raw, *plain = NULL;
+	int		 drawn;
 
 	if ((a = answer_find(arg)) == NULL)
 		return;
@@ -586,12 +579,34 @@ answer_read_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 		body = plain;
 		len = strlen(plain);
 	}
+	/*
+	 * The screen first; a dialog whose top is not on it, again with the
+	 * history, as the watch reads it (never the history alone: a dialog
+	 * gone from the screen is still there).
+	 */
+	if (!a->history) {
+		drawn = watch_question(p->watch, body, len, &q) == 0;
+		if (drawn && !q.top_seen) {
+			strlcpy(a->kind, q.kind, sizeof a->kind);
+			question_free(&q);
+			free(raw);
+			free(plain);
+			a->history = 1;
+			answer_read(a);
+			return;
+		}
+	} else {
+		drawn = watch_question_history(p->watch, a->kind, body, len,
+		    &q) == 0;
+		a->history = 0;
+	}
 	if (a->phase == ANSWER_READ)
-		answer_first(a, p, body, len, raw);
+		answer_first(a, p, drawn, &q, body, len, raw);
 	else if (a->phase == ANSWER_POINTED)
-		answer_pointed(a, p, body, len, raw);
+		answer_pointed(a, p, drawn, &q, raw);
 	else
-		answer_after(a, p, body, len);
+		answer_after(a, p, drawn, &q, body, len);
+	question_free(&q);
 	free(raw);
 	free(plain);
 }
@@ -608,9 +623,13 @@ answer_read(struct answer *a)
 		answer_finish(a, why);
 		return;
 	}
-	/* (with the history the watch reads when a dialog is taller) */
-	snprintf(cmd, sizeof cmd, "capture-pane -p -J%s -S -%d -t '%%%d'",
-	    a->buttons ? " -e" : "", WATCH_DIALOG_HISTORY, a->who.pane);
+	if (a->history)
+		snprintf(cmd, sizeof cmd, "capture-pane -p -J%s -S -%d -t "
+		    "'%%%d'", a->buttons ? " -e" : "", WATCH_DIALOG_HISTORY,
+		    a->who.pane);
+	else
+		snprintf(cmd, sizeof cmd, "capture-pane -p -J%s -t '%%%d'",
+		    a->buttons ? " -e" : "", a->who.pane);
 	if ((s = pane_session(p)) == NULL || session_send(s, cmd,
 	    answer_read_cb, (void *)(uintptr_t)a->id) != 0) {
 		answer_finish(a, "no tmux client for its session");

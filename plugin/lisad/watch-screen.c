@@ -97,29 +97,43 @@ watch_question(struct watch *w, const char *text, size_t len,
 	    q));
 }
 
+/*
+ * A screen read with the pane's history over it (a dialog whose top was
+ * not on the screen just read): the dialog of the KIND that screen showed.
+ */
+int
+watch_question_history(struct watch *w, const char *kind, const char *text,
+    size_t len, struct question *q)
+{
+	return (watch_question_read(w, kind, text, len, q));
+}
+
 static void	watch_capture_history(struct pane *);
 
 /*
- * The screen is as old as the request, not the reply: output that reached
- * us while tmux answered may be newer than what it captured.
+ * The dialog on the screen just read (TEXT; HISTORY: with the pane's
+ * history over it, of the kind the screen before it showed): what it
+ * asks, for status, explain, notifications, the border.
  */
-void
-watch_screen(struct pane *p, const char *text, size_t len, uint64_t asked)
+static void
+watch_screen_question(struct pane *p, const char *text, size_t len,
+    int history)
 {
 	struct watch	*w = p->watch;
-	const char	*start = watch_screen_tail(text, len);
 	struct question	 q;
-	char		*copy;
 	int		 had = w->question_ok;
 	char		 fp[sizeof w->question.fingerprint];
 
+	if (history && !had)
+		return;		/* (gone from the screen since) */
 	strlcpy(fp, w->question.fingerprint, sizeof fp);
-	copy = xstrndup(start, (size_t)(text + len - start));
-	w->screen = agent_screen(w->agent, copy, &w->screen_signal);
-	w->screen_at = asked != 0 ? asked : time_mono_ms();
-	/* A dialog drawn: what it asks, for status, explain, notifications. */
-	w->question_ok = watch_question_read(w,
+	w->question_ok = watch_question_read(w, history ? w->question.kind :
 	    watch_question_kind(w->screen), text, len, &q) == 0;
+	if (history && !w->question_ok) {
+		question_free(&q);	/* (the screen's stands) */
+		w->question_ok = 1;
+		return;
+	}
 	if (w->question_ok)
 		question_move(&w->question, &q);
 	else {
@@ -127,8 +141,7 @@ watch_screen(struct pane *p, const char *text, size_t len, uint64_t asked)
 		question_free(&w->question);
 	}
 	/* Its first line scrolled away: read again, with the history. */
-	if (w->question_ok && !w->question.top_seen && !w->history_read &&
-	    !p->dead)
+	if (w->question_ok && !w->question.top_seen && !history && !p->dead)
 		watch_capture_history(p);
 	/* Another dialog (or the same drawn again): another token. */
 	if (w->question_ok && (!had || strcmp(w->question.fingerprint,
@@ -142,6 +155,23 @@ watch_screen(struct pane *p, const char *text, size_t len, uint64_t asked)
 		publish_pane(p);
 		listener_pane_changed(p);	/* status --json, the fleet */
 	}
+}
+
+/*
+ * The screen is as old as the request, not the reply: output that reached
+ * us while tmux answered may be newer than what it captured.
+ */
+void
+watch_screen(struct pane *p, const char *text, size_t len, uint64_t asked)
+{
+	struct watch	*w = p->watch;
+	const char	*start = watch_screen_tail(text, len);
+	char		*copy;
+
+	copy = xstrndup(start, (size_t)(text + len - start));
+	w->screen = agent_screen(w->agent, copy, &w->screen_signal);
+	w->screen_at = asked != 0 ? asked : time_mono_ms();
+	watch_screen_question(p, text, len, 0);
 	w->capture_failed = 0;
 	/*
 	 * A retry still on screen is fresh evidence, in a turn whose stream
@@ -189,11 +219,8 @@ watch_history_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 	struct pane	*p = arg;
 
 	p->watch->capturing = 0;
-	if (!ok)
-		return;
-	p->watch->history_read = 1;
-	watch_screen(p, body, len, p->watch->capture_asked);
-	p->watch->history_read = 0;
+	if (ok)
+		watch_screen_question(p, body, len, 1);
 }
 
 /* The screen and the history over it, for a dialog taller than the pane. */

@@ -600,6 +600,8 @@ watch_input(struct pane *p, struct cls_input *in)
 	in->hook = w->hook;
 	in->hook_at = w->hook_at;
 	in->hooks_partial = w->agent != NULL && w->agent->hooks_partial;
+	in->dialog_clock = w->agent != NULL && w->agent->dialog_clock;
+	in->output_rate = p->rate > 1e6 ? 1000000 : (unsigned)p->rate;
 	in->transcript = w->transcript;
 	in->transcript_at = w->transcript_at;
 	in->gemini_chat = w->agent != NULL && w->agent->gemini_files;

@@ -77,7 +77,6 @@ struct watch {
 	int			 nlooked;
 	uint64_t		 looked_at;
 	int			 capturing;
-	int			 history_read;	/* this screen has its history */
 	uint64_t		 capture_asked;	/* mono ms: when it was asked */
 	uint64_t		 resync_asked;	/* the same, pane_resync's */
 	int			 capture_failed;
@@ -175,6 +174,8 @@ void		 watch_changed(struct pane *);
 void		 watch_screen(struct pane *, const char *, size_t, uint64_t);
 int		 watch_question(struct watch *, const char *, size_t,
 		    struct question *);
+int		 watch_question_history(struct watch *, const char *,
+		    const char *, size_t, struct question *);
 /*
  * A dialog taller than the pane: its first line is in the pane's history,
  * read this far back (the watch when it cannot see the top, an answer

@@ -40,6 +40,7 @@ struct builtin {
 	int		 hooks_partial;
 	int		 answer_enter;
 	int		 dialog_buttons;
+	int		 dialog_clock;
 	const char	*resume;
 };
 
@@ -224,6 +225,11 @@ static const struct builtin builtins[] = {
 		.hooks_partial = 1,
 		/* A number moves its dialog's pointer; Enter picks. */
 		.answer_enter = 1,
+		/*
+		 * Its tool's line over the dialog counts the seconds it has
+		 * waited ("$ Shell ... 34s"): output while nobody works.
+		 */
+		.dialog_clock = 1,
 		.copilot_files = 1,
 		.resume = "copilot --resume=\"$1\"",
 	},
@@ -418,6 +424,7 @@ profile_from_builtin(const struct builtin *b)
 	p->hooks_partial = b->hooks_partial;
 	p->answer_enter = b->answer_enter;
 	p->dialog_buttons = b->dialog_buttons;
+	p->dialog_clock = b->dialog_clock;
 	p->resume = b->resume != NULL ? xstrdup(b->resume) : NULL;
 	return (p);
 }
@@ -512,6 +519,7 @@ agent_parse_user(const char *buf, size_t n, const char *path, char **cause)
 		json_get_bool(d, obj, "hooks_partial", &p->hooks_partial);
 		json_get_bool(d, obj, "answer_enter", &p->answer_enter);
 		json_get_bool(d, obj, "dialog_buttons", &p->dialog_buttons);
+		json_get_bool(d, obj, "dialog_clock", &p->dialog_clock);
 		p->resume = json_get_str(d, obj, "resume");
 		title = json_get(d, obj, "title");
 		p->title_busy = user_pattern(d, title, "busy", p->name, cause);

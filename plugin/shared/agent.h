@@ -34,6 +34,7 @@ struct agent_profile {
 	int		 hooks_partial;	/* its hooks miss some turn ends */
 	int		 answer_enter;	/* a dialog's number then Enter */
 	int		 dialog_buttons; /* buttons: arrows, Enter (OpenCode) */
+	int		 dialog_clock;	/* redraws a clock over its dialog */
 	char		*resume;	/* sh: its resume, the id as "$1" */
 	int		 user;		/* from agents.json */
 };

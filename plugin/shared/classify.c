@@ -458,6 +458,9 @@ hooks_partial_check(const struct cls_input *in, struct cls_result *r,
 }
 
 /* Title, screen and output activity, for agents that say nothing more. */
+/* Output slower than this (bytes/s) can be a clock, not work. */
+#define CLS_CLOCK_RATE	256
+
 static void
 observed_state(const struct cls_input *in, struct cls_result *r,
     uint64_t quiet_since)
@@ -502,6 +505,28 @@ observed_state(const struct cls_input *in, struct cls_result *r,
 		return;
 	default:
 		break;
+	}
+	/*
+	 * A clock redrawn over a dialog (Copilot CLI counts the seconds its
+	 * tool has waited): output too slow to be work is read on screen,
+	 * once a debounce at most, and the dialog stands while a screen read
+	 * within the last few seconds shows it, so that one answered at the
+	 * agent itself is seen within one more.
+	 */
+	if (in->now - quiet_since < in->debounce && in->dialog_clock &&
+	    in->output_rate < CLS_CLOCK_RATE) {
+		if (in->screen_at == 0 || in->now - in->screen_at >=
+		    in->debounce)
+			r->want_capture = 1;
+		else
+			r->recheck_at = earliest(r->recheck_at, in->screen_at +
+			    in->debounce);
+		if ((in->screen & (SCREEN_PERMISSION|SCREEN_QUESTION|
+		    SCREEN_TRUST)) && in->screen_at != 0 &&
+		    in->now - in->screen_at < 3 * in->debounce) {
+			set_waiting(in, r, "screen_dialog_clock", 0);
+			return;
+		}
 	}
 	if (in->now - quiet_since < in->debounce) {
 		/* A countdown redrawn: still retrying while the evidence is. */

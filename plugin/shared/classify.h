@@ -129,6 +129,8 @@ struct cls_input {
 	enum hook_event	hook;
 	uint64_t	hook_at;
 	int		hooks_partial;	/* its hooks miss some turn ends */
+	int		dialog_clock;	/* a clock redrawn over its dialog */
+	unsigned	output_rate;	/* bytes/s, the last whole second */
 	int		hook_question;	/* PermissionRequest for AskUserQuestion */
 	enum transcript_event transcript;
 	uint64_t	transcript_at;

@@ -351,7 +351,7 @@ def dialog_one(question, cmd, last=True):
     # Code 2.1.332 lost one sent while it was still drawing.
     lose = os.environ.get("FAKE_AGENT_LOSE_KEY") == "1"
     while True:
-        key = read_key(blink=not CLAUDE)
+        key = read_key(blink=not CLAUDE, clock=DIALOG_CLOCK)
         if lose:
             lose = False
             mark("lost key %r" % key)
@@ -394,7 +394,12 @@ def dialog_one(question, cmd, last=True):
     return answer
 
 
-def read_key(blink=False):
+# FAKE_AGENT_DIALOG_CLOCK=1: the seconds waited, redrawn once a second on
+# a line over the dialog, as Copilot CLI counts them on its tool's line.
+DIALOG_CLOCK = os.environ.get("FAKE_AGENT_DIALOG_CLOCK") == "1"
+
+
+def read_key(blink=False, clock=False):
     """One key, read raw (no echo, no line editing), as a TUI's dialog
     does; what came with it stays for the next read."""
     import select, termios
@@ -417,8 +422,12 @@ def read_key(blink=False):
             if blink:
                 title("[ %s ] Action Required | %s" % ("!" if i % 2 else ".",
                                                        title_text))
-                i += 1
-            r, _, _ = select.select([0], [], [], 1.0 if blink else None)
+            if clock:
+                # (the top row: saved and restored around it)
+                w("\0337\033[1;1H\033[2K waited %ds\0338" % i)
+            i += 1
+            r, _, _ = select.select([0], [], [], 1.0 if blink or clock
+                                    else None)
             if r:
                 c = os.read(0, 1024)
                 if not c:

@@ -464,3 +464,45 @@ print(json.dumps(["rm -rf lisa-victim-a\n" + body, "touch lisa-b\n" + body]))' \
 	    fail "alike but for a scrolled line, and the same fingerprint"
 	[ "$(answers_logged)" = 1 ] || fail "keys: $(grep answer "$FAKE_AGENT_LOG")"
 }
+
+# An agent that redraws a clock while its dialog waits (Copilot CLI
+# counts its tool's seconds; here the fake Claude so, with its profile's
+# dialog_clock through agents.json): the wait stands for as long as the
+# dialog is drawn, at lisa's defaults, and is answered; without
+# dialog_clock the same output reads as work (what Copilot's verdict was).
+test_dialog_with_a_clock_stays_a_wait() {
+	# (no session file, no title: the screen and the output alone, as
+	# Copilot CLI's pane without hooks)
+	export FAKE_AGENT_DIALOG_CLOCK=1 FAKE_AGENT_NO_SESSION=1 FAKE_AGENT_NO_TITLE=1
+	export XDG_CONFIG_HOME="$TESTDIR/config"
+	mkdir -p "$XDG_CONFIG_HOME/lisa"
+	cat >"$XDG_CONFIG_HOME/lisa/agents.json" <<'JSON'
+{"agents": [{"name": "claude", "comm": ["claude"],
+  "screen": {"permission": "Do you want to proceed\\?",
+             "prompt": "\u276f $", "busy": "esc to interrupt"},
+  "dialog_clock": true}]}
+JSON
+	start_dialogs
+	c=$(agent_ready 1 claude)
+	since=$(date +%s)
+	tok=$(ask_permission "$c")
+	until_ms 5000 drawn "$c" "waited [2-9]s" || fail "no clock: $(T capture-pane -p -t "$c" | head -n 2)"
+	# Six seconds of a clock: never working meanwhile.
+	t0=$(date +%s)
+	while [ $(($(date +%s) - t0)) -lt 6 ]; do
+		state_is "$c" waiting_input permission "" ||
+		    fail "the clock read as work: $(L status "$c")"
+		sleep 0.5
+	done
+	drawn "$c" "waited [5-9]s\|waited 1[0-9]s" || fail "the clock stopped"
+	L events --json "$c" | python3 -c '
+import json, sys
+since = int(sys.argv[1])
+for line in sys.stdin:
+    e = json.loads(line)
+    if e.get("event") == "transition" and e.get("t", 0) / 1000 >= since + 1:
+        assert e.get("to") != "in_progress", e' "$since" ||
+	    fail "a transition to in_progress: $(L events "$c")"
+	out=$(L answer "$c" deny --expect "$tok") || fail "deny: $out; $(cat "$FAKE_AGENT_LOG" | tail -n 5); $(T capture-pane -p -t "$c" | tail -n 8)"
+	grep -q "answer no '3'" "$FAKE_AGENT_LOG" || fail "not denied"
+}
