@@ -510,12 +510,14 @@ observed_state(const struct cls_input *in, struct cls_result *r,
 	 * A clock redrawn over a dialog (Copilot CLI counts the seconds its
 	 * tool has waited): output too slow to be work is read on screen,
 	 * once a debounce at most, and the dialog stands while a screen read
-	 * within the last few seconds shows it, so that one answered at the
-	 * agent itself is seen within one more.
+	 * within the last three debounces shows it (the second in which it
+	 * was drawn is fast), so that one answered at the agent itself is
+	 * seen within that.
 	 */
-	if (in->now - quiet_since < in->debounce && in->dialog_clock &&
-	    in->output_rate < CLS_CLOCK_RATE) {
-		if (in->screen_at == 0 || in->now - in->screen_at >=
+	if (in->now - quiet_since < in->debounce && in->dialog_clock) {
+		if (in->output_rate >= CLS_CLOCK_RATE)
+			;	/* (work's pace: no read for it) */
+		else if (in->screen_at == 0 || in->now - in->screen_at >=
 		    in->debounce)
 			r->want_capture = 1;
 		else
