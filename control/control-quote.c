@@ -46,29 +46,58 @@ ctl_quote_str(struct buf *b, const char *s)
  * display-menu and display-popup, hook bodies, rename-window and
  * rename-session, new-session -s and -c, new-window -n and -c, and
  * respawn-pane -c (tmux 3.2a to 3.7: cmd-*.c and spawn.c), where "#(...)"
- * runs a shell command: '#' becomes "##", which every such expansion
- * gives back as one '#', so no #(...), #{...} or #[...] in the text is
- * anything but text. Apply before ctl_quote; never to an argument tmux
- * takes as it is (set-option's value, send-keys -l), where "##" would stay.
+ * runs a shell command. Its expansion (format.c: format_expand1) gives
+ * "##" back as one '#', so "#(", "#{" and "#S" there are text; but a run
+ * of '#' before '[' it leaves as it is, for the drawing of styles
+ * (format_draw), which shows "##[" as the text "#[" and takes "#[" as a
+ * style. So:
+ *
+ *   DRAWN (a message, a menu's text, a hook body: drawn or run after the
+ *   expansion): every '#' doubled, "#[" becomes "##[", drawn as "#[";
+ *   a name (a window's or session's name, a directory: kept as the
+ *   expansion leaves it): every run of '#' doubled, but one before '['
+ *   left as it is, which the expansion keeps.
+ *
+ * Apply before ctl_quote; never to an argument tmux takes as it is
+ * (set-option's value, send-keys -l), where "##" would stay.
  */
-void
-ctl_format_escape(struct buf *b, const char *s)
+static void
+ctl_format_escape_as(struct buf *b, const char *s, int drawn)
 {
-	for (; *s != '\0'; s++) {
-		if (*s == '#')
-			buf_addc(b, '#');
-		buf_addc(b, *s);
+	size_t	n;
+
+	while (*s != '\0') {
+		if (*s != '#') {
+			buf_addc(b, *s++);
+			continue;
+		}
+		n = strspn(s, "#");
+		if (drawn || s[n] != '[')
+			buf_add(b, s, n);	/* once more: doubled */
+		buf_add(b, s, n);
+		s += n;
 	}
 }
 
-/* The same, as a string of its own for an argv (the caller frees it). */
+/* Text tmux expands and then draws or runs: every '#' doubled. */
+void
+ctl_format_escape(struct buf *b, const char *s)
+{
+	ctl_format_escape_as(b, s, 1);
+}
+
+/*
+ * A name or directory tmux expands and keeps (new-window -n and -c,
+ * new-session -s and -c, respawn-pane -c, rename-window), as a string of
+ * its own for an argv (the caller frees it).
+ */
 char *
 ctl_format_str(const char *s)
 {
 	struct buf	b;
 
 	buf_init(&b);
-	ctl_format_escape(&b, s);
+	ctl_format_escape_as(&b, s, 0);
 	return (buf_detach(&b));
 }
 

@@ -1,7 +1,11 @@
 /*
  * Round-trip through a real tmux server: for hostile and random byte
  * strings, send `set -g @lisa-q <ctl_quote(s)>` then `show -gv @lisa-q`
- * over our own control client and require the same bytes back.
+ * over our own control client and require the same bytes back. Then the
+ * format boundary: names full of '#' (and random ones of "#[({})S,")
+ * through `rename-window <ctl_quote(ctl_format_str(s))>`, which tmux
+ * expands as a format, read back as #{window_name}: the same text, and
+ * no "#(...)" run.
  * usage: quote-roundtrip SOCKET-NAME COUNT
  */
 #include <sys/wait.h>
@@ -166,6 +170,48 @@ out:
 	return (rc);
 }
 
+static const char *names[] = {
+	"#(touch x)", "#{pane_id}", "#[fg=red]", "##[fg=red]", "###[x",
+	"##", "###", "#", "a#", "#S", "#,", "#}", "x#[bg=red]##(touch y)",
+	"#{?x,y,z}", "#(#{", "a##b#[c", "w#[fg=red]4", "#{q:x}#T#W#H",
+	"[#]", "##(x)#[", "#[#[##[", "100% #{pane_id} done",
+};
+
+/* A name, as tmux keeps it after expanding it as a format. */
+static int
+name_roundtrip(struct ctl_client *c, const char *s)
+{
+	struct state	 st = { 0, 0, NULL, 0 };
+	struct buf	 cmd;
+	char		*esc = ctl_format_str(s), *value = NULL;
+	int		 rc = -1;
+
+	buf_init(&cmd);
+	buf_adds(&cmd, "rename-window -t :0 ");
+	ctl_quote_str(&cmd, esc);
+	if (ctl_client_send(c, cmd.data, reply, &st) != 0 ||
+	    wait_reply(c, &st) != 0 || !st.ok)
+		goto out;
+	if (ctl_client_send(c, "display -p -t :0 '#{window_name}'", reply,
+	    &st) != 0 || wait_reply(c, &st) != 0 || !st.ok)
+		goto out;
+	if (escaped && ctl_unvis(st.body, dollar, &value) == 0) {
+		free(st.body);
+		st.body = value;
+		value = NULL;
+	}
+	rc = strcmp(st.body, s) == 0 ? 0 : -1;
+	if (rc != 0)
+		fprintf(stderr, "name \"%s\" (sent \"%s\") came back \"%s\"\n",
+		    s, esc, st.body);
+out:
+	free(value);
+	free(st.body);
+	free(esc);
+	buf_free(&cmd);
+	return (rc);
+}
+
 static struct tmux_version tv;
 
 /* Which tmux this is, and so how it prints replies. */
@@ -242,6 +288,25 @@ main(int argc, char **argv)
 		total++;
 		if (roundtrip(c, s, len) != 0) {
 			fprintf(stderr, "  random case %d (seed %u)\n", i,
+			    seed);
+			bad++;
+		}
+	}
+	for (i = 0; i < (int)(sizeof names / sizeof names[0]); i++) {
+		total++;
+		if (name_roundtrip(c, names[i]) != 0)
+			bad++;
+	}
+	for (i = 0; i < n / 4; i++) {
+		static const char alphabet[] = "#[({})S,a ";
+
+		len = 1 + (size_t)(random() % 24);
+		for (j = 0; j < len; j++)
+			s[j] = alphabet[random() % (sizeof alphabet - 1)];
+		s[len] = '\0';
+		total++;
+		if (name_roundtrip(c, s) != 0) {
+			fprintf(stderr, "  random name %d (seed %u)\n", i,
 			    seed);
 			bad++;
 		}
