@@ -121,6 +121,19 @@ class TurnRows:
         self.expect("long limit, interrupted", pane, t, "waiting_input",
                     "prompt")
 
+    def told_settled(self, quiet=1.5, most=6):
+        """How many notifications the client has had, once none came for
+        QUIET seconds (at most MOST): the step before may still be told of
+        (its prompt's wait), and that is not this step's."""
+        n, since = len(self.s.told()[0]), time.time()
+        end = time.time() + most
+        while time.time() < end and time.time() - since < quiet:
+            time.sleep(0.2)
+            m = len(self.s.told()[0])
+            if m != n:
+                n, since = m, time.time()
+        return n
+
     def told_row(self, scenario, n0, want, settle):
         """The notifications since the N0th: their endings are WANT (the
         list), once SETTLE seconds have passed (a held one comes late)."""
@@ -172,7 +185,7 @@ class TurnRows:
         """PROMPT makes STATE/DETAIL (held for HOLD seconds); Escape brings
         the prompt back. With NUDGE, a nudge is tried on it first, and what
         the client was told is checked: once, saying what for."""
-        n0 = len(self.s.told()[0])
+        n0 = self.told_settled() if nudge else len(self.s.told()[0])
         t = self.type(pane, prompt)
         self.expect(name, pane, t, state, detail)
         if nudge:
