@@ -596,7 +596,7 @@ answer_read_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 			return;
 		}
 	} else {
-		drawn = watch_question_history(p->watch, a->kind, body, len,
+		drawn = watch_question_kinded(p->watch, a->kind, body, len,
 		    &q) == 0;
 		a->history = 0;
 	}

@@ -54,12 +54,13 @@ watch_question_kind(unsigned screen)
 
 /*
  * The dialog on a screen just read (capture-pane text), KIND as its hints
- * say: every line of it, whatever the bottom lines hold, and with the
- * hook's command where the hook agrees. 0 if one is drawn; Q is the
- * caller's to question_free either way.
+ * say (for a read with the pane's history over it, the kind the screen
+ * before it showed): every line of it, whatever the bottom lines hold,
+ * and with the hook's command where the hook agrees. 0 if one is drawn;
+ * Q is the caller's to question_free either way.
  */
-static int
-watch_question_read(struct watch *w, const char *kind, const char *text,
+int
+watch_question_kinded(struct watch *w, const char *kind, const char *text,
     size_t len, struct question *q)
 {
 	char	*copy;
@@ -93,19 +94,8 @@ watch_question(struct watch *w, const char *text, size_t len,
 	copy = xstrndup(start, (size_t)(text + len - start));
 	screen = agent_screen(w->agent, copy, &signal);
 	free(copy);
-	return (watch_question_read(w, watch_question_kind(screen), text, len,
+	return (watch_question_kinded(w, watch_question_kind(screen), text, len,
 	    q));
-}
-
-/*
- * A screen read with the pane's history over it (a dialog whose top was
- * not on the screen just read): the dialog of the KIND that screen showed.
- */
-int
-watch_question_history(struct watch *w, const char *kind, const char *text,
-    size_t len, struct question *q)
-{
-	return (watch_question_read(w, kind, text, len, q));
 }
 
 static void	watch_capture_history(struct pane *);
@@ -127,7 +117,7 @@ watch_screen_question(struct pane *p, const char *text, size_t len,
 	if (history && !had)
 		return;		/* (gone from the screen since) */
 	strlcpy(fp, w->question.fingerprint, sizeof fp);
-	w->question_ok = watch_question_read(w, history ? w->question.kind :
+	w->question_ok = watch_question_kinded(w, history ? w->question.kind :
 	    watch_question_kind(w->screen), text, len, &q) == 0;
 	if (history && !w->question_ok) {
 		question_free(&q);	/* (the screen's stands) */

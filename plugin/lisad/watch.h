@@ -174,7 +174,7 @@ void		 watch_changed(struct pane *);
 void		 watch_screen(struct pane *, const char *, size_t, uint64_t);
 int		 watch_question(struct watch *, const char *, size_t,
 		    struct question *);
-int		 watch_question_history(struct watch *, const char *,
+int		 watch_question_kinded(struct watch *, const char *,
 		    const char *, size_t, struct question *);
 /*
  * A dialog taller than the pane: its first line is in the pane's history,
