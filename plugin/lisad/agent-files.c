@@ -57,6 +57,9 @@ agentfiles_env_dir(pid_t pid, const char *var, const char *sub)
 				home = p + 5;
 		}
 	}
+	/* (no environment to read, the generic backend: the helper's own) */
+	if (n <= 0)
+		dir = getenv(var);
 	if (dir != NULL && *dir == '/')
 		return (xstrdup(dir));
 	if (home == NULL || *home != '/')

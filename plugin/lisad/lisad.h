@@ -179,6 +179,7 @@ void		 pane_list_session(struct session *);
 void		 pane_layout(struct session *, int, const char *);
 void		 pane_window_unlinked(struct session *, int);
 void		 pane_window_renamed(int, const char *);
+void		 pane_session_renamed(int);
 void		 pane_session_gone(int);
 void		 pane_output(struct session *, int, const char *, size_t,
 		    uint64_t);

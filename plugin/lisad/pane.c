@@ -387,8 +387,27 @@ pane_window_renamed(int window, const char *name)
 	struct pane	*p;
 
 	RB_FOREACH(p, panes, &panes) {
-		if (p->window == window)
+		if (p->window == window) {
 			pane_set_str(&p->window_name, name);
+			resume_record_check(p);
+		}
+	}
+}
+
+/* A session renamed: the records of the agents it shows follow. */
+void
+pane_session_renamed(int sid)
+{
+	struct pane	*p;
+	int		 i;
+
+	RB_FOREACH(p, panes, &panes) {
+		for (i = 0; i < p->nsessions; i++) {
+			if (p->sessions[i] == sid) {
+				resume_record_check(p);
+				break;
+			}
+		}
 	}
 }
 

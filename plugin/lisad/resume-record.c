@@ -129,6 +129,53 @@ resume_entry(struct buf *b, struct pane *p)
 	    p->window_index, p->pane_index, p->id);
 }
 
+static uint64_t
+resume_sum_add(uint64_t h, const char *s)
+{
+	/* FNV-1a, the string and its end */
+	if (s != NULL) {
+		for (; *s != '\0'; s++)
+			h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	}
+	return ((h ^ 0xff) * 0x100000001b3ULL);
+}
+
+/*
+ * Anything of a pane's record changed (an id learned late, as on the
+ * generic backend where the session file is read when lisa next looks; a
+ * window renamed or moved; the model): the file is rewritten with the next
+ * verdict's save, within a second. Not the process's directory: it is read
+ * from the system only when saving (an agent that changes directory without
+ * saying so is caught up by its next verdict).
+ */
+void
+resume_record_check(struct pane *p)
+{
+	struct watch	*w = p->watch;
+	struct session	*s;
+	uint64_t	 h = 0xcbf29ce484222325ULL;
+	char		 id[64], num[48];
+
+	if (w == NULL || !w->agent_alive || w->agent == NULL || p->dead)
+		return;
+	s = pane_session(p);
+	h = resume_sum_add(h, w->agent->name);
+	h = resume_sum_add(h, resume_agent_id(w, id, sizeof id));
+	h = resume_sum_add(h, w->session_cwd);
+	h = resume_sum_add(h, agent_model_ok(w->usage.model) ?
+	    w->usage.model : NULL);
+	h = resume_sum_add(h, s != NULL ? s->name : NULL);
+	h = resume_sum_add(h, p->window_name);
+	snprintf(num, sizeof num, "%d.%d", p->window_index, p->pane_index);
+	h = resume_sum_add(h, num);
+	if (h == w->resume_sum)
+		return;
+	if (w->resume_sum != 0)
+		log_debug("pane %%%d: its resume record changed", p->id);
+	w->resume_sum = h;
+	live_changed();
+}
+
 /* Every live agent of this server, now (live.c's timer calls it). */
 void
 resume_record_save(void)

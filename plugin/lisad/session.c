@@ -475,6 +475,8 @@ session_event(struct ctl_client *c, struct ctl_event *ev, void *arg)
 			other->name = xstrdup(ev->name);
 			if (session_ignored(other->name))
 				session_close(other);
+			else
+				pane_session_renamed(other->id);
 		}
 		break;
 	case CTL_WINDOW_ADD:

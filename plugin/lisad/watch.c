@@ -665,6 +665,7 @@ watch_run(void *arg)
 	if (p->dead && w->agent_alive)
 		watch_agent_gone(p);
 	agentfiles_look(p);
+	resume_record_check(p);
 	/* Respawned: the last death's record is history. */
 	if (!p->dead && (w->term_reported || w->term_asked)) {
 		w->term_reported = w->term_asked = 0;

@@ -20,6 +20,7 @@ struct watch {
 	struct question		 question;	/* its dialog, last read */
 	int			 question_ok;
 	uint64_t		 question_seq;	/* dialogs seen, keys sent */
+	uint64_t		 resume_sum;	/* what its resume record holds */
 	int			 question_tries; /* reads for it, this wait */
 	uint64_t		 question_at;	/* the next */
 	const struct agent_profile *agent;
@@ -257,6 +258,7 @@ void		 live_close(void);
 
 /* resume-record.c: the agents lisa resume brings back. */
 void		 resume_record_save(void);
+void		 resume_record_check(struct pane *);
 const char	*resume_agent_id(struct watch *, char *, size_t);
 void		 resume_argv_id(char **, int, char *, size_t);
 void		 resume_record_close(void);

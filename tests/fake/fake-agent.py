@@ -38,7 +38,8 @@ its process began, then exec itself
 again, same pid, with that one: the kernel's moment in execve when a
 process has its new name and no environment yet, made long).
 Environment: FAKE_CODEX_DIALOG_DELAY=SECONDS (Codex: its dialog drawn that
-long after OSC 7501 blocked, as the real one's ~0.9 s), FAKE_AGENT_NO_SESSION=1 (no session file), FAKE_AGENT_NO_TITLE=1
+long after OSC 7501 blocked, as the real one's ~0.9 s), FAKE_AGENT_NO_SESSION=1 (no session file), FAKE_AGENT_SESSION_LATE=FILE
+(none until FILE exists), FAKE_AGENT_NO_TITLE=1
 (no titles), FAKE_AGENT_BOOT=SECONDS (output that long before anything else), FAKE_AGENT_SPEED, FAKE_AGENT_LOG (when each signal was sent).
 """
 import json, os, subprocess, sys, time
@@ -100,6 +101,20 @@ def w(data):
 NO_TITLE = os.environ.get("FAKE_AGENT_NO_TITLE") == "1"
 TRANSCRIPT = os.environ.get("FAKE_AGENT_TRANSCRIPT") == "1"
 NO_SESSION = os.environ.get("FAKE_AGENT_NO_SESSION") == "1"
+# FAKE_AGENT_SESSION_LATE=FILE: no session file until FILE exists, then
+# the last one (an id learned after the verdicts settled).
+SESSION_LATE = os.environ.get("FAKE_AGENT_SESSION_LATE")
+session_pending = None
+
+
+def session_late():
+    while not os.path.exists(SESSION_LATE):
+        time.sleep(0.05)
+    session(*session_pending)
+    # A byte of output with nothing new on screen (a cursor shown): where
+    # files make no events (the generic backend) lisa reads them as it
+    # looks at the pane again.
+    w("\x1b[?25h")
 
 
 def title(t):
@@ -127,7 +142,14 @@ SESSION = os.path.join(HOME, ".claude", "sessions", "%d.json" % pid)
 
 def session(status, waiting_for=None):
     """Claude's sessions/<pid>.json, rewritten on every change."""
+    global session_pending
     if not CLAUDE or NO_SESSION:
+        return
+    if SESSION_LATE and not os.path.exists(SESSION_LATE):
+        if session_pending is None:
+            import threading
+            threading.Thread(target=session_late, daemon=True).start()
+        session_pending = (status, waiting_for)
         return
     os.makedirs(os.path.dirname(SESSION), exist_ok=True)
     now = int(time.time() * 1000)

@@ -205,6 +205,41 @@ test_resume_into_resurrect_restored_panes() {
 	! T show -g | grep '^@lisa_' || fail "lisa's options left"
 }
 
+# What a record holds follows what lisa learns after the verdicts have
+# settled (issue 48): a conversation id that comes late (the generic
+# backend reads the session file when it next looks), a window renamed,
+# then moved, its session renamed. Each is in the file within seconds, with no verdict change.
+test_resume_record_follows_late_changes() {
+	start_resume
+	T new-window -d -t main:3 -n api -c "$TESTDIR/proj/a b" \
+	    -e FAKE_AGENT_SESSION_LATE="$TESTDIR/late" claude
+	c=$(T display -p -t main:3 '#{pane_id}')
+	L wait "$c" --until waiting_input --timeout 30 >/dev/null || fail "no agent"
+	until_ms 10000 sh -c "cat '$XDG_STATE_HOME'/lisa/agents/*.agents 2>/dev/null | grep -q '\"agent\":\"claude\",\"id\":null'" ||
+	    fail "no record without its id: $(records)"
+	[ "$(L status "$c" --json | jget "d.get('agent_session')")" = null ] ||
+	    fail "an id before the agent said one"
+	# Its verdicts settled: one more save would have come within a second.
+	since=$(L status "$c" --json | jget "d['since']")
+	sleep 1.5
+	touch "$TESTDIR/late"
+	until_ms 10000 sh -c "$LISA -L $SOCK status $c --json | grep -q '\"agent_session\":\"0000fa4e'" ||
+	    fail "the late id was not read"
+	id=$(L status "$c" --json | jget "d['agent_session']")
+	until_ms 5000 sh -c "cat '$XDG_STATE_HOME'/lisa/agents/*.agents | grep -q '\"id\":\"$id\"'" ||
+	    fail "the record kept no id: $(records)"
+	T rename-window -t main:3 'renamed'
+	until_ms 5000 sh -c "cat '$XDG_STATE_HOME'/lisa/agents/*.agents | grep -q '\"window\":\"renamed\",\"window_index\":3'" ||
+	    fail "the record kept the old name: $(records)"
+	T move-window -s main:3 -t main:7
+	until_ms 5000 sh -c "cat '$XDG_STATE_HOME'/lisa/agents/*.agents | grep -q '\"window\":\"renamed\",\"window_index\":7'" ||
+	    fail "the record kept the old place: $(records)"
+	T rename-session -t main 'work'
+	until_ms 5000 sh -c "cat '$XDG_STATE_HOME'/lisa/agents/*.agents | grep -q '\"session\":\"work\",\"window\":\"renamed\"'" ||
+	    fail "the record kept the old session: $(records)"
+	note "verdict since $since, now $(L status "$c" --json | jget "d['since']")"
+}
+
 # Another tmux of the user's (tmux -L other) that still runs: its agents
 # are not offered, though their records are there; a record of a server
 # that ended at that same socket (another instance) is.
