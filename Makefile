@@ -41,6 +41,10 @@ DEFS += $(if $(HAVE_STRLCPY),-DLISA_HAVE_STRLCPY)
 
 BUILD ?= build
 BIN ?= bin
+# Integration tests at once (make test): most of a test is waiting on
+# lisa's clocks, so more than the cores; TEST_JOBS=1 runs them one after
+# another, in the files' order.
+TEST_JOBS ?= 4
 
 # A quiet build: one line per file ("CC plugin/lisad/pane.o"), as tmux's
 # and the kernel's; make V=1 prints the whole commands. Warnings and errors
@@ -133,6 +137,7 @@ $(BUILD)/bench/lisa-bench: $(BUILD)/bench/lisa-bench.o $(SHARED_OBJS) $(BUILD)/l
 # tests on real tmux.
 test: test-bins man-lint check-layout
 	@LISA_BIN_DIR=$(abspath $(BIN)) LISA_BUILD_DIR=$(BUILD) \
+	    TEST_JOBS=$(TEST_JOBS) LISA_TEST_TIMES=$(BUILD)/test-times \
 	    sh tests/run.sh $(UNIT_BINS)
 
 # What the tests run, built (CI builds it once, then runs two suites).

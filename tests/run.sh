@@ -29,6 +29,12 @@ ln -s "$LISA_PYTHON" "$PYBIN/python3"
 PATH="$PYBIN:$PATH"
 export PATH
 
+# TEST_JOBS=N integration tests at once (1: one after another, in the
+# files' order); tests marked "# serial:" run alone, after the others.
+TEST_JOBS=${TEST_JOBS:-1}
+# The last run's times (milliseconds, file, test), for the longest first.
+TIMES=${LISA_TEST_TIMES:-}
+
 unit=1
 integ=1
 case "$1" in
@@ -62,7 +68,45 @@ if [ $unit = 1 ]; then
 	done
 fi
 
+# One integration test, alone in its own process group of files: its
+# output in $RES/N.log, its exit status and milliseconds in $RES/N.rc.
+run_one() {
+	start=$(date +%s%N)
+	sh tests/integration/lib.sh "$1" "$2" >"$RES/$3.log" 2>&1 3>&- </dev/null
+	rc=$?
+	echo "$rc $((($(date +%s%N) - start) / 1000000))" >"$RES/$3.rc"
+}
+
+# A test that has ended, told: one line, then its notes, or all its lines
+# if it failed (together, whatever else ran beside it).
+report() {
+	f=$(sed -n "${1}p" "$RES/jobs")
+	name=${f#* }; name=${name%% *}; file=${f%% *}
+	read -r rc ms <"$RES/$1.rc"
+	log="$RES/$1.log"
+	base=$(basename "$file" .sh)
+	echo "$ms $base $name" >>"$RES/times"
+	if [ "$rc" -eq 77 ]; then
+		skipped=$((skipped + 1))
+		printf 'skip %s %s (%s)\n' "$base" "$name" \
+		    "$(sed -n 's/^SKIP: //p' "$log" | tail -n 1)"
+	elif [ "$rc" -eq 0 ]; then
+		passed=$((passed + 1))
+		printf 'ok   %s %s (%d ms)\n' "$base" "$name" "$ms"
+		grep '^# ' "$log" | sed 's/^/     /'
+	else
+		failed=$((failed + 1))
+		failures="$failures $name"
+		printf 'FAIL %s %s (%d ms)\n' "$base" "$name" "$ms"
+		sed 's/^/     | /' "$log"
+	fi
+	rm -f "$log" "$RES/$1.rc"
+}
+
 if [ $integ = 1 ]; then
+	RES=$(mktemp -d "${TMPDIR:-/tmp}/lisa-run.XXXXXX") || exit 2
+	trap 'rm -rf "$PYBIN" "$RES"' EXIT
+	: >"$RES/jobs"
 	for file in tests/integration/test-*.sh; do
 		if [ -n "$LISA_TEST_FILES" ] && ! basename "$file" .sh |
 		    grep -Eq "$LISA_TEST_FILES"; then
@@ -76,7 +120,12 @@ if [ $integ = 1 ]; then
 			    "$(basename "$file" .sh)" "$n"
 			continue
 		fi
-		for t in $(sed -n 's/^\(test_[a-z0-9_]*\)().*/\1/p' "$file"); do
+		# Each test, and whether a "# serial: why" line in the comment
+		# above it asks that it run alone.
+		awk '/^# serial:/ { s = 1; next } /^#/ { next }
+		    /^test_[a-z0-9_]*\(\)/ { sub(/\(.*/, ""); print $0, s }
+		    { s = 0 }' "$file" >"$RES/list"
+		while read -r t serial; do
 			if [ -n "$LISA_TEST_FILTER" ] &&
 			    ! printf '%s' "$t" | grep -Eq "$LISA_TEST_FILTER"; then
 				continue
@@ -88,28 +137,65 @@ if [ $integ = 1 ]; then
 				    "$(basename "$file" .sh)" "$t"
 				continue
 			fi
-			log=$(mktemp)
-			start=$(date +%s%N)
-			sh tests/integration/lib.sh "$file" "$t" >"$log" 2>&1
-			rc=$?
-			ms=$((($(date +%s%N) - start) / 1000000))
-			if [ $rc -eq 77 ]; then
-				skipped=$((skipped + 1))
-				printf 'skip %s %s (%s)\n' "$(basename "$file" .sh)" \
-				    "$t" "$(sed -n 's/^SKIP: //p' "$log" | tail -n 1)"
-			elif [ $rc -eq 0 ]; then
-				passed=$((passed + 1))
-				printf 'ok   %s %s (%d ms)\n' "$(basename "$file" .sh)" "$t" "$ms"
-				grep '^# ' "$log" | sed 's/^/     /'
-			else
-				failed=$((failed + 1))
-				failures="$failures $t"
-				printf 'FAIL %s %s (%d ms)\n' "$(basename "$file" .sh)" "$t" "$ms"
-				sed 's/^/     | /' "$log"
-			fi
-			rm -f "$log"
-		done
+			[ "$TEST_JOBS" -gt 1 ] || serial=0
+			echo "$file $t $serial" >>"$RES/jobs"
+		done <"$RES/list"
 	done
+	# The longest first (as the last run timed them, when it did), so
+	# that the last to end are short ones.
+	n=$(wc -l <"$RES/jobs")
+	i=0
+	: >"$RES/order"
+	while read -r file t serial; do
+		i=$((i + 1))
+		ms=0
+		[ -n "$TIMES" ] && [ -f "$TIMES" ] &&
+		    ms=$(awk -v b="$(basename "$file" .sh)" -v t="$t" \
+		    '$2 == b && $3 == t { m = $1 } END { print m + 0 }' \
+		    "$TIMES" </dev/null)
+		echo "${ms:-0} $i $serial" >>"$RES/order"
+	done <"$RES/jobs"
+	if [ "$TEST_JOBS" -gt 1 ]; then
+		sort -k1,1nr -k2,2n "$RES/order" >"$RES/sorted"
+	else
+		cp "$RES/order" "$RES/sorted"
+	fi
+	: >"$RES/times"
+	# Side by side: each test that ends writes its number into a pipe
+	# that this shell reads (no waiting on a clock).
+	mkfifo "$RES/done" && exec 3<>"$RES/done" || exit 2
+	running=0
+	while read -r ms i serial; do
+		[ "$serial" = 1 ] && continue
+		while [ $running -ge "$TEST_JOBS" ]; do
+			read -r j <&3
+			report "$j"
+			running=$((running - 1))
+		done
+		set -- $(sed -n "${i}p" "$RES/jobs")
+		(run_one "$1" "$2" "$i"; echo "$i" >&3) &
+		running=$((running + 1))
+	done <"$RES/sorted"
+	while [ $running -gt 0 ]; do
+		read -r j <&3
+		report "$j"
+		running=$((running - 1))
+	done
+	wait
+	# Then those that measure time or cost, alone.
+	while read -r ms i serial; do
+		[ "$serial" = 1 ] || continue
+		set -- $(sed -n "${i}p" "$RES/jobs")
+		run_one "$1" "$2" "$i" 3>&-
+		report "$i"
+	done <"$RES/sorted"
+	exec 3>&-
+	# (this run's times first: a filtered run keeps the others')
+	if [ -n "$TIMES" ] && [ -s "$RES/times" ]; then
+		cat "$RES/times" "$TIMES" 2>/dev/null |
+		    awk '!seen[$2 " " $3]++' >"$RES/merged" &&
+		    cp "$RES/merged" "$TIMES" 2>/dev/null
+	fi
 fi
 
 # Under check-asan: a sanitizer report from any process is a failure.

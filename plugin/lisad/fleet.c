@@ -299,7 +299,7 @@ static void
 fleet_connect(struct fleet_host *h)
 {
 	int		 in[2], out[2], err[2], fd;
-	char		*remote, *sh;
+	char		*remote, *sh, why[FLEET_MAX_STR * 2];
 	pid_t		 pid;
 	sigset_t	 set;
 
@@ -376,8 +376,18 @@ fleet_connect(struct fleet_host *h)
 	h->connects++;
 	log_debug("fleet %s: ssh pid %ld", h->name, (long)pid);
 	h->err[0] = '\0';
-	fleet_set_state(h, FLEET_CONNECTING, "ssh started; waiting for lisa "
-	    "bridge there to answer");
+	/*
+	 * A retry says why the last try failed: it was down for a moment
+	 * only, and a glance while it tries again should still tell.
+	 */
+	if (h->state == FLEET_DOWN && h->reason[0] != '\0') {
+		snprintf(why, sizeof why, "ssh started again (down before: "
+		    "%.*s); waiting for lisa bridge there to answer",
+		    FLEET_MAX_STR, h->reason);
+		fleet_set_state(h, FLEET_CONNECTING, why);
+	} else
+		fleet_set_state(h, FLEET_CONNECTING, "ssh started; waiting "
+		    "for lisa bridge there to answer");
 	loop_timer_add(&h->hello, FLEET_HELLO_MS);
 	return;
 fail:

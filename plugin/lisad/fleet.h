@@ -52,7 +52,7 @@ struct fleet_host {
 	char			*socket;	/* remote -L, or NULL */
 	enum fleet_state	 state;
 	uint64_t		 since;		/* real ms */
-	char			 reason[FLEET_MAX_STR];
+	char			 reason[FLEET_MAX_STR * 2];
 	char			 err[FLEET_MAX_STR];	/* ssh's last word */
 	int			 started;	/* we started its helper */
 	int			 resumable;	/* agents it has to resume */

@@ -19,12 +19,11 @@ run '~/.tmux/plugins/tpm/tpm'
 CONF
 }
 
-# Processes that name this socket (a helper is "lisad -S .../SOCKET").
+# Processes that name this socket (a helper is "lisad -S .../SOCKET"):
+# one ps, not a look per process (two processes each, hundreds of times a
+# second beside other tests, made this test a CPU hog).
 socket_procs() {
-	for p in /proc/[0-9]*; do
-		tr '\0' ' ' 2>/dev/null <"$p/cmdline" | grep -q "/$1\( \|\$\)" &&
-		    printf '%s: %s\n' "${p#/proc/}" "$(tr '\0' ' ' 2>/dev/null <"$p/cmdline")"
-	done
+	ps -eo pid=,args= | grep -E "/$1( |\$)"
 }
 
 # 13.1: an ended server stays ended. Two servers loaded from the same

@@ -587,6 +587,9 @@ test_menu_many_local_by_state() {
 	[ "$(printf '%s\n' "$s" | grep -cE "claude +w[1-3] ")" = 3 ] || fail "the three: $s"
 	printf '%s\n' "$s" | grep -qE "claude +q[0-9]+ " && fail "another state's: $s"
 	O send-keys Escape
+	# (a message stays for the user's display-time, tmux's 750 ms here:
+	# longer than a look of this test's takes on a busy machine)
+	T set -g display-time 5000
 	L key menu "$CLIENT" state:nonesuch
 	expect_screen "lisa: no such state"
 }
