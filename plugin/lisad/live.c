@@ -92,7 +92,7 @@ live_save(void *arg)
 	buf_free(&b);
 	/* (never as the helper stops: resume-record.c says why) */
 	if (arg != NULL)
-		resume_record_save();
+		resume_record_save_checked();
 }
 
 /* A verdict changed: saved within a second (not on every transition). */

@@ -18,6 +18,7 @@
  * agent that ends while its server runs on is dropped a second later.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,6 +198,16 @@ resume_record_save(void)
 		resume_path = runtime_path(dir, lisad.instance, ".agents");
 		free(dir);
 	}
+	/*
+	 * The server is gone (killed: its agents went with it, and we may
+	 * have seen them end before its connections closed, late on a busy
+	 * machine): the file keeps what the last change left.
+	 */
+	if (lisad.server_pid > 0 && kill(lisad.server_pid, 0) != 0 &&
+	    errno == ESRCH) {
+		log_debug("lisa resume: the server is gone, record kept");
+		return;
+	}
 	buf_init(&b);
 	buf_adds(&b, "{\"v\":1,\"server\":");
 	json_cstr(&b, lisad.instance);
@@ -216,6 +227,42 @@ resume_record_save(void)
 	    n != 0 ? b.len : 0) != 0)
 		log_warn("%s", resume_path);
 	buf_free(&b);
+}
+
+static void
+resume_record_answered(struct ctl_client *c, int ok, const char *body,
+    size_t len, void *arg)
+{
+	if (!ok) {
+		log_debug("lisa resume: the server said %.*s: record kept",
+		    (int)len, body);
+		return;
+	}
+	resume_record_save();
+}
+
+/*
+ * Saved once the server has answered a question about one of its
+ * sessions. An agent that ended is dropped from the file; but kill-server
+ * ends every agent before its control clients close, and on a busy machine
+ * the helper has seen them end a second before it hears the server went:
+ * a server that is going answers no more (its sessions are gone, or the
+ * connection closes first), and the file keeps every agent it had.
+ */
+void
+resume_record_save_checked(void)
+{
+	struct session	*s;
+	char		 cmd[64];
+
+	RB_FOREACH(s, sessions, &sessions) {
+		if (s->ctl != NULL && s->attached && !s->closing)
+			break;
+	}
+	if (s == NULL)
+		return;
+	snprintf(cmd, sizeof cmd, "display-message -p -t '$%d' ok", s->id);
+	session_send(s, cmd, resume_record_answered, NULL);
 }
 
 void

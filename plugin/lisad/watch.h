@@ -258,6 +258,7 @@ void		 live_close(void);
 
 /* resume-record.c: the agents lisa resume brings back. */
 void		 resume_record_save(void);
+void		 resume_record_save_checked(void);
 void		 resume_record_check(struct pane *);
 const char	*resume_agent_id(struct watch *, char *, size_t);
 void		 resume_argv_id(char **, int, char *, size_t);
