@@ -86,7 +86,7 @@ UNIT_TESTS = control_parse control_unescape control_client control_quote \
 	agent_logs
 UNIT_BINS = $(patsubst %,$(BUILD)/tests/%_test,$(UNIT_TESTS))
 
-.PHONY: all clean test test-unit test-integration test-agents deps bench demo \
+.PHONY: all clean test test-quick test-unit test-integration test-agents deps bench demo \
 	install uninstall man-lint check-layout test-bins \
 	screenshots check-asan check-valgrind check-opt check-osdep lint-sh fuzz fuzz-bins FORCE
 # Keep intermediate objects: no "rm" after the test summary.
@@ -139,6 +139,15 @@ test: test-bins man-lint check-layout
 	@LISA_BIN_DIR=$(abspath $(BIN)) LISA_BUILD_DIR=$(BUILD) \
 	    TEST_JOBS=$(TEST_JOBS) LISA_TEST_TIMES=$(BUILD)/test-times \
 	    sh tests/run.sh $(UNIT_BINS)
+
+# The quick loop (about a minute here): the unit tests, the layout and
+# man page checks, and a fixed set of short integration tests, one to three
+# of each file's, four at a time. Not a substitute for make test.
+QUICK_TESTS = ^test_(details_of_a_plain_pane|wrapper_reports_its_childs_death|agent_killed_under_shell|closed_pane_dropped|respawned_pane_alive_again|usage_errors_one_wording_exit_2|help_man_readme_agree|json_fields_documented|server_sigkilled_mid_burst|answer_queued_dialogs_alike|fleet_many_hosts_short_summary|cli_help_usage_and_exit_codes|server_killed_helper_exits_without_pidfd|hooks_install_uninstall_claude|qwen_hooks_install_and_states|no_stream_mute_when_turned_off|output_binary_exact|pause_continue_and_resync|make_install_destdir|quote_roundtrip_real_tmux|resume_skips_bad_records|nudge_arrives_literally_then_enter|stderr_head_tail_exit_code|typo_target_is_an_error_not_the_current_pane|socket_refuses_other_uid|linked_window_counted_once|user_keys_kept_and_everything_restored_on_stop|menu_offers_only_what_applies|watchdog_output_resets_level)$$
+test-quick: test-bins man-lint check-layout
+	@LISA_BIN_DIR=$(abspath $(BIN)) LISA_BUILD_DIR=$(BUILD) \
+	    TEST_JOBS=$(TEST_JOBS) LISA_TEST_TIMES=$(BUILD)/test-times \
+	    LISA_TEST_FILTER='$(QUICK_TESTS)' sh tests/run.sh $(UNIT_BINS)
 
 # What the tests run, built (CI builds it once, then runs two suites).
 test-bins: all $(UNIT_BINS) $(BUILD)/tests/quote-roundtrip \
@@ -219,6 +228,7 @@ check-valgrind:
 	@chmod +x build-vg/bin/lisad
 	@LISA_BIN_DIR=$(abspath build-vg/bin) LISA_BUILD_DIR=build-vg \
 	LISA_VALGRIND_DIR=$(VG_LOGS) LISA_TEST_FILTER='$(VG_TESTS)' LISA_SLOW=10 \
+	TEST_JOBS=$(TEST_JOBS) \
 	LISA_GRACE=3 \
 	    sh tests/run.sh --integration-only
 

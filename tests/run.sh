@@ -122,10 +122,14 @@ if [ $integ = 1 ]; then
 		fi
 		# Each test, and whether a "# serial: why" line in the comment
 		# above it asks that it run alone.
-		awk '/^# serial:/ { s = 1; next } /^#/ { next }
-		    /^test_[a-z0-9_]*\(\)/ { sub(/\(.*/, ""); print $0, s }
-		    { s = 0 }' "$file" >"$RES/list"
-		while read -r t serial; do
+		# A "# long:" one starts among the first where no last run
+		# says how long each takes (a clean clone, CI).
+		awk '/^# serial:/ { s = 1; next } /^# long:/ { l = 1; next }
+		    /^#/ { next }
+		    /^test_[a-z0-9_]*\(\)/ { sub(/\(.*/, "");
+			print $0, s + 0, l + 0 }
+		    { s = 0; l = 0 }' "$file" >"$RES/list"
+		while read -r t serial long; do
 			if [ -n "$LISA_TEST_FILTER" ] &&
 			    ! printf '%s' "$t" | grep -Eq "$LISA_TEST_FILTER"; then
 				continue
@@ -138,7 +142,7 @@ if [ $integ = 1 ]; then
 				continue
 			fi
 			[ "$TEST_JOBS" -gt 1 ] || serial=0
-			echo "$file $t $serial" >>"$RES/jobs"
+			echo "$file $t $serial $long" >>"$RES/jobs"
 		done <"$RES/list"
 	done
 	# The longest first (as the last run timed them, when it did), so
@@ -146,13 +150,14 @@ if [ $integ = 1 ]; then
 	n=$(wc -l <"$RES/jobs")
 	i=0
 	: >"$RES/order"
-	while read -r file t serial; do
+	while read -r file t serial long; do
 		i=$((i + 1))
-		ms=0
-		[ -n "$TIMES" ] && [ -f "$TIMES" ] &&
-		    ms=$(awk -v b="$(basename "$file" .sh)" -v t="$t" \
-		    '$2 == b && $3 == t { m = $1 } END { print m + 0 }' \
-		    "$TIMES" </dev/null)
+		ms=$((long * 100000))
+		if [ -n "$TIMES" ] && [ -f "$TIMES" ]; then
+			ms=$(awk -v b="$(basename "$file" .sh)" -v t="$t" \
+			    -v m="$ms" '$2 == b && $3 == t { m = $1 }
+			    END { print m + 0 }' "$TIMES" </dev/null)
+		fi
 		echo "${ms:-0} $i $serial" >>"$RES/order"
 	done <"$RES/jobs"
 	if [ "$TEST_JOBS" -gt 1 ]; then
@@ -172,8 +177,10 @@ if [ $integ = 1 ]; then
 			report "$j"
 			running=$((running - 1))
 		done
-		set -- $(sed -n "${i}p" "$RES/jobs")
-		(run_one "$1" "$2" "$i"; echo "$i" >&3) &
+		read -r file t serial <<EOF
+$(sed -n "${i}p" "$RES/jobs")
+EOF
+		(run_one "$file" "$t" "$i"; echo "$i" >&3) &
 		running=$((running + 1))
 	done <"$RES/sorted"
 	while [ $running -gt 0 ]; do
@@ -185,8 +192,10 @@ if [ $integ = 1 ]; then
 	# Then those that measure time or cost, alone.
 	while read -r ms i serial; do
 		[ "$serial" = 1 ] || continue
-		set -- $(sed -n "${i}p" "$RES/jobs")
-		run_one "$1" "$2" "$i" 3>&-
+		read -r file t serial <<EOF
+$(sed -n "${i}p" "$RES/jobs")
+EOF
+		run_one "$file" "$t" "$i" 3>&-
 		report "$i"
 	done <"$RES/sorted"
 	exec 3>&-

@@ -103,6 +103,7 @@ test_helper_sigkilled_restarted() {
 # Sessions made and killed at once, 200 times: tmux 3.3a crashes if a
 # session closes while a control client identifies itself, so the helper
 # waits for a session to settle before it attaches (session.c).
+# long: sessions by the hundred
 test_session_churn_instant_kill() {
 	start_server main
 	cheap_sessions
@@ -122,6 +123,7 @@ one_session() { [ "$(info | jget "d['sessions']")" = 1 ] &&
 # 1000 sessions, 50 at a time: each attached by the helper (a control
 # client each), then killed. Afterwards the helper holds no more file
 # descriptors or memory than before.
+# long: 1050 sessions one after another (minutes)
 test_session_churn_1000() {
 	start_server main
 	cheap_sessions
@@ -229,6 +231,7 @@ test_session_churn_1000() {
 # only control clients attached, tmux 3.3a reads a pane no faster than it
 # can printf each byte to them; the helper mutes floods (pane-mute.c), so
 # the writer keeps its pace, and keeps answering while it decodes.
+# long: a flood for a minute
 test_flood_detached() {
 	# (1 GiB took 6 minutes of CI beside the suite under ASan)
 	gib=268435456

@@ -497,6 +497,7 @@ test_fleet_hung_remote_says_why() {
 # each, and a line per host with its count, and fits the client (tmux
 # draws no menu taller than it); "Find an agent..." narrows it to the
 # words typed: a host's waiting ones. The status line stays short.
+# long: 300 agents on three servers
 test_fleet_menu_with_300_agents() {
 	setup_fleet
 	# A quiet agent that costs nothing: sleep, by the name claude.

@@ -5,6 +5,7 @@
 # environment).
 unset MAKEFLAGS MFLAGS MAKELEVEL CC CFLAGS BUILD BIN
 
+# long: builds lisa
 test_lisa_tmux_builds_in_background_then_starts() {
 	copy="$TESTDIR/plugin"
 	mkdir -p "$copy"
@@ -39,6 +40,7 @@ test_lisa_tmux_builds_in_background_then_starts() {
 # A fresh user: a clean ~/.tmux.conf, lisa cloned into the plugins
 # directory, and TPM's own way of loading it (tpm executes every
 # ~/.tmux/plugins/*/*.tmux). Then what that user sees in the status line.
+# long: builds lisa
 test_tpm_install_from_clean_tmux_conf() {
 	export HOME="$TESTDIR/home"
 	export XDG_CACHE_HOME="$TESTDIR/cache"
@@ -167,6 +169,7 @@ busybox_path() {
 	done
 }
 
+# long: builds lisa
 test_lisa_tmux_builds_under_busybox() {
 	busybox_path
 	copy="$TESTDIR/plugin"
@@ -227,6 +230,7 @@ test_demo_runs_under_busybox() {
 
 # No system jsmn.h (a Mac): the plugin/jsmn submodule's is taken; with
 # neither, make says what to do. JSMN_DIRS= hides the system's here.
+# long: builds lisa twice
 test_jsmn_from_the_submodule() {
 	copy="$TESTDIR/tree"
 	mkdir -p "$copy"

@@ -476,6 +476,7 @@ test_too_old_tmux_says_so_and_does_nothing() {
 
 # A first install: lisa.tmux says it is building, then that it is ready
 # (the build takes seconds; the status line has nothing to show before).
+# long: builds lisa
 test_first_build_says_building_then_ready() {
 	copy="$TESTDIR/plugin"
 	mkdir -p "$copy/bin"
@@ -500,6 +501,7 @@ test_first_build_says_building_then_ready() {
 # tmux starting: TPM runs the plugin before any client is attached, and a
 # message then reaches nobody ("no current target"). The first client to
 # attach is told it builds, until ready; nothing is left behind.
+# long: builds lisa
 test_cold_start_tells_the_first_client() {
 	copy="$TESTDIR/plugin"
 	mkdir -p "$copy/bin"
