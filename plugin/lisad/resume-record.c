@@ -30,6 +30,18 @@
 
 static char	*resume_path;
 static int	 resume_failed;	/* said once */
+static int	*resume_saved;	/* the panes the file holds */
+static u_int	 resume_nsaved;
+
+/* An agent the file holds. */
+static int
+resume_kept(struct pane *p)
+{
+	struct watch	*w = p->watch;
+
+	return (w != NULL && w->agent_alive && w->agent != NULL && !p->dead &&
+	    strcmp(w->agent->name, "run") != 0);
+}
 
 /*
  * The conversation an agent was started to resume, from its arguments
@@ -183,7 +195,6 @@ resume_record_save(void)
 {
 	struct buf	 b;
 	struct pane	*p;
-	struct watch	*w;
 	char		*dir, *cause = NULL;
 	int		 n = 0;
 
@@ -215,9 +226,7 @@ resume_record_save(void)
 	json_cstr(&b, lisad.sid.socket);
 	buf_printf(&b, ",\"saved\":%lld}\n", (long long)time_real_ms());
 	RB_FOREACH(p, panes, &panes) {
-		w = p->watch;
-		if (w == NULL || !w->agent_alive || w->agent == NULL ||
-		    p->dead || strcmp(w->agent->name, "run") == 0)
+		if (!resume_kept(p))
 			continue;
 		resume_entry(&b, p);
 		n++;
@@ -227,6 +236,13 @@ resume_record_save(void)
 	    n != 0 ? b.len : 0) != 0)
 		log_warn("%s", resume_path);
 	buf_free(&b);
+	resume_saved = xreallocarray(resume_saved, n != 0 ? n : 1,
+	    sizeof *resume_saved);
+	resume_nsaved = 0;
+	RB_FOREACH(p, panes, &panes) {
+		if (resume_kept(p) && resume_nsaved < (u_int)n)
+			resume_saved[resume_nsaved++] = p->id;
+	}
 }
 
 static void
@@ -253,8 +269,23 @@ void
 resume_record_save_checked(void)
 {
 	struct session	*s;
+	struct pane	*p;
 	char		 cmd[64];
+	u_int		 i;
 
+	/*
+	 * Only when an agent the file holds has ended: the question is a
+	 * line in the user's message log (show-messages), every command is.
+	 */
+	for (i = 0; i < resume_nsaved; i++) {
+		if ((p = pane_find(resume_saved[i])) == NULL || !resume_kept(p))
+			break;
+	}
+	if (i == resume_nsaved) {
+		resume_record_save();
+		return;
+	}
+	log_debug("lisa resume: an agent of the file ended: asking the server");
 	RB_FOREACH(s, sessions, &sessions) {
 		if (s->ctl != NULL && s->attached && !s->closing)
 			break;
@@ -270,4 +301,7 @@ resume_record_close(void)
 {
 	free(resume_path);
 	resume_path = NULL;
+	free(resume_saved);
+	resume_saved = NULL;
+	resume_nsaved = 0;
 }

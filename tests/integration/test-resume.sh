@@ -240,6 +240,42 @@ test_resume_record_follows_late_changes() {
 	note "verdict since $since, now $(L status "$c" --json | jget "d['since']")"
 }
 
+# kill-server ends every agent before the helper's control clients close;
+# a helper that hears of the agents' ends a second or more before it hears
+# of the server's (its clients are slow on a busy machine: here stopped)
+# keeps them in the record, and lisa resume offers them.
+test_resume_kept_when_the_server_is_heard_late() {
+	start_resume
+	T new-window -d -t main:3 -n api -c "$TESTDIR/proj/a b" claude
+	c=$(T display -p -t main:3 '#{pane_id}')
+	L wait "$c" --until waiting_input --timeout 30 >/dev/null || fail "no agent"
+	until_ms 10000 sh -c "$LISA -L $SOCK status $c --json | grep -q '\"agent_session\":\"0000fa4e'" ||
+	    fail "no session id"
+	id=$(L status "$c" --json | jget "d['agent_session']")
+	apid=$(L status "$c" --json | jget "d['signals']['process']['agent_pid']")
+	until_ms 10000 sh -c "cat '$XDG_STATE_HOME'/lisa/agents/*.agents 2>/dev/null | grep -q '$id'" ||
+	    fail "no record: $(records)"
+	clients=$(pgrep -P "$HELPER_PID" | tr '\n' ' ')
+	[ -n "$clients" ] || fail "no control client"
+	# shellcheck disable=SC2086
+	kill -STOP $clients
+	T kill-server
+	until_ms 10000 proc_gone "$apid" || fail "the agent lived on"
+	# The helper saw it end, and its save a second later asked first.
+	until_ms 10000 helper_said "an agent of the file ended" ||
+	    { kill -CONT $clients; fail "no save after the agent ended"; }
+	grep -q "$id" "$XDG_STATE_HOME"/lisa/agents/*.agents ||
+	    { kill -CONT $clients; fail "the record lost it: $(records)"; }
+	# shellcheck disable=SC2086
+	kill -CONT $clients
+	wait_helper_exit 10000 || fail "helper stayed"
+	grep -q "$id" "$XDG_STATE_HOME"/lisa/agents/*.agents ||
+	    fail "the record lost it as the helper went: $(records)"
+	start_server main
+	start_helper
+	L resume | grep -q "$id" || fail "not offered: $(L resume)"
+}
+
 # Another tmux of the user's (tmux -L other) that still runs: its agents
 # are not offered, though their records are there; a record of a server
 # that ended at that same socket (another instance) is.
