@@ -18,7 +18,6 @@
  * agent that ends while its server runs on is dropped a second later.
  */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +31,7 @@ static char	*resume_path;
 static int	 resume_failed;	/* said once */
 static int	*resume_saved;	/* the panes the file holds */
 static u_int	 resume_nsaved;
+static u_int	 resume_size;
 
 /* An agent the file holds. */
 static int
@@ -143,21 +143,27 @@ resume_entry(struct buf *b, struct pane *p)
 }
 
 static uint64_t
-resume_sum_add(uint64_t h, const char *s)
+resume_sum_add(uint64_t h, const void *data, size_t len)
 {
-	/* FNV-1a, the string and its end */
-	if (s != NULL) {
-		for (; *s != '\0'; s++)
-			h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	}
+	const unsigned char	*c = data;
+
+	/* FNV-1a, the bytes and an end */
+	while (len-- != 0)
+		h = (h ^ *c++) * 0x100000001b3ULL;
 	return ((h ^ 0xff) * 0x100000001b3ULL);
+}
+
+static uint64_t
+resume_sum_str(uint64_t h, const char *s)
+{
+	return (resume_sum_add(h, s, s != NULL ? strlen(s) : 0));
 }
 
 /*
  * Anything of a pane's record changed (an id learned late, as on the
  * generic backend where the session file is read when lisa next looks; a
- * window renamed or moved; the model): the file is rewritten with the next
- * verdict's save, within a second. Not the process's directory: it is read
+ * window renamed or moved; the model): the file is rewritten a second
+ * later, as after a verdict. Not the process's directory: it is read
  * from the system only when saving (an agent that changes directory without
  * saying so is caught up by its next verdict).
  */
@@ -167,20 +173,20 @@ resume_record_check(struct pane *p)
 	struct watch	*w = p->watch;
 	struct session	*s;
 	uint64_t	 h = 0xcbf29ce484222325ULL;
-	char		 id[64], num[48];
+	char		 id[64];
 
-	if (w == NULL || !w->agent_alive || w->agent == NULL || p->dead)
+	if (!resume_kept(p))
 		return;
 	s = pane_session(p);
-	h = resume_sum_add(h, w->agent->name);
-	h = resume_sum_add(h, resume_agent_id(w, id, sizeof id));
-	h = resume_sum_add(h, w->session_cwd);
-	h = resume_sum_add(h, agent_model_ok(w->usage.model) ?
+	h = resume_sum_str(h, w->agent->name);
+	h = resume_sum_str(h, resume_agent_id(w, id, sizeof id));
+	h = resume_sum_str(h, w->session_cwd);
+	h = resume_sum_str(h, agent_model_ok(w->usage.model) ?
 	    w->usage.model : NULL);
-	h = resume_sum_add(h, s != NULL ? s->name : NULL);
-	h = resume_sum_add(h, p->window_name);
-	snprintf(num, sizeof num, "%d.%d", p->window_index, p->pane_index);
-	h = resume_sum_add(h, num);
+	h = resume_sum_str(h, s != NULL ? s->name : NULL);
+	h = resume_sum_str(h, p->window_name);
+	h = resume_sum_add(h, &p->window_index, sizeof p->window_index);
+	h = resume_sum_add(h, &p->pane_index, sizeof p->pane_index);
 	if (h == w->resume_sum)
 		return;
 	if (w->resume_sum != 0)
@@ -209,16 +215,6 @@ resume_record_save(void)
 		resume_path = runtime_path(dir, lisad.instance, ".agents");
 		free(dir);
 	}
-	/*
-	 * The server is gone (killed: its agents went with it, and we may
-	 * have seen them end before its connections closed, late on a busy
-	 * machine): the file keeps what the last change left.
-	 */
-	if (lisad.server_pid > 0 && kill(lisad.server_pid, 0) != 0 &&
-	    errno == ESRCH) {
-		log_debug("lisa resume: the server is gone, record kept");
-		return;
-	}
 	buf_init(&b);
 	buf_adds(&b, "{\"v\":1,\"server\":");
 	json_cstr(&b, lisad.instance);
@@ -229,20 +225,19 @@ resume_record_save(void)
 		if (!resume_kept(p))
 			continue;
 		resume_entry(&b, p);
-		n++;
+		if ((u_int)n == resume_size) {
+			resume_size = resume_size != 0 ? resume_size * 2 : 64;
+			resume_saved = xreallocarray(resume_saved, resume_size,
+			    sizeof *resume_saved);
+		}
+		resume_saved[n++] = p->id;
 	}
+	resume_nsaved = n;
 	/* No agent: no file (a server's that had none is nothing to resume). */
 	if (runtime_write_file(resume_path, n != 0 ? b.data : "",
 	    n != 0 ? b.len : 0) != 0)
 		log_warn("%s", resume_path);
 	buf_free(&b);
-	resume_saved = xreallocarray(resume_saved, n != 0 ? n : 1,
-	    sizeof *resume_saved);
-	resume_nsaved = 0;
-	RB_FOREACH(p, panes, &panes) {
-		if (resume_kept(p) && resume_nsaved < (u_int)n)
-			resume_saved[resume_nsaved++] = p->id;
-	}
 }
 
 static void
@@ -303,5 +298,5 @@ resume_record_close(void)
 	resume_path = NULL;
 	free(resume_saved);
 	resume_saved = NULL;
-	resume_nsaved = 0;
+	resume_nsaved = resume_size = 0;
 }
