@@ -68,8 +68,15 @@ if [ $unit = 1 ]; then
 	done
 fi
 
-# One integration test, alone in its own process group of files: its
-# output in $RES/N.log, its exit status and milliseconds in $RES/N.rc.
+# Job N of $RES/jobs: its file, test, whether it runs alone, whether long.
+job() {
+	read -r file t serial long <<EOF
+$(sed -n "${1}p" "$RES/jobs")
+EOF
+}
+
+# One integration test: its output in $RES/N.log, its exit status and
+# milliseconds in $RES/N.rc.
 run_one() {
 	start=$(date +%s%N)
 	sh tests/integration/lib.sh "$1" "$2" >"$RES/$3.log" 2>&1 3>&- </dev/null
@@ -80,8 +87,8 @@ run_one() {
 # A test that has ended, told: one line, then its notes, or all its lines
 # if it failed (together, whatever else ran beside it).
 report() {
-	f=$(sed -n "${1}p" "$RES/jobs")
-	name=${f#* }; name=${name%% *}; file=${f%% *}
+	job "$1"
+	name=$t
 	read -r rc ms <"$RES/$1.rc"
 	log="$RES/$1.log"
 	base=$(basename "$file" .sh)
@@ -147,19 +154,13 @@ if [ $integ = 1 ]; then
 	done
 	# The longest first (as the last run timed them, when it did), so
 	# that the last to end are short ones.
-	n=$(wc -l <"$RES/jobs")
-	i=0
-	: >"$RES/order"
-	while read -r file t serial long; do
-		i=$((i + 1))
-		ms=$((long * 100000))
-		if [ -n "$TIMES" ] && [ -f "$TIMES" ]; then
-			ms=$(awk -v b="$(basename "$file" .sh)" -v t="$t" \
-			    -v m="$ms" '$2 == b && $3 == t { m = $1 }
-			    END { print m + 0 }' "$TIMES" </dev/null)
-		fi
-		echo "${ms:-0} $i $serial" >>"$RES/order"
-	done <"$RES/jobs"
+	# (each line: milliseconds, job number, serial)
+	times=$TIMES
+	[ -n "$times" ] && [ -f "$times" ] || times=/dev/null
+	awk 'FILENAME == ARGV[1] { ms[$2 " " $3] = $1; next }
+	    { b = $1; sub(/.*\//, "", b); sub(/\.sh$/, "", b)
+	      k = b " " $2; print (k in ms ? ms[k] : $4 * 100000), FNR, $3 }' \
+	    "$times" "$RES/jobs" >"$RES/order"
 	if [ "$TEST_JOBS" -gt 1 ]; then
 		sort -k1,1nr -k2,2n "$RES/order" >"$RES/sorted"
 	else
@@ -177,9 +178,7 @@ if [ $integ = 1 ]; then
 			report "$j"
 			running=$((running - 1))
 		done
-		read -r file t serial <<EOF
-$(sed -n "${i}p" "$RES/jobs")
-EOF
+		job "$i"
 		(run_one "$file" "$t" "$i"; echo "$i" >&3) &
 		running=$((running + 1))
 	done <"$RES/sorted"
@@ -192,9 +191,7 @@ EOF
 	# Then those that measure time or cost, alone.
 	while read -r ms i serial; do
 		[ "$serial" = 1 ] || continue
-		read -r file t serial <<EOF
-$(sed -n "${i}p" "$RES/jobs")
-EOF
+		job "$i"
 		run_one "$file" "$t" "$i" 3>&-
 		report "$i"
 	done <"$RES/sorted"
