@@ -209,6 +209,11 @@ void		 pane_drain_check(struct pane *, int);
 void		 pane_drain_respawned(struct pane *);
 void		 pane_drain_conn_gone(struct listener_conn *);
 void		 pane_drain_close(void);
+void		 pane_early_hold(struct session *, int, const char *, size_t,
+		    uint64_t);
+void		 pane_early_listed(struct session *);
+void		 pane_early_session_gone(int);
+void		 pane_early_close(void);
 extern const char *pane_subscription_format;
 
 /* proc.c: the kernel's view of a pane's process. */

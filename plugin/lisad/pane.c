@@ -313,6 +313,7 @@ pane_list_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 			pane_remove_session(p, s->id, "closed");
 	}
 	buf_free(&seen);
+	pane_early_listed(s);
 	if (s->list_again) {
 		s->list_again = 0;
 		pane_list_session(s);
@@ -418,6 +419,7 @@ pane_session_gone(int sid)
 
 	RB_FOREACH_SAFE(p, panes, &panes, p1)
 		pane_remove_session(p, sid, "closed");
+	pane_early_session_gone(sid);
 }
 
 /* The hot path: every %output of every watched pane lands here. */
@@ -428,8 +430,11 @@ pane_output(struct session *s, int id, const char *data, size_t len,
 	struct pane	*p;
 	size_t		 n;
 
-	if ((p = pane_find(id)) == NULL)
-		return;		/* not listed yet; its list reply is coming */
+	if ((p = pane_find(id)) == NULL) {
+		/* Not listed yet: its list reply is coming. */
+		pane_early_hold(s, id, data, len, age);
+		return;
+	}
 	if (p->out_session != s->id) {
 		if (p->out_session != -1)
 			return;	/* linked window: another session counts it */

@@ -101,6 +101,30 @@ test_claude_print_mode() {
 	expect "$q" crashed "exit 1" pane_dead_status
 }
 
+# An agent's first words can come before tmux's list of the new window's
+# panes (on a busy machine they did: Codex says it is idle once, at boot).
+# The helper is stopped while the window is made and Codex speaks, so the
+# words are in its pipe before the list reply; they are the pane's still.
+# At shipped defaults.
+test_codex_first_words_before_its_pane_is_listed() {
+	export HOME="$TESTDIR/home" FAKE_AGENT_LOG="$TESTDIR/agent.log"
+	mkdir -p "$HOME"
+	start_server main
+	start_helper
+	kill -STOP "$HELPER_PID"
+	T new-window -d -t main:1 -n codex "$FAKE/codex"
+	p=$(T display -p -t main:1 '#{pane_id}')
+	until_ms 20000 grep -q " osc7501 state=idle" "$FAKE_AGENT_LOG" ||
+	    { kill -CONT "$HELPER_PID"; fail "codex said nothing"; }
+	kill -CONT "$HELPER_PID"
+	L wait "$p" --until waiting_input --timeout 30 >/dev/null ||
+	    fail "never waiting: $(L status "$p")"
+	until_ms 15000 state_is "$p" waiting_input prompt codex_osc_idle ||
+	    fail "its first words lost: $(L status "$p")"
+	helper_said "pane $p: output before its listing, held" ||
+	    fail "listed before it spoke: not the case of this test"
+}
+
 test_codex_states_from_osc7501() {
 	setup_agents
 	p=$(agent_window 1 codex)
