@@ -269,7 +269,9 @@ def busy(seconds, line, child=None):
             w("\r\033[2K\u2022 %s (%ds \u2022 esc to interrupt)" % (line, elapsed))
         i += 1
         time.sleep(step / SPEED if SPEED > 1 else step)
-    w("\r\n")
+    # Codex's status rows are its bottom pane's, gone with the turn (a
+    # "Reconnecting..." row only flashes: notes); Claude's stays.
+    w("\r\n" if CLAUDE else "\r\033[J")
 
 
 def turn_start(prompt):
