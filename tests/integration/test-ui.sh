@@ -589,6 +589,10 @@ test_menu_many_local_by_state() {
 	[ "$(printf '%s\n' "$s" | grep -cE "claude +w[1-3] ")" = 3 ] || fail "the three: $s"
 	printf '%s\n' "$s" | grep -qE "claude +q[0-9]+ " && fail "another state's: $s"
 	O send-keys Escape
+	# (closed before the message: a key read after it, Escape's own
+	# escape-time later on a busy machine, would clear the message)
+	until_ms 5000 sh -c "! tmux -L '$OUTER' capture-pane -p | grep -q 'lisa: waiting'" ||
+	    fail "menu stayed: $(screen)"
 	# (a message stays for the user's display-time, tmux's 750 ms here:
 	# longer than a look of this test's takes on a busy machine)
 	T set -g display-time 5000
