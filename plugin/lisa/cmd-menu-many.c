@@ -21,8 +21,8 @@
 static int
 menu_needs_you(int group)
 {
-	return (group == UI_CRASHED || group == UI_WAITING ||
-	    group == UI_STUCK);
+	return (group == UI_ASKS || group == UI_CRASHED ||
+	    group == UI_WAITING || group == UI_STUCK);
 }
 
 /*
@@ -89,7 +89,7 @@ menu_nhosts(struct menu_agent *list, size_t n)
 size_t
 menu_urgent(struct menu_agent *list, size_t n, size_t rows)
 {
-	size_t	i, max = MENU_URGENT, hosts = menu_nhosts(list, n);
+	size_t	i, max = MENU_URGENT, hosts = menu_nhosts(list, n), asks = 0;
 
 	/*
 	 * "by host", a line each (MENU_HOSTS, then "more"), none for this
@@ -101,6 +101,11 @@ menu_urgent(struct menu_agent *list, size_t n, size_t rows)
 		max = 3;
 	else if (max > rows - hosts)
 		max = rows - hosts;
+	/* More that ask than fit: a line opens the rest ("N more asking"). */
+	for (i = 0; i < n; i++)
+		asks += list[i].group == UI_ASKS;
+	if (asks > max && max > 1)
+		max--;
 	for (i = 0; i < n && i < max; i++) {
 		if (!menu_needs_you(list[i].group))
 			break;
@@ -234,7 +239,7 @@ menu_states_items(struct lisa_ctx *ctx, const char *client,
 		if (count[g] == 0)
 			continue;
 		buf_reset(&line);
-		buf_printf(&line, "  %s: %zu", ui_group_name(g), count[g]);
+		buf_printf(&line, "  %s: %zu", ui_group_title(g), count[g]);
 		buf_reset(&arg);
 		buf_printf(&arg, "state:%s", ui_group_name(g));
 		sh = menu_self2(ctx, "key menu", client, arg.data);

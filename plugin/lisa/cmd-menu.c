@@ -39,12 +39,15 @@ menu_cmp(const void *a0, const void *b0)
 
 	if (a->group != b->group)
 		return (a->group < b->group ? -1 : 1);
-	/* Within a group: this tmux's first, then each host's together. */
+	/* Those that ask: the one that has waited longest first. */
+	if (a->group == UI_ASKS && a->age_ms != b->age_ms)
+		return (a->age_ms > b->age_ms ? -1 : 1);
+	/* Else: this tmux's first, then each host's together; by name. */
 	if ((a->host == NULL) != (b->host == NULL))
 		return (a->host == NULL ? -1 : 1);
 	if (a->host != NULL && strcmp(a->host, b->host) != 0)
-		return (strcmp(a->host, b->host));
-	return (strcmp(a->where != NULL ? a->where : a->target,
+		return (ui_natcmp(a->host, b->host));
+	return (ui_natcmp(a->where != NULL ? a->where : a->target,
 	    b->where != NULL ? b->where : b->target));
 }
 
@@ -93,7 +96,7 @@ menu_agents(struct lisa_ctx *ctx, struct menu_agent **out, size_t *n)
 		m->agent = menu_str(d, item, "agent");
 		m->detail = menu_str(d, item, "detail");
 		m->state = (int)st;
-		m->group = ui_group_of(st);
+		m->group = ui_group_of_verdict(st, m->detail);
 		if (json_get_int(d, item, "state_age_ms", &m->age_ms) != 0)
 			m->age_ms = -1;
 	}
@@ -471,7 +474,7 @@ cmd_key_menu(struct lisa_ctx *ctx, const char *client, const char *arg)
 	struct menu_agent	*list;
 	struct menu_args	 ma = { NULL, 0 };
 	struct buf		 name, cmd;
-	size_t			 n, i, shown, total, rows;
+	size_t			 n, i, shown, total, rows, asks;
 	size_t			 wagent = 0, wwhere = 0, wdetail = 0;
 	int			 group = -1, many;
 	char			 key[2] = { 0, 0 }, age[16], title[160], *sh;
@@ -515,7 +518,7 @@ cmd_key_menu(struct lisa_ctx *ctx, const char *client, const char *arg)
 			group = list[i].group;
 			/* A leading '-' makes the line a heading. */
 			buf_reset(&name);
-			buf_printf(&name, "-#[bold]%s", ui_group_name(group));
+			buf_printf(&name, "-#[bold]%s", ui_group_title(group));
 			menu_item(&ma, name.data, "", "");
 		}
 		buf_reset(&name);
@@ -542,6 +545,20 @@ cmd_key_menu(struct lisa_ctx *ctx, const char *client, const char *arg)
 		/* Pane ids come from tmux: "%N", nothing to quote. */
 		buf_printf(&cmd, "switch-client -t '%s'", list[i].pane);
 		menu_item(&ma, name.data, key, cmd.data);
+	}
+	/* Every one that asks is one choice away: the rest, together. */
+	for (i = asks = 0; i < n; i++)
+		asks += list[i].group == UI_ASKS;
+	for (i = 0; i < shown; i++)
+		asks -= list[i].group == UI_ASKS;
+	if (many && asks != 0) {
+		buf_reset(&name);
+		buf_printf(&name, "  %zu more asking\xe2\x80\xa6", asks);
+		sh = menu_self2(ctx, "key menu", client, "state:asks");
+		rs = menu_run_shell(sh);
+		menu_item(&ma, name.data, "", rs);
+		free(sh);
+		free(rs);
 	}
 	if (many)
 		menu_groups_items(ctx, client, &ma, list, n);
@@ -599,12 +616,16 @@ cmd_key_menu(struct lisa_ctx *ctx, const char *client, const char *arg)
 	return (menu_exec(ctx, ma.argv, ma.argc));
 }
 
-/* Waiting first, then crashed, then stuck; after the current one, cycling. */
+/*
+ * Those that ask first, then crashed, stuck, and those at their prompt;
+ * after the current one, cycling.
+ */
 static int
 cmd_key_next(struct lisa_ctx *ctx, const char *client)
 {
 	/* As the menu and the badges rank them: the worst first. */
-	static const int	 order[] = { UI_CRASHED, UI_WAITING, UI_STUCK };
+	static const int	 order[] = { UI_ASKS, UI_CRASHED, UI_STUCK,
+				    UI_WAITING };
 	struct menu_agent	*list, **cand;
 	size_t			 n, i, j, ncand = 0, pick;
 	char			*current, pane[64];

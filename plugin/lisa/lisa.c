@@ -225,7 +225,7 @@ cmd_list(struct lisa_ctx *ctx, struct args *a)
 		if (as != NULL && (cs = cls_state_from_name(as)) !=
 		    ST_NSTATES && *ui_state_word(cs) != '\0') {
 			free(as);
-			as = xstrdup(ui_state_word(cs));
+			as = xstrdup(ui_verdict_word(cs, ad));
 		}
 		if (as != NULL)
 			snprintf(state, sizeof state, "%s%s%s%s", as,

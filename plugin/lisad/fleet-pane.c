@@ -151,7 +151,8 @@ fleet_pane_count(struct fleet_host *h)
 static const char *fleet_own_keys[] = {
 	"pane_id", "host", "session", "window", "window_name", "pane_index",
 	"target", "command", "title", "dead", "exit_status", "exit_signal",
-	"agent", "state", "detail", "reason", "since", "exit_code", NULL
+	"agent", "state", "detail", "group", "reason", "since", "exit_code",
+	NULL
 };
 
 static int
@@ -555,6 +556,12 @@ fleet_pane_json(struct buf *b, struct fleet_host *h, struct fleet_pane *fp)
 		buf_adds(b, "null");
 	json_key(b, "detail");
 	json_cstr(b, fp->detail != NULL ? fp->detail : "");
+	json_key(b, "group");
+	if (fp->has_state)
+		json_cstr(b, ui_group_name(ui_group_of_verdict(fp->state,
+		    fp->detail)));
+	else
+		buf_adds(b, "null");
 	json_key(b, "reason");
 	json_cstr(b, fp->reason != NULL ? fp->reason : "");
 	json_key(b, "since");
@@ -593,32 +600,26 @@ fleet_list_json(struct buf *b, int first)
  * most PUBLISH_WAITING_MAX places in it; the rest counted in *more).
  */
 void
-fleet_counts(int *counts, int *total, struct buf *waiting, int *places,
-    int *more)
+fleet_counts(int *counts, int *total, struct publish_places *places)
 {
 	struct fleet_host	*h;
 	struct fleet_pane	*fp;
+	char			 where[160];
 	int			 g;
 
 	TAILQ_FOREACH(h, &fleet_hosts, entry) {
 		if (h->state != FLEET_CONNECTED)
 			continue;
 		RB_FOREACH(fp, fleet_panes, &h->panes) {
-			if (!fp->has_state ||
-			    (g = ui_group_of(fp->state)) == -1)
+			if (!fp->has_state || (g = ui_group_of_verdict(
+			    fp->state, fp->detail)) == -1)
 				continue;
 			counts[g]++;
 			(*total)++;
-			if (g != UI_WAITING)
-				continue;
-			if (*places == PUBLISH_WAITING_MAX) {
-				(*more)++;
-				continue;
-			}
-			if (waiting->len != 0)
-				buf_addc(waiting, ' ');
-			buf_printf(waiting, "%%%d@%s", fp->id, h->name);
-			(*places)++;
+			snprintf(where, sizeof where, "%%%d@%s", fp->id,
+			    h->name);
+			publish_place_add(places, g, fp->since != NULL ?
+			    rfc3339_ms(fp->since) : 0, where);
 		}
 	}
 }
@@ -628,13 +629,15 @@ static void
 fleet_host_counts(struct fleet_host *h, int *n, int *w)
 {
 	struct fleet_pane	*fp;
+	int			 g;
 
 	*n = *w = 0;
 	RB_FOREACH(fp, fleet_panes, &h->panes) {
-		if (!fp->has_state || ui_group_of(fp->state) == -1)
+		if (!fp->has_state || (g = ui_group_of_verdict(fp->state,
+		    fp->detail)) == -1)
 			continue;
 		(*n)++;
-		*w += ui_group_of(fp->state) == UI_WAITING;
+		*w += g == UI_WAITING || g == UI_ASKS;
 	}
 }
 

@@ -543,7 +543,7 @@ fleet_jump_set(int window, const char *target)
 
 /* The state of the remote pane a jump window shows, or ST_NONE. */
 enum cls_state
-fleet_jump_state(int window)
+fleet_jump_state(int window, const char **detail)
 {
 	struct fleet_jump	*j;
 	struct fleet_host	*h;
@@ -557,6 +557,7 @@ fleet_jump_state(int window)
 		    (fp = fleet_pane_find(h, j->pane)) == NULL ||
 		    !fp->has_state)
 			return (ST_NONE);
+		*detail = fp->detail;
 		return (fp->state);
 	}
 	return (ST_NONE);

@@ -85,7 +85,7 @@ void		 fleet_reset_config(void);
 void		 fleet_apply(void);
 void		 fleet_close(void);
 void		 fleet_restore(struct buf *);
-enum cls_state	 fleet_jump_state(int);
+enum cls_state	 fleet_jump_state(int, const char **);
 void		 fleet_jump_set(int, const char *);
 void		 fleet_reaped(pid_t, int);
 struct fleet_host *fleet_find(const char *);
@@ -111,7 +111,8 @@ void		 fleet_pane_json(struct buf *, struct fleet_host *,
 struct fleet_pane *fleet_pane_find(struct fleet_host *, int);
 int		 fleet_pane_count(struct fleet_host *);
 void		 fleet_list_json(struct buf *, int);
-void		 fleet_counts(int *, int *, struct buf *, int *, int *);
+struct publish_places;
+void		 fleet_counts(int *, int *, struct publish_places *);
 char		*fleet_hosts_summary(void);
 char		*fleet_clean(const char *, size_t);
 char		*fleet_clean_text(const char *, size_t);

@@ -42,8 +42,12 @@
  */
 #define NOTIFY_QUESTION_MS 2500
 
+/* Either kind of waiting: an agent that asks, or one at its prompt. */
+#define NOTIFY_WAITS(g) ((g) == UI_ASKS || (g) == UI_WAITING)
+
 struct notify_config {
 	int	 on[UI_NGROUPS];
+	int	 asks_set;	/* @lisa-notify-asks given: its own switch */
 	int	 message;
 	int	 bell;
 	int	 desktop;
@@ -114,9 +118,15 @@ notify_onoff(const char *v)
 void
 notify_option(const char *name, const char *value)
 {
-	if (strcmp(name, "@lisa-notify-waiting") == 0)
+	/* "waiting" is both kinds, unless "asks" has its own say. */
+	if (strcmp(name, "@lisa-notify-waiting") == 0) {
 		notify_cfg.on[UI_WAITING] = notify_onoff(value);
-	else if (strcmp(name, "@lisa-notify-crashed") == 0)
+		if (!notify_cfg.asks_set)
+			notify_cfg.on[UI_ASKS] = notify_cfg.on[UI_WAITING];
+	} else if (strcmp(name, "@lisa-notify-asks") == 0) {
+		notify_cfg.on[UI_ASKS] = notify_onoff(value);
+		notify_cfg.asks_set = 1;
+	} else if (strcmp(name, "@lisa-notify-crashed") == 0)
 		notify_cfg.on[UI_CRASHED] = notify_onoff(value);
 	else if (strcmp(name, "@lisa-notify-stuck") == 0)
 		notify_cfg.on[UI_STUCK] = notify_onoff(value);
@@ -361,7 +371,7 @@ notify_clients_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 		notify_bell(n);		/* (a remote pane has no tty here) */
 		if (notify_cfg.desktop && notify_cfg.notify_send != NULL) {
 			notify_spawn_desktop(notify_cfg.desktop_kind,
-			    notify_cfg.notify_send, n->group != UI_WAITING,
+			    notify_cfg.notify_send, !NOTIFY_WAITS(n->group),
 			    n->title, n->body, n->pane, latest);
 			notify_stats.desktop++;
 		}
@@ -418,8 +428,8 @@ notify_where(struct pane *p, const char **agent, char *out, size_t len)
 }
 
 /* What a notification says a group's agent does. */
-static const char *notify_verbs[UI_NGROUPS] = { "crashed", "waits",
-    "is stuck", NULL, NULL, NULL };
+static const char *notify_verbs[UI_NGROUPS] = { "asks", "crashed",
+    "is stuck", "waits", NULL, NULL, NULL };
 
 /* Ask which clients look at what; notify_clients_cb does the rest. */
 static void
@@ -448,7 +458,7 @@ notify_group(enum cls_state st, const char *detail)
 	if (st == ST_WAITING_INPUT && detail != NULL &&
 	    strcmp(detail, "limit") == 0)
 		return (UI_CRASHED);
-	return (ui_group_of(st));
+	return (ui_group_of_verdict(st, detail));
 }
 
 static const char *
@@ -466,11 +476,11 @@ notify_hold(struct notify *n, struct pane *p)
 	const char	*detail = p->watch->res.detail;
 	uint64_t	 now = time_mono_ms(), bound = 0;
 
-	if (n->group == UI_WAITING && *detail == '\0')
+	if (n->group == UI_ASKS && *detail == '\0')
 		bound = NOTIFY_DETAIL_MS;
 	else if (n->group == UI_WAITING && strcmp(detail, "error") == 0)
 		bound = NOTIFY_ERROR_MS;
-	else if (n->group == UI_WAITING && question_detail(detail) &&
+	else if (n->group == UI_ASKS && question_detail(detail) &&
 	    !p->watch->question_ok)
 		bound = NOTIFY_QUESTION_MS;
 	return (now < n->at + bound ? n->at + bound - now : 0);
@@ -488,7 +498,7 @@ notify_what(struct pane *p, int group, char **verb, char **body)
 	const char		*detail = w->res.detail;
 	char			 asks[512];
 
-	if (group == UI_WAITING && question_detail(detail) && w->question_ok) {
+	if (group == UI_ASKS && question_detail(detail) && w->question_ok) {
 		question_asks(q->kind, q->subject, *q->text != '\0' ? q->text :
 		    q->options[0], asks, sizeof asks);
 		*verb = xstrdup(asks);
@@ -551,10 +561,12 @@ notify_due(enum cls_state from, enum cls_state to, const char *detail,
 	uint64_t	now = time_mono_ms();
 	int		g = notify_group(to, detail);
 
-	if (g == -1 || g == ui_group_of(from) || !notify_cfg.on[g])
+	/* (a wait whose detail changes is the same wait: not told again) */
+	if (g == -1 || g == ui_group_of(from) || !notify_cfg.on[g] ||
+	    (from == ST_WAITING_INPUT && NOTIFY_WAITS(g)))
 		return (0);
 	/* A prompt right after start is the human's own doing. */
-	if (g == UI_WAITING && from != ST_IN_PROGRESS)
+	if (NOTIFY_WAITS(g) && from != ST_IN_PROGRESS)
 		return (0);
 	if (*at != 0 && *group == g && now - *at < notify_cfg.cooldown_ms)
 		return (0);
@@ -595,7 +607,7 @@ notify_transition(struct pane *p, enum cls_state from,
 	 * An agent slow to start (a loaded machine) shows output before its
 	 * first prompt: that prompt is not a turn's end (cooldown untouched).
 	 */
-	if (w->starting && notify_group(r->state, r->detail) == UI_WAITING) {
+	if (w->starting && NOTIFY_WAITS(notify_group(r->state, r->detail))) {
 		log_debug("pane %%%d: its first prompt, not told", p->id);
 		return;
 	}
@@ -696,7 +708,7 @@ notify_remote(const char *host, const char *agent, const char *where,
 	n->pane = -1;
 	n->session = s->id;
 	n->group = g;
-	if (asks != NULL && g == UI_WAITING && question_detail(detail))
+	if (asks != NULL && g == UI_ASKS && question_detail(detail))
 		xasprintf(&n->message, "lisa: %s on %s in %s %s", agent, host,
 		    where, asks);
 	else

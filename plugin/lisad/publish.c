@@ -11,7 +11,8 @@
  *   per window	 @lisa_window_state, per session @lisa_session_state
  *		 (the worst state of their agent panes)
  *   global	 @lisa_count_<group> (unset when none), @lisa_agents,
- *		 @lisa_waiting ("session:window ... %N@HOST ..."),
+ *		 @lisa_waiting ("session:window ... %N@HOST ...": the
+ *		 places that need the human, agents that ask first),
  *		 @lisa_hosts (fleet.c's summary, when @lisa-hosts is set)
  *
  * The reason behind a verdict is not among them: it changes while what a
@@ -48,19 +49,24 @@ static const char *publish_fields[PUBLISH_NFIELDS] = {
 /* What an earlier lisa wrote too: unset where an earlier helper was. */
 #define PUBLISH_LEGACY "@lisa_reason"
 
-/* Worst first: what a human most needs to see. */
-static const enum cls_state publish_order[] = {
-	ST_CRASHED, ST_WAITING_INPUT, ST_STUCK, ST_DEGRADED, ST_IN_PROGRESS,
-	ST_JUST_STARTED, ST_COMPLETED
+/*
+ * A window's or session's state, worst first: what a human most needs to
+ * see. "asking" is a waiting agent that asks (ui_detail_asks).
+ */
+static const char *publish_rollup_names[] = {
+	"asking", "crashed", "stuck", "waiting_input", "degraded",
+	"in_progress", "just_started", "completed"
 };
+#define PUBLISH_NROLLUP \
+	((int)(sizeof publish_rollup_names / sizeof publish_rollup_names[0]))
 
 enum border_state { BORDER_NONE, BORDER_ASKING, BORDER_OURS, BORDER_USERS };
 
 struct rollup {
 	char			 kind;	/* 'w' or 's' */
 	int			 id;
-	enum cls_state		 state;	/* as tmux has it */
-	enum cls_state		 want;
+	int			 state;	/* as tmux has it: a rank, -1 none */
+	int			 want;
 	int			 exists;
 	struct session		*via;	/* a client that sees it */
 	enum border_state	 border;
@@ -90,16 +96,23 @@ pane_session(struct pane *p)
 	return (NULL);
 }
 
+/* A verdict's rank among publish_rollup_names, -1 if none. */
 static int
-publish_rank(enum cls_state st)
+publish_rank(enum cls_state st, const char *detail)
 {
-	size_t	i;
+	const char	*name;
+	int		 i;
 
-	for (i = 0; i < sizeof publish_order / sizeof publish_order[0]; i++) {
-		if (publish_order[i] == st)
-			return ((int)i);
+	if (st == ST_WAITING_INPUT && ui_detail_asks(detail))
+		return (0);
+	if (st == ST_NONE || st >= ST_NSTATES)
+		return (-1);
+	name = cls_state_name(st);
+	for (i = 1; i < PUBLISH_NROLLUP; i++) {
+		if (strcmp(publish_rollup_names[i], name) == 0)
+			return (i);
 	}
-	return (100);
+	return (-1);
 }
 
 void
@@ -231,21 +244,21 @@ publish_rollup(char kind, int id)
 	r = xcalloc(1, sizeof *r);
 	r->kind = kind;
 	r->id = id;
+	r->state = r->want = -1;
 	TAILQ_INSERT_TAIL(&rollups, r, entry);
 	return (r);
 }
 
 static void
-publish_fold(char kind, int id, struct session *via, enum cls_state st)
+publish_fold(char kind, int id, struct session *via, int rank)
 {
 	struct rollup	*r = publish_rollup(kind, id);
 
 	r->exists = 1;
 	if (r->via == NULL)
 		r->via = via;
-	if (st != ST_NONE && (r->want == ST_NONE ||
-	    publish_rank(st) < publish_rank(r->want)))
-		r->want = st;
+	if (rank != -1 && (r->want == -1 || rank < r->want))
+		r->want = rank;
 }
 
 static void
@@ -283,7 +296,7 @@ static void
 publish_border(struct rollup *r)
 {
 	char	 target[32], cmd[96];
-	int	 want = ui_border_auto() && r->want != ST_NONE;
+	int	 want = ui_border_auto() && r->want != -1;
 
 	snprintf(target, sizeof target, "@%d", r->id);
 	if (want && r->border == BORDER_NONE) {
@@ -307,28 +320,33 @@ publish_rollups(void)
 	struct pane	*p;
 	struct session	*s;
 	enum cls_state	 st;
+	const char	*detail;
 	char		 target[32];
-	int		 i;
+	int		 i, rank;
 
 	TAILQ_FOREACH(r, &rollups, entry) {
-		r->want = ST_NONE;
+		r->want = -1;
 		r->exists = 0;
 		r->via = NULL;
 	}
 	RB_FOREACH(p, panes, &panes) {
 		st = ST_NONE;
-		if (p->watch != NULL && p->watch->classified)
+		detail = NULL;
+		if (p->watch != NULL && p->watch->classified) {
 			st = p->watch->res.state;
+			detail = p->watch->res.detail;
+		}
 		if ((s = pane_session(p)) == NULL)
 			continue;
 		/* A window that shows a remote agent wears its badge. */
 		if (st == ST_NONE)
-			st = fleet_jump_state(p->window);
-		publish_fold('w', p->window, s, st);
+			st = fleet_jump_state(p->window, &detail);
+		rank = publish_rank(st, detail);
+		publish_fold('w', p->window, s, rank);
 		for (i = 0; i < p->nsessions; i++) {
 			s = session_find(p->sessions[i]);
 			if (s != NULL && s->attached && !s->closing)
-				publish_fold('s', s->id, s, st);
+				publish_fold('s', s->id, s, rank);
 		}
 	}
 	TAILQ_FOREACH_SAFE(r, &rollups, entry, r1) {
@@ -343,8 +361,8 @@ publish_rollups(void)
 			    r->kind == 'w' ? '@' : '$', r->id);
 			publish_set(r->via, r->kind == 'w' ? "w" : "", target,
 			    r->kind == 'w' ? "@lisa_window_state" :
-			    "@lisa_session_state", r->want == ST_NONE ? NULL :
-			    cls_state_name(r->want));
+			    "@lisa_session_state", r->want == -1 ? NULL :
+			    publish_rollup_names[r->want]);
 			r->state = r->want;
 		}
 		if (r->kind == 'w')
@@ -352,49 +370,101 @@ publish_rollups(void)
 	}
 }
 
-/* The server-wide summary the status line shows. */
-static void
-publish_summary(void)
+void
+publish_place_add(struct publish_places *pl, int group, int64_t since,
+    const char *where)
 {
-	struct pane	*p;
-	struct session	*s, *via = NULL;
-	struct buf	 waiting;
-	char		 where[256], count[16], *name, *values[PUBLISH_NGLOBALS];
-	int		 counts[UI_NGROUPS] = { 0 }, g, total = 0, i;
-	int		 places = 0, more = 0;
+	struct publish_place	*p;
 
-	buf_init(&waiting);
-	RB_FOREACH(p, panes, &panes) {
-		if ((s = pane_session(p)) != NULL && via == NULL)
-			via = s;
-		if (p->watch == NULL || !p->watch->classified ||
-		    (g = ui_group_of(p->watch->res.state)) == -1)
+	if (group != UI_ASKS && group != UI_CRASHED && group != UI_STUCK &&
+	    group != UI_WAITING)
+		return;
+	pl->list = xreallocarray(pl->list, pl->n + 1, sizeof *pl->list);
+	p = &pl->list[pl->n++];
+	p->group = group;
+	p->since = since;
+	strlcpy(p->where, where, sizeof p->where);
+}
+
+/*
+ * Asks first, then crashed, stuck, your turn (the groups' order); oldest
+ * first within each; then by name, for a stable line.
+ */
+static int
+publish_place_cmp(const void *a0, const void *b0)
+{
+	const struct publish_place	*a = a0, *b = b0;
+
+	if (a->group != b->group)
+		return (a->group < b->group ? -1 : 1);
+	if (a->since != b->since)
+		return (a->since < b->since ? -1 : 1);
+	return (strcmp(a->where, b->where));
+}
+
+/*
+ * @lisa_waiting: the places that need the human, in that order; a window
+ * once (two of its panes are one place to go); a few, then "+N" agents.
+ */
+static char *
+publish_waiting(struct publish_places *pl)
+{
+	struct buf	b;
+	size_t		i;
+	int		places = 0, more = 0;
+
+	if (pl->n == 0)
+		return (NULL);
+	qsort(pl->list, pl->n, sizeof *pl->list, publish_place_cmp);
+	buf_init(&b);
+	for (i = 0; i < pl->n; i++) {
+		if (ui_word_in(b.data, b.len, pl->list[i].where))
 			continue;
-		counts[g]++;
-		total++;
-		if (g != UI_WAITING || p->nsessions == 0 ||
-		    (s = session_find(p->sessions[0])) == NULL)
-			continue;
-		snprintf(where, sizeof where, "%s:%d", s->name != NULL ?
-		    s->name : "?", p->window_index);
-		/* Once per window: two waiting panes are one place to go. */
-		if (ui_word_in(waiting.data, waiting.len, where))
-			continue;
-		/* A few places, then how many more agents wait. */
 		if (places == PUBLISH_WAITING_MAX) {
 			more++;
 			continue;
 		}
-		if (waiting.len != 0)
-			buf_addc(&waiting, ' ');
-		buf_adds(&waiting, where);
+		if (b.len != 0)
+			buf_addc(&b, ' ');
+		buf_adds(&b, pl->list[i].where);
 		places++;
 	}
-	fleet_counts(counts, &total, &waiting, &places, &more);
 	if (more != 0)
-		buf_printf(&waiting, " +%d", more);
+		buf_printf(&b, " +%d", more);
+	return (buf_detach(&b));
+}
+
+/* The server-wide summary the status line shows. */
+static void
+publish_summary(void)
+{
+	struct pane		*p;
+	struct session		*s, *via = NULL;
+	struct publish_places	 places = { NULL, 0 };
+	struct watch		*w;
+	char			 where[160], count[16], *name;
+	char			*values[PUBLISH_NGLOBALS];
+	int			 counts[UI_NGROUPS] = { 0 }, g, total = 0, i;
+
+	RB_FOREACH(p, panes, &panes) {
+		if ((s = pane_session(p)) != NULL && via == NULL)
+			via = s;
+		if ((w = p->watch) == NULL || !w->classified ||
+		    (g = ui_group_of_verdict(w->res.state,
+		    w->res.detail)) == -1)
+			continue;
+		counts[g]++;
+		total++;
+		if (p->nsessions == 0 ||
+		    (s = session_find(p->sessions[0])) == NULL)
+			continue;
+		snprintf(where, sizeof where, "%s:%d", s->name != NULL ?
+		    s->name : "?", p->window_index);
+		publish_place_add(&places, g, w->since, where);
+	}
+	fleet_counts(counts, &total, &places);
 	if (via == NULL) {
-		buf_free(&waiting);
+		free(places.list);
 		return;
 	}
 	for (g = 0; g < UI_NGROUPS; g++) {
@@ -403,8 +473,8 @@ publish_summary(void)
 	}
 	snprintf(count, sizeof count, "%d", total);
 	values[UI_NGROUPS] = total != 0 ? xstrdup(count) : NULL;
-	values[UI_NGROUPS + 1] = waiting.len != 0 ? buf_detach(&waiting) :
-	    NULL;
+	values[UI_NGROUPS + 1] = publish_waiting(&places);
+	free(places.list);
 	values[UI_NGROUPS + 2] = fleet_hosts_summary();
 	for (i = 0; i < PUBLISH_NGLOBALS; i++) {
 		if (publish_changed(&publish_globals[i], values[i])) {
@@ -420,7 +490,6 @@ publish_summary(void)
 		}
 		free(values[i]);
 	}
-	buf_free(&waiting);
 }
 
 static void

@@ -16,6 +16,18 @@ struct publish_stats {
 	uint64_t	 batches;	/* writes they went out in */
 };
 extern struct publish_stats publish_stats;
+/* A place that needs the human, for @lisa_waiting's order. */
+struct publish_place {
+	int		 group;		/* UI_ASKS, _CRASHED, _STUCK, _WAITING */
+	int64_t		 since;		/* ms; oldest first within a group */
+	char		 where[160];	/* session:window, %N@HOST */
+};
+struct publish_places {
+	struct publish_place	*list;
+	size_t			 n;
+};
+void		 publish_place_add(struct publish_places *, int, int64_t,
+		    const char *);
 void		 publish_schedule(void);
 void		 publish_pane(struct pane *);
 void		 publish_restore(struct buf *);

@@ -1,6 +1,6 @@
 /*
- * lisa in the user's tmux: the #{lisa_status}, #{lisa_waiting}, #{lisa_hosts}
- * placeholders in status-left/right, a badge after each window's name, the
+ * lisa in the user's tmux: the #{lisa_status}, #{lisa_asks}, #{lisa_waiting},
+ * #{lisa_hosts} placeholders in status-left/right, a badge after each window's name, the
  * agent line in pane borders, and the key bindings. Applied when the helper
  * starts or reloads, taken back when it stops.
  *
@@ -174,6 +174,11 @@ ui_transform(size_t i, const char *source)
 		uiformat_waiting(&b, &ui_cfg);
 		c = uiformat_replace(a, "#{lisa_waiting}", b.data);
 		free(a);
+		buf_reset(&b);
+		uiformat_asks(&b, &ui_cfg);
+		a = uiformat_replace(c, "#{lisa_asks}", b.data);
+		free(c);
+		c = a;
 		a = uiformat_replace(c, "#{lisa_hosts}", "#{q/h:@lisa_hosts}");
 		free(c);
 		buf_free(&b);
@@ -404,6 +409,9 @@ ui_formats(struct buf *script)
 	buf_reset(&b);
 	uiformat_waiting(&b, &ui_cfg);
 	ui_set(script, "-g", "@lisa_waiting_format", b.data);
+	buf_reset(&b);
+	uiformat_asks(&b, &ui_cfg);
+	ui_set(script, "-g", "@lisa_asks_format", b.data);
 	ui_set(script, "-g", "@lisa_hosts_format", "#{q/h:@lisa_hosts}");
 	buf_free(&b);
 }
@@ -463,6 +471,7 @@ ui_restore(void)
 	ui_remove_keys(&script);
 	ui_set(&script, "-g", "@lisa_status_format", NULL);
 	ui_set(&script, "-g", "@lisa_waiting_format", NULL);
+	ui_set(&script, "-g", "@lisa_asks_format", NULL);
 	ui_set(&script, "-g", "@lisa_hosts_format", NULL);
 	fleet_restore(&script);
 	publish_restore(&script);

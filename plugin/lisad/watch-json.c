@@ -272,6 +272,10 @@ watch_json(struct buf *b, struct pane *p)
 	json_cstr(b, agent ? cls_state_name(w->res.state) : NULL);
 	json_key(b, "detail");
 	json_cstr(b, agent ? w->res.detail : NULL);
+	/* How the status line counts it: "asks" apart from "waiting". */
+	json_key(b, "group");
+	json_cstr(b, agent ? ui_group_name(ui_group_of_verdict(w->res.state,
+	    w->res.detail)) : NULL);
 	json_key(b, "lifecycle");
 	json_cstr(b, agent ? cls_lifecycle_name(w->res.lifecycle) : NULL);
 	json_key(b, "activity");

@@ -7,6 +7,9 @@
  * lands: inside #{?...} a bare ',' or '}' would end the branch, and '#'
  * starts a format or a style.
  */
+#include <sys/types.h>
+
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,13 +19,14 @@
 #include "ui-format.h"
 
 static const char *ui_group_names[UI_NGROUPS] = {
-	"crashed", "waiting", "stuck", "degraded", "working", "done"
+	"asks", "crashed", "stuck", "waiting", "degraded", "working", "done"
 };
 static const char *ui_icons[UI_NGROUPS] = {
-	"\u2716", "\u25d0", "\u2016", "\u25cc", "\u25cf", "\u2714"
+	"\u2691", "\u2716", "\u2016", "\u25d0", "\u25cc", "\u25cf",
+	"\u2714"
 };
 static const char *ui_icons_ascii[UI_NGROUPS] = {
-	"!", "?", "~", ".", ">", "+"
+	"?", "!", "~", "_", ".", ">", "+"
 };
 /*
  * Each group's style, chosen by measured contrast (WCAG, 4.5:1 for text;
@@ -36,14 +40,14 @@ static const char *ui_icons_ascii[UI_NGROUPS] = {
  * blue reaches 4.5:1 on tango's green.
  */
 static const char *ui_styles[UI_NGROUPS] = {
-	"fg=colour231,bg=colour160", "fg=colour16,bg=colour220",
-	"fg=colour231,bg=colour90", "fg=colour250", "fg=colour81",
-	"fg=colour114"
+	"fg=colour16,bg=colour220", "fg=colour231,bg=colour160",
+	"fg=colour231,bg=colour90", "fg=colour229", "fg=colour250",
+	"fg=colour81", "fg=colour114"
 };
 static const char *ui_styles_light[UI_NGROUPS] = {
-	"fg=colour231,bg=colour160", "fg=colour16,bg=colour220",
+	"fg=colour16,bg=colour220", "fg=colour231,bg=colour160",
 	"fg=colour231,bg=colour90", "fg=colour16", "fg=colour16",
-	"fg=colour16"
+	"fg=colour16", "fg=colour16"
 };
 /* The watchdog's mark on a border (the terminal's background). */
 #define UI_WATCHDOG_STYLE "fg=colour214"
@@ -51,15 +55,34 @@ static const char *ui_styles_light[UI_NGROUPS] = {
 #define UI_ERROR_STYLE "fg=colour231#,bg=colour160"
 /* Text on a light bar. */
 #define UI_TEXT_LIGHT "fg=colour16"
-/* The example order: working, waiting, done, crashed, stuck. */
+/*
+ * Agents that ask, first; then an earlier issue's example order: working,
+ * waiting, done, crashed, stuck.
+ */
 static const int ui_default_order[] = {
-	UI_WORKING, UI_WAITING, UI_DONE, UI_CRASHED, UI_STUCK, UI_DEGRADED
+	UI_ASKS, UI_WORKING, UI_WAITING, UI_DONE, UI_CRASHED, UI_STUCK,
+	UI_DEGRADED
 };
 
-/* States in the order a window badge picks them: worst first. */
-static const enum cls_state ui_states[] = {
-	ST_CRASHED, ST_WAITING_INPUT, ST_STUCK, ST_DEGRADED, ST_IN_PROGRESS,
-	ST_JUST_STARTED, ST_COMPLETED
+/*
+ * What a state option can say, worst first. A window's and a session's
+ * (@lisa_window_state, @lisa_session_state) say "asking" where an agent
+ * of theirs asks; a pane's @lisa_state stays the classifier's, its
+ * @lisa_detail telling (ui_detail_asks).
+ */
+static const struct {
+	const char	*name;
+	enum cls_state	 st;
+	int		 group;
+} ui_states[] = {
+	{ "asking", ST_WAITING_INPUT, UI_ASKS },
+	{ "crashed", ST_CRASHED, UI_CRASHED },
+	{ "stuck", ST_STUCK, UI_STUCK },
+	{ "waiting_input", ST_WAITING_INPUT, UI_WAITING },
+	{ "degraded", ST_DEGRADED, UI_DEGRADED },
+	{ "in_progress", ST_IN_PROGRESS, UI_WORKING },
+	{ "just_started", ST_JUST_STARTED, UI_WORKING },
+	{ "completed", ST_COMPLETED, UI_DONE },
 };
 #define UI_NSTATES (sizeof ui_states / sizeof ui_states[0])
 
@@ -67,6 +90,17 @@ const char *
 ui_group_name(int g)
 {
 	return (g >= 0 && g < UI_NGROUPS ? ui_group_names[g] : "none");
+}
+
+/* A group as a menu heads it: the two kinds of waiting told apart. */
+const char *
+ui_group_title(int g)
+{
+	if (g == UI_ASKS)
+		return ("asks you");
+	if (g == UI_WAITING)
+		return ("your turn");
+	return (ui_group_name(g));
 }
 
 int
@@ -103,6 +137,77 @@ ui_group_of(enum cls_state st)
 	}
 }
 
+/*
+ * Does a waiting agent with this detail ask (a dialog, a question, a
+ * limit it needs you for), rather than wait at its prompt after a turn
+ * ("prompt", or a turn that ended in an "error")? A dialog not read yet
+ * has no detail: it asks.
+ */
+int
+ui_detail_asks(const char *detail)
+{
+	return (detail == NULL || (strcmp(detail, "prompt") != 0 &&
+	    strcmp(detail, "error") != 0));
+}
+
+/* The group of a verdict: a waiting agent's detail says which. */
+int
+ui_group_of_verdict(enum cls_state st, const char *detail)
+{
+	if (st == ST_WAITING_INPUT && ui_detail_asks(detail))
+		return (UI_ASKS);
+	return (ui_group_of(st));
+}
+
+/* The same, for a verdict: "asks" where a waiting agent asks. */
+const char *
+ui_verdict_word(enum cls_state st, const char *detail)
+{
+	if (ui_group_of_verdict(st, detail) == UI_ASKS)
+		return ("asks");
+	return (ui_state_word(st));
+}
+
+/*
+ * Names as a human sorts them: a run of digits by its number, so b2 comes
+ * before b10; otherwise byte by byte.
+ */
+int
+ui_natcmp(const char *a, const char *b)
+{
+	const char	*da, *db;
+	size_t		 na, nb;
+
+	while (*a != '\0' && *b != '\0') {
+		if (isdigit((u_char)*a) && isdigit((u_char)*b)) {
+			while (*a == '0' && isdigit((u_char)a[1]))
+				a++;
+			while (*b == '0' && isdigit((u_char)b[1]))
+				b++;
+			for (da = a; isdigit((u_char)*da); da++)
+				;
+			for (db = b; isdigit((u_char)*db); db++)
+				;
+			na = (size_t)(da - a);
+			nb = (size_t)(db - b);
+			if (na != nb)
+				return (na < nb ? -1 : 1);
+			for (; a < da; a++, b++) {
+				if (*a != *b)
+					return ((u_char)*a < (u_char)*b ? -1 : 1);
+			}
+			continue;
+		}
+		if (*a != *b)
+			return ((u_char)*a < (u_char)*b ? -1 : 1);
+		a++;
+		b++;
+	}
+	if (*a == *b)
+		return (0);
+	return (*a == '\0' ? -1 : 1);
+}
+
 /* What a border says for a state: short, a human's word. */
 const char *
 ui_state_word(enum cls_state st)
@@ -113,7 +218,7 @@ ui_state_word(enum cls_state st)
 	case ST_IN_PROGRESS:
 		return ("working");
 	case ST_WAITING_INPUT:
-		return ("waiting");
+		return ("your turn");
 	case ST_COMPLETED:
 		return ("done");
 	case ST_CRASHED:
@@ -437,6 +542,15 @@ uiformat_status(struct buf *b, const struct ui_config *cfg)
 	buf_adds(b, "#[pop-default]");
 }
 
+/* #{lisa_asks}: how many agents ask, as its chip; nothing when none. */
+void
+uiformat_asks(struct buf *b, const struct ui_config *cfg)
+{
+	buf_adds(b, "#{?@lisa_count_asks,#[push-default]");
+	uiformat_icon(b, cfg, UI_ASKS, NULL, "#{@lisa_count_asks}");
+	buf_adds(b, "#[pop-default],}");
+}
+
 /*
  * #{lisa_waiting}: session:window of every pane that waits, escaped, and
  * cut at UI_WAITING_WIDTH columns with "…" (the count says how many; the
@@ -464,10 +578,17 @@ uiformat_by_state(struct buf *b, const struct ui_config *cfg,
 	size_t	i;
 
 	for (i = 0; i < UI_NSTATES; i++) {
-		buf_printf(b, "#{?#{==:#{%s},%s},", opt,
-		    cls_state_name(ui_states[i]));
-		uiformat_icon(b, cfg, ui_group_of(ui_states[i]),
-		    words ? ui_state_word(ui_states[i]) : NULL, NULL);
+		if (ui_states[i].group == UI_ASKS && words) {
+			/* A pane's: waiting, and not at its prompt. */
+			buf_printf(b, "#{?#{&&:#{==:#{%s},waiting_input},"
+			    "#{&&:#{!=:#{@lisa_detail},prompt},"
+			    "#{!=:#{@lisa_detail},error}}},", opt);
+		} else
+			buf_printf(b, "#{?#{==:#{%s},%s},", opt,
+			    ui_states[i].name);
+		uiformat_icon(b, cfg, ui_states[i].group, !words ? NULL :
+		    ui_states[i].group == UI_ASKS ? "asks" :
+		    ui_state_word(ui_states[i].st), NULL);
 		buf_addc(b, ',');
 	}
 	for (i = 0; i < UI_NSTATES; i++)

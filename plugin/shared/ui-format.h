@@ -9,11 +9,16 @@
 #include "util.h"
 #include "classify.h"
 
-/* What the status line counts; worst first. */
+/*
+ * What the status line counts; worst first. A waiting agent either asks
+ * (a dialog, a question, a limit: it stopped in the middle of its work)
+ * or waits at its prompt after a turn (UI_WAITING, "your turn").
+ */
 enum ui_group {
+	UI_ASKS,
 	UI_CRASHED,
-	UI_WAITING,
 	UI_STUCK,
+	UI_WAITING,
 	UI_DEGRADED,
 	UI_WORKING,
 	UI_DONE,
@@ -36,8 +41,13 @@ struct ui_config {
 
 const char	*ui_group_name(int);
 int		 ui_group_find(const char *);
+const char	*ui_group_title(int);
 int		 ui_group_of(enum cls_state);
+int		 ui_group_of_verdict(enum cls_state, const char *);
+int		 ui_detail_asks(const char *);
 const char	*ui_state_word(enum cls_state);
+const char	*ui_verdict_word(enum cls_state, const char *);
+int		 ui_natcmp(const char *, const char *);
 
 void		 ui_config_defaults(struct ui_config *);
 int		 ui_config_set(struct ui_config *, const char *, const char *);
@@ -47,6 +57,7 @@ int		 uiformat_style_light(const char *);
 void		 uiformat_escape(struct buf *, const char *);
 void		 uiformat_status(struct buf *, const struct ui_config *);
 void		 uiformat_waiting(struct buf *, const struct ui_config *);
+void		 uiformat_asks(struct buf *, const struct ui_config *);
 void		 uiformat_badge(struct buf *, const struct ui_config *,
 		    const char *);
 void		 uiformat_border(struct buf *, const struct ui_config *,

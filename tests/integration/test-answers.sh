@@ -26,7 +26,7 @@ test_list_title_and_words_of_a_later_pane() {
 	L list | grep -q "^main:1.0 .*set later$" || fail "lisa list: $(L list)"
 	a=$(agent_window 2 claude)
 	L wait "$a" --until waiting_input --timeout 30 >/dev/null || fail "no agent"
-	L list | grep -E "^main:2.0 +$a .* claude +waiting \(prompt\)" ||
+	L list | grep -E "^main:2.0 +$a .* claude +your turn \(prompt\)" ||
 	    fail "lisa list's state, not in the status line's words: $(L list)"
 }
 

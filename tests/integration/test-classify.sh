@@ -25,8 +25,11 @@ test_claude_states_from_title_and_screen() {
 	expect "$p" waiting_input permission title_idle_screen_dialog
 	note "quiet -> waiting_input: $(latency "$p" waiting_input "title idle") ms after the title went idle; -> permission: $(latency "$p" waiting_input "title idle" permission) ms (debounce 500 ms + capture)"
 	expect_shown "$p" '#{@lisa_detail}' permission
-	expect_shown main:1 '#{@lisa_window_state}' waiting_input
-	expect_shown main '#{@lisa_session_state}' waiting_input
+	# One that asks, told from one at its prompt: its window and session
+	# say "asking", and the status line counts it apart.
+	expect_shown main:1 '#{@lisa_window_state}' asking
+	expect_shown main '#{@lisa_session_state}' asking
+	expect_shown main '#{@lisa_count_asks}/#{@lisa_count_waiting}' 1/
 	T send-keys -t "$p" y Enter
 	expect "$p" in_progress
 	expect "$p" waiting_input prompt

@@ -149,7 +149,7 @@ test_fleet_remote_states_push() {
 	# No helper ran there: the bridge started it, and says so.
 	L hosts --json | jget "d[0]['reason']" | grep -qx "started its helper" ||
 	    fail "hosts: $(L hosts)"
-	L list | grep -q "^$p@$H1 .* claude .*waiting" || fail "lisa list: $(L list)"
+	L list | grep -q "^$p@$H1 .* claude .*your turn (prompt)" || fail "lisa list: $(L list)"
 	# Every key a local pane has (its signals too), and its own target.
 	missing=$(L list --json | jget "sorted(set(next(p for p in d if p['host'] is None)) - set(next(p for p in d if p['host'])))")
 	[ "$missing" = "[]" ] || fail "a remote pane lacks $missing"
@@ -388,7 +388,8 @@ EVIL
 	    fail "a long title kept whole"
 	# What tmux shows: the host's name and numbers, none of its text.
 	expect_shown main '#{@lisa_hosts}' "$H:2!1"
-	expect_shown main '#{@lisa_waiting}' "%7@$H"
+	# (%9 crashed: after %7, whose unknown detail is taken as a dialog)
+	expect_shown main '#{@lisa_waiting}' "%7@$H %9@$H"
 	T refresh-client -S 2>/dev/null
 	L status "%7@$H" >/dev/null 2>&1	# (no bridge there to answer)
 	sleep 0.5
@@ -452,7 +453,7 @@ test_fleet_jump_to_remote_agent() {
 	[ "$(T list-windows -F x | wc -l)" = 2 ] || fail "windows: $(T list-windows)"
 	# The window wears the remote agent's badge in the window list.
 	w=$(T list-windows -F '#{window_id} #{@lisa_jump}' | sed -n "s| $H1\$||p")
-	expect_shown "$w" '#{@lisa_window_state}' waiting_input
+	expect_shown "$w" '#{@lisa_window_state}' asking
 	O send-keys C-b A
 	sleep 1
 	[ "$(T list-windows -F x | wc -l)" = 2 ] || fail "a second window: $(T list-windows)"

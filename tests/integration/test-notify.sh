@@ -276,11 +276,11 @@ test_codex_waits_told_what_for_at_defaults() {
 	until_ms 10000 state_is "$p" waiting_input permission "" ||
 	    fail "no detail: $(L status "$p")"
 	note "blocked -> permission in $(($(now_ms) - t0)) ms (from the key)"
-	# What it asks, read off its dialog: never the bare "waits", nor
-	# "waits (permission)" while the dialog was still to come.
+	# What it asks, read off its dialog: never the bare "asks", nor
+	# "asks (permission)" while the dialog was still to come.
 	expect_tty iterm '\033]9;lisa: codex in main:1 asks to run: touch x\a'
-	tty_has iterm 'waits\a' && fail "told without what for: $(tty_dump iterm)"
-	tty_has iterm 'waits (permission)' && fail "told twice: $(tty_dump iterm)"
+	tty_has iterm 'asks\a' && fail "told without what for: $(tty_dump iterm)"
+	tty_has iterm 'asks (permission)' && fail "told twice: $(tty_dump iterm)"
 	T send-keys -t "$p" y Enter
 	L wait "$p" --until in_progress --timeout 10 >/dev/null
 	L wait "$p" --until waiting_input --timeout 20 >/dev/null

@@ -32,31 +32,33 @@ pane_gone() { ! T list-panes -a -F '#{pane_id}' | grep -qx "$1"; }
 test_status_line_badges_and_border_on_screen() {
 	three_agents
 	attach main:2
-	# The status line: counts per state, only non-zero, in the set order.
-	expect_screen "● 1 ◐ 1 ✖ 1 | main:2"
+	# The status line: counts per state, only non-zero, in the set order
+	# (the agent that asks first, its own glyph); then the places that
+	# need you, the asking one first.
+	expect_screen "⚑ 1 ● 1 ✖ 1 | main:2 main:3"
 	# Window badges, worst state of each window.
 	status=$(status_line)
 	case "$status" in
-	*"0:sh- 1:claude ● 2:claude* ◐ 3:codex ✖"*) ;;
+	*"0:sh- 1:claude ● 2:claude* ⚑ 3:codex ✖"*) ;;
 	*) fail "window badges: $status" ;;
 	esac
 	# The agent pane's border: agent, state, detail, age.
-	expect_screen "claude · ◐ waiting · permission · "
+	expect_screen "claude · ⚑ asks · permission · "
 	note "status line: $(status_line)"
 	note "border: $(screen | head -n 1 | sed 's/─*$//')"
 	# Borders only on agent windows: window 0 (a shell) has none.
 	[ -z "$(T show -wv -t main:0 pane-border-status)" ] || fail "border on the shell's window"
 	[ "$(T show -wv -t main:2 pane-border-status)" = top ] || fail "no border on the agent window"
 	# The counts and the list the formats read.
-	expect_shown main '#{@lisa_count_working}/#{@lisa_count_waiting}/#{@lisa_count_crashed}/#{@lisa_agents}' "1/1/1/3"
-	expect_shown main '#{@lisa_waiting}' main:2
+	expect_shown main '#{@lisa_count_working}/#{@lisa_count_asks}/#{@lisa_count_waiting}/#{@lisa_count_crashed}/#{@lisa_agents}' "1/1//1/3"
+	expect_shown main '#{@lisa_waiting}' "main:2 main:3"
 	# Permission given, a new turn: nothing waits.
 	T send-keys -t "$a2" y Enter
 	expect "$a2" waiting_input prompt
 	T send-keys -t "$a2" 'work 30' Enter
 	expect "$a2" in_progress
 	expect_screen "● 2 ✖ 1 |"
-	[ "$(T show -gv @lisa_waiting)" = "" ] || fail "still listed as waiting"
+	[ "$(T show -gv @lisa_waiting)" = "main:3" ] || fail "still listed as asking"
 }
 
 # How full an agent's context is, from what Claude's transcript records:
@@ -99,10 +101,11 @@ test_context_on_border_from_transcript() {
 test_menu_next_and_details_from_keys() {
 	three_agents
 	attach main:0
-	# prefix + A ranks as the menu and the badges do: crashed first.
+	# prefix + A ranks as the menu and the badges do: the agent that
+	# asks first, then the crashed one.
 	O send-keys C-b A
-	until_ms 2000 client_at "$a3" ||
-	    fail "next went to $(client_pane) first, not the crashed pane"
+	until_ms 2000 client_at "$a2" ||
+	    fail "next went to $(client_pane) first, not the asking pane"
 	O send-keys C-b a
 	expect_screen "lisa: 3 agents"
 	# A table: agent, window by name (index.pane where two share a
@@ -115,12 +118,10 @@ test_menu_next_and_details_from_keys() {
 	[ "$c1" = "$c2" ] || fail "detail column not aligned ($c1, $c2):
 $(screen)"
 	note "menu: $(screen | grep -F '(2.0)')"
-	# Items are worst first: crashed (1), waiting (2), working (3).
+	# Items are worst first: asks (1), crashed (2), working (3).
 	O send-keys 2
-	until_ms 2000 client_at "$a2" || fail "menu item 2 went to $(client_pane)"
-	# prefix + A from the waiting pane: the crashed, then around again.
-	O send-keys C-b A
-	until_ms 2000 client_at "$a3" || fail "next: $(client_pane), not the crashed pane"
+	until_ms 2000 client_at "$a3" || fail "menu item 2 went to $(client_pane)"
+	# prefix + A from the crashed pane: around to the asking one.
 	O send-keys C-b A
 	until_ms 2000 client_at "$a2" || fail "next: did not cycle, at $(client_pane)"
 	# The details popup from the menu: the why, and the pane's events.
@@ -573,8 +574,8 @@ test_menu_many_local_by_state() {
 	s=$(screen)
 	printf '%s\n' "$s" | grep -qE "lisa: 43 agents" || fail "title: $s"
 	printf '%s\n' "$s" | grep -q "by host" && fail "a host section with one host: $s"
-	printf '%s\n' "$s" | grep -qE "waiting: 3( |│|$)" || fail "waiting line: $s"
-	sum=$(printf '%s\n' "$s" | sed -nE 's/.*(crashed|waiting|stuck|degraded|working|done): ([0-9]+).*/\2/p' |
+	printf '%s\n' "$s" | grep -qE "your turn: 3( |│|$)" || fail "your turn line: $s"
+	sum=$(printf '%s\n' "$s" | sed -nE 's/.*(asks you|crashed|your turn|stuck|degraded|working|done): ([0-9]+).*/\2/p' |
 	    awk '{ n += $1 } END { print n }')
 	[ "$sum" = 43 ] || fail "the states' lines add up to $sum: $s"
 	[ "$(printf '%s\n' "$s" | grep -c '└')" -ge 1 ] || fail "menu cut: $s"

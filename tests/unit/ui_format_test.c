@@ -154,6 +154,44 @@ test_groups(void **state)
 	assert_int_equal(ui_group_of(ST_NOT_FOUND), -1);
 	assert_int_equal(ui_group_find("stuck"), UI_STUCK);
 	assert_string_equal(ui_group_name(UI_DEGRADED), "degraded");
+
+	/* Two kinds of waiting: a dialog (read or not yet) asks. */
+	assert_int_equal(ui_group_of_verdict(ST_WAITING_INPUT, "permission"),
+	    UI_ASKS);
+	assert_int_equal(ui_group_of_verdict(ST_WAITING_INPUT, "question"),
+	    UI_ASKS);
+	assert_int_equal(ui_group_of_verdict(ST_WAITING_INPUT, "limit"),
+	    UI_ASKS);
+	assert_int_equal(ui_group_of_verdict(ST_WAITING_INPUT, ""), UI_ASKS);
+	assert_int_equal(ui_group_of_verdict(ST_WAITING_INPUT, "prompt"),
+	    UI_WAITING);
+	assert_int_equal(ui_group_of_verdict(ST_WAITING_INPUT, "error"),
+	    UI_WAITING);
+	assert_int_equal(ui_group_of_verdict(ST_CRASHED, "permission"),
+	    UI_CRASHED);
+	assert_string_equal(ui_verdict_word(ST_WAITING_INPUT, "trust"), "asks");
+	assert_string_equal(ui_verdict_word(ST_WAITING_INPUT, "prompt"),
+	    "your turn");
+	assert_int_equal(ui_group_find("asks"), UI_ASKS);
+	/* Worst first: asks, crashed, stuck, then your turn. */
+	assert_true(UI_ASKS < UI_CRASHED && UI_CRASHED < UI_STUCK &&
+	    UI_STUCK < UI_WAITING);
+}
+
+static void
+test_natural_order(void **state)
+{
+	assert_true(ui_natcmp("b2", "b10") < 0);
+	assert_true(ui_natcmp("b10", "b2") > 0);
+	assert_true(ui_natcmp("b19", "b2") > 0);
+	assert_true(ui_natcmp("b02", "b2") == 0);
+	assert_true(ui_natcmp("b2", "b2x") < 0);
+	assert_true(ui_natcmp("a:9", "a:10") < 0);
+	assert_true(ui_natcmp("api", "web") < 0);
+	assert_true(ui_natcmp("", "a") < 0);
+	assert_int_equal(ui_natcmp("same", "same"), 0);
+	/* A number longer than any integer is still compared by its digits. */
+	assert_true(ui_natcmp("x123456789012345678901", "x99") > 0);
 }
 
 static void
@@ -166,9 +204,14 @@ test_status_format(void **state)
 	buf_init(&b);
 	uiformat_status(&b, &cfg);
 	check_format(b.data);
-	/* The second item's separator depends on the first. */
-	assert_non_null(strstr(b.data, "#{?@lisa_count_waiting,#{?#{@lisa_count"
-	    "_working}, ,}#[fg=colour16#,bg=colour220]"));
+	/* Agents that ask come first, as a chip; the others' separator
+	 * depends on those before them. */
+	assert_non_null(strstr(b.data, "#{?@lisa_count_asks,"
+	    "#[fg=colour16#,bg=colour220]"));
+	assert_non_null(strstr(b.data, "#{?@lisa_count_working,#{?#{@lisa_count"
+	    "_asks}, ,}#[fg=colour81]"));
+	assert_non_null(strstr(b.data, "#{?@lisa_count_waiting,#{?#{||:#{@lisa_"
+	    "count_asks},#{@lisa_count_working}}, ,}#[fg=colour229]"));
 	assert_non_null(strstr(b.data, "#[push-default]"));
 
 	/* Hostile icons and separators stay text. */
@@ -266,7 +309,7 @@ test_light_status_bar(void **state)
 	uiformat_border(&b, &cfg, "");
 	assert_non_null(strstr(b.data, "fg=colour81"));
 	/* The user's own colour wins over either palette. */
-	assert_int_equal(ui_config_set(&cfg, "@lisa-color-waiting", "yellow"), 0);
+	assert_int_equal(ui_config_set(&cfg, "@lisa-color-asks", "yellow"), 0);
 	buf_reset(&b);
 	uiformat_status(&b, &cfg);
 	assert_non_null(strstr(b.data, "#[fg=yellow]"));
@@ -283,6 +326,7 @@ main(void)
 		cmocka_unit_test(test_replace),
 		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_groups),
+		cmocka_unit_test(test_natural_order),
 		cmocka_unit_test(test_status_format),
 		cmocka_unit_test(test_badge_and_border),
 		cmocka_unit_test(test_word_in),

@@ -1,0 +1,107 @@
+# What needs you, first (issue 41): an agent that asks (a dialog, a
+# question) is told apart from one at its prompt, and never hidden behind
+# agents that are idle: the status line counts it apart, the menu and
+# prefix + A put it first. At lisa's shipped defaults, on a 24-line client.
+
+. "$ROOT/tests/integration/agents.sh"
+
+. "$ROOT/tests/integration/client.sh"
+
+# N idle Claude stand-ins at their prompt (its idle title, then nothing),
+# windows b0..b(N-1) of session main.
+idle_agents() {
+	mkdir -p "$TESTDIR/qbin"
+	printf '#!/bin/sh\nprintf "\\033]2;\\342\\234\\263 Claude Code\\007"\nwhile :; do sleep 1000; done\n' \
+	    >"$TESTDIR/qbin/claude"
+	chmod +x "$TESTDIR/qbin/claude"
+	i=0
+	while [ "$i" -lt "$1" ]; do
+		T new-window -d -t main: -n "b$i" "$TESTDIR/qbin/claude"
+		i=$((i + 1))
+	done
+}
+
+# How many agents are in STATE (and DETAIL, if given), by lisa list.
+count_in() {
+	L list --json | python3 -c '
+import json, sys
+st, det = sys.argv[1], sys.argv[2]
+print(len([p for p in json.load(sys.stdin) if p["state"] == st and
+           (not det or p["detail"] == det)]))' "$1" "${2:-}"
+}
+
+# The line number of the first line of the screen matching RE (0: none).
+line_of() { screen | grep -n -E -m 1 -- "$1" | cut -d: -f1 | grep . || echo 0; }
+
+test_asks_first_never_hidden_behind_idle_agents() {
+	export HOME="$TESTDIR/home" FAKE_AGENT_LOG="$TESTDIR/agent.log"
+	mkdir -p "$HOME"
+	start_server main
+	T new-session -d -s other
+	start_helper
+	idle_agents 40
+	T new-window -d -t other:1 -n asker "$FAKE/claude"
+	a=$(T display -p -t other:1 '#{pane_id}')
+	c=$(crash_window 50 codex crashy)
+	L wait "$a" --until waiting_input --timeout 30 >/dev/null || fail "no asker"
+	L wait "$c" --until waiting_input --timeout 30 >/dev/null || fail "no codex"
+	T send-keys -t "$a" permission Enter
+	T send-keys -t "$c" 'exit 3' Enter
+	until_ms 60000 sh -c "$LISA -L $SOCK list --json | python3 -c 'import json,sys; d=json.load(sys.stdin); sys.exit(len([p for p in d if p[\"state\"]==\"waiting_input\" and p[\"detail\"]==\"prompt\"]) != 40)'" ||
+	    fail "not 40 at their prompt: $(count_in waiting_input prompt)"
+	L wait "$a" --until waiting_input --timeout 30 >/dev/null
+	until_ms 15000 state_is "$a" waiting_input permission "" || fail "asker: $(L status "$a")"
+	L wait "$c" --until crashed --timeout 30 >/dev/null || fail "no crash: $(L status "$c")"
+
+	# The status line's counts: one asks, forty wait their turn.
+	expect_shown main '#{@lisa_count_asks}' 1
+	expect_shown main '#{@lisa_count_waiting}' 40
+	expect_shown main '#{@lisa_count_crashed}' 1
+	# The places that need you: the asking one first, then the crash.
+	w=$(T show -gv @lisa_waiting)
+	case "$w" in
+	"other:1 main:50 "*) ;;
+	*) fail "@lisa_waiting: $w" ;;
+	esac
+
+	# The first menu on a 24-line client: the asking one first, named
+	# with its session (not the client's), then the crashed one.
+	attach main:0 150 24
+	O send-keys C-b a
+	expect_screen "asks you"
+	s=$(screen)
+	la=$(line_of "asks you")
+	lp=$(line_of "claude +other:asker +permission")
+	lc=$(line_of "crashed")
+	lx=$(line_of "codex +(main:)?crashy +exit 3")
+	[ "$la" -gt 0 ] && [ "$lp" = $((la + 1)) ] ||
+	    fail "the asking one is not first: $s"
+	[ "$lc" -gt "$lp" ] && [ "$lx" = $((lc + 1)) ] ||
+	    fail "the crashed one is not next: $s"
+	# Idle ones are a count that opens them.
+	printf '%s\n' "$s" | grep -qE "your turn: 40" || fail "no your-turn line: $s"
+	[ "$(printf '%s\n' "$s" | grep -c '└')" -ge 1 ] || fail "menu cut: $s"
+	O send-keys Escape
+	until_ms 5000 sh -c "! tmux -L '$OUTER' capture-pane -p | grep -q 'asks you'" ||
+	    fail "menu stayed: $(screen)"
+
+	# Those at their prompt, as a human sorts names: b2 before b10.
+	T run-shell -b "'$LISA' -L '$SOCK' key menu '$CLIENT' state:waiting"
+	expect_screen "lisa: waiting"
+	s=$(screen)
+	names=$(printf '%s\n' "$s" | sed -nE 's/.*claude +(main:)?b([0-9]+) .*/\2/p' | tr '\n' ' ')
+	[ "$(echo "$names" | wc -w)" -ge 5 ] || fail "few shown: $s"
+	# (text order would be b0 b1 b10 b11 ...)
+	k=$(echo "$names" | wc -w)
+	[ "$names" = "$(seq 0 $((k - 1)) | tr '\n' ' ')" ] ||
+	    fail "not in natural order: $names"
+	O send-keys Escape
+	until_ms 5000 sh -c "! tmux -L '$OUTER' capture-pane -p | grep -q 'lisa: waiting'" ||
+	    fail "menu stayed: $(screen)"
+
+	# prefix + A: the asking one, then the crashed one.
+	O send-keys C-b A
+	until_ms 5000 client_at "$a" || fail "next went to $(client_pane), not $a"
+	O send-keys C-b A
+	until_ms 5000 client_at "$c" || fail "next went to $(client_pane), not $c"
+}
