@@ -51,7 +51,8 @@ test_asks_first_never_hidden_behind_idle_agents() {
 	    fail "not 40 at their prompt: $(count_in waiting_input prompt)"
 	L wait "$a" --until waiting_input --timeout 30 >/dev/null
 	until_ms 15000 state_is "$a" waiting_input permission "" || fail "asker: $(L status "$a")"
-	L wait "$c" --until crashed --timeout 30 >/dev/null || fail "no crash: $(L status "$c")"
+	# (where tmux lost the exit status, not Linux's backend: skipped)
+	expect "$c" crashed "exit 3"
 
 	# The status line's counts: one asks, forty wait their turn.
 	expect_shown main '#{@lisa_count_asks}' 1
@@ -104,4 +105,46 @@ test_asks_first_never_hidden_behind_idle_agents() {
 	until_ms 5000 client_at "$a" || fail "next went to $(client_pane), not $a"
 	O send-keys C-b A
 	until_ms 5000 client_at "$c" || fail "next went to $(client_pane), not $c"
+}
+
+# long: 300 agents' windows
+# 300 agents at their prompt and 5 that ask, on a 24-line client: the
+# first menu cannot hold every one that asks, and holds a way to each:
+# those that fit, then "N more asking…", which opens the rest.
+test_asks_all_reachable_among_300() {
+	export HOME="$TESTDIR/home" FAKE_AGENT_LOG="$TESTDIR/agent.log"
+	mkdir -p "$HOME"
+	start_server main
+	start_helper
+	idle_agents 300
+	for i in 1 2 3 4 5; do
+		T new-window -d -t "main:$((400 + i))" -n "ask$i" "$FAKE/claude"
+	done
+	for i in 1 2 3 4 5; do
+		p=$(T display -p -t "main:$((400 + i))" '#{pane_id}')
+		L wait "$p" --until waiting_input --timeout 60 >/dev/null ||
+		    fail "ask$i never at its prompt: $(L status "$p")"
+		T send-keys -t "$p" permission Enter
+	done
+	until_ms 120000 sh -c "[ \"\$(tmux -L $SOCK show -gv @lisa_count_asks)/\$(tmux -L $SOCK show -gv @lisa_count_waiting)\" = 5/300 ]" ||
+	    fail "counts: asks $(T show -gv @lisa_count_asks) waiting $(T show -gv @lisa_count_waiting)"
+	attach main:0 150 24
+	O send-keys C-b a
+	expect_screen "more asking"
+	s=$(screen)
+	[ "$(printf '%s\n' "$s" | grep -c '└')" -ge 1 ] || fail "menu cut: $s"
+	shown=$(printf '%s\n' "$s" | grep -cE "claude +ask[1-5] +permission")
+	more=$(printf '%s\n' "$s" | sed -nE 's/.* ([0-9]+) more asking.*/\1/p')
+	[ "$shown" -ge 1 ] && [ $((shown + more)) = 5 ] ||
+	    fail "$shown shown and $more more, not 5: $s"
+	printf '%s\n' "$s" | grep -qE "your turn: 300" || fail "no your-turn line: $s"
+	note "first menu: $shown asking shown, $more more behind one line"
+	O send-keys Escape
+	until_ms 5000 sh -c "! tmux -L '$OUTER' capture-pane -p | grep -q 'more asking'" ||
+	    fail "menu stayed: $(screen)"
+	# What that line runs: every one that asks.
+	T run-shell -b "'$LISA' -L '$SOCK' key menu '$CLIENT' state:asks"
+	expect_screen "lisa: asks"
+	[ "$(screen | grep -cE "claude +ask[1-5] +permission")" = 5 ] ||
+	    fail "not the five: $(screen)"
 }
