@@ -18,13 +18,6 @@
 #define MENU_URGENT	24	/* agents that need you, each on its line */
 #define MENU_HOSTS	12	/* host lines */
 
-static int
-menu_needs_you(int group)
-{
-	return (group == UI_ASKS || group == UI_CRASHED ||
-	    group == UI_WAITING || group == UI_STUCK);
-}
-
 /*
  * Lines a menu on CLIENT may give its agents: tmux draws no menu taller
  * than the client, so its height less the border and the lines the menu
@@ -107,7 +100,7 @@ menu_urgent(struct menu_agent *list, size_t n, size_t rows)
 	if (asks > max && max > 1)
 		max--;
 	for (i = 0; i < n && i < max; i++) {
-		if (!menu_needs_you(list[i].group))
+		if (!ui_group_needs_you(list[i].group))
 			break;
 	}
 	return (i);
@@ -290,7 +283,7 @@ menu_groups_items(struct lisa_ctx *ctx, const char *client,
 			    (host != NULL && strcmp(host, list[j].host) != 0))
 				continue;
 			agents++;
-			urgent += menu_needs_you(list[j].group);
+			urgent += ui_group_needs_you(list[j].group);
 		}
 		buf_reset(&text);
 		buf_printf(&text, "  %s: %d agent%s", host != NULL ? host :

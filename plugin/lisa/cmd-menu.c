@@ -547,10 +547,8 @@ cmd_key_menu(struct lisa_ctx *ctx, const char *client, const char *arg)
 		menu_item(&ma, name.data, key, cmd.data);
 	}
 	/* Every one that asks is one choice away: the rest, together. */
-	for (i = asks = 0; i < n; i++)
+	for (i = shown, asks = 0; i < n; i++)
 		asks += list[i].group == UI_ASKS;
-	for (i = 0; i < shown; i++)
-		asks -= list[i].group == UI_ASKS;
 	if (many && asks != 0) {
 		buf_reset(&name);
 		buf_printf(&name, "  %zu more asking\xe2\x80\xa6", asks);

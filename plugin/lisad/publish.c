@@ -49,23 +49,13 @@ static const char *publish_fields[PUBLISH_NFIELDS] = {
 /* What an earlier lisa wrote too: unset where an earlier helper was. */
 #define PUBLISH_LEGACY "@lisa_reason"
 
-/*
- * A window's or session's state, worst first: what a human most needs to
- * see. "asking" is a waiting agent that asks (ui_detail_asks).
- */
-static const char *publish_rollup_names[] = {
-	"asking", "crashed", "stuck", "waiting_input", "degraded",
-	"in_progress", "just_started", "completed"
-};
-#define PUBLISH_NROLLUP \
-	((int)(sizeof publish_rollup_names / sizeof publish_rollup_names[0]))
 
 enum border_state { BORDER_NONE, BORDER_ASKING, BORDER_OURS, BORDER_USERS };
 
 struct rollup {
 	char			 kind;	/* 'w' or 's' */
 	int			 id;
-	int			 state;	/* as tmux has it: a rank, -1 none */
+	int			 state;	/* as tmux has it: ui_state_rank, -1 */
 	int			 want;
 	int			 exists;
 	struct session		*via;	/* a client that sees it */
@@ -94,25 +84,6 @@ pane_session(struct pane *p)
 			return (s);
 	}
 	return (NULL);
-}
-
-/* A verdict's rank among publish_rollup_names, -1 if none. */
-static int
-publish_rank(enum cls_state st, const char *detail)
-{
-	const char	*name;
-	int		 i;
-
-	if (st == ST_WAITING_INPUT && ui_detail_asks(detail))
-		return (0);
-	if (st == ST_NONE || st >= ST_NSTATES)
-		return (-1);
-	name = cls_state_name(st);
-	for (i = 1; i < PUBLISH_NROLLUP; i++) {
-		if (strcmp(publish_rollup_names[i], name) == 0)
-			return (i);
-	}
-	return (-1);
 }
 
 void
@@ -341,7 +312,7 @@ publish_rollups(void)
 		/* A window that shows a remote agent wears its badge. */
 		if (st == ST_NONE)
 			st = fleet_jump_state(p->window, &detail);
-		rank = publish_rank(st, detail);
+		rank = ui_state_rank(st, detail);
 		publish_fold('w', p->window, s, rank);
 		for (i = 0; i < p->nsessions; i++) {
 			s = session_find(p->sessions[i]);
@@ -361,8 +332,7 @@ publish_rollups(void)
 			    r->kind == 'w' ? '@' : '$', r->id);
 			publish_set(r->via, r->kind == 'w' ? "w" : "", target,
 			    r->kind == 'w' ? "@lisa_window_state" :
-			    "@lisa_session_state", r->want == -1 ? NULL :
-			    publish_rollup_names[r->want]);
+			    "@lisa_session_state", ui_state_rank_name(r->want));
 			r->state = r->want;
 		}
 		if (r->kind == 'w')
@@ -376,8 +346,7 @@ publish_place_add(struct publish_places *pl, int group, int64_t since,
 {
 	struct publish_place	*p;
 
-	if (group != UI_ASKS && group != UI_CRASHED && group != UI_STUCK &&
-	    group != UI_WAITING)
+	if (!ui_group_needs_you(group))
 		return;
 	pl->list = xreallocarray(pl->list, pl->n + 1, sizeof *pl->list);
 	p = &pl->list[pl->n++];

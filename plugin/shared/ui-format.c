@@ -159,6 +159,40 @@ ui_group_of_verdict(enum cls_state st, const char *detail)
 	return (ui_group_of(st));
 }
 
+/*
+ * A verdict's place among the state options' values, worst first (a
+ * window's and a session's state is their worst pane's); -1 if none.
+ */
+int
+ui_state_rank(enum cls_state st, const char *detail)
+{
+	size_t	i;
+	int	g = ui_group_of_verdict(st, detail);
+
+	for (i = 0; i < UI_NSTATES; i++) {
+		if (ui_states[i].st == st && ui_states[i].group == g)
+			return ((int)i);
+	}
+	return (-1);
+}
+
+/* What a state option says for a rank: "asking", a state's name. */
+const char *
+ui_state_rank_name(int rank)
+{
+	if (rank < 0 || (size_t)rank >= UI_NSTATES)
+		return (NULL);
+	return (ui_states[rank].name);
+}
+
+/* Does an agent of the group need the human (the places, prefix + A)? */
+int
+ui_group_needs_you(int g)
+{
+	return (g == UI_ASKS || g == UI_CRASHED || g == UI_STUCK ||
+	    g == UI_WAITING);
+}
+
 /* The same, for a verdict: "asks" where a waiting agent asks. */
 const char *
 ui_verdict_word(enum cls_state st, const char *detail)
