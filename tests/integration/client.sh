@@ -29,6 +29,12 @@ expect_screen_re() {
 	    fail "screen never matched '$1'; it shows:
 $(screen)"
 }
+# Wait for a menu showing TEXT to close (a key read after the next
+# message would clear it).
+menu_closed() {
+	until_ms 5000 sh -c "! tmux -L '$OUTER' capture-pane -p | grep -q -- '$1'" ||
+	    fail "menu stayed: $(screen)"
+}
 expect_screen() {
 	until_ms "${2:-10000}" screen_has "$1" ||
 	    fail "screen never showed '$1'; it shows:

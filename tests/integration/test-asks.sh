@@ -83,8 +83,7 @@ test_asks_first_never_hidden_behind_idle_agents() {
 	printf '%s\n' "$s" | grep -qE "your turn: 40" || fail "no your-turn line: $s"
 	[ "$(printf '%s\n' "$s" | grep -c '└')" -ge 1 ] || fail "menu cut: $s"
 	O send-keys Escape
-	until_ms 5000 sh -c "! tmux -L '$OUTER' capture-pane -p | grep -q 'asks you'" ||
-	    fail "menu stayed: $(screen)"
+	menu_closed 'asks you'
 
 	# Those at their prompt, as a human sorts names: b2 before b10.
 	T run-shell -b "'$LISA' -L '$SOCK' key menu '$CLIENT' state:waiting"
@@ -97,8 +96,7 @@ test_asks_first_never_hidden_behind_idle_agents() {
 	[ "$names" = "$(seq 0 $((k - 1)) | tr '\n' ' ')" ] ||
 	    fail "not in natural order: $names"
 	O send-keys Escape
-	until_ms 5000 sh -c "! tmux -L '$OUTER' capture-pane -p | grep -q 'lisa: waiting'" ||
-	    fail "menu stayed: $(screen)"
+	menu_closed 'lisa: waiting'
 
 	# prefix + A: the asking one, then the crashed one.
 	O send-keys C-b A
@@ -140,8 +138,7 @@ test_asks_all_reachable_among_300() {
 	printf '%s\n' "$s" | grep -qE "your turn: 300" || fail "no your-turn line: $s"
 	note "first menu: $shown asking shown, $more more behind one line"
 	O send-keys Escape
-	until_ms 5000 sh -c "! tmux -L '$OUTER' capture-pane -p | grep -q 'more asking'" ||
-	    fail "menu stayed: $(screen)"
+	menu_closed 'more asking'
 	# What that line runs: every one that asks.
 	T run-shell -b "'$LISA' -L '$SOCK' key menu '$CLIENT' state:asks"
 	expect_screen "lisa: asks"

@@ -580,8 +580,7 @@ test_menu_many_local_by_state() {
 	[ "$sum" = 43 ] || fail "the states' lines add up to $sum: $s"
 	[ "$(printf '%s\n' "$s" | grep -c '└')" -ge 1 ] || fail "menu cut: $s"
 	O send-keys Escape
-	until_ms 5000 sh -c "! tmux -L '$OUTER' capture-pane -p | grep -q 'by state'" ||
-	    fail "menu stayed: $(screen)"
+	menu_closed 'by state'
 	# What the waiting line runs (as it does: display-menu waits for the
 	# menu to close): that state's agents, each.
 	T run-shell -b "'$LISA' -L '$SOCK' key menu '$CLIENT' state:waiting"
@@ -592,8 +591,7 @@ test_menu_many_local_by_state() {
 	O send-keys Escape
 	# (closed before the message: a key read after it, Escape's own
 	# escape-time later on a busy machine, would clear the message)
-	until_ms 5000 sh -c "! tmux -L '$OUTER' capture-pane -p | grep -q 'lisa: waiting'" ||
-	    fail "menu stayed: $(screen)"
+	menu_closed 'lisa: waiting'
 	# (a message stays for the user's display-time, tmux's 750 ms here:
 	# longer than a look of this test's takes on a busy machine)
 	T set -g display-time 5000
