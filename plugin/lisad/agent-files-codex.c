@@ -85,6 +85,37 @@ agentfiles_codex_in(struct pane *p, const char *dir, const char *cwd)
 	return (strcmp(here, cwd) == 0);
 }
 
+/*
+ * When the thread began (real ms), from its id: Codex's are UUIDv7, whose
+ * first 48 bits are the time they were made. -1 for any other id (the
+ * file's mtime is then all there is).
+ */
+static int64_t
+agentfiles_codex_born(const char *name)
+{
+	const char	*dot, *id;
+	int64_t		 ms = 0;
+	int		 i, c;
+
+	if ((dot = strstr(name, ".jsonl")) == NULL || dot - name < 36)
+		return (-1);
+	id = dot - 36;
+	if (id[8] != '-' || id[13] != '-' || id[14] != '7')
+		return (-1);
+	for (i = 0; i < 13; i++) {
+		if (i == 8)
+			continue;
+		c = (unsigned char)id[i];
+		if (c >= '0' && c <= '9')
+			ms = ms * 16 + (c - '0');
+		else if (c >= 'a' && c <= 'f')
+			ms = ms * 16 + (c - 'a' + 10);
+		else
+			return (-1);
+	}
+	return (ms);
+}
+
 /* A rollout appeared or grew in a watched day's directory. */
 void
 agentfiles_codex_changed(const char *dir, const char *name)
@@ -93,6 +124,7 @@ agentfiles_codex_changed(const char *dir, const char *name)
 	struct watch	*w;
 	struct stat	 st;
 	char		*path, cwd[PATH_MAX];
+	int64_t		 born, written;
 
 	xasprintf(&path, "%s/%s", dir, name);
 	RB_FOREACH(p, panes, &panes) {
@@ -104,16 +136,26 @@ agentfiles_codex_changed(const char *dir, const char *name)
 			return;
 		}
 	}
-	/* Whose: a thread begun after the agent, in its directory. */
+	/*
+	 * Whose: a thread begun after the agent, in its directory; or one
+	 * begun before and written since, but only to an agent with no thread
+	 * yet (codex resume --last, its picker). Codex's daemon appends to
+	 * the threads of TUIs gone before (a restarted tmux's): those are not
+	 * an agent's that has its own.
+	 */
 	if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
 	    agentfiles_codex_cwd(path, cwd, sizeof cwd) != 0) {
 		free(path);
 		return;
 	}
+	written = (int64_t)st.st_mtime * 1000;
+	if ((born = agentfiles_codex_born(name)) == -1)
+		born = written;
 	RB_FOREACH(p, panes, &panes) {
 		w = p->watch;
 		if (!agentfiles_codex_in(p, dir, cwd) ||
-		    (int64_t)st.st_mtime * 1000 < w->agent_since_real - 1000)
+		    written < w->agent_since_real - 1000 ||
+		    (born < w->agent_since_real - 1000 && w->rollout != NULL))
 			continue;
 		if (best == NULL ||
 		    (w->rollout == NULL && best->watch->rollout != NULL) ||

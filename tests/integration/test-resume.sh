@@ -328,6 +328,66 @@ test_resume_id_from_the_arguments() {
 	    fail "gemini: $(L status "$b" --json | jget "d['agent_session']")"
 }
 
+# Codex's daemon appends to the threads of TUIs gone before (it did after
+# the tmux restart of CI's conformance run): that write makes no thread of
+# an agent that has its own (resumed by id). A thread begun after the agent
+# (/new) is its new one; an agent with none takes an old thread written
+# since it began (codex resume --last). The test writes the rollouts as
+# Codex does; a second Codex in another directory is the mark that lisa
+# has read the write before it (one watch, events in order).
+sid_of() { L status "$1" --json | jget "d['agent_session']"; }
+codex_rollout() {	# DIR ID CWD
+	printf '{"type":"session_meta","payload":{"id":"%s","cwd":"%s"}}\n' \
+	    "$2" "$3" >"$1/rollout-2026-01-02T10-00-00-$2.jsonl"
+}
+test_resume_codex_keeps_its_thread_when_an_old_one_is_written() {
+	linux_only "agent files are watched (inotify); elsewhere read when lisa wakes"
+	export CODEX_HOME="$TESTDIR/codex-home"
+	day="$CODEX_HOME/sessions/$(date +%Y/%m/%d)"
+	mkdir -p "$day" "$CODEX_HOME/sessions/2024/09/01" "$TESTDIR/proj/c" "$TESTDIR/proj/d"
+	c=$(cd "$TESTDIR/proj/c" && pwd -P)
+	d=$(cd "$TESTDIR/proj/d" && pwd -P)
+	# UUIDv7: the first 48 bits are when the thread began (2024, now).
+	mine=0191a0b0-0000-7000-8000-000000000001
+	gone=0191a0b0-0000-7000-8000-000000000002
+	now=$(printf '%012x' $(($(date +%s) * 1000 + 5000)))
+	now="${now%????}-${now#????????}"
+	mark="$now-7000-8000-00000000000d"
+	new="$now-7000-8000-00000000000e"
+	codex_rollout "$CODEX_HOME/sessions/2024/09/01" $mine "$c"
+	codex_rollout "$day" $gone "$c"
+	touch -d '2 hours ago' "$day/"*
+	start_resume
+	T new-window -d -t main:1 -c "$c" "codex resume $mine"
+	T new-window -d -t main:2 -c "$d" codex
+	a=$(T display -p -t main:1 '#{pane_id}')
+	b=$(T display -p -t main:2 '#{pane_id}')
+	L wait "$a" --until waiting_input --timeout 30 >/dev/null || fail "no codex"
+	L wait "$b" --until waiting_input --timeout 30 >/dev/null || fail "no codex"
+	until_ms 10000 sh -c "[ \"\$($LISA -L $SOCK status $a --json | grep -o $mine)\" ]" ||
+	    fail "resumed: $(sid_of "$a")"
+	# The daemon writes to the thread gone; then the mark, for b.
+	echo '{"type":"event_msg","payload":{"type":"shutdown"}}' \
+	    >>"$day/rollout-2026-01-02T10-00-00-$gone.jsonl"
+	codex_rollout "$day" "$mark" "$d"
+	until_ms 10000 sh -c "[ \"\$($LISA -L $SOCK status $b --json | grep -o $mark)\" ]" ||
+	    fail "the mark not read: $(sid_of "$b")"
+	[ "$(sid_of "$a")" = $mine ] || fail "an old thread taken: $(sid_of "$a")"
+	# /new: a thread begun after the agent is its own.
+	codex_rollout "$day" "$new" "$c"
+	until_ms 10000 sh -c "[ \"\$($LISA -L $SOCK status $a --json | grep -o $new)\" ]" ||
+	    fail "the new thread: $(sid_of "$a")"
+	# A Codex with no thread yet takes the old one written since it began.
+	T new-window -d -t main:3 -c "$c" codex
+	e=$(T display -p -t main:3 '#{pane_id}')
+	L wait "$e" --until waiting_input --timeout 30 >/dev/null || fail "no codex"
+	echo '{"type":"event_msg","payload":{"type":"user_message"}}' \
+	    >>"$day/rollout-2026-01-02T10-00-00-$gone.jsonl"
+	until_ms 10000 sh -c "[ \"\$($LISA -L $SOCK status $e --json | grep -o $gone)\" ]" ||
+	    fail "codex resume --last: $(sid_of "$e")"
+	[ "$(sid_of "$a")" = "$new" ] || fail "a's thread now: $(sid_of "$a")"
+}
+
 # Copilot CLI and OpenCode, whose ids are only in their logs (the fakes
 # write them as the real ones do: Copilot its process log, named by its
 # pid; OpenCode the shared log's "created" line at the first prompt,
