@@ -69,17 +69,17 @@ cmd_hook(int argc, char **argv)
 {
 	struct buf	 req;
 	char		*reply = NULL, *cause = NULL;
-	int		 fd, i, rc;
-	int		 detached = strcmp(argv[2], "client-detached") == 0;
+	int		 fd, i, rc, detached;
 
 	if (argc < 3)
 		return (2);
+	detached = strcmp(argv[2], "client-detached") == 0;
 	if ((fd = client_connect(argv[1], &cause)) == -1) {
 		free(cause);
 		/* A client went and no helper answers: it died. */
 		if (detached && argc > 3)
 			hook_helper_gone(argv[3], argv[1]);
-		return (1);
+		return (0);
 	}
 	buf_init(&req);
 	buf_adds(&req, "{\"cmd\":\"hook\",\"event\":");
@@ -108,7 +108,11 @@ cmd_hook(int argc, char **argv)
 	free(reply);
 	free(cause);
 	buf_free(&req);
-	return (rc != 0);
+	/*
+	 * 0 whatever happened: tmux shows a hook's failure in a pane, in
+	 * view mode (run-shell -b), over what the human was looking at.
+	 */
+	return (0);
 }
 
 /*
