@@ -387,15 +387,30 @@ def f2(agentlet):
     # of their work, up to the tmux command that shows it, which fails
     # on a client that is not there (a control client's menu would wait
     # to be closed; the bench has no terminal).
+    # Two ways: as the binding runs it now (--to: the command written for
+    # the client to source, its facts given with the key: no tmux client),
+    # and as it ran before (lisa asking tmux and running the command).
     client = "f2-no-client"
+    bound = [l for l in tmux(local, "list-keys", "-T", "prefix").split("\n")
+             if " key menu " in l and "--to '" in l]
+    to = bound[0].split("--to '", 1)[1].split("'", 1)[0] + "1" if bound else None
+    at = "%%0 40 %s %s" % (tmux(local, "display", "-p", "#{version}").strip(),
+                          tmux(local, "display", "-p", "#{pid}-#{start_time}").strip())
     keys_t = {}
-    for what in ("menu", "next"):
+    for what in ("menu", "next", "menu-old", "next-old"):
         keys_t[what] = []
-        for _ in range(10):
+        argv = [lisa, "-L", local, "key", what.split("-")[0], client]
+        if not what.endswith("-old"):
+            if to is None:
+                continue
+            argv[4:4] = ["--to", to, "--at", at]
+        for _ in range(10 if what.endswith("-old") else 30):
             t = time.monotonic()
-            subprocess.run([lisa, "-L", local, "key", what, client], env=env,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            rc = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL).returncode
             keys_t[what].append((time.monotonic() - t) * 1000)
+            if "--to" in argv and (rc != 0 or not os.path.exists(to)):
+                raise SystemExit("F2: lisa key %s --to wrote no command" % what)
     # (prefix A opened windows on remote panes: closed, with their ssh)
     for l in tmux(local, "list-windows", "-a", "-F",
                   "#{window_id} #{@lisa_jump_target}").split("\n"):
@@ -473,6 +488,9 @@ def f2(agentlet):
     print("  lisa list --json (%d agents), at rest: %s" % (n, summary_f(list_rest)))
     print("  lisa key menu (prefix a): %s" % summary_f(keys_t["menu"]))
     print("  lisa key next (prefix A): %s" % summary_f(keys_t["next"]))
+    print("  before (run-shell -b, lisa running tmux):")
+    print("    lisa key menu (prefix a): %s" % summary_f(keys_t["menu-old"]))
+    print("    lisa key next (prefix A): %s" % summary_f(keys_t["next-old"]))
     print("  at rest, one agent at a time (%d):" % len(rest_opt))
     print("    remote transition -> local @lisa_hosts: %s" % summary(rest_opt))
     print("    remote transition -> local helper:      %s" % summary(rest_helper))

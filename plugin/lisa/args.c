@@ -70,6 +70,10 @@ args_value_slot(struct args *a, const char *opt)
 		return (&a->until);
 	if (strcmp(opt, "--timeout") == 0)
 		return (&a->timeout_s);
+	if (strcmp(opt, "--to") == 0)
+		return (&a->to);
+	if (strcmp(opt, "--at") == 0)
+		return (&a->at);
 	return (NULL);
 }
 

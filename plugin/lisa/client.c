@@ -126,7 +126,9 @@ int
 client_call(struct lisa_ctx *ctx, const char *req, struct json_doc **out,
     char **cause)
 {
-	return (client_call_ms(ctx, req, out, cause, CLIENT_TIMEOUT_MS));
+	/* A key's client waits on us (cmd-key-to.c): not for long. */
+	return (client_call_ms(ctx, req, out, cause, ctx->key_to != NULL ?
+	    CLIENT_KEY_MS : CLIENT_TIMEOUT_MS));
 }
 
 /* The same, for a request the helper takes longer over (lisa answer). */
@@ -345,8 +347,11 @@ client_tmux_caps(struct lisa_ctx *ctx, struct tmux_caps *caps)
 	struct tmux_version	 v;
 	char			*out = NULL;
 
-	if (client_tmux(ctx, &out, argv) != 0 || out == NULL ||
-	    tmux_version_parse(out, &v) != 0) {
+	if (ctx != NULL && *ctx->key_version != '\0')
+		out = xstrdup(ctx->key_version);	/* (the key said) */
+	else if (client_tmux(ctx, &out, argv) != 0)
+		out = NULL;
+	if (out == NULL || tmux_version_parse(out, &v) != 0) {
 		memset(&v, 0, sizeof v);
 		v.major = TMUX_NEWEST_MAJOR;
 		v.minor = TMUX_NEWEST_MINOR;

@@ -29,7 +29,10 @@ escalate_waiting(struct lisa_ctx *ctx, size_t *n)
 	*n = 0;
 	if (run_list(ctx, &list, &all, 0) != 0)
 		return (NULL);
-	if (client_tmux_all(ctx, &panes, argv) != 0) {
+	/* (tmux is asked only when a run waits: a list of every pane) */
+	for (i = 0; i < all && !list[i].escalated; i++)
+		;
+	if (i < all && client_tmux_all(ctx, &panes, argv) != 0) {
 		free(panes);
 		panes = NULL;
 	}

@@ -28,11 +28,13 @@ menu_rows(struct lisa_ctx *ctx, const char *client)
 {
 	const char	*argv[] = { "list-clients", "-F",
 			    "%#{client_height} #{client_name}", NULL };
-	char		*found;
+	char		*found = NULL;
 	long		 h = 0;
 
 	/* ("%" first: client_tmux_find wants an id's lead) */
-	if ((found = client_tmux_find(ctx, argv, '%', client)) != NULL)
+	if (ctx->key_height > 0)
+		h = ctx->key_height;
+	else if ((found = client_tmux_find(ctx, argv, '%', client)) != NULL)
 		h = strtol(found + 1, NULL, 10);
 	free(found);
 	if (h <= 0)

@@ -148,6 +148,8 @@ menu_client_pane(struct lisa_ctx *ctx, const char *client)
 	const char	*argv[] = { "list-clients", "-F",
 			    "#{pane_id} #{client_name}", NULL };
 
+	if (*ctx->key_pane != '\0')	/* (the key said) */
+		return (xstrdup(ctx->key_pane));
 	return (client_tmux_find(ctx, argv, '%', client));
 }
 
@@ -158,6 +160,8 @@ menu_exec(struct lisa_ctx *ctx, char **argv, int argc)
 	char	**full;
 	int	  i, n = 0;
 
+	if (ctx->key_to != NULL)
+		return (key_to_write(ctx, argv, argc));
 	full = xcalloc((size_t)argc + 6, sizeof *full);
 	full[n++] = (char *)"tmux";
 	full[n++] = (char *)"-N";	/* never start a server */
@@ -647,8 +651,14 @@ cmd_key_next(struct lisa_ctx *ctx, const char *client)
 		    "lisa: no agent needs you"));
 	}
 	current = menu_client_pane(ctx, client);
+	/* Not a jump window (the key said, or an agent's): tmux not asked. */
+	for (i = 0; current != NULL && i < n; i++) {
+		if ((*ctx->key_pane != '\0' && !ctx->key_jump) ||
+		    (list[i].host == NULL && strcmp(list[i].pane, current) == 0))
+			break;
+	}
 	/* In a jump window: the remote pane it shows is the current one. */
-	if (current != NULL) {
+	if (current != NULL && i == n) {
 		const char	*q[] = { "display-message", "-p", "-t",
 				    current, "#{@lisa_jump_target}", NULL };
 		char		*jt = NULL;

@@ -44,7 +44,8 @@ static const struct lisa_cmd lisa_cmds[] = {
 	  "the pane's run again (or its fallback)", 1, 1, 1 },
 	{ "dismiss", NULL, "PANE", "forget an ended agent's crashed/done "
 	  "verdict", 1, 1, 1 },
-	{ "key", NULL, "menu|next|details CLIENT", "what lisa's tmux keys run",
+	{ "key", NULL, "menu|next|details CLIENT [--to FILE] [--at 'PANE "
+	  "HEIGHT VERSION INSTANCE']", "what lisa's tmux keys run",
 	  2, 3, 1 },
 	{ "wait", NULL, "[TARGET] [--until STATE,...] [--timeout SECONDS]",
 	  "block until the pane reaches a state (working, waiting, done, "

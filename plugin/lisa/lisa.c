@@ -675,9 +675,13 @@ main(int argc, char **argv)
 	if (strcmp(cmd, "details") == 0)
 		return (cmd_details(&ctx, a.argc > 1 ? a.argv[1] : NULL,
 		    a.wait));
-	if (strcmp(cmd, "key") == 0)
-		return (cmd_key(&ctx, a.argc > 1 ? a.argv[1] : NULL,
+	if (strcmp(cmd, "key") == 0) {
+		if (a.to != NULL && key_to_setup(&ctx, a.to, a.at) != 0)
+			return (2);
+		return (key_to_done(&ctx, a.argc > 2 ? a.argv[2] : "",
+		    cmd_key(&ctx, a.argc > 1 ? a.argv[1] : NULL,
 		    a.argc > 2 ? a.argv[2] : NULL,
-		    a.argc > 3 ? a.argv[3] : NULL));
+		    a.argc > 3 ? a.argv[3] : NULL)));
+	}
 	args_usage_error(NULL, "unknown command: %s", cmd);
 }

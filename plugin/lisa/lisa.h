@@ -10,6 +10,16 @@ struct lisa_ctx {
 	char			*sockpath;
 	char			*lockpath;
 	char			*instance;	/* client_instance's, cached */
+	/*
+	 * lisa key --to FILE --at 'PANE HEIGHT VERSION INSTANCE' (bindings,
+	 * ui-install.c): the tmux command goes to FILE, which the pressing
+	 * client sources; what tmux knows of the client came with the key.
+	 */
+	char			*key_to;
+	char			 key_pane[32];
+	int			 key_jump;	/* its window is a jump's */
+	long			 key_height;
+	char			 key_version[32];
 };
 
 /* args.c: the command line's words. */
@@ -37,6 +47,8 @@ struct args {
 	const char	*expect;	/* nudge, kill: the pane's incarnation;
 					   answer: its dialog's token */
 	const char	*reply;		/* answer: a reply's text */
+	const char	*to;		/* key: the file for its tmux command */
+	const char	*at;		/* key: "PANE HEIGHT VERSION INSTANCE" */
 	int		 help;
 	int		 version;
 	int		 argc;
@@ -77,6 +89,7 @@ int	 client_call(struct lisa_ctx *, const char *, struct json_doc **,
 int	 client_call_ms(struct lisa_ctx *, const char *, struct json_doc **,
 	     char **, int);
 #define CLIENT_TIMEOUT_MS	10000
+#define CLIENT_KEY_MS		3000	/* lisa key --to: a client waits */
 #define CLIENT_ANSWER_MS	30000	/* lisa answer: a reply waits its prompt */
 int	 client_ask_pane(struct lisa_ctx *, const char *, const char *,
 	    struct json_doc **, char **);
@@ -96,6 +109,11 @@ char	*client_resolve(struct lisa_ctx *, const char *);
 int	 cmd_status(struct lisa_ctx *, const char *, int);
 int	 cmd_explain(struct lisa_ctx *, const char *);
 int	 cmd_wait(struct lisa_ctx *, const char *, const char *, double);
+
+/* cmd-key-to.c */
+int	 key_to_setup(struct lisa_ctx *, const char *, const char *);
+int	 key_to_write(struct lisa_ctx *, char **, int);
+int	 key_to_done(struct lisa_ctx *, const char *, int);
 
 /* cmd-menu.c */
 char	*menu_str(struct json_doc *, int, const char *);

@@ -9,10 +9,12 @@
  * even after a crash, restores only what is still ours: an option the user
  * has set since is left alone.
  */
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lisad.h"
 #include "fleet.h"
@@ -320,30 +322,57 @@ ui_key_state(const char *key, size_t i)
 	return (state);
 }
 
+/*
+ * A key: lisa writes the command it makes (a menu, a switch) to a file of
+ * the client's in the runtime directory, which the client then sources
+ * (plugin/lisa/cmd-key-to.c): no tmux client per press. A runtime path
+ * that a glob or a quote would change (source-file globs its path) keeps
+ * the slower way: run-shell -b, lisa running tmux itself.
+ */
 static void
 ui_bind(struct buf *script, size_t i)
 {
-	struct buf	sh, fmt;
+	struct buf	 sh, fmt;
 	const char	*key = ui_key[i];
+	char		*to;
+	int		 file;
 
+	to = runtime_path(lisad.rundir, lisad.sid.key, ".key-");
+	file = to[strcspn(to, "*?[]\\\"'\n\t")] == '\0';
 	buf_init(&sh);
 	ctl_shell_quote(&sh, lisad.lisa_bin);
 	buf_adds(&sh, " -S ");
 	ctl_shell_quote(&sh, lisad.sid.socket);
 	buf_printf(&sh, " key %s ", ui_keys[i].what);
+	if (file) {
+		buf_adds(&sh, "--to ");
+		ctl_shell_quote(&sh, to);
+	}
 	buf_init(&fmt);
 	ctl_format_escape(&fmt, sh.data);
-	/* Ours, not escaped: run-shell fills it in. */
+	/* Ours, not escaped: run-shell fills them in. */
+	if (file)
+		buf_adds(&fmt, "#{client_pid} --at '#{pane_id}"
+		    "#{?@lisa_jump_target,+,} "
+		    "#{client_height} #{version} #{pid}-#{start_time}' ");
 	buf_adds(&fmt, "'#{client_name}'");
 	buf_adds(script, "bind-key -N ");
 	ctl_quote_str(script, ui_keys[i].note);
 	buf_adds(script, " -T prefix ");
 	ctl_quote_str(script, key);
-	buf_adds(script, " run-shell -b ");
+	buf_adds(script, file ? " run-shell " : " run-shell -b ");
 	ctl_quote_str(script, fmt.data);
+	if (file) {
+		buf_reset(&fmt);
+		ctl_format_escape(&fmt, to);
+		buf_adds(&fmt, "#{client_pid}");
+		buf_adds(script, " \\; source-file -qF ");
+		ctl_quote_str(script, fmt.data);
+	}
 	buf_addc(script, '\n');
 	buf_free(&sh);
 	buf_free(&fmt);
+	free(to);
 }
 
 static void
@@ -459,6 +488,30 @@ ui_apply(void)
 	publish_schedule();
 }
 
+/* The keys' files (KEY.key-PID, plugin/lisa/cmd-key-to.c): gone with us. */
+static void
+ui_remove_key_files(void)
+{
+	struct dirent	*de;
+	DIR		*d;
+	char		*prefix, *path;
+	size_t		 n;
+
+	if ((d = opendir(lisad.rundir)) == NULL)
+		return;
+	xasprintf(&prefix, "%s.key-", lisad.sid.key);
+	n = strlen(prefix);
+	while ((de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, prefix, n) != 0)
+			continue;
+		path = runtime_path(lisad.rundir, de->d_name, "");
+		(void)unlink(path);
+		free(path);
+	}
+	closedir(d);
+	free(prefix);
+}
+
 void
 ui_restore(void)
 {
@@ -469,6 +522,7 @@ ui_restore(void)
 	for (i = 0; i < UI_NOPTIONS; i++)
 		ui_restore_option(&script, i);
 	ui_remove_keys(&script);
+	ui_remove_key_files();
 	ui_set(&script, "-g", "@lisa_status_format", NULL);
 	ui_set(&script, "-g", "@lisa_waiting_format", NULL);
 	ui_set(&script, "-g", "@lisa_asks_format", NULL);

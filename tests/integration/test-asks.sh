@@ -145,3 +145,43 @@ test_asks_all_reachable_among_300() {
 	[ "$(screen | grep -cE "claude +ask[1-5] +permission")" = 5 ] ||
 	    fail "not the five: $(screen)"
 }
+
+# prefix a and prefix A start no tmux client (issue 41, "instant"): what
+# lisa makes of the key is sourced by the pressing client itself. A tmux
+# on the server's PATH that notes each start is the proof. With the
+# helper gone, the key says so on the message line and no pane is put in
+# a mode (run-shell shows a command's output or failure there: lisa's
+# client-detached hook, run as the dead helper's clients went, did).
+test_keys_start_no_tmux_client() {
+	export HOME="$TESTDIR/home" FAKE_AGENT_LOG="$TESTDIR/agent.log"
+	mkdir -p "$HOME" "$TESTDIR/shim"
+	printf '#!/bin/sh\necho "$*" >>"%s"\nexec "%s" "$@"\n' \
+	    "$TESTDIR/tmux.log" "$(command -v tmux)" >"$TESTDIR/shim/tmux"
+	chmod +x "$TESTDIR/shim/tmux"
+	PATH="$TESTDIR/shim:$PATH" start_server main
+	start_helper
+	idle_agents 3
+	T new-window -d -t main: -n asker "$FAKE/claude"
+	a=$(T display -p -t main:asker '#{pane_id}')
+	L wait "$a" --until waiting_input --timeout 30 >/dev/null || fail "no asker"
+	T send-keys -t "$a" permission Enter
+	until_ms 15000 state_is "$a" waiting_input permission "" || fail "asker: $(L status "$a")"
+	attach main:0 150 24
+	: >"$TESTDIR/tmux.log"
+	O send-keys C-b a
+	expect_screen "asks you"
+	O send-keys Escape
+	menu_closed "asks you"
+	O send-keys C-b A
+	until_ms 5000 client_at "$a" || fail "prefix A went to $(client_pane), not $a"
+	[ ! -s "$TESTDIR/tmux.log" ] ||
+	    fail "tmux clients started by the keys: $(cat "$TESTDIR/tmux.log")"
+	# The helper gone (killed: its keys stay bound).
+	kill -9 "$HELPER_PID"
+	wait "$HELPER_PID" 2>/dev/null
+	HELPER_PID=
+	O send-keys C-b a
+	expect_screen "no answer from lisa's helper"
+	[ "$(T display -p -t "$a" '#{pane_in_mode}')" = 0 ] ||
+	    fail "a pane put in a mode: $(T display -p -t "$a" "#{pane_mode}"; screen)"
+}

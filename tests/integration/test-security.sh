@@ -194,3 +194,51 @@ test_names_and_directories_run_nothing() {
 	ls "$TESTDIR" | grep -q pwned && fail "a name ran: $(ls "$TESTDIR" | grep pwned)"
 	kill -0 "$HELPER_PID" || fail "helper died"
 }
+
+# What a key binding runs writes one file, its own in the 0700 runtime
+# directory (KEY.key-PID): any other path is refused, and a link put in
+# its place is replaced, never followed. What it writes is one command
+# with every argument quoted: a window named to end the line or the
+# command, or to run one, is text in the menu.
+test_key_file_is_its_own_and_quoted() {
+	start_server main
+	start_helper
+	prefix=$(T list-keys -T prefix | grep ' key menu ' | sed "s/.*--to '\([^']*\)'.*/\1/")
+	case "$prefix" in
+	*/*.key-) ;;
+	*) fail "no key file in the binding: $(T list-keys -T prefix | grep ' key menu ')" ;;
+	esac
+	for bad in "$TESTDIR/elsewhere" "${prefix}12x" "${prefix}" "${prefix}1/../x"; do
+		rc=0
+		L key menu --to "$bad" --at '%0 30 3.3a' c 2>/dev/null || rc=$?
+		[ "$rc" = 2 ] || fail "--to $bad: exit $rc"
+	done
+	[ ! -e "$TESTDIR/elsewhere" ] || fail "wrote elsewhere"
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME"
+	pw="$TESTDIR/pwned"
+	a=$(agent_window 1 claude)
+	# (rename-window expands formats: '##' makes '#')
+	T rename-window -t main:1 "w\";run-shell 'touch $pw.1'
+display-message x ##(touch $pw.2)"
+	echo keep >"$TESTDIR/target"
+	ln -s "$TESTDIR/target" "${prefix}4242"
+	L key menu --to "${prefix}4242" --at '%0 30 3.3a 1-1' c ||
+	    fail "lisa key --to: exit $?"
+	[ "$(cat "$TESTDIR/target")" = keep ] || fail "the link was followed"
+	[ -f "${prefix}4242" ] && [ ! -L "${prefix}4242" ] || fail "no file of its own"
+	[ "$(wc -l <"${prefix}4242")" = 1 ] || fail "more than one line: $(cat "${prefix}4242")"
+	# Pressed: the menu shows the name as text, and nothing of it runs.
+	L wait "$a" --until waiting_input --timeout 30 >/dev/null || fail "no agent"
+	. "$ROOT/tests/integration/client.sh"
+	attach main:0 150 30
+	O send-keys C-b a
+	expect_screen 'run-shell'
+	expect_screen "display-message x #(touch"
+	O send-keys Escape
+	[ ! -e "$pw.1" ] && [ ! -e "$pw.2" ] || fail "a window's name ran a command"
+	# lisa stop leaves no key file behind.
+	L stop >/dev/null || fail "lisa stop"
+	until_ms 5000 sh -c "! ls '$prefix'* >/dev/null 2>&1" ||
+	    fail "key files left: $(ls "$prefix"*)"
+}
