@@ -18,220 +18,10 @@
 #include <unistd.h>
 
 #include "lisa.h"
-
-#define RESUME_MAX_FILE		(1024 * 1024)
-#define RESUME_MAX_AGENTS	1024
-#define RESUME_KEEP_MS		(7LL * 24 * 3600 * 1000)	/* a week */
-#define RESUME_VERSION		1
-
-/* A bad record, said (not in a menu: the pane would show it). */
-#define resume_bad(l, ...) do {						\
-	if (!(l)->quiet)						\
-		fprintf(stderr, __VA_ARGS__);				\
-	(l)->bad++;							\
-} while (0)
-
-struct resume_agent {
-	char			*file;		/* its record's */
-	char			*line;		/* as written: to remove it */
-	char			*agent;
-	char			*id;		/* NULL: none known */
-	char			*cwd;
-	char			*model;		/* NULL: not known */
-	char			*session;
-	char			*window;
-	char			*cwd_format;	/* cwd, as tmux's -c takes it */
-	int			 window_index;
-	int			 pane_index;
-	long long		 saved;
-};
-
-struct resume_list {
-	struct resume_agent	 a[RESUME_MAX_AGENTS];
-	int			 n;
-	int			 bad;		/* records skipped */
-	int			 quiet;		/* a menu's: said nowhere */
-};
-
-static void
-resume_agent_free(struct resume_agent *ra)
-{
-	free(ra->file);
-	free(ra->line);
-	free(ra->agent);
-	free(ra->id);
-	free(ra->cwd);
-	free(ra->cwd_format);
-	free(ra->model);
-	free(ra->session);
-	free(ra->window);
-}
-
-/* One agent's line of FILE; a bad one is said and skipped. */
-static void
-resume_parse_agent(struct resume_list *l, const char *file, const char *line,
-    size_t len, long long saved)
-{
-	struct resume_agent	*ra;
-	struct json_doc		*d;
-	struct stat		 st;
-	char			*cause = NULL;
-	long long		 wi = 0, pi = -1;
-
-	if ((d = json_parse(line, len, &cause)) == NULL) {
-		resume_bad(l, "lisa: %s: a record is not JSON (%s): "
-		    "skipped\n", file, cause);
-		free(cause);
-		return;
-	}
-	ra = &l->a[l->n];
-	memset(ra, 0, sizeof *ra);
-	ra->agent = json_get_str(d, 0, "agent");
-	ra->id = json_get_str(d, 0, "id");
-	ra->cwd = json_get_str(d, 0, "cwd");
-	ra->model = json_get_str(d, 0, "model");
-	/* (printed: a name, never a terminal's escape) */
-	if (ra->model != NULL && !agent_model_ok(ra->model)) {
-		free(ra->model);
-		ra->model = NULL;
-	}
-	ra->session = json_get_str(d, 0, "session");
-	ra->window = json_get_str(d, 0, "window");
-	json_get_int(d, 0, "window_index", &wi);
-	ra->window_index = wi >= 0 && wi < 100000 ? (int)wi : -1;
-	json_get_int(d, 0, "pane_index", &pi);
-	ra->pane_index = pi >= 0 && pi < 100000 ? (int)pi : -1;
-	json_free(d);
-	ra->file = xstrdup(file);
-	ra->line = xstrndup(line, len);
-	ra->saved = saved;
-	if (ra->agent == NULL || ra->session == NULL || ra->window == NULL ||
-	    agent_by_name(ra->agent) == NULL) {
-		resume_bad(l, "lisa: %s: a record of no known agent: "
-		    "skipped\n", file);
-	} else if (ra->cwd == NULL || stat(ra->cwd, &st) != 0 ||
-	    !S_ISDIR(st.st_mode)) {
-		resume_bad(l, "lisa: %s: %s's directory %s is gone: "
-		    "skipped\n", file, ra->agent, ra->cwd != NULL ? ra->cwd :
-		    "(none)");
-	} else if (ra->id != NULL && !agent_id_ok(ra->id)) {
-		resume_bad(l, "lisa: %s: %s's id is not one: skipped\n",
-		    file, ra->agent);
-	} else {
-		l->n++;
-		return;
-	}
-	resume_agent_free(ra);
-}
-
-/*
- * Whether the server SERVER ("pid-start") still runs at SOCKET: another
- * tmux of this user (tmux -L work) is alive, not ended, and its agents
- * are not to resume. Never starts one (client_tmux passes -N).
- */
-static int
-resume_server_alive(struct lisa_ctx *ctx, const char *socket,
-    const char *server)
-{
-	struct lisa_ctx	 other = *ctx;
-	int		 alive;
-
-	other.sid.socket = (char *)socket;
-	other.instance = NULL;
-	alive = strcmp(client_instance(&other), server) == 0;
-	free(other.instance);
-	return (alive);
-}
-
-/* A record file: its header, then its agents. */
-static void
-resume_parse_file(struct lisa_ctx *ctx, struct resume_list *l,
-    const char *path, const char *now)
-{
-	struct json_doc	*d;
-	const char	*line, *nl, *end;
-	char		*data, *cause = NULL, *server = NULL, *socket;
-	size_t		 len;
-	long long	 v = 0, saved = 0;
-
-	if (runtime_read_file(path, RESUME_MAX_FILE, &data, &len) != 0)
-		return;
-	end = data + len;
-	nl = memchr(data, '\n', len);
-	if (nl == NULL || (d = json_parse(data, (size_t)(nl - data),
-	    &cause)) == NULL) {
-		resume_bad(l, "lisa: %s: cut short or not lisa's: "
-		    "skipped\n", path);
-		free(cause);
-		free(data);
-		return;
-	}
-	json_get_int(d, 0, "v", &v);
-	json_get_int(d, 0, "saved", &saved);
-	server = json_get_str(d, 0, "server");
-	socket = json_get_str(d, 0, "socket");
-	json_free(d);
-	if (v != RESUME_VERSION) {
-		resume_bad(l, "lisa: %s: written by %s lisa (version %lld): "
-		    "skipped\n", path, v > RESUME_VERSION ? "a newer" :
-		    "another", v);
-	} else if (server != NULL && strcmp(server, now) == 0)
-		;	/* this server's: its agents run */
-	else if (server != NULL && socket != NULL && *socket == '/' &&
-	    resume_server_alive(ctx, socket, server))
-		;	/* another tmux of ours, running */
-	else if (saved <= 0 || time_real_ms() - saved > RESUME_KEEP_MS) {
-		/* A week old: no longer offered, and gone. */
-		unlink(path);
-	} else {
-		for (line = nl + 1; line < end && l->n < RESUME_MAX_AGENTS;
-		    line = nl + 1) {
-			if ((nl = memchr(line, '\n', (size_t)(end - line))) ==
-			    NULL)
-				nl = end;
-			if (nl > line)
-				resume_parse_agent(l, path, line,
-				    (size_t)(nl - line), saved);
-		}
-	}
-	free(server);
-	free(socket);
-	free(data);
-}
-
-static int
-resume_load(struct lisa_ctx *ctx, struct resume_list *l)
-{
-	DIR		*dir;
-	struct dirent	*de;
-	char		*path, *cause = NULL, *f;
-	size_t		 n;
-
-	if (runtime_state_dir("agents", &path, &cause) != 0) {
-		if (!l->quiet)
-			fprintf(stderr, "lisa: %s\n", cause);
-		free(cause);
-		return (-1);
-	}
-	if ((dir = opendir(path)) == NULL) {
-		free(path);
-		return (0);
-	}
-	while ((de = readdir(dir)) != NULL) {
-		n = strlen(de->d_name);
-		if (n < 8 || strcmp(de->d_name + n - 7, ".agents") != 0)
-			continue;
-		xasprintf(&f, "%s/%s", path, de->d_name);
-		resume_parse_file(ctx, l, f, client_instance(ctx));
-		free(f);
-	}
-	closedir(dir);
-	free(path);
-	return (0);
-}
+#include "cmd-resume.h"
 
 /* The agent's command: its own resume for ID, else its plain one. */
-static const char *
+const char *
 resume_command(struct resume_agent *ra, int *plain)
 {
 	const struct agent_profile	*p = agent_by_name(ra->agent);
@@ -265,7 +55,7 @@ resume_alive(struct lisa_ctx *ctx, const char *id)
 }
 
 /* Its record's line gone from its file (the file, when none is left). */
-static void
+void
 resume_forget(struct resume_agent *ra)
 {
 	char	*data, *at;
@@ -284,8 +74,6 @@ resume_forget(struct resume_agent *ra)
 	free(data);
 }
 
-static int	resume_one(struct lisa_ctx *, struct resume_agent *, int);
-
 /* Is RA's conversation running in a pane of this server? Said if so. */
 static int
 resume_running(struct lisa_ctx *ctx, struct resume_agent *ra, int dry_run)
@@ -298,16 +86,36 @@ resume_running(struct lisa_ctx *ctx, struct resume_agent *ra, int dry_run)
 }
 
 /*
- * ARGV's end from A: in RA's directory, its resume command, then the
- * user's shell there (*sh, the script, is the caller's to free; the id
- * is its $1, never parsed by a shell). The new A.
+ * The script the pane runs: the agent's command, then the user's shell.
+ * The program is the one the agent ran (its record's exe, as $2) where
+ * the command starts with the agent's name and that file is still there;
+ * the id is $1. Neither is ever parsed by a shell.
+ */
+static char *
+resume_script(struct resume_agent *ra, int *plain)
+{
+	const char	*cmd = resume_command(ra, plain);
+	size_t		 n = strlen(ra->agent);
+	char		*sh;
+
+	ra->use_exe = ra->exe != NULL && access(ra->exe, X_OK) == 0 &&
+	    strncmp(cmd, ra->agent, n) == 0 &&
+	    (cmd[n] == ' ' || cmd[n] == '\0');
+	if (ra->use_exe)
+		xasprintf(&sh, "\"$2\"%s; exec \"${SHELL:-/bin/sh}\"",
+		    cmd + n);
+	else
+		xasprintf(&sh, "%s; exec \"${SHELL:-/bin/sh}\"", cmd);
+	return (sh);
+}
+
+/*
+ * ARGV's end from A: in RA's directory, its script (SH), the id its $1
+ * and the program its $2. The new A.
  */
 static int
-resume_argv(const char **argv, int a, struct resume_agent *ra, char **sh,
-    int *plain)
+resume_argv(const char **argv, int a, struct resume_agent *ra, const char *sh)
 {
-	xasprintf(sh, "%s; exec \"${SHELL:-/bin/sh}\"",
-	    resume_command(ra, plain));
 	/* (a format to tmux: the directory is text, never #(...)) */
 	free(ra->cwd_format);
 	ra->cwd_format = ctl_format_str(ra->cwd);
@@ -316,27 +124,71 @@ resume_argv(const char **argv, int a, struct resume_agent *ra, char **sh,
 	argv[a++] = "--";
 	argv[a++] = "/bin/sh";
 	argv[a++] = "-c";
-	argv[a++] = *sh;
+	argv[a++] = sh;
 	argv[a++] = "sh";
 	argv[a++] = ra->id != NULL ? ra->id : "";
+	if (ra->use_exe)
+		argv[a++] = ra->exe;
 	argv[a] = NULL;
 	return (a);
 }
 
-/* --dry-run: the tmux command, as it would run. */
+/* --dry-run: the tmux command as a person can paste it (shell-quoted). */
 static void
-resume_print_argv(const char *const *argv)
+resume_print_argv(struct lisa_ctx *ctx, const char *const *argv)
 {
-	int	a;
+	struct buf	b;
+	int		a;
 
-	printf("tmux");
-	for (a = 0; argv[a] != NULL; a++)
-		printf(" %s", argv[a]);
-	printf("\n");
+	buf_init(&b);
+	buf_adds(&b, "tmux -S ");
+	ctl_shell_quote(&b, ctx->sid.socket);
+	for (a = 0; argv[a] != NULL; a++) {
+		buf_addc(&b, ' ');
+		/* (words of letters and '-' alone are as they are) */
+		if (*argv[a] != '\0' && strspn(argv[a], "abcdefghijklmnopqrstu"
+		    "vwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_/.%#{}@:") ==
+		    strlen(argv[a]) && *argv[a] != '#')
+			buf_adds(&b, argv[a]);
+		else
+			ctl_shell_quote(&b, argv[a]);
+	}
+	printf("%s\n", b.data);
+	buf_free(&b);
+}
+
+/*
+ * Run ARGV (new-window, new-session or respawn-pane, with -P and
+ * RESUME_PANE_FORMAT): RS gets the pane, its window and the pane's
+ * process. 0 if tmux made it.
+ */
+static int
+resume_tmux(struct lisa_ctx *ctx, const char **argv, struct resume_started *rs,
+    char *window, size_t wlen, int *windex)
+{
+	char	*out = NULL, *f[4], *p, *end;
+	int	 n = 0, rc;
+
+	if ((rc = client_tmux(ctx, &out, argv)) != 0 || out == NULL) {
+		free(out);
+		return (-1);
+	}
+	for (p = out; n < 4 && p != NULL; n++)
+		f[n] = strsep(&p, " ");
+	rc = -1;
+	if (n == 4 && *f[2] == '%' && strlen(f[2]) < sizeof rs->pane) {
+		strlcpy(window, f[0], wlen);
+		*windex = (int)strtol(f[1], &end, 10);
+		strlcpy(rs->pane, f[2], sizeof rs->pane);
+		rs->pid = strtol(f[3], &end, 10);
+		rc = 0;
+	}
+	free(out);
+	return (rc);
 }
 
 /* A shell, as tmux names a pane's command: a restored pane's own. */
-static int
+int
 resume_is_shell(const char *cmd)
 {
 	static const char *const shells[] = { "sh", "bash", "zsh", "fish",
@@ -405,64 +257,30 @@ resume_restored_pane(struct lisa_ctx *ctx, struct resume_agent *ra)
 	return (NULL);
 }
 
-/*
- * lisa resume --restored (tmux-resurrect's post-restore-all hook): each
- * agent into the pane resurrect restored in its place, by respawn-pane
- * (the shell resurrect started there has nothing of the user's yet);
- * where there is no such pane, a window as lisa resume makes one.
- */
+/* Was SESSION made by this run (or, --dry-run, would it have been)? */
 static int
-resume_restored(struct lisa_ctx *ctx, struct resume_agent *ra, int dry_run)
+resume_made(struct resume_run *run, const char *session)
 {
-	const char	*argv[16];
-	char		*pane, *sh, *out = NULL;
-	int		 plain, a = 0, rc;
+	int	i;
 
-	if ((pane = resume_restored_pane(ctx, ra)) == NULL) {
-		printf("lisa: no pane restored for %s at %s:%d.%d: a new "
-		    "window\n", ra->agent, ra->session, ra->window_index,
-		    ra->pane_index);
-		return (resume_one(ctx, ra, dry_run));
+	for (i = 0; i < run->nmade; i++) {
+		if (strcmp(run->made[i], session) == 0)
+			return (1);
 	}
-	if (resume_running(ctx, ra, dry_run)) {
-		free(pane);
-		return (1);
-	}
-	argv[a++] = "respawn-pane";
-	argv[a++] = "-k";
-	argv[a++] = "-t";
-	argv[a++] = pane;
-	resume_argv(argv, a, ra, &sh, &plain);
-	if (dry_run) {
-		resume_print_argv(argv);
-		rc = 0;
-	} else if ((rc = client_tmux(ctx, &out, argv)) != 0)
-		fprintf(stderr, "lisa: tmux could not start %s in %s\n",
-		    ra->agent, pane);
-	else {
-		printf("lisa: resumed %s in its restored pane %s (%s:%d.%d)"
-		    "%s%s\n", ra->agent, pane, ra->session, ra->window_index,
-		    ra->pane_index, plain ? ": its plain command, a new "
-		    "conversation" : ", conversation ", plain ? "" : ra->id);
-		resume_forget(ra);
-	}
-	free(out);
-	free(sh);
-	free(pane);
-	return (rc != 0);
+	return (0);
 }
 
-/* Bring RA back; 0 if it is. */
+/* The agent started, in RS (a new window or session); 0 if it is. */
 static int
-resume_one(struct lisa_ctx *ctx, struct resume_agent *ra, int dry_run)
+resume_window(struct lisa_ctx *ctx, struct resume_run *run,
+    struct resume_agent *ra, const char *sh, struct resume_started *rs)
 {
-	const char	*argv[20];
-	char		*sh, *target, *out = NULL, idx[32], *wname;
-	int		 plain, a = 0, have, rc;
+	const char	*argv[24], *mv[6];
+	char		*target, *out = NULL, *wname, idx[32], window[32];
+	int		 a = 0, have, rc, windex = -1;
 
-	if (resume_running(ctx, ra, dry_run))
-		return (1);
-	{
+	have = resume_made(run, ra->session);
+	if (!have) {
 		const char *has[] = { "has-session", "-t", NULL, NULL };
 
 		xasprintf(&target, "=%s", ra->session);
@@ -470,257 +288,146 @@ resume_one(struct lisa_ctx *ctx, struct resume_agent *ra, int dry_run)
 		have = client_tmux(ctx, &out, has) == 0;
 		free(out);
 		out = NULL;
+		free(target);
 	}
+	snprintf(idx, sizeof idx, "%d", ra->window_index);
 	if (have) {
 		argv[a++] = "new-window";
 		argv[a++] = "-d";
 		argv[a++] = "-t";
-		snprintf(idx, sizeof idx, "%d", ra->window_index);
-		free(target);
 		/* Its old index if free, else the next. */
-		xasprintf(&target, "=%s:%s", ra->session, ra->window_index >= 0 ?
-		    idx : "");
+		xasprintf(&target, "=%s:%s", ra->session,
+		    ra->window_index >= 0 ? idx : "");
 	} else {
 		argv[a++] = "new-session";
 		argv[a++] = "-d";
 		argv[a++] = "-s";
-		free(target);
 		target = ctl_format_str(ra->session);
+		run->made = xreallocarray(run->made, run->nmade + 1,
+		    sizeof *run->made);
+		run->made[run->nmade++] = xstrdup(ra->session);
 	}
 	argv[a++] = target;
+	if (!run->dry_run) {
+		argv[a++] = "-P";
+		argv[a++] = "-F";
+		argv[a++] = "#{window_id} #{window_index} #{pane_id} "
+		    "#{pane_pid}";
+	}
 	argv[a++] = "-n";
 	wname = ctl_format_str(ra->window);
 	argv[a++] = wname;
-	resume_argv(argv, a, ra, &sh, &plain);
-	if (dry_run) {
-		resume_print_argv(argv);
-		free(sh);
-		free(target);
-		free(wname);
-		return (0);
-	}
-	rc = client_tmux(ctx, &out, argv);
-	if (rc != 0 && have && ra->window_index >= 0) {
-		free(out);
-		out = NULL;
+	resume_argv(argv, a, ra, sh);
+	rc = 0;
+	if (run->dry_run)
+		resume_print_argv(ctx, argv);
+	else if ((rc = resume_tmux(ctx, argv, rs, window, sizeof window,
+	    &windex)) != 0 && have && ra->window_index >= 0) {
 		free(target);
 		xasprintf(&target, "=%s:", ra->session);
 		argv[3] = target;
-		rc = client_tmux(ctx, &out, argv);
+		rc = resume_tmux(ctx, argv, rs, window, sizeof window, &windex);
 	}
-	free(out);
-	if (rc != 0) {
-		fprintf(stderr, "lisa: tmux could not make a window for %s in "
-		    "%s\n", ra->agent, ra->session);
-		free(sh);
+	/* A session made anew: its window to the index it had, if free. */
+	if (rc == 0 && !have && ra->window_index >= 0 &&
+	    windex != ra->window_index) {
 		free(target);
-		free(wname);
-		return (1);
+		xasprintf(&target, "=%s:%s", ra->session, idx);
+		mv[0] = "move-window";
+		mv[1] = "-s";
+		mv[2] = run->dry_run ? "" : window;
+		mv[3] = "-t";
+		mv[4] = target;
+		mv[5] = NULL;
+		if (run->dry_run) {
+			free(wname);
+			xasprintf(&wname, "=%s:^", ra->session);
+			mv[2] = wname;
+			resume_print_argv(ctx, mv);
+		} else
+			client_tmux(ctx, &out, mv);	/* (taken: as it is) */
+		free(out);
 	}
-	printf("lisa: resumed %s in %s:%s (%s)%s%s\n", ra->agent, ra->session,
-	    ra->window, ra->cwd, plain ? ": its plain command, a new "
-	    "conversation" : ", conversation ", plain ? "" : ra->id);
-	resume_forget(ra);
-	free(sh);
 	free(target);
 	free(wname);
-	return (0);
+	if (rc != 0)
+		fprintf(stderr, "lisa: tmux could not make a window for %s in "
+		    "%s\n", ra->agent, ra->session);
+	return (rc != 0);
 }
 
-static void
-resume_print(struct resume_list *l)
-{
-	struct resume_agent	*ra;
-	char			 when[32];
-	int			 i, plain;
-
-	if (l->n == 0) {
-		printf("nothing to resume\n");
-		return;
-	}
-	printf("%-3s %-9s %-24s %-36s %s\n", "N", "AGENT", "WHERE",
-	    "CONVERSATION", "DIRECTORY");
-	for (i = 0; i < l->n; i++) {
-		ra = &l->a[i];
-		resume_command(ra, &plain);
-		snprintf(when, sizeof when, "%s:%s", ra->session, ra->window);
-		printf("%-3d %-9s %-24s %-36s %s%s%s%s\n", i + 1, ra->agent,
-		    when, plain ? "(none: its plain command)" : ra->id, ra->cwd,
-		    ra->model != NULL ? " (" : "", ra->model != NULL ?
-		    ra->model : "", ra->model != NULL ? ")" : "");
-	}
-	printf("lisa resume --all, or lisa resume N ...\n");
-}
-
-/* N (as listed) or a conversation's id: its place in L from 1; else 0. */
+/*
+ * RA into the pane tmux-resurrect restored in its place (resume
+ * --restored), by respawn-pane; else a window as lisa resume makes one.
+ */
 static int
-resume_pick(struct resume_list *l, const char *arg)
+resume_restored(struct lisa_ctx *ctx, struct resume_run *run,
+    struct resume_agent *ra, const char *sh, struct resume_started *rs)
 {
-	int	i;
+	const char	*argv[20], *q[6];
+	char		*pane, *out = NULL, *end;
+	int		 a = 0, rc;
 
-	if (strspn(arg, "0123456789") == strlen(arg))
-		return (atoi(arg));
-	for (i = 0; i < l->n; i++) {
-		if (l->a[i].id != NULL && strcmp(l->a[i].id, arg) == 0)
-			return (i + 1);
+	if ((pane = resume_restored_pane(ctx, ra)) == NULL) {
+		printf("lisa: no pane restored for %s at %s:%d.%d: a new "
+		    "window\n", ra->agent, ra->session, ra->window_index,
+		    ra->pane_index);
+		return (resume_window(ctx, run, ra, sh, rs));
 	}
-	return (0);
+	argv[a++] = "respawn-pane";
+	argv[a++] = "-k";
+	argv[a++] = "-t";
+	argv[a++] = pane;
+	resume_argv(argv, a, ra, sh);
+	rc = 0;
+	if (run->dry_run)
+		resume_print_argv(ctx, argv);
+	else if ((rc = client_tmux(ctx, &out, argv)) != 0)
+		fprintf(stderr, "lisa: tmux could not start %s in %s\n",
+		    ra->agent, pane);
+	else {
+		free(out);
+		out = NULL;
+		q[0] = "display-message";
+		q[1] = "-p";
+		q[2] = "-t";
+		q[3] = pane;
+		q[4] = "#{pane_pid}";
+		q[5] = NULL;
+		strlcpy(rs->pane, pane, sizeof rs->pane);
+		rs->restored = 1;
+		if (client_tmux(ctx, &out, q) == 0 && out != NULL)
+			rs->pid = strtol(out, &end, 10);
+	}
+	free(out);
+	free(pane);
+	return (rc != 0);
 }
 
-static void
-resume_list_free(struct resume_list *l)
+/* Start RA (--restored: into its restored pane); 0 if it is started. */
+static int
+resume_start(struct lisa_ctx *ctx, struct resume_run *run,
+    struct resume_agent *ra, int restored)
 {
-	int	i;
+	struct resume_started	*rs;
+	char			*sh;
+	int			 rc;
 
-	for (i = 0; i < l->n; i++)
-		resume_agent_free(&l->a[i]);
-	free(l);
-}
-
-/*
- * The agents to resume (their profiles, agents.json's if it loads), read;
- * QUIET for a menu, where nothing is said of bad records. NULL if the
- * state directory cannot be had.
- */
-static struct resume_list *
-resume_list_read(struct lisa_ctx *ctx, int quiet)
-{
-	struct resume_list	*l = xcalloc(1, sizeof *l);
-	char			*path, *cause = NULL;
-
-	path = agent_config_path();
-	if (agent_load(path, &cause) != 0) {
-		if (!quiet)
-			fprintf(stderr, "lisa: %s (built-in profiles in use)\n",
-			    cause);
-		free(cause);
-	}
-	free(path);
-	l->quiet = quiet;
-	if (resume_load(ctx, l) != 0) {
-		free(l);
-		return (NULL);
-	}
-	return (l);
-}
-
-/* The agents to resume, for a menu (nothing said of bad records). */
-static struct resume_list *
-resume_menu_list(struct lisa_ctx *ctx)
-{
-	struct resume_list	*l;
-
-	if ((l = resume_list_read(ctx, 1)) == NULL)
-		l = xcalloc(1, sizeof *l);
-	return (l);
-}
-
-/* prefix a: "Resume N agents of an ended tmux...", when there are some. */
-void
-resume_menu_items(struct lisa_ctx *ctx, const char *client,
-    struct menu_args *ma)
-{
-	struct resume_list	*l = resume_menu_list(ctx);
-	char			 name[96], *sh, *rs;
-
-	if (l->n > 0) {
-		snprintf(name, sizeof name, "Resume %d agent%s of an ended "
-		    "tmux\xe2\x80\xa6", l->n, l->n == 1 ? "" : "s");
-		sh = menu_self(ctx, "key resume", client);
-		rs = menu_run_shell(sh);
-		menu_item(ma, name, "R", rs);
-		free(sh);
-		free(rs);
-	}
-	resume_list_free(l);
-}
-
-/*
- * lisa key resume CLIENT [ID|#N|all]: without one, a menu of the agents to
- * resume (each by its conversation's id, which stays its own when others
- * are resumed first); with one, resumed, and what lisa said on the
- * client's message line.
- */
-int
-cmd_key_resume(struct lisa_ctx *ctx, const char *client, const char *arg)
-{
-	struct resume_list	*l;
-	struct resume_agent	*ra;
-	struct menu_args	 ma = { NULL, 0 };
-	struct buf		 b, line;
-	const char		*argv[4];
-	char			 out[512], pick[80], *sh, *rs, key[2] = { 0, 0 };
-	const char		*dir;
-	int			 i, plain;
-
-	if (arg != NULL) {
-		argv[0] = "resume";
-		argv[1] = strcmp(arg, "all") == 0 ? "--all" : arg[0] == '#' ?
-		    arg + 1 : arg;
-		argv[2] = NULL;
-		menu_run_lisa(ctx, argv, out, sizeof out);
-		buf_init(&b);
-		menu_text(&b, *out != '\0' ? out : "lisa: done");
-		return (menu_message(ctx, client, b.data));
-	}
-	l = resume_menu_list(ctx);
-	if (l->n == 0) {
-		resume_list_free(l);
-		return (menu_message(ctx, client, "lisa: nothing to resume"));
-	}
-	menu_start(&ma, client, " lisa: resume ");
-	buf_init(&b);
-	buf_init(&line);
-	for (i = 0; i < l->n && i < 9; i++) {
-		ra = &l->a[i];
-		resume_command(ra, &plain);
-		/* The directory's end: what tells one project from another. */
-		dir = ra->cwd;
-		if (strlen(dir) > 32)
-			dir += strlen(dir) - 31;
-		buf_reset(&line);
-		buf_printf(&line, "%s  %s:%s  %s%s%s", ra->agent, ra->session,
-		    ra->window, dir != ra->cwd ? "\xe2\x80\xa6" : "", dir,
-		    plain ? "  (a new conversation)" : "");
-		buf_reset(&b);
-		menu_text(&b, line.data);
-		if (ra->id != NULL)
-			strlcpy(pick, ra->id, sizeof pick);
-		else
-			snprintf(pick, sizeof pick, "#%d", i + 1);
-		sh = menu_self2(ctx, "key resume", client, pick);
-		rs = menu_run_shell(sh);
-		key[0] = (char)('1' + i);
-		menu_item(&ma, b.data, key, rs);
-		free(sh);
-		free(rs);
-	}
-	if (l->n > 9) {
-		buf_reset(&b);
-		buf_printf(&b, "-  ... %d more: lisa resume", l->n - 9);
-		menu_item(&ma, b.data, "", "");
-	}
-	menu_add(&ma, xstrdup(""));
-	sh = menu_self2(ctx, "key resume", client, "all");
-	rs = menu_run_shell(sh);
-	menu_item(&ma, "All of them", "a", rs);
+	if (resume_running(ctx, ra, run->dry_run))
+		return (1);
+	run->s = xreallocarray(run->s, run->n + 1, sizeof *run->s);
+	rs = &run->s[run->n];
+	memset(rs, 0, sizeof *rs);
+	rs->ra = ra;
+	sh = resume_script(ra, &rs->plain);
+	if (restored)
+		rc = resume_restored(ctx, run, ra, sh, rs);
+	else
+		rc = resume_window(ctx, run, ra, sh, rs);
 	free(sh);
-	free(rs);
-	buf_free(&b);
-	buf_free(&line);
-	resume_list_free(l);
-	return (menu_exec(ctx, ma.argv, ma.argc));
-}
-
-/* How many agents there are to resume here (the bridge tells its peer). */
-int
-resume_count(struct lisa_ctx *ctx)
-{
-	struct resume_list	*l = resume_menu_list(ctx);
-	int			 n = l->n;
-
-	resume_list_free(l);
-	return (n);
+	if (rc == 0 && !run->dry_run)
+		run->n++;
+	return (rc);
 }
 
 /* lisa resume --host HOST ...: the same, run there by its bridge. */
@@ -753,20 +460,20 @@ int
 cmd_resume(struct lisa_ctx *ctx, struct args *a)
 {
 	struct resume_list	*l;
+	struct resume_run	 run;
 	int			 i, j, rc = 0, pick;
 
 	if (a->host != NULL)
 		return (resume_on_host(ctx, a));
 	if ((l = resume_list_read(ctx, 0)) == NULL)
 		return (1);
+	memset(&run, 0, sizeof run);
+	run.dry_run = a->dry_run;
 	if (!a->all && !a->restored && a->argc < 2)
 		resume_print(l);
-	else if (a->restored) {
+	else if (a->all || a->restored) {
 		for (i = 0; i < l->n; i++)
-			rc |= resume_restored(ctx, &l->a[i], a->dry_run);
-	} else if (a->all) {
-		for (i = 0; i < l->n; i++)
-			rc |= resume_one(ctx, &l->a[i], a->dry_run);
+			rc |= resume_start(ctx, &run, &l->a[i], a->restored);
 	} else {
 		for (j = 1; j < a->argc; j++) {
 			pick = resume_pick(l, a->argv[j]);
@@ -776,9 +483,16 @@ cmd_resume(struct lisa_ctx *ctx, struct args *a)
 				rc = 1;
 				continue;
 			}
-			rc |= resume_one(ctx, &l->a[pick - 1], a->dry_run);
+			rc |= resume_start(ctx, &run, &l->a[pick - 1], 0);
 		}
 	}
+	/* Each record goes once its agent is seen back (cmd-resume-check.c). */
+	if (run.n > 0)
+		rc |= resume_check(ctx, run.s, run.n);
+	free(run.s);
+	for (i = 0; i < run.nmade; i++)
+		free(run.made[i]);
+	free(run.made);
 	/* (a record skipped was said; the rest are resumed: exit 0) */
 	resume_list_free(l);
 	return (rc);

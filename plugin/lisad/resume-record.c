@@ -129,6 +129,9 @@ resume_entry(struct buf *b, struct pane *p)
 	json_cstr(b, w->agent->name);
 	json_key(b, "id");
 	json_cstr(b, *resume_agent_id(w, id, sizeof id) != '\0' ? id : NULL);
+	/* Its program, as it ran (watch-proc.c): what lisa resume runs. */
+	json_key(b, "exe");
+	json_cstr(b, w->agent_exe);
 	json_key(b, "cwd");
 	json_cstr(b, *cwd != '\0' ? cwd : NULL);
 	/* The model its transcript last named, when it is one's name. */
@@ -180,6 +183,7 @@ resume_record_check(struct pane *p)
 	s = pane_session(p);
 	h = resume_sum_str(h, w->agent->name);
 	h = resume_sum_str(h, resume_agent_id(w, id, sizeof id));
+	h = resume_sum_str(h, w->agent_exe);
 	h = resume_sum_str(h, w->session_cwd);
 	h = resume_sum_str(h, agent_model_ok(w->usage.model) ?
 	    w->usage.model : NULL);

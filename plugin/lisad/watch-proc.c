@@ -5,6 +5,7 @@
  * again after a reload.
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,47 @@
 #include "watch.h"
 #include "tell.h"
 #include "watch-int.h"
+
+/*
+ * The agent's program as lisa resume runs it again (issue 42: not the bare
+ * name, which a PATH may not find): WORD of its argv made absolute, with
+ * its directory if relative, else from its own PATH. NULL if not found.
+ */
+static char *
+watch_agent_exe(pid_t pid, const char *word)
+{
+	char	 env[32768], cwd[PATH_MAX], *p, *end, *path, *dir, *found;
+	ssize_t	 n;
+
+	if (word == NULL || *word == '\0' || strlen(word) >= PATH_MAX)
+		return (NULL);
+	if (*word == '/')
+		return (xstrdup(word));
+	if (strchr(word, '/') != NULL) {
+		if (proc_cwd(pid, cwd, sizeof cwd) != 0)
+			return (NULL);
+		xasprintf(&found, "%s/%s", cwd, word);
+		return (found);
+	}
+	if ((n = proc_environ(pid, env, sizeof env - 1)) <= 0)
+		return (NULL);
+	env[n] = '\0';
+	end = env + n;
+	for (p = env; p < end && strncmp(p, "PATH=", 5) != 0; p += strlen(p) + 1)
+		;
+	if (p >= end)
+		return (NULL);
+	path = p + 5;
+	while ((dir = strsep(&path, ":")) != NULL) {
+		if (*dir != '/')
+			continue;	/* (relative to what, now?) */
+		xasprintf(&found, "%s/%s", dir, word);
+		if (access(found, X_OK) == 0)
+			return (found);
+		free(found);
+	}
+	return (NULL);
+}
 
 static void	watch_agent_exited(int, short, void *);
 
@@ -242,6 +284,9 @@ watch_scan(struct pane *p)
 		strlcpy(w->agent_name, found->name, sizeof w->agent_name);
 		resume_argv_id(argv, argc, w->argv_session,
 		    sizeof w->argv_session);
+		free(w->agent_exe);
+		w->agent_exe = watch_agent_exe(nodes[agent_i].pid,
+		    argc > 0 ? argv[agent_argv_word(found, argv, argc)] : NULL);
 		w->agent_pid = nodes[agent_i].pid;
 		w->agent_start = nodes[agent_i].start;
 		w->agent_seen = 1;

@@ -126,6 +126,7 @@ watch_free(struct pane *p)
 	free(w->session_dir);
 	free(w->transcript_dir);
 	free(w->session_cwd);
+	free(w->agent_exe);
 	free(w->codex_home);
 	free(w->rollout);
 	free(w->gemini_home);
@@ -201,6 +202,8 @@ watch_reset_run(struct watch *w)
 	w->copilot_off = 0;
 	w->claude_session_id[0] = '\0';
 	w->argv_session[0] = w->chat_session[0] = '\0';
+	free(w->agent_exe);
+	w->agent_exe = NULL;
 	free(w->session_cwd);
 	w->session_cwd = NULL;
 	w->transcript = TX_NONE;

@@ -87,6 +87,7 @@ struct watch {
 	char			*transcript_dir; /* projects/<cwd slug>/ */
 	char			 claude_session_id[64];
 	char			 argv_session[64];  /* --resume ID it began with */
+	char			*agent_exe;	/* its program's path (resume) */
 	char			 chat_session[64];  /* its chat log's (Gemini, Qwen) */
 	char			*session_cwd;	/* its directory, as its files say */
 	int64_t			 agent_since_real;	/* real ms: it began */

@@ -675,6 +675,27 @@ agent_match(const char *comm, char **argv, int argc)
 	return (NULL);
 }
 
+/*
+ * Which word of a matched process's argv names the agent's program: a
+ * script's path after its interpreter (node .../gemini), else argv[0].
+ */
+int
+agent_argv_word(const struct agent_profile *p, char **argv, int argc)
+{
+	int	j, k;
+
+	for (k = 0; k < argc && k < 4; k++) {
+		for (j = 0; j < AGENT_MAX_NAMES; j++) {
+			if ((p->argv[j] != NULL &&
+			    strcmp(base_name(argv[k]), p->argv[j]) == 0) ||
+			    (p->comm[j] != NULL &&
+			    strcmp(base_name(argv[k]), p->comm[j]) == 0))
+				return (k);
+		}
+	}
+	return (0);
+}
+
 enum title_class
 agent_title(const struct agent_profile *p, const char *title)
 {

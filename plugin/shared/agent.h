@@ -46,6 +46,7 @@ void	 agent_free_all(void);
 int	 agent_count(void);
 const struct agent_profile *agent_by_name(const char *);
 const struct agent_profile *agent_match(const char *, char **, int);
+int	 agent_argv_word(const struct agent_profile *, char **, int);
 int		 agent_id_ok(const char *);
 int		 agent_model_ok(const char *);
 enum title_class agent_title(const struct agent_profile *, const char *);

@@ -18,6 +18,16 @@ start_resume() {
 
 records() { cat "$XDG_STATE_HOME"/lisa/agents/*.agents 2>/dev/null; }
 
+# lisa resume --dry-run's commands as a shell reads them (they are to be
+# pasted): a line "--" before each command, then a word a line.
+dry_words() {
+	python3 -c 'import shlex, sys
+for line in sys.stdin.read().splitlines():
+    print("--")
+    for w in shlex.split(line):
+        print(w)'
+}
+
 # Kill the server with a Claude in it, start another: lisa resume lists
 # it and brings it back with `claude --resume ID`, in its window and
 # directory; then there is nothing left to resume.
@@ -41,9 +51,11 @@ test_resume_after_the_server_is_killed() {
 	printf '%s\n' "$out" | grep -E "^1 +claude +main:api +$id +$TESTDIR/proj/a b$" ||
 	    fail "list: $out"
 	out=$(L resume --all --dry-run) || fail "dry run: $out"
-	case "$out" in
-	*"new-window -d -t =main:3 -n api -c $TESTDIR/proj/a b -- /bin/sh -c claude --resume \"\$1\"; exec"*" sh $id") ;;
-	*) fail "dry run: $out" ;;
+	# Words as a shell reads them: the program the agent ran is $2.
+	w=$(printf '%s\n' "$out" | dry_words | tr '\n' '|')
+	case "$w" in
+	"--|tmux|-S|$(T display -p '#{socket_path}')|new-window|-d|-t|=main:3|-n|api|-c|$TESTDIR/proj/a b|--|/bin/sh|-c|\"\$2\" --resume \"\$1\"; exec \"\${SHELL:-/bin/sh}\"|sh|$id|$FAKE/claude|") ;;
+	*) fail "dry run: $out ($w)" ;;
 	esac
 	[ "$(T list-windows -F x | wc -l)" = 1 ] || fail "the dry run made a window"
 	out=$(L resume --all) || fail "resume --all: $out"
@@ -424,8 +436,11 @@ test_resume_copilot_and_opencode_by_their_logs() {
 	start_server main
 	start_helper
 	out=$(L resume --all --dry-run) || fail "dry run: $out"
-	case "$out" in *"copilot --resume=\"\$1\"; exec"*" sh $ic"*) ;; *) fail "copilot: $out" ;; esac
-	case "$out" in *"opencode -s \"\$1\"; exec"*" sh $io"*) ;; *) fail "opencode: $out" ;; esac
+	w=$(printf '%s\n' "$out" | dry_words | tr '\n' '|')
+	case "$w" in *'|"$2" --resume="$1"; exec "${SHELL:-/bin/sh}"|sh|'"$ic|$FAKE/copilot|"*) ;;
+	*) fail "copilot: $out" ;; esac
+	case "$w" in *'|"$2" -s "$1"; exec "${SHELL:-/bin/sh}"|sh|'"$io|$FAKE/opencode|"*) ;;
+	*) fail "opencode: $out" ;; esac
 	L resume --all >/dev/null || fail "resume"
 	until_ms 10000 grep -q "resumed $ic" "$FAKE_AGENT_LOG" || fail "copilot not resumed"
 	until_ms 10000 grep -q "resumed $io" "$FAKE_AGENT_LOG" || fail "opencode not resumed"
@@ -503,4 +518,96 @@ test_resume_gemini_not_an_old_log() {
 	L status "$g" >/dev/null
 	sid=$(L status "$g" --json | jget "d['agent_session']")
 	[ "$sid" = "$id" ] || fail "after its own log: $sid"
+}
+
+# Issue 42: an agent started by its path, with no such name on PATH, comes
+# back by that path (its record's "exe"). One that cannot start (its
+# program gone) keeps its record: lisa resume exits 1 and says why, with
+# the pane's own words, and offers it again.
+test_resume_runs_its_path_and_keeps_one_that_fails() {
+	export HOME="$TESTDIR/home" XDG_STATE_HOME="$TESTDIR/state"
+	export FAKE_AGENT_LOG="$TESTDIR/agent.log"
+	mkdir -p "$HOME" "$TESTDIR/opt" "$TESTDIR/proj/w"
+	ln -s "$FAKE/claude" "$TESTDIR/opt/claude"
+	! command -v claude >/dev/null || skip "a claude on PATH: $(command -v claude)"
+	start_server main
+	start_helper
+	T new-window -d -t main:3 -n alpha -c "$TESTDIR/proj/w" "$TESTDIR/opt/claude"
+	c=$(T display -p -t main:3 '#{pane_id}')
+	L wait "$c" --until waiting_input --timeout 30 >/dev/null || fail "no agent"
+	until_ms 10000 sh -c "$LISA -L $SOCK status $c --json | grep -q '\"agent_session\":\"0000fa4e'" ||
+	    fail "no session id"
+	id=$(L status "$c" --json | jget "d['agent_session']")
+	until_ms 10000 sh -c "cat '$XDG_STATE_HOME'/lisa/agents/*.agents 2>/dev/null | grep -q '\"exe\":\"$TESTDIR/opt/claude\"'" ||
+	    fail "no program recorded: $(records)"
+	T kill-server
+	wait_helper_exit 10000 || fail "helper stayed"
+	start_server main
+	start_helper
+	out=$(L resume --all 2>&1) || fail "resume --all: $out"
+	case "$out" in *"resumed claude in main:alpha ($TESTDIR/proj/w), conversation $id"*) ;;
+	*) fail "said: $out" ;; esac
+	until_ms 10000 grep -q "resumed $id" "$FAKE_AGENT_LOG" || fail "not resumed: $(cat "$FAKE_AGENT_LOG")"
+	[ "$(L resume)" = "nothing to resume" ] || fail "still offered: $(L resume)"
+	# Again, with the program gone: it cannot start.
+	c=$(T display -p -t main:3 '#{pane_id}')
+	until_ms 10000 sh -c "cat '$XDG_STATE_HOME'/lisa/agents/*.agents 2>/dev/null | grep -q '$id'" ||
+	    fail "not recorded again: $(records)"
+	T kill-server
+	wait_helper_exit 10000 || fail "helper stayed"
+	rm "$TESTDIR/opt/claude"
+	start_server main
+	start_helper
+	rc=0
+	L resume --all >"$TESTDIR/out" 2>"$TESTDIR/err" || rc=$?
+	[ "$rc" = 1 ] || fail "exit $rc: $(cat "$TESTDIR/out" "$TESTDIR/err")"
+	grep -q "claude did not come back in main:alpha (%[0-9]*): it ended, the pane says: .*claude.*not found; its record is kept" "$TESTDIR/err" ||
+	    fail "said: $(cat "$TESTDIR/out" "$TESTDIR/err")"
+	grep -q resumed "$TESTDIR/out" && fail "said resumed: $(cat "$TESTDIR/out")"
+	L resume | grep -q "$id" || fail "its record used up: $(L resume)"
+	rc=0
+	L resume 1 >/dev/null 2>&1 || rc=$?
+	[ "$rc" = 1 ] || fail "a second try: exit $rc"
+	L resume | grep -q "$id" || fail "used up by a second try: $(L resume)"
+}
+
+# Issue 42: a session made anew gets its windows at the indexes they had
+# (not 0), one new-session for it; --dry-run's lines are a shell's to
+# paste, a directory holding a quote and $(...) included, and pasted
+# they make the same.
+test_resume_keeps_indexes_and_dry_run_pastes() {
+	start_resume
+	pw="$TESTDIR/pwned"
+	dir="$TESTDIR/proj/it's \$(touch $pw)"
+	mkdir -p "$dir"
+	d="$XDG_STATE_HOME/lisa/agents"
+	mkdir -p "$d" && chmod 700 "$XDG_STATE_HOME/lisa" "$d"
+	now=$(($(date +%s) * 1000))
+	python3 - "$d/1-1.agents" "$now" "$dir" <<'PY'
+import json, sys
+path, now, cwd = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+with open(path, "w") as f:
+    f.write(json.dumps({"v": 1, "server": "1-1", "socket": "/nonexistent/x", "saved": now}) + "\n")
+    for i, (w, idx) in enumerate((("a", 3), ("b", 5))):
+        f.write(json.dumps({"agent": "claude", "id": "0000fa4e-6666-4000-8000-00000000000%d" % i,
+                            "cwd": cwd, "session": "work", "window": w,
+                            "window_index": idx, "pane_index": 0, "pane": i}) + "\n")
+PY
+	out=$(L resume --all --dry-run) || fail "dry run: $out"
+	[ "$(printf '%s\n' "$out" | grep -c ' new-session ')" = 1 ] || fail "new-session twice: $out"
+	T has-session -t =work 2>/dev/null && fail "the dry run made a session"
+	sh -c "$out" || fail "pasted: $out"
+	until_ms 5000 sh -c "[ \"\$(tmux -L $SOCK list-windows -t =work -F '#{window_index}:#{window_name}' | tr '\n' ' ')\" = '3:a 5:b ' ]" ||
+	    fail "pasted: $(T list-windows -t =work -F '#{window_index}:#{window_name}')"
+	[ "$(T display -p -t =work:3 '#{pane_current_path}')" = "$dir" ] || fail "directory: $(T display -p -t =work:3 '#{pane_current_path}')"
+	[ ! -e "$pw" ] || fail "a directory's \$(...) ran"
+	# The same, resumed by lisa (the pasted ones gone first).
+	T kill-session -t =work
+	until_ms 5000 sh -c "! $LISA -L $SOCK list --json | grep -q 0000fa4e-6666" ||
+	    fail "the pasted ones still listed"
+	out=$(L resume --all 2>&1) || fail "resume: $out"
+	[ "$(T list-windows -t =work -F '#{window_index}:#{window_name}' | tr '\n' ' ')" = '3:a 5:b ' ] ||
+	    fail "resumed: $(T list-windows -t =work -F '#{window_index}:#{window_name}')"
+	[ "$(L resume)" = "nothing to resume" ] || fail "still offered: $(L resume)"
+	[ ! -e "$pw" ] || fail "a directory's \$(...) ran"
 }
