@@ -40,6 +40,13 @@ static TAILQ_HEAD(, notify_action) notify_actions =
 void
 notify_child(int in, int out)
 {
+	notify_child_from(in, out, 3);
+}
+
+/* The same, descriptors below LOW kept (curl's body, on 3). */
+void
+notify_child_from(int in, int out, int low)
+{
 	sigset_t	set;
 	int		null;
 
@@ -51,6 +58,8 @@ notify_child(int in, int out)
 	dup2(in != -1 ? in : null, 0);
 	dup2(out != -1 ? out : null, 1);
 	dup2(null, 2);
+	/* Nothing of ours held: a control client's pipe, the listener. */
+	compat_closefrom(low);
 }
 
 static void

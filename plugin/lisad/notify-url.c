@@ -136,12 +136,15 @@ notify_url_post(const char *curl, const char *url, int json,
 	} else if (pid == 0) {
 		close(cp[1]);
 		close(bp[1]);
-		notify_child(cp[0], -1);
+		/* (the body's pipe to 3 first, kept as the rest is closed) */
 		if (bp[0] != 3) {
+			if (cp[0] == 3 && (cp[0] = dup(cp[0])) == -1)
+				_exit(127);
 			dup2(bp[0], 3);
 			close(bp[0]);
 		}
 		fcntl(3, F_SETFD, 0);
+		notify_child_from(cp[0], -1, 4);
 		execl(curl, "curl", "-s", "-S", "--max-time", NOTIFY_URL_SECONDS,
 		    "-K", "-", "--data-binary", "@/dev/fd/3", (char *)NULL);
 		_exit(127);

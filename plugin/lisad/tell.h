@@ -84,6 +84,7 @@ void		 notify_url_post(const char *, const char *, int,
 
 /* notify-command.c: notify-send, sound, a terminal's own notification. */
 void		 notify_child(int, int);
+void		 notify_child_from(int, int, int);
 #define NOTIFY_DESKTOP_SEND		0	/* notify-send */
 #define NOTIFY_DESKTOP_TERMINAL_NOTIFIER 1	/* a Mac's, from Homebrew */
 #define NOTIFY_DESKTOP_OSASCRIPT	2	/* a Mac's own */

@@ -43,6 +43,7 @@ tmux_child_fds(int in, int out)
 		out = null;
 	if (dup2(in, 0) == -1 || dup2(out, 1) == -1 || dup2(null, 2) == -1)
 		_exit(127);
+	compat_closefrom(3);
 	/* Blocked and ignored signals survive exec: give tmux clean ones. */
 	signal(SIGPIPE, SIG_DFL);
 	sigemptyset(&set);
@@ -233,6 +234,8 @@ tmux_spawn_control(int session, pid_t *pidp, int *rfd, int *wfd)
 	}
 	if (pid == 0) {
 		tmux_child_fds(in[0], out[1]);
+		/* Never a control client of a helper gone (issue 42). */
+		osdep_die_with_parent(SIGTERM);
 		tmux_control_environ();
 		execlp("tmux", "tmux", "-N", "-u", "-S", lisad.sid.socket, "-C",
 		    "attach-session", "-E", "-t", target, "-f", flags,

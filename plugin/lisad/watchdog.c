@@ -302,6 +302,7 @@ wd_triage_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 		dup2(in[0], 0);
 		dup2(out[1], 1);
 		dup2(null, 2);
+		compat_closefrom(3);
 		/* Which pane, as @lisa-on-transition is told. */
 		snprintf(pane, sizeof pane, "%%%d", (int)(intptr_t)arg);
 		setenv("LISA_PANE", pane, 1);

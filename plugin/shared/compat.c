@@ -6,7 +6,9 @@
  */
 #include <sys/socket.h>
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "osdep.h"
@@ -24,6 +26,35 @@ compat_fd_flags(int fd, int nonblock)
 	    fcntl(fd, F_SETFL, fl | O_NONBLOCK) == -1)
 		return (-1);
 	return (0);
+}
+
+/*
+ * In a child, every descriptor from LOW up closed: close-on-exec covers a
+ * child that runs a program, not one that does work of its own (a write
+ * to a terminal that reads nothing held every control client's pipe).
+ * The open ones, from /dev/fd where the system lists them.
+ */
+void
+compat_closefrom(int low)
+{
+	struct dirent	*de;
+	DIR		*d;
+	int		 fd, dfd, max;
+
+	if ((d = opendir("/dev/fd")) != NULL) {
+		dfd = dirfd(d);
+		while ((de = readdir(d)) != NULL) {
+			fd = atoi(de->d_name);
+			if (fd >= low && fd != dfd && de->d_name[0] != '.')
+				close(fd);
+		}
+		closedir(d);
+		return;
+	}
+	if ((max = (int)sysconf(_SC_OPEN_MAX)) <= 0 || max > 65536)
+		max = 65536;
+	for (fd = low; fd < max; fd++)
+		close(fd);
 }
 
 int

@@ -428,6 +428,13 @@ proc_forget(void)
 }
 
 /* argv[0] made absolute (main calls osdep_set_argv0): there is no other way. */
+/* No such thing here: the pipe's EOF ends the child (compat_closefrom). */
+void
+osdep_die_with_parent(int sig)
+{
+	(void)sig;
+}
+
 static char	osdep_argv0[PATH_MAX];
 
 void

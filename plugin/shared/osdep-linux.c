@@ -5,6 +5,7 @@
  * zombie, /proc/PID/stat still holds its wait status (field 52).
  */
 #include <sys/inotify.h>
+#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -12,6 +13,7 @@
 #include <dirent.h>
 #include <malloc.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,6 +218,18 @@ proc_children(pid_t pid, pid_t *out, int max)
 	}
 	closedir(d);
 	return (n);
+}
+
+void
+osdep_die_with_parent(int sig)
+{
+	pid_t	parent = getppid();
+
+	if (prctl(PR_SET_PDEATHSIG, sig) != 0)
+		return;
+	/* (it may have died before the prctl: then no signal comes) */
+	if (getppid() != parent)
+		raise(sig);
 }
 
 /* /proc/self/exe says where we are: argv[0] is not needed. */

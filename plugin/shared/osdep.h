@@ -87,7 +87,15 @@ int		 osdep_peer_uid(int, uid_t *);
 	((int64_t)(st)->st_mtim.tv_sec * 1000000000 + (st)->st_mtim.tv_nsec)
 #endif
 
+/*
+ * A child that must not outlive us (a tmux control client): Linux sends
+ * it SIG when we die, even by SIGKILL; elsewhere nothing (the pipe's EOF,
+ * made certain by compat_closefrom in every child, ends it).
+ */
+void		 osdep_die_with_parent(int);
+
 /* compat.c: close-on-exec descriptors, the same on every system. */
+void		 compat_closefrom(int);
 int		 compat_fd_flags(int, int);
 int		 compat_pipe(int[2]);
 int		 compat_socket_unix(int);

@@ -472,3 +472,55 @@ test_desktop_body_is_text() {
 	    fail "markup in the body: $(cat "$TESTDIR/desktop.log")"
 	return 0
 }
+
+# Issue 42: a helper killed (SIGKILL) while a notify-send waits for its
+# click, a slow curl posts and a terminal that reads nothing is being told
+# leaves no control client of its own: within 2 s none remains, kill-server
+# ends the server, the resume records are as they were. (The child that
+# writes to a terminal is lisa's own, no program: it held every control
+# client's pipe until its alarm, and with it the clients and the server.)
+test_killed_helper_leaves_no_client() {
+	command -v curl >/dev/null || skip "no curl"
+	export HOME="$TESTDIR/home" XDG_STATE_HOME="$TESTDIR/state"
+	fake_notify_send ""
+	http_recorder
+	start_server main
+	for s in s1 s2 s3 s4; do T new-session -d -s "$s"; done
+	sock=$(T display -p '#{socket_path}')
+	T set -g @lisa-notify-waiting on
+	T set -g @lisa-notify-cooldown 0
+	T set -g @lisa-notify-url "http://127.0.0.1:$PORT/slow-x"
+	start_helper
+	p=$(agent_window 1 claude)
+	L wait "$p" --until waiting_input --timeout 30 >/dev/null || fail "no agent"
+	until_ms 10000 sh -c "cat '$XDG_STATE_HOME'/lisa/agents/*.agents 2>/dev/null | grep -q claude" ||
+	    fail "no record"
+	tty_client iterm xterm-256color 'iTerm2 3.5.4'
+	until_ms 15000 clients_attached 1 || fail "no client"
+	# Its terminal reads nothing from now on, and is full.
+	tty=$(T list-clients -F '#{client_control_mode} #{client_tty}' | sed -n 's/^0 //p')
+	kill -STOP "$TTYC_iterm"
+	head -c 4000000 /dev/zero >"$tty" &
+	filler=$!
+	turn "$p"
+	until_ms 15000 test -s "$TESTDIR/waiting.pid" || fail "no notify-send waiting"
+	until_ms 15000 grep -q slow-x "$TESTDIR/posts" || fail "no slow post"
+	until_ms 15000 pgrep -P "$HELPER_PID" -x lisad >/dev/null ||
+	    fail "no child writing to the terminal: $(ps -e -o pid,ppid,stat,comm,args | grep -v " ps ")"
+	cat "$XDG_STATE_HOME"/lisa/agents/*.agents >"$TESTDIR/records.before"
+	kill -9 "$HELPER_PID"
+	wait "$HELPER_PID" 2>/dev/null
+	HELPER_PID=
+	# ('-[C]': not the pattern in this sh's own command line)
+	until_ms 2000 sh -c "! pgrep -f -- '-S $sock -[C] attach-session' >/dev/null" ||
+	    fail "control clients left: $(pgrep -fa -- "-S $sock -[C] attach")"
+	T kill-server
+	until_ms 5000 sh -c "! tmux -L $SOCK list-sessions >/dev/null 2>&1" ||
+	    fail "the server stayed: $(tmux -L "$SOCK" list-sessions 2>&1)"
+	cat "$XDG_STATE_HOME"/lisa/agents/*.agents | cmp -s - "$TESTDIR/records.before" ||
+	    fail "records changed: $(cat "$XDG_STATE_HOME"/lisa/agents/*.agents)"
+	kill "$filler" 2>/dev/null
+	kill -CONT "$TTYC_iterm" 2>/dev/null
+	kill "$TTYC_iterm" "$RECORDER" 2>/dev/null
+	return 0
+}
