@@ -62,7 +62,9 @@ menu_agents(struct lisa_ctx *ctx, struct menu_agent **out, size_t *n)
 	enum cls_state		 st;
 
 	*n = 0;
-	if (client_call(ctx, "{\"cmd\":\"list\"}\n", &d, &cause) != 0) {
+	/* (brief: what a menu reads, a tenth of the whole list) */
+	if (client_call(ctx, "{\"cmd\":\"list\",\"brief\":true}\n", &d,
+	    &cause) != 0) {
 		fprintf(stderr, "lisa: %s\n", cause);
 		free(cause);
 		return (-1);

@@ -576,9 +576,43 @@ fleet_pane_json(struct buf *b, struct fleet_host *h, struct fleet_pane *fp)
 	buf_addc(b, '}');
 }
 
-/* Every remote pane of every connected host, each after a comma. */
+/* A remote agent as the menus read it (watch_list_json's BRIEF). */
+static void
+fleet_pane_json_brief(struct buf *b, struct fleet_host *h,
+    struct fleet_pane *fp)
+{
+	int64_t	since = fp->since != NULL ? rfc3339_ms(fp->since) : 0;
+
+	buf_printf(b, "{\"pane_id\":\"%%%d\"", fp->id);
+	json_key(b, "host");
+	json_cstr(b, h->name);
+	json_key(b, "session");
+	json_cstr(b, fp->session != NULL ? fp->session : "");
+	buf_printf(b, ",\"window\":%d", fp->window);
+	json_key(b, "window_name");
+	json_cstr(b, fp->window_name != NULL ? fp->window_name : "");
+	buf_printf(b, ",\"pane_index\":%d,\"target\":\"%%%d@", fp->pane_index,
+	    fp->id);
+	buf_adds(b, h->name);	/* (a host's name is a word: fleet.c) */
+	buf_addc(b, '"');
+	json_key(b, "agent");
+	json_cstr(b, fp->agent);
+	json_key(b, "state");
+	json_cstr(b, cls_state_name(fp->state));
+	json_key(b, "detail");
+	json_cstr(b, fp->detail != NULL ? fp->detail : "");
+	if (since > 0)
+		buf_printf(b, ",\"state_age_ms\":%lld",
+		    (long long)(time_real_ms() - since));
+	buf_addc(b, '}');
+}
+
+/*
+ * Every remote pane of every connected host, each after a comma; BRIEF:
+ * the agents only, as the menus read them.
+ */
 void
-fleet_list_json(struct buf *b, int first)
+fleet_list_json(struct buf *b, int first, int brief)
 {
 	struct fleet_host	*h;
 	struct fleet_pane	*fp;
@@ -587,10 +621,15 @@ fleet_list_json(struct buf *b, int first)
 		if (h->state != FLEET_CONNECTED)
 			continue;
 		RB_FOREACH(fp, fleet_panes, &h->panes) {
+			if (brief && !fp->has_state)
+				continue;
 			if (!first)
 				buf_addc(b, ',');
 			first = 0;
-			fleet_pane_json(b, h, fp);
+			if (brief)
+				fleet_pane_json_brief(b, h, fp);
+			else
+				fleet_pane_json(b, h, fp);
 		}
 	}
 }

@@ -110,7 +110,7 @@ void		 fleet_pane_json(struct buf *, struct fleet_host *,
 		     struct fleet_pane *);
 struct fleet_pane *fleet_pane_find(struct fleet_host *, int);
 int		 fleet_pane_count(struct fleet_host *);
-void		 fleet_list_json(struct buf *, int);
+void		 fleet_list_json(struct buf *, int, int);
 struct publish_places;
 void		 fleet_counts(int *, int *, struct publish_places *);
 char		*fleet_hosts_summary(void);

@@ -302,6 +302,7 @@ listener_request(struct listener_conn *lc, const char *line, size_t len)
 	struct buf	 b;
 	char		*cmd, *cause = NULL, *arg;
 	long long	 n;
+	int		 brief;
 
 	log_debug("request: %.200s", line);
 	if ((d = json_parse(line, len, &cause)) == NULL) {
@@ -321,14 +322,9 @@ listener_request(struct listener_conn *lc, const char *line, size_t len)
 		buf_addc(&b, '}');
 		listener_reply(lc, &b);
 	} else if (strcmp(cmd, "list") == 0) {
-		buf_adds(&b, "{\"ok\":true,\"panes\":[");
-		RB_FOREACH(p, panes, &panes) {
-			if (b.data[b.len - 1] != '[')
-				buf_addc(&b, ',');
-			pane_json(&b, p);
-		}
-		fleet_list_json(&b, b.data[b.len - 1] == '[');
-		buf_adds(&b, "]}");
+		if (json_get_bool(d, 0, "brief", &brief) != 0)
+			brief = 0;
+		watch_list_json(&b, brief);
 		listener_reply(lc, &b);
 	} else if (strcmp(cmd, "events") == 0) {
 		if (json_get_int(d, 0, "since", &n) != 0)

@@ -9,6 +9,7 @@
 #include "lisad.h"
 #include "watch.h"
 #include "tell.h"
+#include "fleet.h"
 
 /*
  * What a waiting agent asks (question.c), as lisa read it: the whole
@@ -300,4 +301,61 @@ watch_json(struct buf *b, struct pane *p)
 	watch_usage(b, w);
 	json_key(b, "signals");
 	watch_signals(b, p, now);
+}
+
+/* An agent as the menus and prefix A read it (watch_list_json). */
+static void
+watch_json_brief(struct buf *b, struct pane *p)
+{
+	struct watch	*w = p->watch;
+	struct session	*s = p->nsessions > 0 ? session_find(p->sessions[0]) :
+			    NULL;
+	const char	*sname = s != NULL ? s->name : "";
+
+	buf_printf(b, "{\"pane_id\":\"%%%d\",\"host\":null", p->id);
+	json_key(b, "session");
+	json_cstr(b, sname);
+	buf_printf(b, ",\"window\":%d", p->window_index);
+	json_key(b, "window_name");
+	json_cstr(b, p->window_name != NULL ? p->window_name : "");
+	buf_printf(b, ",\"pane_index\":%d", p->pane_index);
+	json_key(b, "target");
+	json_cstr(b, sname);	/* (as pane_json's: session:window.pane) */
+	b->len--;
+	buf_printf(b, ":%d.%d\"", p->window_index, p->pane_index);
+	json_key(b, "agent");
+	json_cstr(b, w->agent != NULL ? w->agent->name : NULL);
+	json_key(b, "state");
+	json_cstr(b, cls_state_name(w->res.state));
+	json_key(b, "detail");
+	json_cstr(b, w->res.detail);
+	buf_printf(b, ",\"state_age_ms\":%lld}",
+	    (long long)(time_real_ms() - w->since));
+}
+
+/*
+ * lisa list: every pane (pane_json), then the fleet's. BRIEF: the agents
+ * only, each with what the menus read: at 1,000 agents the whole list
+ * (880 KB) was most of what a key press cost.
+ */
+void
+watch_list_json(struct buf *b, int brief)
+{
+	struct pane	*p;
+	struct watch	*w;
+
+	buf_adds(b, "{\"ok\":true,\"panes\":[");
+	RB_FOREACH(p, panes, &panes) {
+		w = p->watch;
+		if (brief && !(w->classified && w->res.state != ST_NONE))
+			continue;
+		if (b->data[b->len - 1] != '[')
+			buf_addc(b, ',');
+		if (brief)
+			watch_json_brief(b, p);
+		else
+			pane_json(b, p);
+	}
+	fleet_list_json(b, b->data[b->len - 1] == '[', brief);
+	buf_adds(b, "]}");
 }

@@ -185,6 +185,7 @@ int		 watch_question_kinded(struct watch *, const char *,
  */
 #define WATCH_DIALOG_HISTORY	2000
 void		 watch_json(struct buf *, struct pane *);
+void		 watch_list_json(struct buf *, int);
 int		 watch_title_ours(struct watch *);
 int		 watch_matches(struct pane *, unsigned);
 void		 watch_reload(void);
