@@ -193,7 +193,7 @@ test_session_churn_1000() {
 	fd1=$(fd_count "$HELPER_PID") rss1=$(rss_kb "$HELPER_PID")
 	heap1=$(info | jget "d['heap_bytes']")
 	note "500 sessions (after 550) attached and let go in $(($(now_ms) - start)) ms: fds $fd0 -> $fd1, heap in use $heap0 -> $heapm -> $heap1 bytes, RSS $rss0 -> $rssm -> $rss1 kB"
-	[ "$fd1" -eq "$fd0" ] || fail "fds grew: $fd0 -> $fd1 ($(ls -l /proc/$HELPER_PID/fd))"
+	[ "$fd1" -le "$fd0" ] || fail "fds grew: $fd0 -> $fd1 ($(ls -l /proc/$HELPER_PID/fd))"
 	# A leak of even 8 bytes a session would show as 2 kB in each half.
 	# A buffer that grows once (by a doubling, on some tmux versions: the
 	# helper starts from a different size) shows in one half only. (Under
