@@ -147,6 +147,13 @@ resume_instance_runs(const char *instance)
 	char			*end;
 	long long		 pid, start, age;
 
+	/*
+	 * Linux's /proc only: the generic backend's ps gives no zombie's
+	 * state and whole seconds (a server ended a moment before was taken
+	 * for running, and its agents not offered).
+	 */
+	if (strcmp(osdep_name, "linux") != 0)
+		return (-1);
 	pid = strtoll(instance, &end, 10);
 	if (pid <= 1 || pid > INT_MAX || *end != '-')
 		return (-1);

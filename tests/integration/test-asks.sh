@@ -126,6 +126,12 @@ test_asks_all_reachable_among_300() {
 	done
 	until_ms 120000 sh -c "[ \"\$(tmux -L $SOCK show -gv @lisa_count_asks)/\$(tmux -L $SOCK show -gv @lisa_count_waiting)\" = 5/300 ]" ||
 	    fail "counts: asks $(T show -gv @lisa_count_asks) waiting $(T show -gv @lisa_count_waiting)"
+	# (what they ask comes with the screen's read, after the asking)
+	for i in 1 2 3 4 5; do
+		p=$(T display -p -t "main:$((400 + i))" '#{pane_id}')
+		until_ms 15000 state_is "$p" waiting_input permission "" ||
+		    fail "ask$i: $(L status "$p")"
+	done
 	attach main:0 150 24
 	O send-keys C-b a
 	expect_screen "more asking"
