@@ -12,7 +12,7 @@
 #include "lisa.h"
 
 /* The pane's classification, from the helper; NULL if none. */
-static struct json_doc *
+struct json_doc *
 act_status(struct lisa_ctx *ctx, const char *pane, int *obj)
 {
 	struct json_doc	*d;

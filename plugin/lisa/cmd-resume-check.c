@@ -25,22 +25,13 @@ static int
 resume_seen(struct lisa_ctx *ctx, struct resume_started *rs)
 {
 	struct json_doc	*d;
-	struct buf	 req;
-	char		*cause = NULL, *agent, *state, *id;
+	char		*agent, *state, *id;
 	int		 obj, seen = 0;
 
-	buf_init(&req);
-	buf_adds(&req, "{\"cmd\":\"status\",\"pane\":");
-	json_cstr(&req, rs->pane);
-	buf_adds(&req, "}\n");
-	if (client_call(ctx, req.data, &d, &cause) != 0) {
-		/* (a pane the helper has not heard of yet) */
-		free(cause);
-		buf_free(&req);
+	/* (NULL: a pane the helper has not heard of yet) */
+	if ((d = act_status(ctx, rs->pane, &obj)) == NULL)
 		return (0);
-	}
-	buf_free(&req);
-	if ((obj = json_get(d, 0, "pane")) >= 0) {
+	if (obj >= 0) {
 		agent = json_get_str(d, obj, "agent");
 		state = json_get_str(d, obj, "state");
 		id = json_get_str(d, obj, "agent_session");

@@ -213,6 +213,7 @@ struct act_facts {
 	char	 asks[160];	/* "asks to run: touch x", "asks: ..." */
 };
 void	 act_facts(struct lisa_ctx *, const char *, struct act_facts *);
+struct json_doc *act_status(struct lisa_ctx *, const char *, int *);
 int	 cmd_dismiss(struct lisa_ctx *, const char *);
 int	 event_of_pane(struct lisa_ctx *, struct json_doc *, int, const char *,
 	    const char *);
