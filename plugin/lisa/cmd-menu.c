@@ -621,6 +621,25 @@ cmd_key_menu(struct lisa_ctx *ctx, const char *client, const char *arg)
 }
 
 /*
+ * Could CURRENT be a jump window (cmd-jump.c)? Not where the key said it
+ * is not, nor an agent's own pane: then tmux need not be asked.
+ */
+static int
+menu_maybe_jump(struct lisa_ctx *ctx, struct menu_agent *list, size_t n,
+    const char *current)
+{
+	size_t	i;
+
+	if (*ctx->key_pane != '\0')
+		return (ctx->key_jump);
+	for (i = 0; i < n; i++) {
+		if (list[i].host == NULL && strcmp(list[i].pane, current) == 0)
+			return (0);
+	}
+	return (1);
+}
+
+/*
  * Those that ask first, then crashed, stuck, and those at their prompt;
  * after the current one, cycling.
  */
@@ -653,14 +672,8 @@ cmd_key_next(struct lisa_ctx *ctx, const char *client)
 		    "lisa: no agent needs you"));
 	}
 	current = menu_client_pane(ctx, client);
-	/* Not a jump window (the key said, or an agent's): tmux not asked. */
-	for (i = 0; current != NULL && i < n; i++) {
-		if ((*ctx->key_pane != '\0' && !ctx->key_jump) ||
-		    (list[i].host == NULL && strcmp(list[i].pane, current) == 0))
-			break;
-	}
 	/* In a jump window: the remote pane it shows is the current one. */
-	if (current != NULL && i == n) {
+	if (current != NULL && menu_maybe_jump(ctx, list, n, current)) {
 		const char	*q[] = { "display-message", "-p", "-t",
 				    current, "#{@lisa_jump_target}", NULL };
 		char		*jt = NULL;
