@@ -276,7 +276,7 @@ resume_window(struct lisa_ctx *ctx, struct resume_run *run,
     struct resume_agent *ra, const char *sh, struct resume_started *rs)
 {
 	const char	*argv[24], *mv[6];
-	char		*target, *out = NULL, *wname, idx[32], window[32];
+	char		*target, *out = NULL, *wname, *src, idx[32], window[32];
 	int		 a = 0, have, rc, windex = -1;
 
 	have = resume_made(run, ra->session);
@@ -328,25 +328,30 @@ resume_window(struct lisa_ctx *ctx, struct resume_run *run,
 		argv[3] = target;
 		rc = resume_tmux(ctx, argv, rs, window, sizeof window, &windex);
 	}
-	/* A session made anew: its window to the index it had, if free. */
+	/*
+	 * A session made anew: its window to the index it had, if free
+	 * (--dry-run: the session's one window, "^").
+	 */
 	if (rc == 0 && !have && ra->window_index >= 0 &&
 	    windex != ra->window_index) {
 		free(target);
 		xasprintf(&target, "=%s:%s", ra->session, idx);
+		if (run->dry_run)
+			xasprintf(&src, "=%s:^", ra->session);
+		else
+			src = xstrdup(window);
 		mv[0] = "move-window";
 		mv[1] = "-s";
-		mv[2] = run->dry_run ? "" : window;
+		mv[2] = src;
 		mv[3] = "-t";
 		mv[4] = target;
 		mv[5] = NULL;
-		if (run->dry_run) {
-			free(wname);
-			xasprintf(&wname, "=%s:^", ra->session);
-			mv[2] = wname;
+		if (run->dry_run)
 			resume_print_argv(ctx, mv);
-		} else
+		else
 			client_tmux(ctx, &out, mv);	/* (taken: as it is) */
 		free(out);
+		free(src);
 	}
 	free(target);
 	free(wname);
