@@ -581,7 +581,8 @@ static void
 fleet_pane_json_brief(struct buf *b, struct fleet_host *h,
     struct fleet_pane *fp)
 {
-	int64_t	since = fp->since != NULL ? rfc3339_ms(fp->since) : 0;
+	int64_t	 since = fp->since != NULL ? rfc3339_ms(fp->since) : 0;
+	char	*target;
 
 	buf_printf(b, "{\"pane_id\":\"%%%d\"", fp->id);
 	json_key(b, "host");
@@ -591,10 +592,11 @@ fleet_pane_json_brief(struct buf *b, struct fleet_host *h,
 	buf_printf(b, ",\"window\":%d", fp->window);
 	json_key(b, "window_name");
 	json_cstr(b, fp->window_name != NULL ? fp->window_name : "");
-	buf_printf(b, ",\"pane_index\":%d,\"target\":\"%%%d@", fp->pane_index,
-	    fp->id);
-	buf_adds(b, h->name);	/* (a host's name is a word: fleet.c) */
-	buf_addc(b, '"');
+	buf_printf(b, ",\"pane_index\":%d", fp->pane_index);
+	xasprintf(&target, "%%%d@%s", fp->id, h->name);
+	json_key(b, "target");
+	json_cstr(b, target);
+	free(target);
 	json_key(b, "agent");
 	json_cstr(b, fp->agent);
 	json_key(b, "state");

@@ -311,6 +311,7 @@ watch_json_brief(struct buf *b, struct pane *p)
 	struct session	*s = p->nsessions > 0 ? session_find(p->sessions[0]) :
 			    NULL;
 	const char	*sname = s != NULL ? s->name : "";
+	char		*target;
 
 	buf_printf(b, "{\"pane_id\":\"%%%d\",\"host\":null", p->id);
 	json_key(b, "session");
@@ -319,10 +320,11 @@ watch_json_brief(struct buf *b, struct pane *p)
 	json_key(b, "window_name");
 	json_cstr(b, p->window_name != NULL ? p->window_name : "");
 	buf_printf(b, ",\"pane_index\":%d", p->pane_index);
+	/* (as pane_json's: session:window.pane) */
+	xasprintf(&target, "%s:%d.%d", sname, p->window_index, p->pane_index);
 	json_key(b, "target");
-	json_cstr(b, sname);	/* (as pane_json's: session:window.pane) */
-	b->len--;
-	buf_printf(b, ":%d.%d\"", p->window_index, p->pane_index);
+	json_cstr(b, target);
+	free(target);
 	json_key(b, "agent");
 	json_cstr(b, w->agent != NULL ? w->agent->name : NULL);
 	json_key(b, "state");
