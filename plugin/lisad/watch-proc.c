@@ -25,7 +25,7 @@
 static char *
 watch_agent_exe(pid_t pid, const char *word)
 {
-	char	 env[32768], cwd[PATH_MAX], *p, *end, *path, *dir, *found;
+	char	 env[32768], cwd[PATH_MAX], *p, *end, *found;
 	ssize_t	 n;
 
 	if (word == NULL || *word == '\0' || strlen(word) >= PATH_MAX)
@@ -46,16 +46,7 @@ watch_agent_exe(pid_t pid, const char *word)
 		;
 	if (p >= end)
 		return (NULL);
-	path = p + 5;
-	while ((dir = strsep(&path, ":")) != NULL) {
-		if (*dir != '/')
-			continue;	/* (relative to what, now?) */
-		xasprintf(&found, "%s/%s", dir, word);
-		if (access(found, X_OK) == 0)
-			return (found);
-		free(found);
-	}
-	return (NULL);
+	return (path_which_in(p + 5, word, 1));
 }
 
 static void	watch_agent_exited(int, short, void *);

@@ -52,6 +52,7 @@ char	*markup_escape(const char *);
 
 /* which.c: a program on PATH, or NULL. */
 char	*path_which(const char *);
+char	*path_which_in(const char *, const char *, int);
 
 /* json.c: writing and reading (jsmn) JSON. */
 size_t	 json_utf8_len(const unsigned char *, size_t);
