@@ -405,6 +405,8 @@ main(int argc, char **argv)
 	log_debug("lisad %s for %s (tmux %s, pid %ld)", LISA_VERSION,
 	    lisad.sid.socket, lisad.version, (long)lisad.server_pid);
 
+	/* Before any control client, and before our signal handling. */
+	osdep_guard_children(SIGTERM);
 	signal(SIGPIPE, SIG_IGN);
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);

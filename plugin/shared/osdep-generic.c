@@ -428,11 +428,61 @@ proc_forget(void)
 }
 
 /* argv[0] made absolute (main calls osdep_set_argv0): there is no other way. */
-/* No such thing here: the pipe's EOF ends the child (compat_closefrom). */
+/*
+ * No parent-death signal in POSIX. The guard is a child in a process group
+ * of its own, the children join it, and it waits on a pipe only we hold:
+ * at its EOF (we are gone, however we died) it signals its group. A group
+ * is never reused while its leader lives, so no stranger gets the signal.
+ */
+static pid_t	osdep_guard = -1;
+
+void
+osdep_guard_children(int sig)
+{
+	sigset_t	set;
+	char		c;
+	ssize_t		n;
+	int		fds[2], null;
+	pid_t		pid;
+
+	if (osdep_guard != -1 || compat_pipe(fds) != 0)
+		return;
+	if ((pid = fork()) == -1) {
+		close(fds[0]);
+		close(fds[1]);
+		return;
+	}
+	if (pid == 0) {
+		setpgid(0, 0);
+		null = open("/dev/null", O_RDWR);
+		dup2(fds[0], 0);
+		dup2(null, 1);
+		dup2(null, 2);
+		compat_closefrom(3);
+		/* (a signal to us all ends the helper; its EOF ends us) */
+		signal(SIGHUP, SIG_IGN);
+		signal(SIGINT, SIG_IGN);
+		signal(sig, SIG_IGN);
+		sigemptyset(&set);
+		sigprocmask(SIG_SETMASK, &set, NULL);
+		while ((n = read(0, &c, 1)) != 0 && (n == 1 || errno == EINTR))
+			;
+		kill(0, sig);
+		_exit(0);
+	}
+	/* (here as well: a child may join before the guard runs) */
+	setpgid(pid, pid);
+	close(fds[0]);
+	osdep_guard = pid;
+	/* fds[1] stays open, close-on-exec, until we exit. */
+}
+
 void
 osdep_die_with_parent(int sig)
 {
 	(void)sig;
+	if (osdep_guard != -1)
+		setpgid(0, osdep_guard);
 }
 
 static char	osdep_argv0[PATH_MAX];

@@ -220,6 +220,13 @@ proc_children(pid_t pid, pid_t *out, int max)
 	return (n);
 }
 
+/* (PR_SET_PDEATHSIG needs no guard) */
+void
+osdep_guard_children(int sig)
+{
+	(void)sig;
+}
+
 void
 osdep_die_with_parent(int sig)
 {

@@ -88,10 +88,13 @@ int		 osdep_peer_uid(int, uid_t *);
 #endif
 
 /*
- * A child that must not outlive us (a tmux control client): Linux sends
- * it SIG when we die, even by SIGKILL; elsewhere nothing (the pipe's EOF,
- * made certain by compat_closefrom in every child, ends it).
+ * A child that must not outlive us (a tmux control client), even when we
+ * die by SIGKILL: a control client whose output tmux could not write stays
+ * forever, EOF on its input or not. Linux sends it SIG (prctl); elsewhere
+ * osdep_guard_children, called once by the parent before any such child,
+ * starts a guard that sends SIG to the children when we are gone.
  */
+void		 osdep_guard_children(int);
 void		 osdep_die_with_parent(int);
 
 /* compat.c: close-on-exec descriptors, the same on every system. */

@@ -65,8 +65,14 @@ test_stop_removes_hooks_and_socket() {
 	T show-hooks -g | grep -q 'session-created\[5472\]' || fail "session-created hook missing"
 	# The user's own hooks at other indexes stay.
 	T set-hook -g 'pane-died[0]' 'display-message mine'
+	# (its children: the generic backend's guard of its control clients)
+	kids=$(pgrep -P "$HELPER_PID")
 	L stop | grep -q stopped || fail "stop"
 	wait_helper_exit 3000 || fail "helper did not stop"
+	for k in $kids; do
+		until_ms 3000 sh -c "! kill -0 $k 2>/dev/null" ||
+		    fail "child left: $(ps -o pid,ppid,args -p "$k")"
+	done
 	T show-hooks -gw | grep -q '5472' && fail "hook left behind: $(T show-hooks -gw)"
 	T show-hooks -g | grep -q '5472' && fail "hook left behind"
 	T show-hooks -gw | grep -q 'pane-died\[0\] display-message mine' || fail "user hook lost"

@@ -502,10 +502,13 @@ test_killed_helper_leaves_no_client() {
 	kill -STOP "$TTYC_iterm"
 	head -c 4000000 /dev/zero >"$tty" &
 	filler=$!
+	# (the generic backend's guard is a lisad child from the start)
+	guard=$(pgrep -P "$HELPER_PID" -x lisad)
+	kids=$(echo $guard | wc -w)
 	turn "$p"
 	until_ms 15000 test -s "$TESTDIR/waiting.pid" || fail "no notify-send waiting"
 	until_ms 15000 grep -q slow-x "$TESTDIR/posts" || fail "no slow post"
-	until_ms 15000 pgrep -P "$HELPER_PID" -x lisad >/dev/null ||
+	until_ms 15000 sh -c "[ \$(pgrep -P $HELPER_PID -x lisad | wc -l) -gt $kids ]" ||
 	    fail "no child writing to the terminal: $(ps -e -o pid,ppid,stat,comm,args | grep -v " ps ")"
 	# (the agents' lines: the header's "saved" moves with each save, a
 	# second after a verdict, which can come after this look)
@@ -516,6 +519,9 @@ test_killed_helper_leaves_no_client() {
 	# ('-[C]': not the pattern in this sh's own command line)
 	until_ms 2000 sh -c "! pgrep -f -- '-S $sock -[C] attach-session' >/dev/null" ||
 	    fail "control clients left: $(pgrep -fa -- "-S $sock -[C] attach")"
+	for g in $guard; do
+		until_ms 2000 sh -c "! kill -0 $g 2>/dev/null" || fail "guard $g left"
+	done
 	T kill-server
 	until_ms 5000 sh -c "! tmux -L $SOCK list-sessions >/dev/null 2>&1" ||
 	    fail "the server stayed: $(tmux -L "$SOCK" list-sessions 2>&1)"
