@@ -91,11 +91,8 @@ cmd_hook(int argc, char **argv)
 		json_cstr(&req, argv[i]);
 	}
 	buf_adds(&req, "]}\n");
-	/*
-	 * session-created holds tmux's notifications: the helper answers
-	 * within 8 s whatever happens (session.c).
-	 */
-	rc = client_request_ms(fd, req.data, &reply, &cause, 10000);
+	/* (in the background: tmux waits for none of them) */
+	rc = client_request_ms(fd, req.data, &reply, &cause, 5000);
 	close(fd);
 	/*
 	 * Connected, but no answer: a dying helper's socket can still take

@@ -73,6 +73,7 @@ lisad_stop(int code)
 	notify_spawn_stop();
 	fleet_close();
 	session_close_all();
+	proxy_close();
 	listener_close();
 	loop_exit(code);
 }
@@ -433,6 +434,7 @@ main(int argc, char **argv)
 	events_open();
 	if (listener_open(lisad.sockpath, &cause) != 0)
 		fatalx("%s", cause);
+	proxy_open();
 	hooks_install();
 	/* A death notice of the helper before us (lisa.c) is over. */
 	tmux_run(NULL, "set-option", "-gqu", "@lisa_error", (char *)NULL);

@@ -74,6 +74,12 @@ int		 tmux_run(char **, const char *, ...) __attribute__((sentinel));
 int		 tmux_source(const char *);
 int		 tmux_spawn_control(int, pid_t *, int *, int *);
 
+/* tmux-proxy.c */
+int		 proxy_open(void);
+void		 proxy_close(void);
+const char	*proxy_path(void);
+uint64_t	 proxy_clients(void);
+
 /* session.c: one control client per tmux session. */
 struct session {
 	int			 id;
@@ -248,8 +254,6 @@ void		 listener_event(const char *, size_t);
 void		 listener_pane_changed(struct pane *);
 void		 listener_pane_gone(int);
 int		 listener_pane_arg(const char *);
-void		 listener_hooks_ready(void);
-int64_t		 listener_hold_age(void);
 
 /* info.c: what the helper says of itself. */
 void		 info_json(struct buf *);

@@ -35,8 +35,6 @@ struct listener_conn {
 	int				 fleet;		/* panes pushed */
 	int				 wait_pane;	/* -1: not waiting */
 	char				*wait_host;	/* a remote pane's */
-	int				 wait_session;	/* -1; a hook waits */
-	uint64_t			 wait_since;	/* mono ms */
 	unsigned			 wait_mask;	/* 1 << state */
 	TAILQ_ENTRY(listener_conn)	 entry;
 };
@@ -187,10 +185,8 @@ listener_hook(struct listener_conn *lc, struct json_doc *d)
 		buf_add(&lc->out, "{\"ok\":true}\n", 12);
 	} else if (event != NULL && strcmp(event, "session-created") == 0 &&
 	    a[0] != NULL && a[0][0] == '$' && listener_num_arg(a[0] + 1) != -1) {
-		/* Answered once our clients have all identified. */
-		lc->wait_session = listener_num_arg(a[0] + 1);
-		lc->wait_since = time_mono_ms();
-		session_hooked(lc->wait_session);
+		session_hooked(listener_num_arg(a[0] + 1));
+		buf_add(&lc->out, "{\"ok\":true}\n", 12);
 	} else
 		listener_error(lc, "unknown hook event");
 	free(event);
@@ -580,7 +576,6 @@ listener_accept_cb(int fd, short revents, void *arg)
 	lc = xcalloc(1, sizeof *lc);
 	lc->fd = cfd;
 	lc->wait_pane = -1;
-	lc->wait_session = -1;
 	buf_init(&lc->in);
 	buf_init(&lc->out);
 	lc->lf = loop_add(cfd, POLLIN, listener_conn_cb, lc);
@@ -686,48 +681,6 @@ listener_pane_changed(struct pane *p)
 		listener_pane_reply(lc, p, p->id);
 		if (listener_flush(lc) != 0)
 			listener_conn_free(lc);
-	}
-}
-
-/*
- * Session-created hooks hold tmux's queue until our clients have all
- * identified themselves: answer them.
- */
-/*
- * How long the session-created hook that holds tmux's queue has held it
- * (ms), or -1 if none does: `lisa _hook` gives up after a while, and tmux
- * goes on then, hold or not.
- */
-int64_t
-listener_hold_age(void)
-{
-	struct listener_conn	*lc;
-	uint64_t		 now = time_mono_ms();
-	int64_t			 age = -1;
-
-	TAILQ_FOREACH(lc, &listener_conns, entry) {
-		if (lc->wait_session != -1 && !lc->closing &&
-		    (int64_t)(now - lc->wait_since) > age)
-			age = (int64_t)(now - lc->wait_since);
-	}
-	return (age);
-}
-
-void
-listener_hooks_ready(void)
-{
-	struct listener_conn	*lc, *lc1;
-
-	/*
-	 * Written by the loop, not now: this may run inside the request of
-	 * the very connection it answers, which a failed write would free.
-	 */
-	TAILQ_FOREACH_SAFE(lc, &listener_conns, entry, lc1) {
-		if (lc->wait_session == -1)
-			continue;
-		lc->wait_session = -1;
-		buf_add(&lc->out, "{\"ok\":true}\n", 12);
-		listener_update(lc);
 	}
 }
 

@@ -4,19 +4,12 @@
  * come and go as %sessions-changed says; sessions matching
  * @lisa-ignore-sessions are left alone.
  *
- * A new session is attached only once sessions have stopped changing for
- * SESSION_SETTLE_MS (or after SESSION_SETTLE_MAX_MS). tmux before 3.7
- * crashes if a session is made or closed while a control client is
- * half-way through identifying itself (its flags read, its state not yet
- * made: tmux GitHub issue 4980). Scripts make and kill sessions in bursts,
- * exactly when we would attach; waiting for quiet leaves those alone.
- *
- * A session made while we run is announced by our session-created hook.
- * tmux runs hooks from its global queue, the one that also delivers every
- * notification to control clients; the hook (run-shell without -b) holds
- * that queue until our client for the session has identified itself (at
- * most a second), so no notification can reach it half-made. Such a
- * session is attached at once.
+ * A new session is attached as soon as a list shows it. tmux before 3.7
+ * crashes if a notification reaches a control client half-way through
+ * identifying itself (tmux GitHub issue 4980): there our clients go
+ * through tmux-proxy.c, which hands tmux each identify whole. A session
+ * made while no client of ours is attached is announced by our
+ * session-created hook (run-shell -b: it holds nothing).
  */
 #include <sys/wait.h>
 
@@ -39,39 +32,7 @@ struct sessions sessions = RB_INITIALIZER(&sessions);
 static int	session_refreshing;	/* a list-sessions is in flight */
 static struct session *session_list_on;	/* on this client */
 static int	session_dirty;		/* and another was asked for since */
-static int	session_listed;		/* the first list has been applied */
 
-#define SESSION_SETTLE_MS 300
-#define SESSION_SETTLE_MAX_MS 10000
-static uint64_t	session_changed_at;	/* last %sessions-changed */
-
-/*
- * Hooks that hold tmux's queue: session_hold_gen is the generation of the
- * last, session_list_gen that of the last session list applied (a list
- * asked for after the hook shows its session); session_holding while a
- * list is applied under a hold.
- */
-#define SESSION_HOLD_ATTACH_MS 2000	/* `lisa _hook` waits 10 s */
-#define SESSION_HOLD_MAX_MS 8000	/* then we answer whatever */
-static struct loop_timer session_hold_timer;
-static uint64_t	session_gen;
-static uint64_t	session_hold_gen;
-static uint64_t	session_list_gen;
-static uint64_t	session_list_asked;
-static int	session_holding;	/* attaches left under this hold */
-static int	session_hold_id;	/* the session its hook named */
-#define SESSION_HOLD_ATTACHES 3
-
-/* Sessions seen, not yet old enough to attach. */
-struct session_young {
-	int				 id;
-	uint64_t			 seen;
-	int				 mark;
-	int				 warned;
-	TAILQ_ENTRY(session_young)	 entry;
-};
-static TAILQ_HEAD(, session_young) session_young =
-    TAILQ_HEAD_INITIALIZER(session_young);
 static struct loop_timer	 session_settle_timer;
 static struct loop_timer	 session_reap_timer;
 
@@ -167,102 +128,6 @@ session_send(struct session *s, const char *cmd, ctl_reply_cb cb, void *arg)
 }
 
 /*
- * A hook holds tmux's queue: every session not yet attached can be, and
- * the hook is answered once every client of ours has identified.
- */
-static void
-session_hold_check(void)
-{
-	struct session	*s;
-
-	if (session_hold_gen > session_list_gen)
-		return;		/* the list that shows the new session */
-	RB_FOREACH(s, sessions, &sessions) {
-		if (!s->identified)
-			return;
-	}
-	loop_timer_del(&session_hold_timer);
-	listener_hooks_ready();
-}
-
-/* The session-created hook: it holds tmux's queue until we answer. */
-void
-session_hooked(int id)
-{
-	log_debug("session $%d: hook holds tmux's queue", id);
-	if (lisad.stopping) {
-		listener_hooks_ready();
-		return;
-	}
-	session_hold_gen = ++session_gen;
-	session_hold_id = id;
-	/* A client that never identifies must not hold tmux for long. */
-	loop_timer_del(&session_hold_timer);
-	loop_timer_add(&session_hold_timer, SESSION_HOLD_MAX_MS);
-	session_changed();
-}
-
-static void
-session_hold_timer_cb(void *arg)
-{
-	log_warnx("a hook held tmux for %d ms: let go", SESSION_HOLD_MAX_MS);
-	listener_hooks_ready();
-}
-
-/* Attach now, or once the session has settled (see the top). */
-static void
-session_attach_settled(int id, const char *name, uint64_t now)
-{
-	struct session_young	*y;
-
-	/*
-	 * Under a hold: the hooked session first, a few others whose hooks
-	 * were lost or are queued behind; each client must identify before
-	 * the hold ends, and many at once can take seconds on a busy box.
-	 */
-	if (!session_listed || (session_holding > 0 &&
-	    (id == session_hold_id || session_holding > 1))) {
-		if (session_listed)
-			session_holding--;
-		session_attach(id, name);	/* there before us, or held */
-		return;
-	}
-	TAILQ_FOREACH(y, &session_young, entry) {
-		if (y->id == id)
-			break;
-	}
-	if (y == NULL) {
-		y = xcalloc(1, sizeof *y);
-		y->id = id;
-		y->seen = now;
-		TAILQ_INSERT_TAIL(&session_young, y, entry);
-	}
-	y->mark = 1;
-	/*
-	 * With our hook in place a new session is attached only while a
-	 * hook holds tmux's queue (its own, or the next session's, if its
-	 * hook was lost). Queued notifications make the list look quiet:
-	 * no attach outside a hold is safe.
-	 */
-	if (lisad.hooks_installed) {
-		if (!y->warned && now - y->seen >= SESSION_SETTLE_MAX_MS) {
-			log_warnx("session $%d: no hook yet, not attached", id);
-			y->warned = 1;
-		}
-		return;
-	}
-	if (now - session_changed_at >= SESSION_SETTLE_MS ||
-	    now - y->seen >= SESSION_SETTLE_MAX_MS) {
-		TAILQ_REMOVE(&session_young, y, entry);
-		free(y);
-		session_attach(id, name);
-		return;
-	}
-	loop_timer_add(&session_settle_timer,
-	    session_changed_at + SESSION_SETTLE_MS - now);
-}
-
-/*
  * A reply line in none of the shapes we asked for: a tmux that quotes or
  * separates differently. Never silent: counted for lisa doctor, said once
  * in tmux.
@@ -287,39 +152,25 @@ session_unparsed(const char *line)
 void
 session_changed(void)
 {
-	session_changed_at = time_mono_ms();
 	session_refresh();
+}
+
+/* Our session-created hook (it holds nothing: see the top). */
+void
+session_hooked(int id)
+{
+	log_debug("session $%d: made (hook)", id);
+	session_changed();
 }
 
 /* Apply "id\037name" lines: attach new sessions, drop ignored ones. */
 static void
 session_apply_list(const char *body, size_t len)
 {
-	struct session		*s;
-	struct session_young	*y, *y1;
-	char			*copy, *line, *p, *sep;
-	uint64_t		 now = time_mono_ms();
-	int64_t			 hold;
-	int			 id;
+	struct session	*s;
+	char		*copy, *line, *p, *sep;
+	int		 id;
 
-	TAILQ_FOREACH(y, &session_young, entry)
-		y->mark = 0;
-	/*
-	 * Asked for after the last hook, whose hold is young enough that our
-	 * clients can identify before `lisa _hook` gives up on us: every new
-	 * session in it can be attached now. (A busy server can take seconds
-	 * to answer a list; then they wait for the next hold.)
-	 */
-	hold = listener_hold_age();
-	session_holding = (session_hold_gen != 0 &&
-	    session_list_asked >= session_hold_gen &&
-	    session_list_gen < session_hold_gen &&
-	    hold >= 0 && hold < SESSION_HOLD_ATTACH_MS) ?
-	    SESSION_HOLD_ATTACHES : 0;
-	if (session_hold_gen > session_list_gen &&
-	    session_list_asked >= session_hold_gen && !session_holding)
-		log_debug("hold %lld ms old: nothing attached under it",
-		    (long long)hold);
 	copy = p = xstrndup(body, len);
 	while ((line = strsep(&p, "\n")) != NULL) {
 		if (line[0] != '$' ||
@@ -340,27 +191,16 @@ session_apply_list(const char *body, size_t len)
 			continue;
 		}
 		if (s == NULL)
-			session_attach_settled(id, sep + 1, now);
+			session_attach(id, sep + 1);
 		else if (strcmp(s->name, sep + 1) != 0) {
 			free(s->name);
 			s->name = xstrdup(sep + 1);
 		}
 	}
 	free(copy);
-	session_holding = 0;
-	session_list_gen = session_list_asked;
-	session_hold_check();
-	/* Gone before it settled: never attached, nothing to undo. */
-	TAILQ_FOREACH_SAFE(y, &session_young, entry, y1) {
-		if (!y->mark) {
-			log_debug("session $%d gone before it settled", y->id);
-			TAILQ_REMOVE(&session_young, y, entry);
-			free(y);
-		}
-	}
-	session_listed = 1;
 }
 
+/* (the next turn: a list asked for again) */
 static void
 session_settle_cb(void *arg)
 {
@@ -413,7 +253,6 @@ session_refresh(void)
 		ctl_quote_str(&b, SESSION_LIST_FORMAT);
 		session_send(s, "show-options -gqv @lisa-ignore-sessions",
 		    session_ignore_cb, NULL);
-		session_list_asked = session_gen;
 		session_refreshing =
 		    session_send(s, b.data, session_list_cb, NULL) == 0;
 		session_list_on = session_refreshing ? s : NULL;
@@ -430,7 +269,6 @@ session_refresh(void)
 	} else
 		free(out);
 	out = NULL;
-	session_list_asked = session_gen;
 	if (tmux_run(&out, "list-sessions", "-F", SESSION_LIST_FORMAT,
 	    (char *)NULL) == 0)
 		session_apply_list(out, strlen(out));
@@ -441,7 +279,6 @@ void
 session_start(void)
 {
 	loop_timer_init(&session_settle_timer, session_settle_cb, NULL);
-	loop_timer_init(&session_hold_timer, session_hold_timer_cb, NULL);
 	loop_timer_init(&session_reap_timer, session_reap_cb, NULL);
 	session_refresh();
 }
@@ -625,8 +462,6 @@ session_remove(struct session *s)
 		session_dirty = 1;
 		loop_timer_add(&session_settle_timer, 0);
 	}
-	if (!s->identified)
-		session_hold_check();
 	pane_session_gone(s->id);
 	/* (the loop forgets the fds before they close) */
 	loop_del(s->rev);
@@ -652,14 +487,8 @@ session_read_cb(int fd, short revents, void *arg)
 	struct session	*s = arg;
 	int		 rc;
 
-	/*
-	 * tmux writes to a control client only once it has identified
-	 * itself: our session-created hook may let tmux go on (see top).
-	 */
-	if (!s->identified) {
-		s->identified = 1;
-		session_hold_check();
-	}
+	/* (tmux writes to a control client once it has identified) */
+	s->identified = 1;
 	if ((rc = ctl_client_read(s->ctl)) == -1)
 		session_remove(s);
 	else if (rc == 0 && s->behind)
@@ -738,8 +567,7 @@ session_close(struct session *s)
 void
 session_close_all(void)
 {
-	struct session		*s, *s1;
-	struct session_young	*y;
+	struct session	*s, *s1;
 
 	RB_FOREACH_SAFE(s, sessions, &sessions, s1) {
 		session_close(s);
@@ -750,10 +578,6 @@ session_close_all(void)
 	loop_timer_del(&session_reap_timer);
 	if (session_server_timer_ready)
 		loop_timer_del(&session_server_timer);
-	while ((y = TAILQ_FIRST(&session_young)) != NULL) {
-		TAILQ_REMOVE(&session_young, y, entry);
-		free(y);
-	}
 }
 
 /*

@@ -237,7 +237,9 @@ tmux_spawn_control(int session, pid_t *pidp, int *rfd, int *wfd)
 		/* Never a control client of a helper gone (issue 42). */
 		osdep_die_with_parent(SIGTERM);
 		tmux_control_environ();
-		execlp("tmux", "tmux", "-N", "-u", "-S", lisad.sid.socket, "-C",
+		/* (before 3.7 through our relay: tmux-proxy.c) */
+		execlp("tmux", "tmux", "-N", "-u", "-S", proxy_path() != NULL ?
+		    proxy_path() : lisad.sid.socket, "-C",
 		    "attach-session", "-E", "-t", target, "-f", flags,
 		    (char *)NULL);
 		_exit(127);

@@ -2,10 +2,9 @@
  * tmux hooks. There is no control-mode notification for a pane's death, so
  * pane-died (fired at once for panes kept by remain-on-exit) runs
  * `lisa _hook` in the background into our socket; session-created covers
- * the moment no control client is attached to tell us, and holds tmux's
- * global queue (every notification to control clients goes through it)
- * until our client for the session has identified itself: tmux < 3.7
- * crashes when one reaches a control client half-way through that.
+ * the moment no control client is attached to tell us. None waits: a
+ * hook that holds tmux's global queue holds every notification, and one
+ * held for a session killed meanwhile crashes tmux (GitHub issue 5244).
  * client-detached fires when our own control clients go, as they do when
  * the helper dies: `lisa _hook` then finds no helper and says so in the
  * status line (a clean stop takes the hooks out first). Ours live at
@@ -20,13 +19,11 @@
 /*
  * The hook body: run-shell [-b] "'lisa' _hook 'socket' EVENT ARGS". Three
  * layers of quoting: shell (our paths), format (run-shell expands '#', so
- * paths get "##"), and tmux command syntax (ctl_quote). Without -b, tmux
- * waits for it before the queue's next item (session-created: see
- * session.c); `lisa _hook` then answers within a second, and prints
- * nothing (tmux would show it).
+ * paths get "##"), and tmux command syntax (ctl_quote). Always -b: tmux
+ * goes on at once; `lisa _hook` prints nothing (tmux would show it).
  */
 static char *
-hooks_body(const char *event, const char *args, int wait)
+hooks_body(const char *event, const char *args)
 {
 	struct buf	sh, fmt, cmd;
 
@@ -40,7 +37,7 @@ hooks_body(const char *event, const char *args, int wait)
 	if (args != NULL)
 		buf_printf(&fmt, " %s", args);	/* our own formats */
 	buf_init(&cmd);
-	buf_adds(&cmd, wait ? "run-shell " : "run-shell -b ");
+	buf_adds(&cmd, "run-shell -b ");
 	ctl_quote(&cmd, fmt.data, fmt.len);
 	buf_free(&sh);
 	buf_free(&fmt);
@@ -66,16 +63,16 @@ hooks_install(void)
 
 	if (lisad.dead_hook) {
 		body = hooks_body("pane-died", "'#{pane_id}' "
-		    "'#{pane_dead_status}' '#{pane_dead_signal}'", 0);
+		    "'#{pane_dead_status}' '#{pane_dead_signal}'");
 		if (hooks_set("pane-died", body) != 0)
 			rc = -1;
 		free(body);
 	}
-	body = hooks_body("session-created", "'#{session_id}'", 1);
+	body = hooks_body("session-created", "'#{session_id}'");
 	if (hooks_set("session-created", body) != 0)
 		rc = -1;
 	free(body);
-	body = hooks_body("client-detached", "'#{socket_path}'", 0);
+	body = hooks_body("client-detached", "'#{socket_path}'");
 	if (hooks_set("client-detached", body) != 0)
 		rc = -1;
 	free(body);

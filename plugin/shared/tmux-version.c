@@ -70,6 +70,8 @@ tmux_caps_get(const struct tmux_version *v, struct tmux_caps *c)
 	c->display_client = tmux_version_ge(v, 3, 3);
 	/* Notifications to a half-identified control client: fixed in 3.7. */
 	c->identify_crash = !tmux_version_ge(v, 3, 7);
+	/* tmux 3.6 took OpenBSD's new imsg: a 32-bit length, no flags. */
+	c->imsg_len32 = tmux_version_ge(v, 3, 6);
 	/*
 	 * Before 3.7 the subscription timer of a control client whose
 	 * session was just killed reads the session it no longer has
@@ -87,10 +89,9 @@ tmux_caps_get(const struct tmux_version *v, struct tmux_caps *c)
 static const struct tmux_bug tmux_bug_list[] = {
 	{ "identify", "a session or window made or closed while a control "
 	  "client identifies itself crashes the server (tmux GitHub issue "
-	  "4980, fixed in 3.7)", "lisa attaches new sessions only from its "
-	  "session-created hook, which holds tmux's notifications until "
-	  "lisa's client has identified; sessions there before lisa are "
-	  "attached once, at start. Upgrade to tmux 3.7 to be rid of it" },
+	  "4980, fixed in 3.7)", "lisa's control clients connect through "
+	  "the helper, which hands tmux each identify in one piece: no "
+	  "notification can fall inside it" },
 	{ "sigchld", "built with utempter (Debian's and Ubuntu's are), "
 	  "tmux before 3.6 drops the SIGCHLD of a pane process that dies "
 	  "while tmux updates utmp, so the process stays a zombie and the "
@@ -105,6 +106,13 @@ static const struct tmux_bug tmux_bug_list[] = {
 	  "from the processes (pidfd) and, from 3.3, the pane-died hook; "
 	  "a respawned pane is seen when it writes (or lisa retry says "
 	  "so)" },
+	{ "held-notification", "a window change and the kill of its "
+	  "session in one command list (new-window \\; kill-session) "
+	  "crashes the server while any control client is attached: "
+	  "lisa's, or a terminal's tmux -CC (GitHub issue 5244, fixed "
+	  "after 3.7c)", "run such commands as separate tmux commands; "
+	  "no hook of lisa's holds tmux's notifications, so apart they "
+	  "are safe" },
 	{ "remain-on-exit", "a pane dying with remain-on-exit while a "
 	  "control client is attached can crash the server (tmux #2828)",
 	  "lisa installs no pane-died hook and keeps no agent's pane here; "
@@ -125,7 +133,9 @@ tmux_bugs(const struct tmux_version *v, const struct tmux_bug **out,
 		out[n++] = &tmux_bug_list[1];
 	if (!tmux_version_ge(v, 3, 7) && n < max)
 		out[n++] = &tmux_bug_list[2];
-	if (v->major == 3 && v->minor == 2 && n < max)
+	if (!tmux_version_ge(v, 3, 8) && n < max)
 		out[n++] = &tmux_bug_list[3];
+	if (v->major == 3 && v->minor == 2 && n < max)
+		out[n++] = &tmux_bug_list[4];
 	return (n);
 }

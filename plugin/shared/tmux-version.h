@@ -23,6 +23,7 @@ struct tmux_caps {
 	int	 dead_hook;	/* pane-died + remain-on-exit are safe */
 	int	 display_client; /* display-message -c CLIENT */
 	int	 identify_crash; /* tmux GitHub issue 4980 (< 3.7) */
+	int	 imsg_len32;	/* the client protocol's 32-bit length (3.6+) */
 	int	 subscriptions;	/* refresh-client -B is safe (3.7+) */
 	int	 list_keys_quiet; /* list-keys -T T KEY prints nothing (3.7+) */
 	int	 popup_title;	/* display-popup -T TITLE (3.3+) */

@@ -101,8 +101,8 @@ test_helper_sigkilled_restarted() {
 }
 
 # Sessions made and killed at once, 200 times: tmux 3.3a crashes if a
-# session closes while a control client identifies itself, so the helper
-# waits for a session to settle before it attaches (session.c).
+# session closes while a control client identifies itself, so the helper's
+# clients identify through its relay (tmux-proxy.c).
 # long: sessions by the hundred
 test_session_churn_instant_kill() {
 	start_server main
@@ -118,7 +118,7 @@ test_session_churn_instant_kill() {
 }
 
 one_session() { [ "$(info | jget "d['sessions']")" = 1 ] &&
-    [ "$(pgrep -c -P "$HELPER_PID")" = 1 ]; }
+    [ "$(pgrep -c -P "$HELPER_PID" -f -- " -C attach-session ")" = 1 ]; }
 
 # 1000 sessions, 50 at a time: each attached by the helper (a control
 # client each), then killed. Afterwards the helper holds no more file

@@ -513,12 +513,16 @@ test_killed_helper_leaves_no_client() {
 	# (the agents' lines: the header's "saved" moves with each save, a
 	# second after a verdict, which can come after this look)
 	sed 1d "$XDG_STATE_HOME"/lisa/agents/*.agents >"$TESTDIR/records.before"
+	# Its clients, to the server or (tmux < 3.7) through its relay; '-[C]':
+	# not the pattern in this sh's own command line.
+	pat="-S ($sock|$XDG_RUNTIME_DIR/lisa/[^ ]*[.]tmux) -[C] attach-session"
+	[ "$(pgrep -f -- "$pat" | wc -l)" = 5 ] ||
+	    fail "clients before: $(pgrep -fa -- "$pat")"
 	kill -9 "$HELPER_PID"
 	wait "$HELPER_PID" 2>/dev/null
 	HELPER_PID=
-	# ('-[C]': not the pattern in this sh's own command line)
-	until_ms 2000 sh -c "! pgrep -f -- '-S $sock -[C] attach-session' >/dev/null" ||
-	    fail "control clients left: $(pgrep -fa -- "-S $sock -[C] attach")"
+	until_ms 2000 sh -c "! pgrep -f -- '$pat' >/dev/null" ||
+	    fail "control clients left: $(pgrep -fa -- "$pat")"
 	for g in $guard; do
 		until_ms 2000 sh -c "! kill -0 $g 2>/dev/null" || fail "guard $g left"
 	done

@@ -368,10 +368,77 @@ test_crash_dismissed_by_command_or_user() {
 	L events | grep dismissed | sed 's/^/# /'
 }
 
+# A notification tmux holds back for a session killed meanwhile crashes
+# it (GitHub issue 5244, every release to 3.7c) when a control client is
+# there to be told. lisa's session-created hook once held tmux's queue
+# while its client identified: a script that made a session, a window in
+# it (the session's window changes) and killed it brought tmux 3.3a down
+# within ten rounds. No hook of lisa's holds tmux now.
+test_window_made_then_session_killed_keeps_server() {
+	start_server main
+	cheap_sessions
+	start_helper
+	pid=$(T display -p '#{pid}')
+	i=0
+	while [ $i -lt 40 ]; do
+		T new-session -d -s "w$i" || fail "new-session $i: server gone"
+		T new-window -t "w$i" || fail "new-window $i: server gone"
+		T kill-session -t "w$i" || fail "kill-session $i: server gone"
+		i=$((i + 1))
+	done
+	# (what tmux still holds comes out within a turn of its loop)
+	T new-session -d -s last || fail "server gone"
+	until_ms 5000 helper_attached || fail "not attached: $(info)"
+	kill -0 "$pid" 2>/dev/null || fail "the tmux server died (pid $pid)"
+	T show-hooks -g session-created | grep -q 'run-shell -b' ||
+	    fail "the hook waits: $(T show-hooks -g session-created)"
+}
+
+# What reaches the relay our clients use before 3.7 (tmux-proxy.c) is
+# from this user only, and still only taken as tmux's own identify: a
+# length that is not one, or an identify that never ends, is dropped and
+# logged; the helper and the server go on.
+test_proxy_drops_what_is_not_an_identify() {
+	tmux_at_least 3 7 && skip "no relay from tmux 3.7"
+	start_server main
+	start_helper
+	proxy=$(ls "$XDG_RUNTIME_DIR"/lisa/*.tmux) || fail "no relay socket"
+	[ "$(stat -c %a "$proxy")" = 600 ] || fail "mode $(stat -c %a "$proxy")"
+	python3 - "$proxy" <<'PY' || fail "relay: $?"
+import socket, struct, sys, time
+def conn():
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(sys.argv[1])
+    s.settimeout(10)
+    return s
+def closed(s):
+    try:
+        return s.recv(1) == b""
+    except ConnectionResetError:
+        return True
+# A header whose length is shorter than a header.
+s = conn(); s.sendall(struct.pack("=IHHII", 100, 5, 0, 8, 1) + b"x" * 64)
+assert closed(s), "kept"
+# An identify with no end, past what one can be.
+s = conn()
+try:
+    for i in range(400):
+        s.sendall(struct.pack("=IHHII", 105, 16 + 1000, 0, 8, 1) + b"E" * 1000)
+except (BrokenPipeError, ConnectionResetError):
+    pass
+assert closed(s), "kept"
+PY
+	helper_log | grep -q "identify not understood" || fail "nothing logged"
+	kill -0 "$HELPER_PID" || fail "helper died"
+	T has-session -t main || fail "server gone"
+	T new-session -d -s after
+	until_ms 5000 helper_attached || fail "not attached after: $(info)"
+}
+
 # 13.7: tmux < 3.7 crashes if a notification reaches a control client
 # half-way through identifying itself (a session made or closed, a window
-# linked...). lisa's session-created hook holds tmux's notification queue
-# until lisa's client for the new session has identified. Four scripts
+# linked...). lisa's clients identify through its relay (tmux-proxy.c),
+# which gives tmux each identify in one read. Four scripts
 # make and kill sessions as fast as they can for 10 s while lisa attaches
 # to what they make: the server stays up, and lisa keeps up.
 test_session_churn_parallel_keeps_server() {
@@ -406,7 +473,7 @@ one_session() { [ "$(info | jget "d['sessions']")" = 1 ]; }
 # half-way through identifying (strace holds its first sendmsg 400 ms, as
 # a busy machine might), while windows come and go in another session
 # every 20 ms. Each notification sent in such a window crashes tmux < 3.7;
-# with lisa's hook holding them for a new session, none is.
+# through lisa's relay tmux sees no such window.
 test_identify_window_held_against_notifications() {
 	command -v strace >/dev/null || fail "strace is needed (apt-get install strace)"
 	mkdir -p "$TESTDIR/wrap"
