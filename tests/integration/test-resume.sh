@@ -51,7 +51,6 @@ test_resume_after_the_server_is_killed() {
 	printf '%s\n' "$out" | grep -E "^1 +claude +main:api +$id +$TESTDIR/proj/a b$" ||
 	    fail "list: $out"
 	out=$(L resume --all --dry-run) || fail "dry run: $out"
-	echo "DBG $out" >&2
 	# Words as a shell reads them: the program the agent ran is $2.
 	w=$(printf '%s\n' "$out" | dry_words | tr '\n' '|')
 	case "$w" in
@@ -437,7 +436,6 @@ test_resume_copilot_and_opencode_by_their_logs() {
 	start_server main
 	start_helper
 	out=$(L resume --all --dry-run) || fail "dry run: $out"
-	echo "DBG $out" >&2
 	w=$(printf '%s\n' "$out" | dry_words | tr '\n' '|')
 	case "$w" in *'|"$2" --resume="$1"; exec "${SHELL:-/bin/sh}"|sh|'"$ic|$FAKE/copilot|"*) ;;
 	*) fail "copilot: $out" ;; esac
@@ -596,7 +594,6 @@ with open(path, "w") as f:
                             "window_index": idx, "pane_index": 0, "pane": i}) + "\n")
 PY
 	out=$(L resume --all --dry-run) || fail "dry run: $out"
-	echo "DBG $out" >&2
 	[ "$(printf '%s\n' "$out" | grep -c ' new-session ')" = 1 ] || fail "new-session twice: $out"
 	T has-session -t =work 2>/dev/null && fail "the dry run made a session"
 	sh -c "$out" || fail "pasted: $out"
@@ -606,7 +603,6 @@ PY
 	[ ! -e "$pw" ] || fail "a directory's \$(...) ran"
 	# The same, resumed by lisa (the pasted ones gone first).
 	T kill-session -t =work
-	T list-sessions >&2 || echo "DBG server gone" >&2
 	until_ms 5000 sh -c "! $LISA -L $SOCK list --json | grep -q 0000fa4e-6666" ||
 	    fail "the pasted ones still listed"
 	out=$(L resume --all 2>&1) || fail "resume: $out"
