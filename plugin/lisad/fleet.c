@@ -344,6 +344,7 @@ fleet_connect(struct fleet_host *h)
 		dup2(err[1], 2);
 		/* (all: a helper of 500 sessions has more than 256) */
 		compat_closefrom(3);
+		lisad_child_limits();
 		/* Our signal mask is not ssh's; no tty: ssh asks nothing. */
 		signal(SIGPIPE, SIG_DFL);
 		sigemptyset(&set);

@@ -3,6 +3,7 @@
  * session, keeps the pane table, answers the CLI. Everything happens in one
  * poll() loop; with nothing going on it sleeps.
  */
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -281,6 +282,38 @@ lisad_default_lisa(void)
 	return (path);
 }
 
+/*
+ * Four descriptors per session (a control client's two pipes, and before
+ * tmux 3.7 its two relay sockets): a soft limit of 1024 would stop at 250
+ * sessions. As many as the hard limit lets us.
+ */
+static struct rlimit	lisad_nofile;
+static int		lisad_nofile_raised;
+
+static void
+lisad_raise_nofile(void)
+{
+	struct rlimit	rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= rl.rlim_max)
+		return;
+	lisad_nofile = rl;
+	lisad_nofile_raised = 1;
+	rl.rlim_cur = rl.rlim_max;
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > 65536)
+		rl.rlim_cur = 65536;
+	if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+		log_warn("setrlimit");
+}
+
+/* In a child that runs the user's commands: the limit they would have. */
+void
+lisad_child_limits(void)
+{
+	if (lisad_nofile_raised)
+		setrlimit(RLIMIT_NOFILE, &lisad_nofile);
+}
+
 static void
 lisad_daemonize(int lockfd)
 {
@@ -407,6 +440,7 @@ main(int argc, char **argv)
 	    lisad.sid.socket, lisad.version, (long)lisad.server_pid);
 
 	/* Before any control client, and before our signal handling. */
+	lisad_raise_nofile();
 	osdep_guard_children(SIGTERM);
 	signal(SIGPIPE, SIG_IGN);
 	sigemptyset(&set);

@@ -74,6 +74,9 @@ int		 tmux_run(char **, const char *, ...) __attribute__((sentinel));
 int		 tmux_source(const char *);
 int		 tmux_spawn_control(int, pid_t *, int *, int *);
 
+/* lisad.c */
+void		 lisad_child_limits(void);
+
 /* tmux-proxy.c */
 int		 proxy_open(void);
 void		 proxy_close(void);

@@ -60,6 +60,7 @@ notify_child_from(int in, int out, int low)
 	dup2(null, 2);
 	/* Nothing of ours held: a control client's pipe, the listener. */
 	compat_closefrom(low);
+	lisad_child_limits();
 }
 
 static void
