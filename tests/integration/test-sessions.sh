@@ -25,6 +25,33 @@ test_all_sessions_attached() {
 
 sessions_are() { [ "$(sessions_attached)" = "$1" ]; }
 
+# A session costs the helper four descriptors (its client's pipes and,
+# before tmux 3.7, its relay's sockets): started under a soft limit of 128
+# it still attaches 60 sessions, having raised its own limit to the hard
+# one; the commands it runs for the user get the 128 back.
+test_sessions_past_a_low_soft_limit() {
+	[ "$(ulimit -H -n)" = unlimited ] || [ "$(ulimit -H -n)" -ge 1024 ] ||
+	    skip "hard limit $(ulimit -H -n)"
+	start_server main
+	cheap_sessions
+	T set -g @lisa-on-transition "sh -c 'ulimit -n' >'$TESTDIR/child-limit'"
+	i=1
+	args=
+	while [ $i -lt 60 ]; do
+		args="$args new-session -d -s s$i ;"
+		i=$((i + 1))
+	done
+	# shellcheck disable=SC2086
+	T $args
+	(ulimit -S -n 128 && start_helper) || fail "helper did not start"
+	HELPER_PID=$(cat "$XDG_RUNTIME_DIR"/lisa/*.lock)
+	until_ms 30000 sessions_are 60 || fail "attached: $(sessions_attached)"
+	T new-window -d -t main "$ROOT/tests/fake/claude"
+	until_ms 15000 test -s "$TESTDIR/child-limit" || fail "no transition command"
+	[ "$(cat "$TESTDIR/child-limit")" = 128 ] ||
+	    fail "the user's command got $(cat "$TESTDIR/child-limit")"
+}
+
 test_ignore_sessions() {
 	start_server main
 	T set -g @lisa-ignore-sessions 'scratch* private'
