@@ -121,8 +121,16 @@ pane_free(struct pane *p, const char *why)
 {
 	struct session	*s;
 
-	log_debug("pane %%%d %s", p->id, why);
-	events_add(why, p->id, "%s", p->command != NULL ? p->command : "");
+	/*
+	 * why NULL: the helper no longer sees it (its session's client went,
+	 * or the session is ignored), which says nothing of the pane.
+	 */
+	log_debug("pane %%%d %s", p->id, why != NULL ? why : "no longer seen");
+	if (why != NULL) {
+		events_add(why, p->id, "%s",
+		    p->command != NULL ? p->command : "");
+		resume_record_gone(p->id);
+	}
 	publish_forget(p);
 	listener_pane_gone(p->id);
 	RB_FOREACH(s, sessions, &sessions) {
@@ -418,7 +426,7 @@ pane_session_gone(int sid)
 	struct pane	*p, *p1;
 
 	RB_FOREACH_SAFE(p, panes, &panes, p1)
-		pane_remove_session(p, sid, "closed");
+		pane_remove_session(p, sid, NULL);
 	pane_early_session_gone(sid);
 }
 

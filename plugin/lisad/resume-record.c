@@ -16,6 +16,12 @@
  * down) takes its agents with it, and the helper may see them end first;
  * the file keeps what the last change left, every agent alive then. An
  * agent that ends while its server runs on is dropped a second later.
+ *
+ * Only that: a record goes when its agent is seen to end, or tmux says its
+ * pane is gone while the server still answers. A pane the helper no longer
+ * sees (its session's client went, the session is ignored, a new helper
+ * has not looked yet) keeps its line as the file had it; a new helper
+ * starts from the file it finds.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -29,9 +35,18 @@
 
 static char	*resume_path;
 static int	 resume_failed;	/* said once */
-static int	*resume_saved;	/* the panes the file holds */
-static u_int	 resume_nsaved;
-static u_int	 resume_size;
+
+/* What the file holds, a line a pane. */
+struct resume_line {
+	int		 pane;
+	char		*text;		/* with its newline */
+	int		 gone;		/* tmux lists no such pane */
+};
+static struct resume_line *resume_lines;
+static u_int	 resume_nlines;
+static int	 resume_loaded;
+static uint64_t	 resume_asking;	/* the question in flight, or 0 */
+static uint64_t	 resume_gen;
 
 /* An agent the file holds. */
 static int
@@ -199,44 +214,141 @@ resume_record_check(struct pane *p)
 	live_changed();
 }
 
+static void
+resume_lines_free(struct resume_line *l, u_int n)
+{
+	u_int	i;
+
+	for (i = 0; i < n; i++)
+		free(l[i].text);
+	free(l);
+}
+
+static void
+resume_line_add(struct resume_line **l, u_int *n, int pane, const char *text,
+    size_t len)
+{
+	struct resume_line	*rl;
+
+	*l = xreallocarray(*l, *n + 1, sizeof **l);
+	rl = &(*l)[(*n)++];
+	memset(rl, 0, sizeof *rl);
+	rl->pane = pane;
+	rl->text = xstrndup(text, len);
+}
+
+/* The file a helper before us left for this server: its lines carry on. */
+static void
+resume_load(void)
+{
+	struct json_doc	*d;
+	const char	*line, *nl, *end;
+	char		*data, *cause = NULL;
+	size_t		 len;
+	long long	 pane;
+
+	resume_loaded = 1;
+	if (runtime_read_file(resume_path, 1024 * 1024, &data, &len) != 0)
+		return;
+	end = data + len;
+	for (line = data; line < end; line = nl + 1) {
+		if ((nl = memchr(line, '\n', (size_t)(end - line))) == NULL)
+			break;
+		if ((d = json_parse(line, (size_t)(nl - line), &cause)) == NULL) {
+			free(cause);
+			cause = NULL;
+			continue;
+		}
+		if (json_get_int(d, 0, "pane", &pane) == 0 && pane >= 0 &&
+		    pane < INT32_MAX)
+			resume_line_add(&resume_lines, &resume_nlines, (int)pane,
+			    line, (size_t)(nl - line + 1));
+		json_free(d);
+	}
+	free(data);
+	if (resume_nlines != 0)
+		log_debug("lisa resume: %u agents from the file", resume_nlines);
+}
+
+static int
+resume_path_ready(void)
+{
+	char	*dir, *cause = NULL;
+
+	if (resume_path != NULL)
+		return (0);
+	if (runtime_state_dir("agents", &dir, &cause) != 0) {
+		if (!resume_failed)
+			log_warnx("lisa resume: %s", cause);
+		resume_failed = 1;
+		free(cause);
+		return (-1);
+	}
+	resume_path = runtime_path(dir, lisad.instance, ".agents");
+	free(dir);
+	if (!resume_loaded)
+		resume_load();
+	return (0);
+}
+
+/* Seen to have ended: its agent's end, or a dead pane (not just unseen). */
+static int
+resume_ended(struct pane *p)
+{
+	struct watch	*w = p->watch;
+
+	return (p->dead || (w != NULL && w->agent != NULL && !w->agent_alive));
+}
+
 /* Every live agent of this server, now (live.c's timer calls it). */
 void
 resume_record_save(void)
 {
-	struct buf	 b;
-	struct pane	*p;
-	char		*dir, *cause = NULL;
-	int		 n = 0;
+	struct resume_line	*nl = NULL;
+	struct buf		 b, e;
+	struct pane		*p;
+	u_int			 n = 0, i, k;
 
-	if (resume_path == NULL) {
-		if (runtime_state_dir("agents", &dir, &cause) != 0) {
-			if (!resume_failed)
-				log_warnx("lisa resume: %s", cause);
-			resume_failed = 1;
-			free(cause);
-			return;
-		}
-		resume_path = runtime_path(dir, lisad.instance, ".agents");
-		free(dir);
+	if (resume_path_ready() != 0)
+		return;
+	buf_init(&e);
+	RB_FOREACH(p, panes, &panes) {
+		if (!resume_kept(p))
+			continue;
+		buf_reset(&e);
+		resume_entry(&e, p);
+		resume_line_add(&nl, &n, p->id, e.data, e.len);
 	}
+	buf_free(&e);
+	/* The file's other lines: kept unless seen to end. */
+	for (i = 0; i < resume_nlines; i++) {
+		for (k = 0; k < n; k++) {
+			if (nl[k].pane == resume_lines[i].pane)
+				break;
+		}
+		if (k != n)
+			continue;
+		p = pane_find(resume_lines[i].pane);
+		if (resume_lines[i].gone == 1 || (p != NULL && resume_ended(p)))
+			continue;
+		log_debug("lisa resume: pane %%%d not seen now: kept",
+		    resume_lines[i].pane);
+		resume_line_add(&nl, &n, resume_lines[i].pane,
+		    resume_lines[i].text, strlen(resume_lines[i].text));
+		nl[n - 1].gone = resume_lines[i].gone;
+	}
+	resume_lines_free(resume_lines, resume_nlines);
+	resume_lines = nl;
+	resume_nlines = n;
+
 	buf_init(&b);
 	buf_adds(&b, "{\"v\":1,\"server\":");
 	json_cstr(&b, lisad.instance);
 	json_key(&b, "socket");
 	json_cstr(&b, lisad.sid.socket);
 	buf_printf(&b, ",\"saved\":%lld}\n", (long long)time_real_ms());
-	RB_FOREACH(p, panes, &panes) {
-		if (!resume_kept(p))
-			continue;
-		resume_entry(&b, p);
-		if ((u_int)n == resume_size) {
-			resume_size = resume_size != 0 ? resume_size * 2 : 64;
-			resume_saved = xreallocarray(resume_saved, resume_size,
-			    sizeof *resume_saved);
-		}
-		resume_saved[n++] = p->id;
-	}
-	resume_nsaved = n;
+	for (i = 0; i < n; i++)
+		buf_adds(&b, nl[i].text);
 	/* No agent: no file (a server's that had none is nothing to resume). */
 	if (runtime_write_file(resume_path, n != 0 ? b.data : "",
 	    n != 0 ? b.len : 0) != 0)
@@ -244,10 +356,69 @@ resume_record_save(void)
 	buf_free(&b);
 }
 
+/*
+ * tmux's list of its panes: a line of the file the helper does not see and
+ * tmux does not list is gone (if the server lives: see below).
+ */
+static void
+resume_record_panes_answered(struct ctl_client *c, int ok, const char *body,
+    size_t len, void *arg)
+{
+	const char	*p = body, *end = body + len;
+	char		*copy, *line, *q;
+	u_int		 i;
+	int		 id;
+
+	if (!ok || (uint64_t)(uintptr_t)arg != resume_asking)
+		return;
+	for (i = 0; i < resume_nlines; i++) {
+		if (pane_find(resume_lines[i].pane) == NULL)
+			resume_lines[i].gone = -1;
+	}
+	copy = q = xstrndup(p, (size_t)(end - p));
+	while ((line = strsep(&q, "\n")) != NULL) {
+		if (*line != '%')
+			continue;
+		id = (int)strtol(line + 1, NULL, 10);
+		for (i = 0; i < resume_nlines; i++) {
+			if (resume_lines[i].pane == id)
+				resume_lines[i].gone = 0;
+		}
+	}
+	free(copy);
+}
+
+/*
+ * tmux said a pane of the file closed: gone, once a question about one of
+ * the server's sessions is answered after (kill-server closes them all).
+ */
+void
+resume_record_gone(int pane)
+{
+	u_int	i;
+
+	for (i = 0; i < resume_nlines; i++) {
+		if (resume_lines[i].pane == pane && resume_lines[i].gone == 0) {
+			resume_lines[i].gone = -1;
+			live_changed();
+		}
+	}
+}
+
+/* The last answer: the server lived after its panes were listed. */
 static void
 resume_record_answered(struct ctl_client *c, int ok, const char *body,
     size_t len, void *arg)
 {
+	u_int	i;
+
+	if ((uint64_t)(uintptr_t)arg != resume_asking)
+		return;
+	resume_asking = 0;
+	for (i = 0; i < resume_nlines; i++) {
+		if (resume_lines[i].gone == -1)
+			resume_lines[i].gone = ok;
+	}
 	if (!ok) {
 		log_debug("lisa resume: the server said %.*s: record kept",
 		    (int)len, body);
@@ -257,42 +428,63 @@ resume_record_answered(struct ctl_client *c, int ok, const char *body,
 }
 
 /*
- * Saved once the server has answered a question about one of its
- * sessions. An agent that ended is dropped from the file; but kill-server
- * ends every agent before its control clients close, and on a busy machine
- * the helper has seen them end a second before it hears the server went:
- * a server that is going answers no more (its sessions are gone, or the
- * connection closes first), and the file keeps every agent it had.
+ * Saved once the server has answered. An agent that ended is dropped from
+ * the file; but kill-server ends every agent before its control clients
+ * close, and on a busy machine the helper has seen them end a second
+ * before it hears the server went: a server that is going answers no
+ * more (its sessions are gone, or the connection closes first), and the
+ * file keeps every agent it had. Lines of panes the helper does not see
+ * are checked against tmux's list of its panes (at most every
+ * RESUME_ASK_MS: each question is a line in the user's message log),
+ * which counts only if a question about one of its sessions, after it,
+ * is answered.
  */
+#define RESUME_ASK_MS 10000
 void
 resume_record_save_checked(void)
 {
+	static uint64_t	 last;
 	struct session	*s;
 	struct pane	*p;
-	char		 cmd[64];
+	char		 cmd[96];
+	uint64_t	 now = time_mono_ms();
 	u_int		 i;
+	int		 ask = 0, unseen = 0;
 
-	/*
-	 * Only when an agent the file holds has ended: the question is a
-	 * line in the user's message log (show-messages), every command is.
-	 */
-	for (i = 0; i < resume_nsaved; i++) {
-		if ((p = pane_find(resume_saved[i])) == NULL || !resume_kept(p))
-			break;
+	if (resume_path_ready() != 0 || resume_asking != 0)
+		return;
+	for (i = 0; i < resume_nlines; i++) {
+		p = pane_find(resume_lines[i].pane);
+		if (resume_lines[i].gone == -1)
+			ask = 1;
+		else if (p == NULL)
+			unseen = 1;
+		else if (!resume_kept(p) && resume_ended(p))
+			ask = 1;
 	}
-	if (i == resume_nsaved) {
+	if (unseen && (last == 0 || now - last >= RESUME_ASK_MS))
+		ask = 1;
+	if (!ask) {
 		resume_record_save();
 		return;
 	}
-	log_debug("lisa resume: an agent of the file ended: asking the server");
 	RB_FOREACH(s, sessions, &sessions) {
 		if (s->ctl != NULL && s->attached && !s->closing)
 			break;
 	}
 	if (s == NULL)
 		return;
+	log_debug("lisa resume: asking the server about the file's agents");
+	resume_asking = ++resume_gen;
+	if (unseen) {
+		last = now;
+		session_send(s, "list-panes -a -F '#{pane_id}'",
+		    resume_record_panes_answered,
+		    (void *)(uintptr_t)resume_asking);
+	}
 	snprintf(cmd, sizeof cmd, "display-message -p -t '$%d' ok", s->id);
-	session_send(s, cmd, resume_record_answered, NULL);
+	session_send(s, cmd, resume_record_answered,
+	    (void *)(uintptr_t)resume_asking);
 }
 
 void
@@ -300,7 +492,7 @@ resume_record_close(void)
 {
 	free(resume_path);
 	resume_path = NULL;
-	free(resume_saved);
-	resume_saved = NULL;
-	resume_nsaved = resume_size = 0;
+	resume_lines_free(resume_lines, resume_nlines);
+	resume_lines = NULL;
+	resume_nlines = 0;
 }

@@ -262,6 +262,7 @@ void		 live_close(void);
 void		 resume_record_save(void);
 void		 resume_record_save_checked(void);
 void		 resume_record_check(struct pane *);
+void		 resume_record_gone(int);
 const char	*resume_agent_id(struct watch *, char *, size_t);
 void		 resume_argv_id(char **, int, char *, size_t);
 void		 resume_record_close(void);

@@ -381,6 +381,8 @@ test_resume_codex_keeps_its_thread_when_an_old_one_is_written() {
 	# The daemon writes to the thread gone; then the mark, for b.
 	echo '{"type":"event_msg","payload":{"type":"shutdown"}}' \
 	    >>"$day/rollout-2026-01-02T10-00-00-$gone.jsonl"
+	mark="$(v7now)-7000-8000-00000000000d"
+	new="$(v7now)-7000-8000-00000000000e"
 	codex_rollout "$day" "$mark" "$d"
 	until_ms 10000 sh -c "[ \"\$($LISA -L $SOCK status $b --json | grep -o $mark)\" ]" ||
 	    fail "the mark not read: $(sid_of "$b")"
@@ -610,4 +612,71 @@ PY
 	    fail "resumed: $(T list-windows -t =work -F '#{window_index}:#{window_name}')"
 	[ "$(L resume)" = "nothing to resume" ] || fail "still offered: $(L resume)"
 	[ ! -e "$pw" ] || fail "a directory's \$(...) ran"
+}
+
+# A record goes only when its agent is seen to end, or when tmux, still
+# answering, lists no such pane (issue 42): a helper that stops seeing a
+# session (here: the session ignored; a client of the helper's gone is the
+# same) keeps its agents' lines, and so does a helper started afresh on the
+# same server before it has looked; an agent killed unseen goes at the next
+# check of tmux's panes (at most every 10 s); one that quits in view goes.
+test_resume_record_kept_while_unseen() {
+	start_resume
+	T new-session -d -s work -c "$TESTDIR/proj" "$FAKE/claude"
+	T new-window -d -t work:1 -c "$TESTDIR/proj" "$FAKE/claude"
+	T new-window -d -t main:2 -c "$TESTDIR/proj" "$FAKE/claude"
+	a=$(T display -p -t work:0 '#{pane_id}')
+	b=$(T display -p -t work:1 '#{pane_id}')
+	m=$(T display -p -t main:2 '#{pane_id}')
+	for p in $a $b $m; do
+		L wait "$p" --until waiting_input --timeout 30 >/dev/null || fail "$p: no agent"
+	done
+	has() { records | grep -q "\"pane\":${1#%}}"; }
+	until_ms 10000 sh -c "[ \$(cat '$XDG_STATE_HOME'/lisa/agents/*.agents 2>/dev/null | grep -c '\"pane\"') = 3 ]" ||
+	    fail "records: $(records)"
+	# Unseen: the session ignored; a change elsewhere saves the file.
+	T set -g @lisa-ignore-sessions work
+	# (read again with the session list: a session made and gone)
+	T new-session -d -s poke
+	T kill-session -t poke
+	until_ms 10000 sh -c "! $LISA -L $SOCK list --json | grep -q '\"pane_id\":\"$a\"'" ||
+	    fail "still seen"
+	saved=$(records | head -n 1)
+	T send-keys -t "$m" 'work 2' Enter
+	L wait "$m" --until in_progress --timeout 15 >/dev/null || fail "no work"
+	L wait "$m" --until waiting_input --timeout 30 >/dev/null || fail "no prompt"
+	until_ms 10000 sh -c "[ \"\$(head -n 1 '$XDG_STATE_HOME'/lisa/agents/*.agents)\" != '$saved' ]" ||
+	    fail "not saved again"
+	has "$a" && has "$b" && has "$m" || fail "lost unseen: $(records)"
+	# A new helper, the file as it was: nothing goes before it looks.
+	kill -9 "$HELPER_PID"
+	wait "$HELPER_PID" 2>/dev/null
+	saved=$(records | head -n 1)
+	start_helper
+	T send-keys -t "$m" 'work 2' Enter
+	L wait "$m" --until in_progress --timeout 15 >/dev/null || fail "no work"
+	L wait "$m" --until waiting_input --timeout 30 >/dev/null || fail "no prompt"
+	until_ms 10000 sh -c "[ \"\$(head -n 1 '$XDG_STATE_HOME'/lisa/agents/*.agents)\" != '$saved' ]" ||
+	    fail "not saved by the new helper"
+	has "$a" && has "$b" && has "$m" || fail "lost after a restart: $(records)"
+	# Killed unseen: gone once tmux's panes are checked again (a change
+	# in view saves the file; tmux is asked at most every 10 s).
+	T kill-pane -t "$b"
+	t0=$(now_ms)
+	gone=
+	while [ $(($(now_ms) - t0)) -lt 60000 ]; do
+		T send-keys -t "$m" 'work 2' Enter
+		L wait "$m" --until in_progress --timeout 15 >/dev/null || fail "no work"
+		L wait "$m" --until waiting_input --timeout 30 >/dev/null || fail "no prompt"
+		until_ms 3000 sh -c "! cat '$XDG_STATE_HOME'/lisa/agents/*.agents | grep -q '\"pane\":${b#%}}'" &&
+		    { gone=1; break; }
+	done
+	[ -n "$gone" ] || fail "a killed agent kept: $(records)"
+	has "$a" || fail "the other unseen one went: $(records)"
+	note "killed unseen: its record gone after $(($(now_ms) - t0)) ms"
+	# Quit in view: gone.
+	T send-keys -t "$m" /exit Enter
+	until_ms 15000 sh -c "! cat '$XDG_STATE_HOME'/lisa/agents/*.agents | grep -q '\"pane\":${m#%}}'" ||
+	    fail "an agent that quit kept: $(records)"
+	has "$a" || fail "the unseen one went: $(records)"
 }
