@@ -362,10 +362,10 @@ test_resume_codex_keeps_its_thread_when_an_old_one_is_written() {
 	# UUIDv7: the first 48 bits are when the thread began (2024, now).
 	mine=0191a0b0-0000-7000-8000-000000000001
 	gone=0191a0b0-0000-7000-8000-000000000002
-	now=$(printf '%012x' $(($(date +%s) * 1000 + 5000)))
-	now="${now%????}-${now#????????}"
-	mark="$now-7000-8000-00000000000d"
-	new="$now-7000-8000-00000000000e"
+	# (a time after the agents began: taken when written, a busy machine
+	# can take longer to start them than any margin)
+	v7now() { t=$(printf '%012x' $(($(date +%s) * 1000 + 1000)))
+	    echo "${t%????}-${t#????????}"; }
 	codex_rollout "$CODEX_HOME/sessions/2024/09/01" $mine "$c"
 	codex_rollout "$day" $gone "$c"
 	touch -d '2 hours ago' "$day/"*
