@@ -55,6 +55,8 @@ hook_helper_gone(const char *tmux_socket, const char *sockpath)
 	buf_init(&script);
 	buf_adds(&script, "set-option -gq @lisa_error \"lisa is not running: "
 	    "lisa start\"\n");
+	/* Borders and badges stop their clocks and say so (ui-format.c). */
+	buf_adds(&script, "set-option -gq @lisa_down 1\n");
 	for (i = 0; i < UI_NGROUPS; i++)
 		buf_printf(&script, "set-option -gqu @lisa_count_%s\n",
 		    ui_group_name(i));
@@ -130,7 +132,8 @@ stop_leftovers(struct lisa_ctx *ctx)
 	for (i = 0; i < sizeof hooks / sizeof hooks[0]; i++)
 		buf_printf(&b, "set-hook -gu %s[%d]\n", hooks[i],
 		    LISA_HOOK_INDEX);
-	buf_adds(&b, "set-option -gqu @lisa_error\n");
+	buf_adds(&b, "set-option -gqu @lisa_error\n"
+	    "set-option -gqu @lisa_down\n");
 	client_feed("tmux", argv, b.data);
 	buf_free(&b);
 }

@@ -472,6 +472,7 @@ main(int argc, char **argv)
 	hooks_install();
 	/* A death notice of the helper before us (lisa.c) is over. */
 	tmux_run(NULL, "set-option", "-gqu", "@lisa_error", (char *)NULL);
+	tmux_run(NULL, "set-option", "-gqu", "@lisa_down", (char *)NULL);
 	ui_apply();
 	session_start();
 

@@ -555,7 +555,8 @@ publish_restore(struct buf *b)
 	buf_adds(b, "set-option -gqu @lisa_agents\n"
 	    "set-option -gqu @lisa_waiting\n"
 	    "set-option -gqu @lisa_hosts\n"
-	    "set-option -gqu @lisa_error\n");
+	    "set-option -gqu @lisa_error\n"
+	    "set-option -gqu @lisa_down\n");
 }
 
 static void

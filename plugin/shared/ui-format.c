@@ -646,9 +646,10 @@ uiformat_badge(struct buf *b, const struct ui_config *cfg, const char *user)
 		    "#{?@lisa_window_state,, }}");
 	} else
 		buf_adds(b, user);
-	buf_adds(b, "#{?@lisa_window_state,#[push-default] ");
+	/* (a helper that died: no verdict is current, "?") */
+	buf_adds(b, "#{?@lisa_window_state,#[push-default] #{?@lisa_down,?,");
 	uiformat_by_state(b, cfg, "@lisa_window_state", 0);
-	buf_adds(b, "#[pop-default],}");
+	buf_adds(b, "}#[pop-default],}");
 }
 
 /* Seconds since @lisa_since (pane borders are strftime-expanded: %s). */
@@ -666,6 +667,9 @@ uiformat_border(struct buf *b, const struct ui_config *cfg, const char *user)
 	/* Borders are drawn on the terminal's background, not the bar's. */
 	dark.light = 0;
 	buf_adds(b, "#{?@lisa_state,");
+	/* A helper that died: its verdicts and their clocks are stale. */
+	buf_adds(b, "#{?@lisa_down,#[push-default] #{q/h:@lisa_agent} \u00b7 "
+	    "lisa is not running #[pop-default],");
 	if (cfg->border != NULL)
 		buf_adds(b, cfg->border);	/* the user's, as written */
 	else {
@@ -684,7 +688,7 @@ uiformat_border(struct buf *b, const struct ui_config *cfg, const char *user)
 		    "#{?@lisa_context, \u00b7 #{@lisa_context}%%,}"
 		    " #[pop-default]");
 	}
-	buf_addc(b, ',');
+	buf_adds(b, "},");
 	buf_adds(b, user);
 	buf_addc(b, '}');
 }

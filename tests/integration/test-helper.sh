@@ -286,7 +286,16 @@ test_helper_death_shown_on_status_line() {
 	    fail "status line: $(T display -p '#{T:status-right}'); clients: $(T list-clients -F '#{client_pid} #{client_control_mode}'); hooks: $(T show-hooks -g | grep client-detached)"
 	note "shown $(($(now_ms) - t0)) ms after SIGKILL"
 	[ -z "$(T show -gqv @lisa_agents)" ] || fail "stale counts kept"
+	# The agent's border and its window's badge: no verdict, no clock.
+	border=$(T display -p -t main:1 '#{T:pane-border-format}')
+	case "$border" in *"claude "*" lisa is not running"*) ;;
+	*) fail "border: $border" ;; esac
+	case "$border" in *[0-9]s*|*waiting*|*working*) fail "stale border: $border" ;; esac
+	badge=$(T display -p -t main:1 '#{T:window-status-format}')
+	case "$badge" in *"?"*) ;; *) fail "badge: $badge" ;; esac
 	start_helper
+	until_ms 5000 sh -c "tmux -L $SOCK display -p -t main:1 '#{T:pane-border-format}' | grep -qv 'not running'" ||
+	    fail "border after start: $(T display -p -t main:1 '#{T:pane-border-format}')"
 	until_ms 5000 sh -c "! tmux -L $SOCK show -gqv @lisa_error | grep -q ." ||
 	    fail "the notice stayed: $(T show -gqv @lisa_error)"
 	# Died again, then stopped: no hook, no notice left.
