@@ -39,12 +39,26 @@ usage(void)
 int
 lisad_server_alive(void)
 {
-	struct proc_node	n;
+	static uint64_t		 looked;
+	struct proc_node	 n;
+	uint64_t		 now = time_mono_ms();
 
 	if (lisad.server_gone || lisad.server_pid <= 0)
 		return (0);
-	if (kill(lisad.server_pid, 0) != 0 ||
-	    (proc_read(lisad.server_pid, &n) == 0 && n.state == 'Z')) {
+	if (kill(lisad.server_pid, 0) != 0) {
+		lisad.server_gone = 1;
+		return (0);
+	}
+	/*
+	 * A zombie (its parent has not reaped it) takes a look at the process
+	 * table: ps on the generic backend, ~0.1 s, and every tmux command
+	 * asks. Once a second at most; a dead server is also heard of from
+	 * its clients.
+	 */
+	if (looked != 0 && now - looked < 1000)
+		return (1);
+	looked = now;
+	if (proc_read(lisad.server_pid, &n) == 0 && n.state == 'Z') {
 		lisad.server_gone = 1;
 		return (0);
 	}
