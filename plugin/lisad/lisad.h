@@ -189,7 +189,7 @@ void		 pane_layout(struct session *, int, const char *);
 void		 pane_window_unlinked(struct session *, int);
 void		 pane_window_renamed(int, const char *);
 void		 pane_session_renamed(int);
-void		 pane_session_gone(int);
+void		 pane_session_gone(int, int);
 void		 pane_output(struct session *, int, const char *, size_t,
 		    uint64_t);
 void		 pane_pause(struct session *, int);

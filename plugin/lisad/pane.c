@@ -117,20 +117,22 @@ pane_watch(struct pane *p)
 }
 
 static void
-pane_free(struct pane *p, const char *why)
+pane_free(struct pane *p, const char *why, int unseen)
 {
 	struct session	*s;
 
 	/*
-	 * why NULL: the helper no longer sees it (its session's client went,
-	 * or the session is ignored), which says nothing of the pane.
+	 * why NULL: the helper let it go (lisa stop, the session ignored).
+	 * unseen: its session's client went, which says nothing of the pane
+	 * to its resume record (tmux's list of panes will).
 	 */
-	log_debug("pane %%%d %s", p->id, why != NULL ? why : "no longer seen");
-	if (why != NULL) {
+	log_debug("pane %%%d %s%s", p->id, why != NULL ? why : "let go",
+	    unseen ? " (no longer seen)" : "");
+	if (why != NULL)
 		events_add(why, p->id, "%s",
 		    p->command != NULL ? p->command : "");
+	if (why != NULL && !unseen)
 		resume_record_gone(p->id);
-	}
 	publish_forget(p);
 	listener_pane_gone(p->id);
 	RB_FOREACH(s, sessions, &sessions) {
@@ -152,7 +154,7 @@ pane_free(struct pane *p, const char *why)
 
 /* Session sid no longer shows p; drop p when no session does. */
 static void
-pane_remove_session(struct pane *p, int sid, const char *why)
+pane_remove_session(struct pane *p, int sid, const char *why, int unseen)
 {
 	int	i;
 
@@ -168,7 +170,7 @@ pane_remove_session(struct pane *p, int sid, const char *why)
 	if (p->out_session == sid)
 		p->out_session = -1;
 	if (p->nsessions == 0)
-		pane_free(p, why);
+		pane_free(p, why, unseen);
 }
 
 static void
@@ -318,7 +320,7 @@ pane_list_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 		for (i = 0; i < n && !found; i++)
 			found = ((int *)seen.data)[i] == p->id;
 		if (!found)
-			pane_remove_session(p, s->id, "closed");
+			pane_remove_session(p, s->id, "closed", 0);
 	}
 	buf_free(&seen);
 	pane_early_listed(s);
@@ -367,7 +369,7 @@ pane_layout(struct session *s, int window, const char *layout)
 			found = (ids[i] == p->id);
 		if (!found) {
 			/* The window is shared: gone from every session. */
-			pane_free(p, "closed");
+			pane_free(p, "closed", 0);
 			changed = 1;
 		}
 	}
@@ -386,7 +388,7 @@ pane_window_unlinked(struct session *s, int window)
 
 	RB_FOREACH_SAFE(p, panes, &panes, p1) {
 		if (p->window == window)
-			pane_remove_session(p, s->id, "closed");
+			pane_remove_session(p, s->id, "closed", 0);
 	}
 }
 
@@ -421,12 +423,12 @@ pane_session_renamed(int sid)
 }
 
 void
-pane_session_gone(int sid)
+pane_session_gone(int sid, int closed)
 {
 	struct pane	*p, *p1;
 
 	RB_FOREACH_SAFE(p, panes, &panes, p1)
-		pane_remove_session(p, sid, NULL);
+		pane_remove_session(p, sid, closed ? "closed" : NULL, 1);
 	pane_early_session_gone(sid);
 }
 

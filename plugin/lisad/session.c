@@ -462,7 +462,8 @@ session_remove(struct session *s)
 		session_dirty = 1;
 		loop_timer_add(&session_settle_timer, 0);
 	}
-	pane_session_gone(s->id);
+	/* (events for its panes unless we let it go: stop, ignored) */
+	pane_session_gone(s->id, !s->closing);
 	/* (the loop forgets the fds before they close) */
 	loop_del(s->rev);
 	loop_del(s->wev);
@@ -561,7 +562,7 @@ session_close(struct session *s)
 	loop_del(s->wev);
 	s->wev = NULL;
 	ctl_client_close_write(s->ctl);
-	pane_session_gone(s->id);
+	pane_session_gone(s->id, 0);
 }
 
 void
