@@ -92,7 +92,6 @@ struct session {
 	struct loop_fd		*rev;
 	struct loop_fd		*wev;
 	int			 attached;	/* saw %session-changed */
-	int			 identified;	/* tmux has written to it */
 	int			 closing;
 	int			 broken;	/* a write failed: close next turn */
 	int			 behind;	/* saw old output: kick when drained */

@@ -488,8 +488,6 @@ session_read_cb(int fd, short revents, void *arg)
 	struct session	*s = arg;
 	int		 rc;
 
-	/* (tmux writes to a control client once it has identified) */
-	s->identified = 1;
 	if ((rc = ctl_client_read(s->ctl)) == -1)
 		session_remove(s);
 	else if (rc == 0 && s->behind)
