@@ -81,7 +81,6 @@ void		 lisad_child_limits(void);
 int		 proxy_open(void);
 void		 proxy_close(void);
 const char	*proxy_path(void);
-uint64_t	 proxy_clients(void);
 
 /* session.c: one control client per tmux session. */
 struct session {

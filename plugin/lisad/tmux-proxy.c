@@ -68,7 +68,6 @@ static int		 proxy_fd = -1;
 static struct loop_fd	*proxy_lf;
 static char		*proxy_sock;
 static int		 proxy_new_hdr;	/* tmux 3.6's framing */
-static uint64_t		 proxy_count;
 
 static void	proxy_events(struct proxy_conn *);
 
@@ -381,7 +380,6 @@ proxy_accept_cb(int fd, short revents, void *arg)
 	pc->dev = loop_add(cfd, POLLIN, proxy_down_cb, pc);
 	pc->uev = loop_add(up, POLLIN, proxy_up_cb, pc);
 	TAILQ_INSERT_TAIL(&proxy_conns, pc, entry);
-	proxy_count++;
 }
 
 /*
@@ -392,12 +390,6 @@ const char *
 proxy_path(void)
 {
 	return (proxy_sock);
-}
-
-uint64_t
-proxy_clients(void)
-{
-	return (proxy_count);
 }
 
 int
