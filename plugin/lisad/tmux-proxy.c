@@ -297,51 +297,52 @@ proxy_events(struct proxy_conn *pc)
 	    (pc->relaying && pc->to_up.pending.len != 0 ? POLLOUT : 0));
 }
 
+/*
+ * One side's events: what waits for it goes out; what it sent is passed
+ * to the other side (the client's identify first kept whole). -1: gone.
+ */
+static int
+proxy_side(struct proxy_conn *pc, short revents, int self, int other,
+    struct proxy_pipe *to_self, struct proxy_pipe *to_other)
+{
+	ssize_t	n;
+
+	if ((revents & POLLOUT) && proxy_flush(self, to_self) != 0)
+		return (-1);
+	if (revents & (POLLIN|POLLHUP|POLLERR)) {
+		if ((n = proxy_recv(self, to_other)) == 0 || n == -1)
+			return (-1);
+		if (self == pc->down && !pc->relaying) {
+			if (proxy_identify(pc) == -1) {
+				log_warnx("proxy: a client's identify not "
+				    "understood: dropped");
+				return (-1);
+			}
+		} else if (proxy_flush(other, to_other) != 0)
+			return (-1);
+	}
+	proxy_events(pc);
+	return (0);
+}
+
 static void
 proxy_down_cb(int fd, short revents, void *arg)
 {
 	struct proxy_conn	*pc = arg;
-	ssize_t			 n;
-	int			 rc;
 
-	if ((revents & POLLOUT) && proxy_flush(pc->down, &pc->to_down) != 0)
-		goto gone;
-	if (revents & (POLLIN|POLLHUP|POLLERR)) {
-		if ((n = proxy_recv(pc->down, &pc->to_up)) == 0 || n == -1)
-			goto gone;
-		if (!pc->relaying) {
-			if ((rc = proxy_identify(pc)) == -1) {
-				log_warnx("proxy: a client's identify not "
-				    "understood: dropped");
-				goto gone;
-			}
-		} else if (proxy_flush(pc->up, &pc->to_up) != 0)
-			goto gone;
-	}
-	proxy_events(pc);
-	return;
-gone:
-	proxy_free(pc);
+	if (proxy_side(pc, revents, pc->down, pc->up, &pc->to_down,
+	    &pc->to_up) != 0)
+		proxy_free(pc);
 }
 
 static void
 proxy_up_cb(int fd, short revents, void *arg)
 {
 	struct proxy_conn	*pc = arg;
-	ssize_t			 n;
 
-	if ((revents & POLLOUT) && proxy_flush(pc->up, &pc->to_up) != 0)
-		goto gone;
-	if (revents & (POLLIN|POLLHUP|POLLERR)) {
-		if ((n = proxy_recv(pc->up, &pc->to_down)) == 0 || n == -1)
-			goto gone;
-		if (proxy_flush(pc->down, &pc->to_down) != 0)
-			goto gone;
-	}
-	proxy_events(pc);
-	return;
-gone:
-	proxy_free(pc);
+	if (proxy_side(pc, revents, pc->up, pc->down, &pc->to_up,
+	    &pc->to_down) != 0)
+		proxy_free(pc);
 }
 
 static void
