@@ -237,34 +237,39 @@ resume_line_add(struct resume_line **l, u_int *n, int pane, const char *text,
 	rl->text = xstrndup(text, len);
 }
 
+/* A line of the file a helper before us left: kept with its newline. */
+static void
+resume_load_line(const char *line, size_t len)
+{
+	struct json_doc	*d;
+	char		*cause = NULL, *text;
+	long long	 pane;
+
+	if ((d = json_parse(line, len, &cause)) == NULL) {
+		free(cause);
+		return;
+	}
+	if (json_get_int(d, 0, "pane", &pane) == 0 && pane >= 0 &&
+	    pane < INT32_MAX) {
+		xasprintf(&text, "%.*s\n", (int)len, line);
+		resume_line_add(&resume_lines, &resume_nlines, (int)pane, text,
+		    len + 1);
+		free(text);
+	}
+	json_free(d);
+}
+
 /* The file a helper before us left for this server: its lines carry on. */
 static void
 resume_load(void)
 {
-	struct json_doc	*d;
-	const char	*line, *nl, *end;
-	char		*data, *cause = NULL;
-	size_t		 len;
-	long long	 pane;
+	char	*data;
+	size_t	 len;
 
 	resume_loaded = 1;
 	if (runtime_read_file(resume_path, 1024 * 1024, &data, &len) != 0)
 		return;
-	end = data + len;
-	for (line = data; line < end; line = nl + 1) {
-		if ((nl = memchr(line, '\n', (size_t)(end - line))) == NULL)
-			break;
-		if ((d = json_parse(line, (size_t)(nl - line), &cause)) == NULL) {
-			free(cause);
-			cause = NULL;
-			continue;
-		}
-		if (json_get_int(d, 0, "pane", &pane) == 0 && pane >= 0 &&
-		    pane < INT32_MAX)
-			resume_line_add(&resume_lines, &resume_nlines, (int)pane,
-			    line, (size_t)(nl - line + 1));
-		json_free(d);
-	}
+	runtime_lines(data, len, INT32_MAX, resume_load_line);
 	free(data);
 	if (resume_nlines != 0)
 		log_debug("lisa resume: %u agents from the file", resume_nlines);
