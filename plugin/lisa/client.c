@@ -164,6 +164,46 @@ client_call_ms(struct lisa_ctx *ctx, const char *req, struct json_doc **out,
 }
 
 /*
+ * tmux ARGV run by the helper on its control connection (key-tmux.c): its
+ * exit status as a tmux client's would be; -2 if the helper would not (an
+ * older helper, a command it does not run), so the caller runs tmux;
+ * -1 if tmux did not answer it (a tmux client would wait as long).
+ */
+static int
+client_tmux_helper(struct lisa_ctx *ctx, char **out, const char *const *argv)
+{
+	struct json_doc	*d;
+	struct buf	 req;
+	char		*cause = NULL;
+	long long	 status;
+	int		 i, rc;
+
+	*out = NULL;
+	buf_init(&req);
+	buf_adds(&req, "{\"cmd\":\"tmux\",\"argv\":[");
+	for (i = 0; argv[i] != NULL; i++) {
+		if (i != 0)
+			buf_addc(&req, ',');
+		json_cstr(&req, argv[i]);
+	}
+	buf_adds(&req, "]}\n");
+	rc = client_call(ctx, req.data, &d, &cause);
+	buf_free(&req);
+	if (rc != 0) {
+		rc = cause != NULL && strcmp(cause, "tmux did not answer") == 0 ?
+		    -1 : -2;
+		free(cause);
+		return (rc);
+	}
+	if (json_get_int(d, 0, "status", &status) != 0)
+		status = 1;
+	if (status == 0)
+		*out = json_get_str(d, 0, "out");
+	json_free(d);
+	return ((int)status);
+}
+
+/*
  * Run "tmux -u -S SOCKET ARGV..." (or "tmux -V" when ctx is NULL) with no
  * stdin or stderr; *out gets its output. Returns its
  * exit status, or -1.
@@ -172,8 +212,12 @@ int
 client_tmux_all(struct lisa_ctx *ctx, char **out, const char *const *argv)
 {
 	const char	*full[40];
-	int		 n = 0;
+	int		 n = 0, rc;
 
+	/* A key's: on the helper's connection, no tmux client started. */
+	if (ctx != NULL && ctx->key_to != NULL &&
+	    (rc = client_tmux_helper(ctx, out, argv)) != -2)
+		return (rc);
 	full[n++] = "tmux";
 	if (ctx == NULL)
 		full[n++] = "-V";

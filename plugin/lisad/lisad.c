@@ -499,6 +499,7 @@ main(int argc, char **argv)
 	agenthook_close();
 	events_close();
 	pane_drain_close();
+	key_tmux_close();
 	pane_early_close();
 	free(lisad.context_windows);
 	log_debug("exit %d", code);

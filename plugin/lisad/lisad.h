@@ -77,6 +77,14 @@ int		 tmux_spawn_control(int, pid_t *, int *, int *);
 /* lisad.c */
 void		 lisad_child_limits(void);
 
+/* key-tmux.c */
+struct json_doc;
+struct listener_conn;
+int		 key_tmux_request(struct listener_conn *, struct json_doc *,
+		    const char **);
+void		 key_tmux_conn_gone(struct listener_conn *);
+void		 key_tmux_close(void);
+
 /* tmux-proxy.c */
 int		 proxy_open(void);
 void		 proxy_close(void);

@@ -442,6 +442,11 @@ listener_request(struct listener_conn *lc, const char *line, size_t len)
 			listener_reply(lc, &b);
 		}
 		free(arg);
+	} else if (strcmp(cmd, "tmux") == 0) {
+		const char	*why;
+
+		if (key_tmux_request(lc, d, &why) != 0)	/* (key-tmux.c) */
+			listener_error(lc, why);
 	} else if (strcmp(cmd, "hook") == 0) {
 		listener_hook(lc, d);
 	} else if (strcmp(cmd, "notify") == 0) {
@@ -549,6 +554,7 @@ listener_conn_free(struct listener_conn *lc)
 	pane_drain_conn_gone(lc);
 	act_conn_gone(lc);
 	answer_conn_gone(lc);
+	key_tmux_conn_gone(lc);
 	free(lc->wait_host);
 	TAILQ_REMOVE(&listener_conns, lc, entry);
 	loop_del(lc->lf);

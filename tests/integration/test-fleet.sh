@@ -108,7 +108,7 @@ setup_fleet() {
 		$r set -g remain-on-exit on
 	done
 	H1="devbox/${SOCK}r1" H2="gpu1/${SOCK}r2"
-	start_server main
+	PATH="${FLEET_SERVER_PATH:-$PATH}" start_server main
 	T set -g @lisa-ssh-command "ssh -F $S/config"
 	T set -g @lisa-hosts "$H1 $H2"
 	start_helper
@@ -415,7 +415,13 @@ O() { tmux -L "$OUTER" -f /dev/null "$@"; }
 # to its host and tmux attach at that pane; the screen shows the agent.
 # A second press reuses the window; lisa stop leaves no option on it.
 test_fleet_jump_to_remote_agent() {
-	setup_fleet
+	# The keys run tmux through lisa's helper, not as clients: the local
+	# server's commands log every tmux they start.
+	mkdir -p "$TESTDIR/shim"
+	printf '#!/bin/sh\necho "$*" >>"%s"\nexec "%s" "$@"\n' \
+	    "$TESTDIR/tmux.log" "$(command -v tmux)" >"$TESTDIR/shim/tmux"
+	chmod +x "$TESTDIR/shim/tmux"
+	FLEET_SERVER_PATH="$TESTDIR/shim:$PATH" setup_fleet
 	T set -g @lisa-notify-waiting on
 	T set -g @lisa-notify-desktop off
 	# (the agent's first prompt notifies too: within the default 10 s
@@ -439,6 +445,7 @@ test_fleet_jump_to_remote_agent() {
 	# The remote shell has no UTF-8 locale (ssh sent none): the attach
 	# must still draw the agent's glyphs, as the pane here takes UTF-8.
 	T set -g @lisa-remote-tmux 'env -u LANG -u LC_ALL -u LC_CTYPE tmux'
+	: >"$TESTDIR/tmux.log"
 	O send-keys C-b A
 	until_ms 10000 sh -c "[ \"\$(tmux -L $SOCK list-windows -F '#{@lisa_jump_target}' | grep .)\" = '$p@$H1' ]" ||
 	    fail "no jump window: $(T list-windows -F '#{window_name} #{@lisa_jump} #{@lisa_jump_target}')"
@@ -454,9 +461,14 @@ test_fleet_jump_to_remote_agent() {
 	# The window wears the remote agent's badge in the window list.
 	w=$(T list-windows -F '#{window_id} #{@lisa_jump}' | sed -n "s| $H1\$||p")
 	expect_shown "$w" '#{@lisa_window_state}' asking
+	# Again, from the jump window: the same window, respawned there.
+	pids=$(T list-windows -F '#{pane_pid}' | sort | tr '\n' ' ')
 	O send-keys C-b A
-	sleep 1
+	until_ms 10000 sh -c "[ \"\$(tmux -L $SOCK list-windows -F '#{pane_pid}' | sort | tr '\n' ' ')\" != '$pids' ]" ||
+	    fail "the jump window was not respawned"
 	[ "$(T list-windows -F x | wc -l)" = 2 ] || fail "a second window: $(T list-windows)"
+	[ ! -s "$TESTDIR/tmux.log" ] ||
+	    fail "tmux clients started by prefix A: $(cat "$TESTDIR/tmux.log")"
 	# The menu lists it with its host.
 	O send-keys C-b a
 	until_ms 5000 sh -c "tmux -L '$OUTER' capture-pane -p | grep -qF '$H1:work:claude'" ||

@@ -242,3 +242,49 @@ display-message x ##(touch $pw.2)"
 	until_ms 5000 sh -c "! ls '$prefix'* >/dev/null 2>&1" ||
 	    fail "key files left: $(ls "$prefix"*)"
 }
+
+# A key's tmux commands run on the helper's connection (key-tmux.c). Its
+# socket is the user's alone (above), so this adds nothing a caller could
+# not do with tmux itself; what the helper guards is its own connection:
+# a command that waits (a menu, a prompt, run-shell) would stall what lisa
+# hears of the session, and a window selected or a message shown would
+# change what the user looks at. A word is one word, whatever it holds.
+test_key_tmux_runs_only_a_keys_commands() {
+	start_server main
+	start_helper
+	before=$(T list-windows -a | wc -l)
+	for argv in '["run-shell","touch '"$TESTDIR"'/PWNED"]' \
+	    '["run-shell","-b","touch '"$TESTDIR"'/PWNED"]' \
+	    '["display-menu","x","","run-shell \"touch '"$TESTDIR"'/PWNED\""]' \
+	    '["command-prompt","run-shell \"touch '"$TESTDIR"'/PWNED\""]' \
+	    '["confirm-before","run-shell \"touch '"$TESTDIR"'/PWNED\""]' \
+	    '["if-shell","true","run-shell \"touch '"$TESTDIR"'/PWNED\""]' \
+	    '["wait-for","never"]' \
+	    '["new-window","sh"]' '["new-window","--","-d"]' \
+	    '["display-message","shown"]' '["display-message","x","-p"]' \
+	    '["send-keys","-t","main:0","touch PWNED","Enter"]' \
+	    '["kill-server"]' '[]' '[1,2]'; do
+		out=$(printf '{"cmd":"tmux","argv":%s}\n' "$argv" | socket_call)
+		printf '%s\n' "$out" | jget "d['ok'] is False or exit(1)" >/dev/null ||
+		    fail "ran $argv: $out"
+	done
+	# Still serving, and a key's own command does run.
+	out=$(printf '{"cmd":"tmux","argv":["display-message","-p","#{session_name}"]}\n' | socket_call)
+	[ "$(printf '%s\n' "$out" | jget "d['out']")" = "main" ] || fail "a key's command: $out"
+	# One word: its ';', newline and quotes are the value's.
+	val='a ; run-shell "touch '"$TESTDIR"'/PWNED" \; x
+run-shell "touch '"$TESTDIR"'/PWNED"'
+	req=$(python3 -c 'import json,sys; print(json.dumps({"cmd":"tmux","argv":["set-option","-g","@lisa_t",sys.argv[1]]}))' "$val")
+	out=$(printf '%s\n' "$req" | socket_call)
+	printf '%s\n' "$out" | jget "d['ok'] and d['status'] == 0 or exit(1)" >/dev/null || fail "set-option: $out"
+	[ "$(T show -gv @lisa_t)" = "$val" ] || fail "the value became: $(T show -gv @lisa_t)"
+	# tmux's own error is the key's, not the helper's.
+	out=$(printf '{"cmd":"tmux","argv":["set-option","-w","-t","@99999","@x","1"]}\n' | socket_call)
+	printf '%s\n' "$out" | jget "d['ok'] and d['status'] == 1 and d['error'] or exit(1)" >/dev/null ||
+	    fail "an error of tmux: $out"
+	sleep 0.5
+	[ ! -e "$TESTDIR/PWNED" ] || fail "a command ran"
+	[ "$(T list-windows -a | wc -l)" = "$before" ] || fail "windows: $(T list-windows -a)"
+	info | jget "d['attached'] >= 1 or exit(1)" >/dev/null || fail "the helper lost its session"
+	T set -gu @lisa_t
+}
