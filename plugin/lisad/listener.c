@@ -322,6 +322,11 @@ listener_request(struct listener_conn *lc, const char *line, size_t len)
 			brief = 0;
 		watch_list_json(&b, brief);
 		listener_reply(lc, &b);
+	} else if (strcmp(cmd, "needs") == 0) {
+		buf_adds(&b, "{\"ok\":true,\"panes\":");
+		publish_needs_json(&b);
+		buf_addc(&b, '}');
+		listener_reply(lc, &b);
 	} else if (strcmp(cmd, "events") == 0) {
 		if (json_get_int(d, 0, "since", &n) != 0)
 			n = 0;

@@ -403,6 +403,41 @@ publish_waiting(struct publish_places *pl)
 	return (buf_detach(&b));
 }
 
+/*
+ * Every agent that needs the human, in @lisa_waiting's order, by pane
+ * ("%N", "%N@HOST"): what prefix A goes through (cmd-menu.c), without the
+ * whole list of agents.
+ */
+void
+publish_needs_json(struct buf *b)
+{
+	struct pane		*p;
+	struct watch		*w;
+	struct publish_places	 places = { NULL, 0 };
+	char			 where[32];
+	int			 counts[UI_NGROUPS] = { 0 }, total = 0, g;
+	size_t			 i;
+
+	RB_FOREACH(p, panes, &panes) {
+		if ((w = p->watch) == NULL || !w->classified ||
+		    (g = ui_group_of_verdict(w->res.state,
+		    w->res.detail)) == -1)
+			continue;
+		snprintf(where, sizeof where, "%%%d", p->id);
+		publish_place_add(&places, g, w->since, where);
+	}
+	fleet_counts(counts, &total, &places);
+	qsort(places.list, places.n, sizeof *places.list, publish_place_cmp);
+	buf_addc(b, '[');
+	for (i = 0; i < places.n; i++) {
+		if (i != 0)
+			buf_addc(b, ',');
+		json_cstr(b, places.list[i].where);
+	}
+	buf_addc(b, ']');
+	free(places.list);
+}
+
 /* The server-wide summary the status line shows. */
 static void
 publish_summary(void)

@@ -29,6 +29,7 @@ struct publish_places {
 void		 publish_place_add(struct publish_places *, int, int64_t,
 		    const char *);
 void		 publish_schedule(void);
+void		 publish_needs_json(struct buf *);
 void		 publish_pane(struct pane *);
 void		 publish_restore(struct buf *);
 void		 publish_forget(struct pane *);
