@@ -21,6 +21,8 @@
 #define LIVE_SAVE_MS		1000
 #define LIVE_MAX_RECORDS	4096
 #define LIVE_MAX_FILE		(4 * 1024 * 1024)
+/* A signal read this soon after meeting a carried agent is the old one. */
+#define LIVE_MET_MS		2000
 
 struct live_record {
 	int				 pane;
@@ -32,11 +34,13 @@ struct live_record {
 	int64_t				 since;		/* real ms */
 	int64_t				 seen;		/* real ms: first seen */
 	int64_t				 output;	/* real ms: last output */
+	int64_t				 quiet;		/* real ms: stuck clock */
 	TAILQ_ENTRY(live_record)	 entry;
 };
 static TAILQ_HEAD(, live_record) live_records =
     TAILQ_HEAD_INITIALIZER(live_records);
 static char			*live_path;
+static uint64_t			 live_loaded;	/* mono ms: this helper's start */
 static struct loop_timer	 live_timer;
 static int			 live_timer_ready;
 
@@ -83,9 +87,11 @@ live_save(void *arg)
 		json_cstr(&b, w->agent->name);
 		json_key(&b, "state");
 		json_cstr(&b, cls_state_name(w->res.state));
-		buf_printf(&b, ",\"since\":%lld,\"seen\":%lld,\"output\":%lld}\n",
-		    (long long)w->since, (long long)live_real(w->agent_since),
-		    (long long)live_real(p->out_last));
+		buf_printf(&b, ",\"since\":%lld,\"seen\":%lld,\"output\":%lld,"
+		    "\"quiet\":%lld}\n", (long long)w->since,
+		    (long long)live_real(w->agent_since),
+		    (long long)live_real(p->out_last),
+		    (long long)live_real(w->res.quiet_at));
 	}
 	if (runtime_write_file(live_path, b.data, b.len) != 0)
 		log_warn("%s", live_path);
@@ -124,7 +130,7 @@ live_parse(const char *line, size_t len)
 	struct json_doc		*d;
 	char			*cause = NULL, *agent, *state;
 	long long		 server, pane, pid, apid, since, seen, out;
-	long long		 start;
+	long long		 start, quiet;
 	enum cls_state		 st;
 
 	if ((d = json_parse(line, len, &cause)) == NULL) {
@@ -135,6 +141,9 @@ live_parse(const char *line, size_t len)
 	agent = json_get_str(d, 0, "agent");
 	state = json_get_str(d, 0, "state");
 	st = state != NULL ? cls_state_from_name(state) : ST_NSTATES;
+	/* (a helper before this field wrote none) */
+	if (json_get_int(d, 0, "quiet", &quiet) != 0 || quiet < 0)
+		quiet = 0;
 	if (json_get_int(d, 0, "server", &server) != 0 ||
 	    json_get_int(d, 0, "pane", &pane) != 0 ||
 	    json_get_int(d, 0, "pid", &pid) != 0 ||
@@ -160,6 +169,7 @@ live_parse(const char *line, size_t len)
 		lr->since = since;
 		lr->seen = seen;
 		lr->output = out;
+		lr->quiet = quiet;
 		TAILQ_INSERT_TAIL(&live_records, lr, entry);
 	}
 	free(agent);
@@ -177,6 +187,7 @@ live_load(void)
 
 	free(live_path);
 	live_path = runtime_path(lisad.rundir, lisad.sid.key, ".live");
+	live_loaded = time_mono_ms();
 	if (runtime_read_file(live_path, LIVE_MAX_FILE, &data, &len) != 0) {
 		if (errno != ENOENT)
 			log_warn("%s", live_path);
@@ -216,6 +227,11 @@ live_agent_met(struct pane *p)
 			w->starting = 0;
 			w->carry_state = lr->state;
 			w->carry_since = lr->since;
+			if (lr->quiet > 0) {
+				w->carry_quiet = live_mono(lr->quiet);
+				w->carry_from = live_loaded;
+				w->carry_until = time_mono_ms() + LIVE_MET_MS;
+			}
 		}
 		free(lr);
 	}

@@ -612,6 +612,9 @@ watch_input(struct pane *p, struct cls_input *in)
 	in->debounce = lisad.debounce_ms;
 	in->grace = lisad.grace_ms;
 	in->stale = lisad.stale_ms;
+	in->carried_quiet = w->carry_quiet;
+	in->carried_from = w->carry_from;
+	in->carried_until = w->carry_until;
 }
 
 /*

@@ -143,6 +143,9 @@ struct watch {
 
 	enum cls_state		 carry_state;	/* a live agent's verdict from a */
 	int64_t			 carry_since;	/* helper before us (live.c) */
+	uint64_t		 carry_quiet;	/* its stuck clock (mono ms) */
+	uint64_t		 carry_from;	/* signals read from then */
+	uint64_t		 carry_until;	/* until then: its */
 	int			 held;		/* a verdict from a helper before */
 	int			 held_new;	/* not shown yet */
 	struct cls_result	 held_res;

@@ -699,7 +699,14 @@ classify(const struct cls_input *in, struct cls_result *r)
 	 */
 	if (r->state == ST_IN_PROGRESS && in->stale != 0 &&
 	    strcmp(r->detail, "background") != 0) {
-		uint64_t	last = quiet_since > at ? quiet_since : at;
+		uint64_t	last;
+
+		/* (a signal a helper before us had read: its clock goes on) */
+		if (in->carried_quiet != 0 && at >= in->carried_from &&
+		    at <= in->carried_until && at > in->carried_quiet)
+			at = in->carried_quiet;
+		last = quiet_since > at ? quiet_since : at;
+		r->quiet_at = last;
 
 		if (in->now - last < in->stale || in->children != 0 ||
 		    in->cpu_busy)

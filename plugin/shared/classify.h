@@ -140,6 +140,15 @@ struct cls_input {
 	uint64_t	debounce;
 	uint64_t	grace;
 	uint64_t	stale;
+	/*
+	 * A helper before us had the agent quiet since carried_quiet (mono
+	 * ms, 0: none); an explicit signal this helper read between
+	 * carried_from (its start) and carried_until (soon after it met the
+	 * agent) is the one that helper had read, not news (live.c).
+	 */
+	uint64_t	carried_quiet;
+	uint64_t	carried_from;
+	uint64_t	carried_until;
 	uint64_t	limit_wait;	/* a limit waited out this long: shown */
 };
 
@@ -160,6 +169,8 @@ struct cls_result {
 	int			settled;
 	/* It rests on output or a title alone, nothing the agent said. */
 	int			weak;
+	/* Working: quiet since then (mono ms), the stuck clock's start. */
+	uint64_t		quiet_at;
 };
 
 void		 classify(const struct cls_input *, struct cls_result *);

@@ -528,3 +528,44 @@ test_attach_leaves_session_environment_alone() {
 	[ "$(T show-environment -t later SSH_AUTH_SOCK)" = "SSH_AUTH_SOCK=/user/later.sock" ] ||
 	    fail "later: $(T show-environment -t later SSH_AUTH_SOCK)"
 }
+
+# A restarted helper goes on with an agent's stuck clock: an agent silent
+# since before the restart is stuck its own threshold after it went
+# silent, not that long after the restart. (@lisa-stale 20 s here, where
+# 240 s is lisa's: the clock carried is the same at either.)
+transition_ts() {
+	L events --json | python3 -c '
+import json, sys
+ts = [e["ts_ms"] for e in map(json.loads, sys.stdin)
+      if e.get("pane_id") == sys.argv[1] and e.get("to") == sys.argv[2]]
+print(ts[-1] if ts else "")' "$1" "$2"
+}
+test_restarted_helper_keeps_the_stuck_clock() {
+	setup_agents 20
+	w=1
+	for how in stop kill; do
+		p=$(agent_window $w claude)
+		w=$((w + 1))
+		expect "$p" waiting_input prompt
+		T send-keys -t "$p" hang Enter
+		expect "$p" in_progress
+		hung=$(transition_ts "$p" in_progress)
+		# A restart 12 s into the silence: from it, 20 s would be 32.
+		until_ms 20000 sh -c "[ \$((\$(date +%s%N) / 1000000 - $hung)) -ge 12000 ]"
+		if [ $how = stop ]; then
+			L stop >/dev/null
+			wait_helper_exit 5000 || fail "helper did not stop"
+		else
+			kill -9 "$HELPER_PID"
+			wait "$HELPER_PID" 2>/dev/null
+			HELPER_PID=
+		fi
+		start_helper
+		L wait "$p" --until stuck --timeout 40 >/dev/null ||
+		    fail "after $how: never stuck: $(L status "$p")"
+		took=$(($(transition_ts "$p" stuck) - hung))
+		[ "$took" -ge 19000 ] && [ "$took" -lt 28000 ] ||
+		    fail "after $how: stuck ${took} ms into the silence (the clock began again at the restart?)"
+		note "after $how: stuck $took ms into a 20 s silence, restarted at 12 s"
+	done
+}

@@ -548,6 +548,31 @@ static const struct row rows[] = {
 	  .agent_since = NOW - 400000, .codex = CX_WORKING, .codex_at = NOW - 300000,
 	  .last_output = NOW - 300000 },
 	  ST_STUCK, "", "stale_despite_working_state", 0 },
+	/*
+	 * A restarted helper (live.c): Codex said "working" 300 s ago; this
+	 * helper read it 20 s ago, as it met the agent. Its clock is the
+	 * old one: stuck now, not 240 s after the restart.
+	 */
+	{ "restarted: a signal the helper before had read", { BASE,
+	  .agent_since = NOW - 400000, .codex = CX_WORKING,
+	  .codex_at = NOW - 20000, .last_output = NOW - 300000,
+	  .carried_quiet = NOW - 300000, .carried_from = NOW - 21000,
+	  .carried_until = NOW - 19000 },
+	  ST_STUCK, "", "stale_despite_working_state", 0 },
+	/* ... but one it read later is news. */
+	{ "restarted: a signal read after meeting the agent", { BASE,
+	  .agent_since = NOW - 400000, .codex = CX_WORKING,
+	  .codex_at = NOW - 10000, .last_output = NOW - 300000,
+	  .carried_quiet = NOW - 300000, .carried_from = NOW - 21000,
+	  .carried_until = NOW - 19000 },
+	  ST_IN_PROGRESS, "generating", "codex_osc_working", 0 },
+	/* ... and one from before the restart keeps its own time. */
+	{ "restarted: a signal older than this helper", { BASE,
+	  .agent_since = NOW - 400000, .codex = CX_WORKING,
+	  .codex_at = NOW - 100000, .last_output = NOW - 300000,
+	  .carried_quiet = NOW - 300000, .carried_from = NOW - 21000,
+	  .carried_until = NOW - 19000 },
+	  ST_IN_PROGRESS, "generating", "codex_osc_working", 0 },
 	{ "silent but a child runs: not stuck", { BASE,
 	  .agent_since = NOW - 400000, .last_output = NOW - 300000, .children = 1,
 	  .screen_at = NOW - 10 },
