@@ -349,13 +349,70 @@ print_event(struct json_doc *d, int item, int json)
 		free(v[i]);
 }
 
+/*
+ * Events of more than one tmux server (one that ended and its successor
+ * share the socket, the file and the %N): a line before each server's,
+ * naming it. *last is the server of the line before ("" at first); mixed
+ * says whether to say it at all.
+ */
+static void
+event_server(struct json_doc *d, int item, char **last, int mixed)
+{
+	char		*srv, when[32];
+	time_t		 t;
+	struct tm	 tm;
+	long long	 pid, start;
+
+	if ((srv = json_get_str(d, item, "server")) == NULL)
+		srv = xstrdup("");
+	if (strcmp(srv, *last) == 0) {
+		free(srv);
+		return;
+	}
+	if (mixed) {
+		if (sscanf(srv, "%lld-%lld", &pid, &start) == 2) {
+			t = (time_t)start;
+			localtime_r(&t, &tm);
+			strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
+			printf("-- tmux server %lld, started %s --\n", pid,
+			    when);
+		} else
+			printf("-- tmux server unknown --\n");
+	}
+	free(*last);
+	*last = srv;
+}
+
+/* Do the events come from more than one tmux server? */
+static int
+events_mixed(struct json_doc *d, int evs, int n)
+{
+	char	*first = NULL, *srv;
+	int	 i, mixed = 0;
+
+	for (i = 0; i < n && !mixed; i++) {
+		srv = json_get_str(d, json_array_item(d, evs, i), "server");
+		if (srv == NULL)
+			srv = xstrdup("");
+		if (first == NULL)
+			first = srv;
+		else {
+			mixed = strcmp(first, srv) != 0;
+			free(srv);
+		}
+	}
+	free(first);
+	return (mixed);
+}
+
 static int
 cmd_events(struct lisa_ctx *ctx, struct args *a)
 {
 	struct json_doc	*d, *e;
 	struct buf	 in, req;
 	char		*cause = NULL, *nl, tmp[65536], *pane = NULL, *host = NULL;
-	int		 evs, i, n, fd = -1;
+	char		*server = xstrdup("");
+	int		 evs, i, n, fd = -1, mixed;
 	long long	 since = a->since_ms, last = 0, ts;
 	ssize_t		 got;
 
@@ -385,18 +442,24 @@ cmd_events(struct lisa_ctx *ctx, struct args *a)
 	buf_free(&req);
 	evs = json_get(d, 0, "events");
 	n = json_array_size(d, evs);
+	mixed = events_mixed(d, evs, n);
 	for (i = 0; i < n; i++) {
 		if (json_get_int(d, json_array_item(d, evs, i), "ts_ms",
 		    &ts) == 0)
 			last = ts;
 		if (pane == NULL || event_of_pane(ctx, d,
-		    json_array_item(d, evs, i), pane, host))
+		    json_array_item(d, evs, i), pane, host)) {
+			if (!a->json)
+				event_server(d, json_array_item(d, evs, i),
+				    &server, mixed);
 			print_event(d, json_array_item(d, evs, i), a->json);
+		}
 	}
 	json_free(d);
 	fflush(stdout);
 	if (!a->follow) {
 		free(pane);
+		free(server);
 		return (0);
 	}
 	buf_init(&in);
@@ -407,8 +470,12 @@ cmd_events(struct lisa_ctx *ctx, struct args *a)
 			    &cause)) != NULL) {
 				if ((json_get_int(e, 0, "ts_ms", &ts) != 0 ||
 				    ts >= last) && (pane == NULL ||
-				    event_of_pane(ctx, e, 0, pane, host)))
+				    event_of_pane(ctx, e, 0, pane, host))) {
+					if (!a->json)
+						event_server(e, 0, &server,
+						    *server != '\0');
 					print_event(e, 0, a->json);
+				}
 				json_free(e);
 			}
 			buf_consume(&in, (size_t)(nl - in.data) + 1);
@@ -417,6 +484,7 @@ cmd_events(struct lisa_ctx *ctx, struct args *a)
 	}
 	buf_free(&in);
 	free(pane);
+	free(server);
 	return (0);
 }
 

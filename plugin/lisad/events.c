@@ -182,14 +182,17 @@ events_start(struct buf *b, int64_t ts, int pane, const char *type)
 	char	when[40], id[32];
 
 	rfc3339(ts, when, sizeof when);
-	snprintf(id, sizeof id, "%%%d", pane);
 	buf_addc(b, '{');
 	json_key(b, "ts");
 	json_cstr(b, when);
 	json_key(b, "ts_ms");
 	buf_printf(b, "%lld", (long long)ts);
-	json_key(b, "pane_id");
-	json_cstr(b, id);
+	/* (-1: the helper's own, of no pane: helper_stopped) */
+	if (pane >= 0) {
+		snprintf(id, sizeof id, "%%%d", pane);
+		json_key(b, "pane_id");
+		json_cstr(b, id);
+	}
 	json_key(b, "event");
 	json_cstr(b, type);
 	/* Whose %N: a server started later reuses the ids. */

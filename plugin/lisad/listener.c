@@ -457,6 +457,8 @@ listener_request(struct listener_conn *lc, const char *line, size_t len)
 	} else if (strcmp(cmd, "notify") == 0) {
 		listener_notify(lc, d);
 	} else if (strcmp(cmd, "stop") == 0) {
+		/* One event, not a "closed" for every pane let go. */
+		events_add("helper_stopped", -1, "lisa stop");
 		buf_adds(&b, "{\"ok\":true}");
 		listener_reply(lc, &b);
 		lc->closing = 1;

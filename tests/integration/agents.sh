@@ -102,7 +102,7 @@ import json, sys
 t0 = $t0
 for line in sys.stdin:
     e = json.loads(line)
-    if e['pane_id'] == '$pane' and e.get('to') == '$state' and e['ts_ms'] >= t0 - 5 \
+    if e.get('pane_id') == '$pane' and e.get('to') == '$state' and e['ts_ms'] >= t0 - 5 \
        and (not '$detail' or e.get('detail') == '$detail'):
         print(e['ts_ms'] - t0); break
 else:

@@ -308,3 +308,54 @@ test_helper_death_shown_on_status_line() {
 	T show-hooks -g | grep -q "\[5472\]" && fail "hooks left: $(T show-hooks -g)"
 	return 0
 }
+
+# lisa stop is one event (helper_stopped), not a "closed" for every pane
+# it lets go; and events of two tmux servers on one socket (one killed,
+# the next started: the same file, the same %N) say whose they are.
+test_stop_is_one_event_and_servers_are_named() {
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME"
+	start_server main
+	start_helper
+	T new-window -d -t main:1 "$ROOT/tests/fake/claude"
+	T new-window -d -t main:2 "$ROOT/tests/fake/claude"
+	p=$(T display -p -t main:1 '#{pane_id}')
+	q=$(T display -p -t main:2 '#{pane_id}')
+	L wait "$p" --until waiting_input --timeout 30 >/dev/null || fail "$p"
+	L wait "$q" --until waiting_input --timeout 30 >/dev/null || fail "$q"
+	L stop >/dev/null
+	wait_helper_exit 5000 || fail "helper did not stop"
+	start_helper
+	ev=$(L events --json)
+	[ "$(printf '%s\n' "$ev" | grep -c '"event":"helper_stopped"')" = 1 ] ||
+	    fail "helper_stopped events: $(printf '%s\n' "$ev" | grep helper_stopped)"
+	printf '%s\n' "$ev" | grep '"event":"closed"' &&
+	    fail "closed events at stop: $(printf '%s\n' "$ev" | grep closed)"
+	L events | grep -q 'helper_stopped *lisa stop' ||
+	    fail "not in the text: $(L events | tail -n 3)"
+	L events | grep -q '^-- tmux server' && fail "a server line with one server"
+	first=$(T display -p '#{pid}')
+	# The server killed, another on the same socket, an agent in it.
+	T kill-server
+	wait_helper_exit 10000 || fail "helper did not exit with its server"
+	HELPER_PID=
+	until_ms 10000 sh -c "! tmux -L $SOCK ls" || fail "server still up"
+	start_server main
+	start_helper
+	T new-window -d -t main:1 "$ROOT/tests/fake/claude"
+	r=$(T display -p -t main:1 '#{pane_id}')
+	L wait "$r" --until waiting_input --timeout 30 >/dev/null || fail "$r"
+	second=$(T display -p '#{pid}')
+	L events >"$TESTDIR/ev.txt"
+	grep -q "^-- tmux server $first, started " "$TESTDIR/ev.txt" ||
+	    fail "no line for the first server: $(cat "$TESTDIR/ev.txt")"
+	grep -q "^-- tmux server $second, started " "$TESTDIR/ev.txt" ||
+	    fail "no line for the second server: $(cat "$TESTDIR/ev.txt")"
+	# The first server's events under its line, the second's under its.
+	awk -v f="$first" -v s="$second" '
+		/^-- tmux server / { srv = $4; sub(",", "", srv); next }
+		/helper_stopped/ && srv != f { bad = 1 }
+		END { exit bad }' "$TESTDIR/ev.txt" ||
+	    fail "helper_stopped under another server: $(cat "$TESTDIR/ev.txt")"
+	note "$(grep -c '^-- tmux server' "$TESTDIR/ev.txt") server lines"
+}
