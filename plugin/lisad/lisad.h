@@ -177,6 +177,13 @@ struct pane {
 	int			 mute_probe;	/* a short window: flood again? */
 	struct loop_timer	 mute_timer;
 	int			 mute_timer_ready;
+	int			 hup_held;	/* pane-hup.c: tmux asked */
+	int			 hup_agent;	/* (for the agent's death) */
+	pid_t			 hup_pid;
+	int			 hup_status;
+	int			 hup_agent_status;
+	struct loop_timer	 hup_timer;
+	int			 hup_timer_ready;
 	int			 drain_paused;	/* pane-mute.c: tmux 3.2's #2828 */
 	pid_t			 drain_pid;	/* the pane's pid then */
 
@@ -200,6 +207,9 @@ void		 pane_output(struct session *, int, const char *, size_t,
 		    uint64_t);
 void		 pane_pause(struct session *, int);
 void		 pane_died(int, int, int);
+void		 pane_set_dead(struct pane *, int, int, int, const char *);
+int		 pane_hup(struct pane *, int, int);
+void		 pane_hup_free(struct pane *, int);
 void		 pane_exit_look(struct pane *);
 void		 pane_respawned(int);
 void		 pane_subscription(struct session *, struct ctl_event *);

@@ -5,6 +5,7 @@
  * sessions (grouped sessions, link-window), so each pane remembers which of
  * our sessions show it and whose %output it counts.
  */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -77,7 +78,6 @@ pane_unwatch(struct pane *p)
 	p->pidfd_pid = 0;
 }
 
-static void	pane_set_dead(struct pane *, int, int, int, const char *);
 
 /* The pane's process exited: its status, if tmux has not reaped it yet. */
 static void
@@ -86,9 +86,11 @@ pane_pidfd_cb(int fd, short revents, void *arg)
 	struct pane	*p = arg;
 	int		 status, sig;
 
-	if (proc_exit_status(p->pidfd_pid, &status, &sig) == 0)
-		pane_set_dead(p, 1, status, sig, "pidfd");
-	else {
+	if (proc_exit_status(p->pidfd_pid, &status, &sig) == 0) {
+		/* (tmux's own doing, maybe: pane-hup.c) */
+		if (sig != SIGHUP || !pane_hup(p, 0, status))
+			pane_set_dead(p, 1, status, sig, "pidfd");
+	} else {
 		/*
 		 * Reaped already: tmux knows whether the pane died or was
 		 * respawned (-k kills the old process); without
@@ -128,6 +130,7 @@ pane_free(struct pane *p, const char *why, int unseen)
 	 */
 	log_debug("pane %%%d %s%s", p->id, why != NULL ? why : "let go",
 	    unseen ? " (no longer seen)" : "");
+	pane_hup_free(p, why != NULL);
 	if (why != NULL)
 		events_add(why, p->id, "%s",
 		    p->command != NULL ? p->command : "");
@@ -194,7 +197,7 @@ pane_num(const char *s)
 	return (*end == '\0' && v >= 0 && v < 0x7fffffff ? (int)v : -1);
 }
 
-static void
+void
 pane_set_dead(struct pane *p, int dead, int status, int sig, const char *via)
 {
 	if (!dead) {

@@ -65,14 +65,13 @@ watch_agent_gone(struct pane *p)
 	w->shell_words_left = WATCH_SHELL_BYTES;
 }
 
-static void
-watch_agent_exited(int fd, short revents, void *arg)
+/* The agent ended (status, sig: as the system said, or -1). */
+void
+watch_agent_exit(struct pane *p, int status, int sig)
 {
-	struct pane	*p = arg;
 	struct watch	*w = p->watch;
-	int		 status, sig;
 
-	if (proc_exit_status(w->agent_pid, &status, &sig) == 0) {
+	if (status != -1 || sig != -1) {
 		w->agent_exit_status = status;
 		w->agent_exit_signal = sig;
 	}
@@ -82,6 +81,23 @@ watch_agent_exited(int fd, short revents, void *arg)
 	watch_agent_gone(p);
 	w->scan = 1;
 	watch_touch(p);
+}
+
+static void
+watch_agent_exited(int fd, short revents, void *arg)
+{
+	struct pane	*p = arg;
+	struct watch	*w = p->watch;
+	int		 status, sig;
+
+	if (proc_exit_status(w->agent_pid, &status, &sig) != 0)
+		status = sig = -1;
+	/* tmux's own doing, maybe (pane-hup.c): the pane is asked after. */
+	if (sig == SIGHUP && pane_hup(p, 1, status)) {
+		watch_unwatch_agent(w);
+		return;
+	}
+	watch_agent_exit(p, status, sig);
 }
 
 /* Our own hook (`sh -c "LISA_HOOK=1 lisa notify"`) is not a tool. */
@@ -113,7 +129,8 @@ static void
 watch_young_rescan(struct watch *w, uint64_t now, int started_young)
 {
 	/* One look pending is enough (scans at one moment spent all three). */
-	if (w->agent_seen || w->young_rescanned >= 3 || w->rescan_at != 0 ||
+	if ((w->agent_seen && !(started_young && w->agent_alive)) ||
+	    w->young_rescanned >= 3 || w->rescan_at != 0 ||
 	    (!started_young && now >= w->watch_since + WATCH_YOUNG_PANE))
 		return;
 	w->rescan_at = now +
@@ -190,9 +207,11 @@ watch_scan(struct pane *p)
 	uint64_t			 ticks = 0, now = time_mono_ms();
 	uint64_t			 boot, born, age;
 	long				 hz = sysconf(_SC_CLK_TCK);
+	int				 young;
 
 	w->scan = 0;
-	if (p->dead || p->pid <= 0)
+	/* (a death by signal 1 waits for tmux's word: pane-hup.c) */
+	if (p->dead || p->pid <= 0 || p->hup_agent || p->hup_held)
 		return;
 	n = proc_tree(p->pid, nodes, WATCH_MAX_PROCS);
 	if (n < 0) {
@@ -245,14 +264,28 @@ watch_scan(struct pane *p)
 		}
 	}
 	if (found == NULL) {
-		if (w->agent_alive) {
+		young = proc_boot_ms() < proc_start_ms(&nodes[0]) +
+		    WATCH_YOUNG_PANE;
+		/*
+		 * A new process in the pane (respawn-pane -k replaced the
+		 * agent: pane-hup.c) may still be about to exec the next
+		 * one: not "gone" until it has had its moment.
+		 */
+		if (young && nodes[0].pid != w->young_pid) {
+			w->young_pid = nodes[0].pid;	/* its own looks */
+			w->young_rescanned = 0;
+		}
+		if (w->agent_alive && young && nodes[0].pid != w->agent_pid &&
+		    w->young_rescanned < 3)
+			log_debug("pane %%%d: a new process, not the agent yet",
+			    p->id);
+		else if (w->agent_alive) {
 			log_debug("pane %%%d: agent gone from the tree", p->id);
 			watch_agent_gone(p);
 		}
 		watch_looked(w, nodes, n, -1, now);
 		/* A pane a moment old may still be about to exec. */
-		watch_young_rescan(w, now, proc_boot_ms() <
-		    proc_start_ms(&nodes[0]) + WATCH_YOUNG_PANE);
+		watch_young_rescan(w, now, young);
 		return;
 	}
 	/* (ps's starts are whole seconds and may differ by one) */

@@ -74,6 +74,7 @@ struct watch {
 	uint64_t		 zombie_at;	/* its process seen a zombie */
 	pid_t			 relisted_pid;	/* gone: the session listed */
 	int			 young_rescanned;
+	pid_t			 young_pid;	/* whose looks those are */
 	pid_t			 looked_pids[8]; /* the last look's non-agents */
 	int			 nlooked;
 	uint64_t		 looked_at;
@@ -198,6 +199,7 @@ void		 watch_rescan_in(struct pane *, uint64_t);
 void		 watch_rescan(struct pane *);
 void		 watch_adopt(struct pane *, const char *);
 void		 watch_run_ended(struct pane *, int, int);
+void		 watch_agent_exit(struct pane *, int, int);
 int		 watch_exit_code(struct pane *);
 
 /* ended.c: ended agents' verdicts, remembered and dismissed. */
@@ -269,6 +271,7 @@ void		 resume_record_gone(int);
 const char	*resume_agent_id(struct watch *, char *, size_t);
 void		 resume_argv_id(char **, int, char *, size_t);
 void		 resume_record_close(void);
+void		 resume_record_dir_check(void);
 
 /* act.c: typing into a pane, checked at that moment. */
 struct act_who {

@@ -172,3 +172,58 @@ test_death_via_subscription_alone() {
 	# machine and still catches a route that did not work.
 	[ "$ms" -le 5000 ] || fail "backstop took ${ms} ms"
 }
+
+# What tmux does to an agent is not its crash: respawn-pane -k sends the
+# old process SIGHUP and is "replaced" (the new agent met as new), and
+# kill-server's SIGHUP to every pane is "ended with tmux". Neither is a
+# crashed transition nor a notification; a SIGHUP from anyone else, with
+# the pane still the agent's, is still its crash.
+test_replaced_and_ended_with_tmux_are_not_crashes() {
+	export HOME="$TESTDIR/home" FAKE_AGENT_LOG="$TESTDIR/agent.log"
+	mkdir -p "$HOME"
+	start_server main
+	T set -g @lisa-grace 1
+	T set -g @lisa-notify-desktop off
+	start_helper
+	for i in 1 2 3; do
+		T new-window -d -t "main:$i" "$ROOT/tests/fake/claude"
+	done
+	p=$(T display -p -t main:1 '#{pane_id}')
+	q=$(T display -p -t main:2 '#{pane_id}')
+	r=$(T display -p -t main:3 '#{pane_id}')
+	for x in $p $q $r; do
+		L wait "$x" --until waiting_input --timeout 30 >/dev/null || fail "$x"
+	done
+	old=$(T display -p -t "$p" '#{pane_pid}')
+	T respawn-pane -k -t "$p" "$ROOT/tests/fake/claude"
+	until_ms 10000 sh -c "$LISA -L $SOCK events --json | grep -q '\"pane_id\":\"$p\",\"event\":\"replaced\"'" ||
+	    fail "no replaced event: $(L events | tail -n 5)"
+	# The new agent is met as new (its own grace, then its prompt).
+	new=$(T display -p -t "$p" '#{pane_pid}')
+	[ "$new" != "$old" ] || fail "not respawned"
+	until_ms 10000 sh -c "[ \"\$($LISA -L $SOCK list --json | python3 -c 'import json,sys; print([p for p in json.load(sys.stdin) if p[\"pane_id\"]==\"$p\"][0][\"signals\"][\"process\"][\"agent_pid\"])')\" = $new ]" ||
+	    fail "the new agent not met: $(pane_json "$p")"
+	L wait "$p" --until waiting_input --timeout 30 >/dev/null ||
+	    fail "the new agent: $(L status "$p")"
+	# Someone else's SIGHUP: a crash as before.
+	kill -HUP "$(T display -p -t "$r" '#{pane_pid}')"
+	L wait "$r" --until crashed --timeout 10 >/dev/null ||
+	    fail "a SIGHUP of its own: $(L status "$r")"
+	ev=$(L events --json)
+	printf '%s\n' "$ev" | grep "\"pane_id\":\"$p\"" | grep -q '"to":"crashed"' &&
+	    fail "respawn-pane -k was a crash: $(L events | grep "$p ")"
+	# kill-server: every agent ended with tmux, none crashed.
+	events="$XDG_RUNTIME_DIR"/lisa/*.events.jsonl
+	before=$(cat $events | wc -l)
+	T kill-server
+	wait_helper_exit 10000 || fail "helper did not exit with its server"
+	HELPER_PID=
+	tail -n +"$((before + 1))" $events >"$TESTDIR/after.jsonl"
+	for x in $p $q; do
+		grep "\"pane_id\":\"$x\"" "$TESTDIR/after.jsonl" | grep -q '"event":"ended","server":[^,]*,"detail":"with tmux' ||
+		    fail "$x not ended with tmux: $(cat "$TESTDIR/after.jsonl")"
+	done
+	grep -q '"to":"crashed"' "$TESTDIR/after.jsonl" &&
+	    fail "crashed at kill-server: $(grep crashed "$TESTDIR/after.jsonl")"
+	note "$(grep -c '"event":"ended"' "$TESTDIR/after.jsonl") ended with tmux"
+}

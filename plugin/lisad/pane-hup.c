@@ -1,0 +1,130 @@
+/*
+ * A pane's process killed by SIGHUP. That is what tmux does when it
+ * replaces the process (respawn-pane -k) and when it closes the pane
+ * with its server (kill-server): neither is a crash, and both were told
+ * as "crashed (signal 1)", with a notification each.
+ *
+ * So before such a death is believed, tmux is asked about the pane on
+ * the session's connection: a new process in it is "replaced" (and the
+ * pane is listed again: a new agent is met); no answer, because the
+ * connection closed first, is "ended with tmux" (pane_hup_free); an
+ * answer that the pane is dead, still has that process, or is gone
+ * (kill-pane) is the death as it was. tmux answers within the turn; a
+ * tmux that does not in PANE_HUP_WAIT_MS has the death as it was.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lisad.h"
+#include "tell.h"
+#include "watch.h"
+
+#define PANE_HUP_WAIT_MS	3000
+
+/* What was held: the pane's process's death, the agent's, or both. */
+static void
+pane_hup_believe(struct pane *p, const char *why)
+{
+	int	pane = p->hup_held, agent = p->hup_agent;
+
+	log_debug("pane %%%d: signal 1 is a death (%s)", p->id, why);
+	p->hup_held = p->hup_agent = 0;
+	if (p->hup_timer_ready)
+		loop_timer_del(&p->hup_timer);
+	if (agent)
+		watch_agent_exit(p, p->hup_agent_status, SIGHUP);
+	if (pane)
+		pane_set_dead(p, 1, p->hup_status, SIGHUP, "pidfd");
+}
+
+static void
+pane_hup_cb(__unused struct ctl_client *c, int ok, const char *body,
+    size_t len, void *arg)
+{
+	struct pane	*p = arg;
+	char		 line[64];
+	long		 pid;
+	int		 dead;
+
+	if (!p->hup_held && !p->hup_agent)
+		return;		/* (believed already: it took too long) */
+	if (len >= sizeof line)
+		len = sizeof line - 1;
+	memcpy(line, body, len);
+	line[len] = '\0';
+	if (!ok || sscanf(line, "%ld %d", &pid, &dead) != 2 || dead ||
+	    pid == (long)p->hup_pid) {
+		pane_hup_believe(p, ok ? line : "no such pane");
+		return;
+	}
+	p->hup_held = p->hup_agent = 0;
+	if (p->hup_timer_ready)
+		loop_timer_del(&p->hup_timer);
+	events_add("replaced", p->id, "%s: its process %ld ended, %ld runs",
+	    p->command != NULL ? p->command : "", (long)p->hup_pid, pid);
+	pane_respawned(p->id);		/* (listed again: who runs now) */
+}
+
+static void
+pane_hup_timeout(void *arg)
+{
+	struct pane	*p = arg;
+
+	/* (a late answer finds nothing held) */
+	if (p->hup_held || p->hup_agent)
+		pane_hup_believe(p, "tmux did not answer");
+}
+
+/*
+ * Pane p's process (agent 0) or its agent (1) ended by signal 1: held
+ * (1) until tmux says what happened to the pane, or not (0).
+ */
+int
+pane_hup(struct pane *p, int agent, int status)
+{
+	struct session	*s;
+	char		 cmd[96];
+
+	if (!p->hup_held && !p->hup_agent) {
+		if ((s = pane_session(p)) == NULL)
+			return (0);
+		snprintf(cmd, sizeof cmd, "display-message -p -t %%%d "
+		    "'#{pane_pid} #{pane_dead}'", p->id);
+		if (session_send(s, cmd, pane_hup_cb, p) != 0)
+			return (0);
+		p->hup_pid = p->pid;
+		if (!p->hup_timer_ready) {
+			loop_timer_init(&p->hup_timer, pane_hup_timeout, p);
+			p->hup_timer_ready = 1;
+		}
+		loop_timer_add(&p->hup_timer, PANE_HUP_WAIT_MS);
+		log_debug("pane %%%d: %s ended by signal 1: asking tmux",
+		    p->id, agent ? "its agent" : "its process");
+	}
+	if (agent) {
+		p->hup_agent = 1;
+		p->hup_agent_status = status;
+	} else {
+		p->hup_held = 1;
+		p->hup_status = status;
+	}
+	return (1);
+}
+
+/*
+ * The pane goes while tmux was asked: its connection closed before the
+ * answer (kill-server, or its session killed). The agent ended with tmux.
+ */
+void
+pane_hup_free(struct pane *p, int tell)
+{
+	if (p->hup_timer_ready)
+		loop_timer_del(&p->hup_timer);
+	if ((!p->hup_held && !p->hup_agent) || !tell)
+		return;
+	p->hup_held = p->hup_agent = 0;
+	events_add("ended", p->id, "with tmux: %s (signal 1 as tmux closed "
+	    "it)", p->command != NULL ? p->command : "");
+}
