@@ -232,6 +232,16 @@ cmd_doctor(struct lisa_ctx *ctx, int json)
 			check(1, "tmux ui", "status line, badges, borders and "
 			    "keys applied");
 		free(warning);
+		/* Where lisa resume's records go, as the helper found it. */
+		if ((warning = json_get_str(d, 0, "state_error")) != NULL)
+			check(0, "resume records", "cannot be kept: %s (lisa "
+			    "resume would find no agent after a restart)",
+			    warning);
+		else if ((out = json_get_str(d, 0, "state_dir")) != NULL)
+			check(1, "resume records", "%s", out);
+		free(warning);
+		free(out);
+		out = NULL;
 	}
 
 	/* The user's agent profiles: a broken file is ignored, not fatal. */

@@ -43,6 +43,10 @@ info_json(struct buf *b)
 	json_cstr(b, lisad.version);
 	json_key(b, "tmux_socket");
 	json_cstr(b, lisad.sid.socket);
+	json_key(b, "state_dir");
+	json_cstr(b, lisad.state_dir);
+	json_key(b, "state_error");
+	json_cstr(b, lisad.state_error);
 	json_key(b, "socket");
 	json_cstr(b, lisad.sockpath);
 	json_key(b, "sessions");

@@ -487,6 +487,7 @@ main(int argc, char **argv)
 	/* A death notice of the helper before us (lisa.c) is over. */
 	tmux_run(NULL, "set-option", "-gqu", "@lisa_error", (char *)NULL);
 	tmux_run(NULL, "set-option", "-gqu", "@lisa_down", (char *)NULL);
+	resume_record_dir_check();
 	ui_apply();
 	session_start();
 

@@ -63,6 +63,8 @@ struct lisad {
 	uint64_t	 retry_delay_ms;	/* times the attempt */
 	char		*context_windows; /* @lisa-context-windows */
 	char		*agents_error;	/* agents.json problem, for doctor */
+	char		*state_dir;	/* where resume records are kept */
+	char		*state_error;	/* ... and why they cannot be */
 };
 extern struct lisad lisad;
 void		 lisad_stop(int);

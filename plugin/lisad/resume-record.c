@@ -36,6 +36,63 @@
 static char	*resume_path;
 static int	 resume_failed;	/* said once */
 
+#define RESUME_CHECK_BYTES	(64 * 1024)	/* 100 agents' lines */
+
+/*
+ * Whether resume records can be kept, said where the user looks (the
+ * status line's @lisa_error, lisa info and doctor) while the server
+ * lives: a read-only or full state directory found after the server is
+ * gone would have lost every agent. why NULL: they can (again).
+ */
+static void
+resume_record_tell(const char *why)
+{
+	char	msg[160];
+
+	if (why == NULL && lisad.state_error == NULL)
+		return;
+	if (why != NULL && lisad.state_error != NULL &&
+	    strcmp(why, lisad.state_error) == 0)
+		return;
+	free(lisad.state_error);
+	lisad.state_error = why != NULL ? xstrdup(why) : NULL;
+	if (why != NULL)
+		log_warnx("lisa resume: records cannot be kept: %s", why);
+	else
+		log_debug("lisa resume: records can be kept again");
+	/* (a helper that reads nothing of tmux says that instead) */
+	if (lisad.reply_unparsed != 0)
+		return;
+	snprintf(msg, sizeof msg, "lisa: resume records cannot be kept "
+	    "(lisa doctor)");
+	if (why != NULL)
+		tmux_run(NULL, "set-option", "-gq", "@lisa_error", msg,
+		    (char *)NULL);
+	else
+		tmux_run(NULL, "set-option", "-gqu", "@lisa_error",
+		    (char *)NULL);
+}
+
+/* At start: can the state directory take the records? */
+void
+resume_record_dir_check(void)
+{
+	char	*dir, *cause = NULL;
+
+	free(lisad.state_dir);
+	lisad.state_dir = NULL;
+	if (runtime_state_dir("agents", &dir, &cause) == 0) {
+		lisad.state_dir = dir;
+		if (runtime_dir_writable(dir, RESUME_CHECK_BYTES,
+		    &cause) == 0) {
+			resume_record_tell(NULL);
+			return;
+		}
+	}
+	resume_record_tell(cause);
+	free(cause);
+}
+
 /* What the file holds, a line a pane. */
 struct resume_line {
 	int		 pane;
@@ -356,8 +413,14 @@ resume_record_save(void)
 		buf_adds(&b, nl[i].text);
 	/* No agent: no file (a server's that had none is nothing to resume). */
 	if (runtime_write_file(resume_path, n != 0 ? b.data : "",
-	    n != 0 ? b.len : 0) != 0)
-		log_warn("%s", resume_path);
+	    n != 0 ? b.len : 0) != 0) {
+		char	*why;
+
+		xasprintf(&why, "%s: %s", resume_path, strerror(errno));
+		resume_record_tell(why);
+		free(why);
+	} else
+		resume_record_tell(NULL);
 	buf_free(&b);
 }
 
@@ -495,6 +558,9 @@ resume_record_save_checked(void)
 void
 resume_record_close(void)
 {
+	free(lisad.state_dir);
+	free(lisad.state_error);
+	lisad.state_dir = lisad.state_error = NULL;
 	free(resume_path);
 	resume_path = NULL;
 	resume_lines_free(resume_lines, resume_nlines);

@@ -232,21 +232,60 @@ int
 runtime_write_file(const char *path, const char *data, size_t len)
 {
 	char	*tmp;
-	int	 fd, ok = 0;
+	int	 fd, ok = 0, saved;
 
 	if (len == 0)
 		return (unlink(path) == 0 || errno == ENOENT ? 0 : -1);
 	xasprintf(&tmp, "%s.tmp", path);
 	fd = open(tmp, O_WRONLY|O_CREAT|O_TRUNC|O_NOFOLLOW|O_CLOEXEC, 0600);
+	errno = 0;
 	if (fd != -1 && write(fd, data, len) == (ssize_t)len &&
 	    rename(tmp, path) == 0)
 		ok = 1;
+	/* (a short write says nothing: the disk was full) */
+	saved = errno != 0 ? errno : ENOSPC;
 	if (!ok)
 		unlink(tmp);
 	if (fd != -1)
 		close(fd);
 	free(tmp);
+	errno = saved;
 	return (ok ? 0 : -1);
+}
+
+/*
+ * Can DIR take a file of BYTES? One is written, synced and removed, so a
+ * read-only or full filesystem is found out now, not when a file lisa
+ * must keep is written (a full one may say so only at fsync).
+ */
+int
+runtime_dir_writable(const char *dir, size_t bytes, char **cause)
+{
+	char	*path, *zero;
+	int	 fd, saved = 0;
+
+	xasprintf(&path, "%s/.writable-%ld", dir, (long)getpid());
+	(void)unlink(path);
+	fd = open(path, O_WRONLY|O_CREAT|O_EXCL|O_NOFOLLOW|O_CLOEXEC, 0600);
+	if (fd == -1)
+		saved = errno;
+	else {
+		zero = xcalloc(1, bytes);
+		errno = 0;
+		if (write(fd, zero, bytes) != (ssize_t)bytes)
+			saved = errno != 0 ? errno : ENOSPC;
+		else if (fsync(fd) != 0)
+			saved = errno;
+		free(zero);
+		close(fd);
+		unlink(path);
+	}
+	free(path);
+	if (saved != 0) {
+		xasprintf(cause, "%s: %s", dir, strerror(saved));
+		return (-1);
+	}
+	return (0);
 }
 
 /*

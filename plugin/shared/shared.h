@@ -40,6 +40,7 @@ int	 runtime_lock(const char *path, pid_t *holder, char **cause);
 int	 runtime_read_pid(const char *path, pid_t *);
 int	 runtime_lock_held(const char *);
 int	 runtime_write_file(const char *, const char *, size_t);
+int	 runtime_dir_writable(const char *, size_t, char **);
 int	 runtime_read_file(const char *, size_t, char **, size_t *);
 int	 runtime_lines(const char *, size_t, int,
 	    void (*)(const char *, size_t));

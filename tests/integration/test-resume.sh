@@ -680,3 +680,52 @@ test_resume_record_kept_while_unseen() {
 	    fail "an agent that quit kept: $(records)"
 	has "$a" || fail "the unseen one went: $(records)"
 }
+
+# A state directory that cannot take the records is said at the helper's
+# start, while the server lives (the status line, lisa info, lisa doctor),
+# not found after the server is gone: a full filesystem (a tmpfs of the
+# test's own, filled), then room again (said no more once a record is
+# written), then read-only. Needs root (mount).
+test_state_dir_full_or_read_only_said_at_start() {
+	st="$TESTDIR/state"
+	mkdir -p "$st"
+	if [ "$(id -u)" != 0 ] || ! mount -t tmpfs -o size=1m,mode=0700 tmpfs "$st" 2>/dev/null; then
+		note "not root, or no mount here: cannot make a full filesystem"
+		return 0
+	fi
+	trap 'umount -l "$st" 2>/dev/null; cleanup' EXIT
+	mkdir -p -m 0700 "$st/lisa" "$st/lisa/agents"
+	dd if=/dev/zero of="$st/fill" bs=4k 2>/dev/null
+	[ "$(df -P "$st" | awk 'NR==2 {print $4}')" = 0 ] || fail "not full: $(df -P "$st")"
+	start_resume
+	info | jget "'No space left' in d['state_error'] or exit(1)" >/dev/null ||
+	    fail "lisa info: $(info)"
+	expect_shown main '#{@lisa_error}' "lisa: resume records cannot be kept (lisa doctor)"
+	L doctor 2>&1 | grep -q 'resume records.*cannot be kept.*No space left' ||
+	    fail "lisa doctor: $(L doctor 2>&1 | grep -i resume)"
+	# Room again: the next record written says it is over.
+	rm "$st/fill"
+	T new-window -d -t main:1 "$FAKE/claude"
+	p=$(T display -p -t main:1 '#{pane_id}')
+	L wait "$p" --until waiting_input --timeout 30 >/dev/null || fail "$p"
+	until_ms 10000 sh -c '[ -n "$(cat "$XDG_STATE_HOME"/lisa/agents/*.agents 2>/dev/null)" ]' ||
+	    fail "no record written: $(ls -la "$st/lisa/agents")"
+	until_ms 5000 shows main '#{@lisa_error}' "" ||
+	    fail "still said: $(T show -gv @lisa_error)"
+	info | jget "d['state_error'] is None or exit(1)" >/dev/null || fail "lisa info: $(info)"
+	L doctor 2>&1 | grep -q "resume records.*$st/lisa/agents" ||
+	    fail "lisa doctor: $(L doctor 2>&1 | grep -i resume)"
+	# Read-only, at the next start.
+	L stop >/dev/null
+	wait_helper_exit 5000 || fail "helper did not stop"
+	mount -o remount,ro "$st" || fail "remount ro"
+	start_helper
+	info | jget "'Read-only' in d['state_error'] or exit(1)" >/dev/null ||
+	    fail "lisa info: $(info)"
+	expect_shown main '#{@lisa_error}' "lisa: resume records cannot be kept (lisa doctor)"
+	# And lisa stop leaves nothing of it.
+	L stop >/dev/null
+	wait_helper_exit 5000 || fail "helper did not stop"
+	[ -z "$(T show -gqv @lisa_error)" ] || fail "stop left @lisa_error"
+	umount "$st" || umount -l "$st"
+}
