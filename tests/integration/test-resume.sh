@@ -276,11 +276,13 @@ test_resume_kept_when_the_server_is_heard_late() {
 	kill -STOP $clients
 	T kill-server
 	until_ms 10000 proc_gone "$apid" || fail "the agent lived on"
-	# The helper saw it end, and its save a second later asked first. On
-	# a busy machine tmux may reap the agent before the helper reads its
-	# status: then the helper asks tmux whether the pane died (no answer
-	# while its clients are stopped) and has not taken it for ended.
-	until_ms 10000 helper_said "an agent of the file ended\|exited, already reaped" ||
+	# The helper saw it end, and its save a second later asked first (a
+	# death by signal 1 is believed once tmux has not answered for 3 s:
+	# pane-hup.c). On a busy machine tmux may reap the agent before the
+	# helper reads its status: then the helper asks tmux whether the pane
+	# died (no answer while its clients are stopped) and has not taken it
+	# for ended.
+	until_ms 15000 helper_said "asking the server about the file's agents\|exited, already reaped" ||
 	    { kill -CONT $clients; fail "no save after the agent ended"; }
 	helper_said "already reaped" && echo "# tmux reaped the agent first"
 	grep -q "$id" "$XDG_STATE_HOME"/lisa/agents/*.agents ||
