@@ -186,6 +186,7 @@ struct pane {
 	int			 hup_agent_status;
 	struct loop_timer	 hup_timer;
 	int			 hup_timer_ready;
+	pid_t			 replaced_pid;	/* "replaced" told for it */
 	int			 drain_paused;	/* pane-mute.c: tmux 3.2's #2828 */
 	pid_t			 drain_pid;	/* the pane's pid then */
 
@@ -212,6 +213,7 @@ void		 pane_died(int, int, int);
 void		 pane_set_dead(struct pane *, int, int, int, const char *);
 int		 pane_hup(struct pane *, int, int);
 void		 pane_hup_free(struct pane *, int);
+void		 pane_replaced(struct pane *, pid_t, pid_t);
 void		 pane_exit_look(struct pane *);
 void		 pane_respawned(int);
 void		 pane_subscription(struct session *, struct ctl_event *);

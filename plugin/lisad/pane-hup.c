@@ -62,8 +62,7 @@ pane_hup_cb(__unused struct ctl_client *c, int ok, const char *body,
 	p->hup_held = p->hup_agent = 0;
 	if (p->hup_timer_ready)
 		loop_timer_del(&p->hup_timer);
-	events_add("replaced", p->id, "%s: its process %ld ended, %ld runs",
-	    p->command != NULL ? p->command : "", (long)p->hup_pid, pid);
+	pane_replaced(p, p->hup_pid, (pid_t)pid);
 	pane_respawned(p->id);		/* (listed again: who runs now) */
 }
 
@@ -94,7 +93,14 @@ pane_hup(struct pane *p, int agent, int status)
 		    "'#{pane_pid} #{pane_dead}'", p->id);
 		if (session_send(s, cmd, pane_hup_cb, p) != 0)
 			return (0);
-		p->hup_pid = p->pid;
+		/*
+		 * The pane's process as it was: the one that died, or the
+		 * one the agent ran in (tmux 3.7's subscription may have
+		 * told of the new one already).
+		 */
+		p->hup_pid = agent && p->watch != NULL &&
+		    p->watch->agent_pane_pid > 0 ? p->watch->agent_pane_pid :
+		    p->pidfd_pid;
 		if (!p->hup_timer_ready) {
 			loop_timer_init(&p->hup_timer, pane_hup_timeout, p);
 			p->hup_timer_ready = 1;
@@ -111,6 +117,21 @@ pane_hup(struct pane *p, int agent, int status)
 		p->hup_status = status;
 	}
 	return (1);
+}
+
+/*
+ * tmux says another process runs in the pane, which was not dead: the
+ * agent there was replaced (respawn-pane -k), once an event whoever says
+ * it first (this helper's question, a listing, a subscription).
+ */
+void
+pane_replaced(struct pane *p, pid_t old, pid_t new)
+{
+	if (old <= 0 || new <= 0 || old == new || p->replaced_pid == new)
+		return;
+	p->replaced_pid = new;
+	events_add("replaced", p->id, "%s: its process %ld ended, %ld runs",
+	    p->command != NULL ? p->command : "", (long)old, (long)new);
 }
 
 /*

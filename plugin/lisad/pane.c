@@ -268,6 +268,9 @@ pane_update_line(struct session *s, char *line)
 		pane_set_str(&wp->window_name, f[10]);
 	}
 	wp->pane_index = pane_num(f[4]);
+	/* (another process in a live pane: respawn-pane -k) */
+	if (!fresh && !wp->dead && strcmp(f[6], "1") != 0)
+		pane_replaced(wp, wp->pid, pane_num(f[5]));
 	wp->pid = pane_num(f[5]);
 	pane_set_str(&wp->command, f[9]);
 	pane_set_str(&wp->title, f[12]);
@@ -620,6 +623,8 @@ pane_subscription(struct session *s, struct ctl_event *ev)
 	f[5] = cur;
 	if ((pid = pane_num(f[3])) > 0 && pid != p->pid) {
 		log_debug("pane %%%d: pid %ld -> %d", p->id, (long)p->pid, pid);
+		if (!p->dead && strcmp(f[0], "1") != 0)
+			pane_replaced(p, p->pid, pid);
 		p->pid = pid;
 		changed = 1;
 	}

@@ -312,6 +312,7 @@ watch_scan(struct pane *p)
 		w->agent_exe = watch_agent_exe(nodes[agent_i].pid,
 		    argc > 0 ? argv[agent_argv_word(found, argv, argc)] : NULL);
 		w->agent_pid = nodes[agent_i].pid;
+		w->agent_pane_pid = p->pid;
 		w->agent_start = nodes[agent_i].start;
 		w->agent_seen = 1;
 		w->agent_since = now;

@@ -26,6 +26,7 @@ struct watch {
 	const struct agent_profile *agent;
 	char			 agent_name[32];	/* to find it after a reload */
 	pid_t			 agent_pid;
+	pid_t			 agent_pane_pid; /* the pane's, then */
 	uint64_t		 agent_start;	/* /proc starttime: pid reuse */
 	int			 agent_pidfd;
 	struct loop_fd		*agent_ev;
