@@ -121,6 +121,12 @@ SYSTEM=$("$LISA" version | sed -n 's/.*(system: \(.*\))$/\1/p')
 # reason (exit 77: run.sh counts it as a skip, not a pass).
 skip() { echo "SKIP: $*" >&2; exit 77; }
 linux_only() { [ "$SYSTEM" = linux ] || skip "Linux backend only: $*"; }
+# A process's working directory: Linux's /proc, a Mac's libproc
+# (osdep-cwd-darwin.c); the generic backend elsewhere has none (Makefile).
+needs_proc_cwd() {
+	[ "$SYSTEM" = linux ] || [ "$(uname -s)" = Darwin ] ||
+	    skip "no process directory on this backend: $*"
+}
 # A death tmux lost (tmux_lost_death): the Linux backend reads its status from the
 # zombie in /proc; without /proc nobody can know it.
 lost_death_skip() {

@@ -374,7 +374,7 @@ test_status_targets_not_found_and_wait_timeout() {
 # No title, no session file, no hooks: the transcript tail alone.
 test_claude_states_from_transcript() {
 	# (with a session file its cwd names the directory on any system)
-	linux_only "a transcript without a session file: its directory is the agent's cwd, from /proc"
+	needs_proc_cwd "a transcript without a session file: its directory is the agent's cwd"
 	export FAKE_AGENT_NO_SESSION=1 FAKE_AGENT_NO_TITLE=1 FAKE_AGENT_TRANSCRIPT=1
 	setup_agents
 	mkdir -p "$TESTDIR/proj"
@@ -614,7 +614,7 @@ print(" ".join(e["to"] + "/" + (e.get("detail") or "")
 # title over a silent pane; once stopped, the error line stays on screen
 # but only the log's last record says "limit".
 test_gemini_context_and_limit() {
-	linux_only "the log's project is the agent's cwd, from /proc"
+	needs_proc_cwd "the log's project is the agent's cwd"
 	setup_agents
 	mkdir -p "$TESTDIR/gproj"
 	T new-window -d -t main:1 -c "$TESTDIR/gproj" "$FAKE/gemini"
@@ -650,7 +650,7 @@ test_gemini_context_and_limit() {
 # so its screen tells; its chat log gives the tokens, of its own 128k
 # window for a model it does not know.
 test_qwen_states_and_context() {
-	linux_only "the log's directory is the agent's cwd, from /proc"
+	needs_proc_cwd "the log's directory is the agent's cwd"
 	setup_agents
 	mkdir -p "$TESTDIR/qproj"
 	T new-window -d -t main:1 -c "$TESTDIR/qproj" "$FAKE/qwen"

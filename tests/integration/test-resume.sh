@@ -455,7 +455,7 @@ test_resume_copilot_and_opencode_by_their_logs() {
 # meets the log; a session made in the same directory an hour before
 # the agent started is another run's, never taken.
 test_resume_opencode_session_made_before_lisa() {
-	linux_only "the session's directory is the agent's cwd, from /proc"
+	needs_proc_cwd "the session's directory is the agent's cwd"
 	export HOME="$TESTDIR/home" XDG_STATE_HOME="$TESTDIR/state"
 	export FAKE_AGENT_LOG="$TESTDIR/agent.log" PATH="$FAKE:$PATH"
 	d="$TESTDIR/proj/oc" d2="$TESTDIR/proj/oc2"
@@ -495,7 +495,7 @@ test_resume_opencode_session_made_before_lisa() {
 # log nor after. Each check follows two status requests, the first of
 # which the helper answers only after the file event already queued.
 test_resume_gemini_not_an_old_log() {
-	linux_only "the log's project is the agent's cwd, from /proc"
+	needs_proc_cwd "the log's project is the agent's cwd"
 	start_resume
 	chats="$HOME/.gemini/tmp/proj/chats"
 	mkdir -p "$chats" "$TESTDIR/gproj"
