@@ -183,7 +183,9 @@ struct pane {
 	int			 hup_agent;	/* (for the agent's death) */
 	pid_t			 hup_pid;
 	int			 hup_status;
+	int			 hup_sig;
 	int			 hup_agent_status;
+	int			 hup_agent_sig;
 	struct loop_timer	 hup_timer;
 	int			 hup_timer_ready;
 	pid_t			 replaced_pid;	/* "replaced" told for it */
@@ -211,7 +213,7 @@ void		 pane_output(struct session *, int, const char *, size_t,
 void		 pane_pause(struct session *, int);
 void		 pane_died(int, int, int);
 void		 pane_set_dead(struct pane *, int, int, int, const char *);
-int		 pane_hup(struct pane *, int, int);
+int		 pane_hup(struct pane *, int, int, int);
 void		 pane_hup_free(struct pane *, int);
 void		 pane_replaced(struct pane *, pid_t, pid_t);
 void		 pane_exit_look(struct pane *);

@@ -34,9 +34,12 @@ pane_hup_believe(struct pane *p, const char *why)
 	if (p->hup_timer_ready)
 		loop_timer_del(&p->hup_timer);
 	if (agent)
-		watch_agent_exit(p, p->hup_agent_status, SIGHUP);
-	if (pane)
-		pane_set_dead(p, 1, p->hup_status, SIGHUP, "pidfd");
+		watch_agent_exit(p, p->hup_agent_status, p->hup_agent_sig);
+	/* (its status unknown, reaped by tmux first: tmux's list says) */
+	if (pane && p->hup_sig == -1)
+		pane_respawned(p->id);
+	else if (pane)
+		pane_set_dead(p, 1, p->hup_status, p->hup_sig, "pidfd");
 }
 
 static void
@@ -77,11 +80,13 @@ pane_hup_timeout(void *arg)
 }
 
 /*
- * Pane p's process (agent 0) or its agent (1) ended by signal 1: held
- * (1) until tmux says what happened to the pane, or not (0).
+ * Pane p's process (agent 0) or its agent (1) ended by signal 1, or with
+ * a status nobody can read now (tmux reaped it first: sig and status -1;
+ * under load that is kill-server's too): held (1) until tmux says what
+ * happened to the pane, or not (0).
  */
 int
-pane_hup(struct pane *p, int agent, int status)
+pane_hup(struct pane *p, int agent, int status, int sig)
 {
 	struct session	*s;
 	char		 cmd[96];
@@ -112,9 +117,11 @@ pane_hup(struct pane *p, int agent, int status)
 	if (agent) {
 		p->hup_agent = 1;
 		p->hup_agent_status = status;
+		p->hup_agent_sig = sig;
 	} else {
 		p->hup_held = 1;
 		p->hup_status = status;
+		p->hup_sig = sig;
 	}
 	return (1);
 }
@@ -146,6 +153,6 @@ pane_hup_free(struct pane *p, int tell)
 	if ((!p->hup_held && !p->hup_agent) || !tell)
 		return;
 	p->hup_held = p->hup_agent = 0;
-	events_add("ended", p->id, "with tmux: %s (signal 1 as tmux closed "
-	    "it)", p->command != NULL ? p->command : "");
+	events_add("ended", p->id, "with tmux: %s (as tmux closed it)",
+	    p->command != NULL ? p->command : "");
 }

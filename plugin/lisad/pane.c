@@ -84,22 +84,25 @@ static void
 pane_pidfd_cb(int fd, short revents, void *arg)
 {
 	struct pane	*p = arg;
-	int		 status, sig;
+	int		 status, sig, held;
 
 	if (proc_exit_status(p->pidfd_pid, &status, &sig) == 0) {
 		/* (tmux's own doing, maybe: pane-hup.c) */
-		if (sig != SIGHUP || !pane_hup(p, 0, status))
+		if (sig != SIGHUP || !pane_hup(p, 0, status, sig))
 			pane_set_dead(p, 1, status, sig, "pidfd");
 	} else {
 		/*
 		 * Reaped already: tmux knows whether the pane died or was
 		 * respawned (-k kills the old process); without
-		 * subscriptions (< 3.7) nobody else would tell us.
+		 * subscriptions (< 3.7) nobody else would tell us. Asked
+		 * as for a SIGHUP: kill-server's ends look like this too.
 		 */
 		log_debug("pane %%%d: pid %ld exited, already reaped", p->id,
 		    (long)p->pidfd_pid);
+		held = pane_hup(p, 0, -1, -1);
 		pane_unwatch(p);
-		pane_respawned(p->id);
+		if (!held)
+			pane_respawned(p->id);
 		return;
 	}
 	pane_unwatch(p);

@@ -92,8 +92,12 @@ watch_agent_exited(int fd, short revents, void *arg)
 
 	if (proc_exit_status(w->agent_pid, &status, &sig) != 0)
 		status = sig = -1;
-	/* tmux's own doing, maybe (pane-hup.c): the pane is asked after. */
-	if (sig == SIGHUP && pane_hup(p, 1, status)) {
+	/*
+	 * tmux's own doing, maybe (pane-hup.c): the pane is asked after. An
+	 * end nobody can read now (reaped first) may be kill-server's too.
+	 */
+	if ((sig == SIGHUP || (sig == -1 && status == -1)) &&
+	    pane_hup(p, 1, status, sig)) {
 		watch_unwatch_agent(w);
 		return;
 	}
