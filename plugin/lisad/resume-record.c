@@ -419,8 +419,8 @@ resume_record_save(void)
 		xasprintf(&why, "%s: %s", resume_path, strerror(errno));
 		resume_record_tell(why);
 		free(why);
-	} else
-		resume_record_tell(NULL);
+	} else if (n != 0)
+		resume_record_tell(NULL);	/* (a file removed proves none) */
 	buf_free(&b);
 }
 
