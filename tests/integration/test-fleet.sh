@@ -466,6 +466,14 @@ test_fleet_jump_to_remote_agent() {
 	O send-keys C-b A
 	until_ms 10000 sh -c "[ \"\$(tmux -L $SOCK list-windows -F '#{pane_pid}' | sort | tr '\n' ' ')\" != '$pids' ]" ||
 	    fail "the jump window was not respawned"
+	# (the key's lisa respawns, then marks the window and writes the
+	# command the client runs: the next key waits for it to finish)
+	until_ms 10000 sh -c "! pgrep -f -- ' [k]ey next --to $XDG_RUNTIME_DIR/' >/dev/null" ||
+	    fail "prefix A's lisa did not finish"
+	# The new attach draws the agent (a menu opened while the remote
+	# tmux starts there was seen gone under load).
+	until_ms 30000 sh -c "tmux -L '$OUTER' capture-pane -p | grep -q 'Claude Code (fake)'" ||
+	    fail "the agent is not on screen again: $(O capture-pane -p)"
 	[ "$(T list-windows -F x | wc -l)" = 2 ] || fail "a second window: $(T list-windows)"
 	[ ! -s "$TESTDIR/tmux.log" ] ||
 	    fail "tmux clients started by prefix A: $(cat "$TESTDIR/tmux.log")"
