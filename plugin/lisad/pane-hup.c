@@ -23,16 +23,23 @@
 
 #define PANE_HUP_WAIT_MS	3000
 
+/* Nothing held any more (a late answer finds nothing to do). */
+static void
+pane_hup_clear(struct pane *p)
+{
+	p->hup_held = p->hup_agent = 0;
+	if (p->hup_timer_ready)
+		loop_timer_del(&p->hup_timer);
+}
+
 /* What was held: the pane's process's death, the agent's, or both. */
 static void
 pane_hup_believe(struct pane *p, const char *why)
 {
 	int	pane = p->hup_held, agent = p->hup_agent;
 
-	log_debug("pane %%%d: signal 1 is a death (%s)", p->id, why);
-	p->hup_held = p->hup_agent = 0;
-	if (p->hup_timer_ready)
-		loop_timer_del(&p->hup_timer);
+	log_debug("pane %%%d: the end stands (%s)", p->id, why);
+	pane_hup_clear(p);
 	if (agent)
 		watch_agent_exit(p, p->hup_agent_status, p->hup_agent_sig);
 	/* (its status unknown, reaped by tmux first: tmux's list says) */
@@ -62,9 +69,7 @@ pane_hup_cb(__unused struct ctl_client *c, int ok, const char *body,
 		pane_hup_believe(p, ok ? line : "no such pane");
 		return;
 	}
-	p->hup_held = p->hup_agent = 0;
-	if (p->hup_timer_ready)
-		loop_timer_del(&p->hup_timer);
+	pane_hup_clear(p);
 	pane_replaced(p, p->hup_pid, (pid_t)pid);
 	pane_respawned(p->id);		/* (listed again: who runs now) */
 }
@@ -111,8 +116,8 @@ pane_hup(struct pane *p, int agent, int status, int sig)
 			p->hup_timer_ready = 1;
 		}
 		loop_timer_add(&p->hup_timer, PANE_HUP_WAIT_MS);
-		log_debug("pane %%%d: %s ended by signal 1: asking tmux",
-		    p->id, agent ? "its agent" : "its process");
+		log_debug("pane %%%d: %s ended (signal %d): asking tmux",
+		    p->id, agent ? "its agent" : "its process", sig);
 	}
 	if (agent) {
 		p->hup_agent = 1;
@@ -148,11 +153,11 @@ pane_replaced(struct pane *p, pid_t old, pid_t new)
 void
 pane_hup_free(struct pane *p, int tell)
 {
-	if (p->hup_timer_ready)
-		loop_timer_del(&p->hup_timer);
-	if ((!p->hup_held && !p->hup_agent) || !tell)
+	int	held = p->hup_held || p->hup_agent;
+
+	pane_hup_clear(p);
+	if (!held || !tell)
 		return;
-	p->hup_held = p->hup_agent = 0;
 	events_add("ended", p->id, "with tmux: %s (as tmux closed it)",
 	    p->command != NULL ? p->command : "");
 }

@@ -47,8 +47,6 @@ static int	 resume_failed;	/* said once */
 static void
 resume_record_tell(const char *why)
 {
-	char	msg[160];
-
 	if (why == NULL && lisad.state_error == NULL)
 		return;
 	if (why != NULL && lisad.state_error != NULL &&
@@ -63,10 +61,9 @@ resume_record_tell(const char *why)
 	/* (a helper that reads nothing of tmux says that instead) */
 	if (lisad.reply_unparsed != 0)
 		return;
-	snprintf(msg, sizeof msg, "lisa: resume records cannot be kept "
-	    "(lisa doctor)");
 	if (why != NULL)
-		tmux_run(NULL, "set-option", "-gq", "@lisa_error", msg,
+		tmux_run(NULL, "set-option", "-gq", "@lisa_error",
+		    "lisa: resume records cannot be kept (lisa doctor)",
 		    (char *)NULL);
 	else
 		tmux_run(NULL, "set-option", "-gqu", "@lisa_error",
