@@ -40,6 +40,19 @@ ctl_quote_str(struct buf *b, const char *s)
 	ctl_quote(b, s, strlen(s));
 }
 
+/* A tmux command line of ARGC words, each quoted (ctl_quote). */
+void
+ctl_quote_argv(struct buf *b, char *const *argv, int argc)
+{
+	int	i;
+
+	for (i = 0; i < argc; i++) {
+		if (i != 0)
+			buf_addc(b, ' ');
+		ctl_quote_str(b, argv[i]);
+	}
+}
+
 /*
  * The one boundary between text lisa did not write and a tmux format.
  * tmux expands as a format the arguments of run-shell, display-message,

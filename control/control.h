@@ -90,6 +90,7 @@ void		 ctl_put_octal(struct buf *, unsigned char);
 /* control-quote.c */
 void		 ctl_quote(struct buf *, const char *, size_t);
 void		 ctl_quote_str(struct buf *, const char *);
+void		 ctl_quote_argv(struct buf *, char *const *, int);
 void		 ctl_format_escape(struct buf *, const char *);
 char		*ctl_format_str(const char *);
 void		 ctl_shell_quote(struct buf *, const char *);

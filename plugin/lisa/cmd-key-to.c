@@ -102,15 +102,10 @@ key_to_write(struct lisa_ctx *ctx, char **argv, int argc)
 {
 	struct buf	 b;
 	char		*tmp;
-	int		 fd, i, rc = 1;
+	int		 fd, rc = 1;
 
 	buf_init(&b);
-	for (i = 0; i < argc; i++) {
-		if (i != 0)
-			buf_addc(&b, ' ');
-		/* Quoted, every one: no newline, ';' or '#' of theirs. */
-		ctl_quote_str(&b, argv[i]);
-	}
+	ctl_quote_argv(&b, argv, argc);
 	buf_addc(&b, '\n');
 	xasprintf(&tmp, "%s.tmp", ctx->key_to);
 	(void)unlink(tmp);

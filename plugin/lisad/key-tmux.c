@@ -169,13 +169,8 @@ key_tmux_request(struct listener_conn *lc, struct json_doc *d,
 		*cause = "no session to ask tmux from";
 		goto out;
 	}
-	/* Every word quoted: no ';', '#' or newline of theirs is tmux's. */
 	buf_init(&cmd);
-	for (i = 0; i < argc; i++) {
-		if (i != 0)
-			buf_addc(&cmd, ' ');
-		ctl_quote_str(&cmd, argv[i]);
-	}
+	ctl_quote_argv(&cmd, argv, argc);
 	buf_addc(&cmd, '\0');
 	kt = xcalloc(1, sizeof *kt);
 	kt->lc = lc;
