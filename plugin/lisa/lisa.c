@@ -355,16 +355,23 @@ print_event(struct json_doc *d, int item, int json)
  * naming it. *last is the server of the line before ("" at first); mixed
  * says whether to say it at all.
  */
+/* An event's server ("PID-START"), "" if it says none. */
+static char *
+event_server_of(struct json_doc *d, int item)
+{
+	char	*srv = json_get_str(d, item, "server");
+
+	return (srv != NULL ? srv : xstrdup(""));
+}
+
 static void
 event_server(struct json_doc *d, int item, char **last, int mixed)
 {
-	char		*srv, when[32];
+	char		*srv = event_server_of(d, item), when[32];
 	time_t		 t;
 	struct tm	 tm;
 	long long	 pid, start;
 
-	if ((srv = json_get_str(d, item, "server")) == NULL)
-		srv = xstrdup("");
 	if (strcmp(srv, *last) == 0) {
 		free(srv);
 		return;
@@ -391,9 +398,7 @@ events_mixed(struct json_doc *d, int evs, int n)
 	int	 i, mixed = 0;
 
 	for (i = 0; i < n && !mixed; i++) {
-		srv = json_get_str(d, json_array_item(d, evs, i), "server");
-		if (srv == NULL)
-			srv = xstrdup("");
+		srv = event_server_of(d, json_array_item(d, evs, i));
 		if (first == NULL)
 			first = srv;
 		else {
