@@ -75,13 +75,20 @@ $(sed -n "${1}p" "$RES/jobs")
 EOF
 }
 
-# One integration test: its output in $RES/N.log, its exit status and
-# milliseconds in $RES/N.rc.
+# One integration test: its output in $RES/N.log, its exit status,
+# milliseconds and CPU milliseconds in $RES/N.rc. The CPU is what the
+# test's processes used (its tmux server's, a daemon, left out): the
+# figure that says which tests make the suite slow on two cores.
 run_one() {
 	start=$(date +%s%N)
 	sh tests/integration/lib.sh "$1" "$2" >"$RES/$3.log" 2>&1 3>&- </dev/null
 	rc=$?
-	echo "$rc $((($(date +%s%N) - start) / 1000000))" >"$RES/$3.rc"
+	# (times in this shell: in a pipe or $(...) it would be a child's)
+	times >"$RES/$3.cpu"
+	cpu=$(sed -n '2{s/m/ /g;s/s//g;p;}' "$RES/$3.cpu" |
+	    awk '{ printf "%d", ($1 * 60 + $2 + $3 * 60 + $4) * 1000 }')
+	rm -f "$RES/$3.cpu"
+	echo "$rc $((($(date +%s%N) - start) / 1000000)) ${cpu:-0}" >"$RES/$3.rc"
 }
 
 # A test that has ended, told: one line, then its notes, or all its lines
@@ -89,10 +96,10 @@ run_one() {
 report() {
 	job "$1"
 	name=$t
-	read -r rc ms <"$RES/$1.rc"
+	read -r rc ms cpu <"$RES/$1.rc"
 	log="$RES/$1.log"
 	base=$(basename "$file" .sh)
-	echo "$ms $base $name" >>"$RES/times"
+	echo "$ms $base $name $cpu" >>"$RES/times"
 	if [ "$rc" -eq 77 ]; then
 		skipped=$((skipped + 1))
 		printf 'skip %s %s (%s)\n' "$base" "$name" \
