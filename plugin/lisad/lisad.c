@@ -483,10 +483,7 @@ main(int argc, char **argv)
 	if (listener_open(lisad.sockpath, &cause) != 0)
 		fatalx("%s", cause);
 	proxy_open();
-	hooks_install();
-	/* A death notice of the helper before us (lisa.c) is over. */
-	tmux_run(NULL, "set-option", "-gqu", "@lisa_error", (char *)NULL);
-	tmux_run(NULL, "set-option", "-gqu", "@lisa_down", (char *)NULL);
+	hooks_install();	/* (and a death notice before us is over) */
 	resume_record_dir_check();
 	ui_apply();
 	session_start();

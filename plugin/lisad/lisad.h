@@ -74,6 +74,7 @@ void		 lisad_reload(void);
 /* tmux-cmd.c: run tmux outside the control connections. */
 int		 tmux_run(char **, const char *, ...) __attribute__((sentinel));
 int		 tmux_source(const char *);
+int		 tmux_read_each(const char **, size_t, char **);
 int		 tmux_spawn_control(int, pid_t *, int *, int *);
 
 /* lisad.c */

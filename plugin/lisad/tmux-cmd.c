@@ -183,6 +183,64 @@ tmux_source(const char *script)
 }
 
 /*
+ * Read-only commands run in one tmux process (source-file -), each
+ * followed by a line of our own so that each command's output comes back
+ * apart: the helper's start and stop read a dozen options and the key
+ * table, which took a tmux process each (most of a short test's CPU).
+ * Returns 0 with outs[i] each command's output, or -1 with nothing in
+ * outs if tmux failed or its output does not add up (callers then read
+ * one at a time).
+ */
+int
+tmux_read_each(const char **cmds, size_t n, char **outs)
+{
+	const char	*args[] = { "source-file", "-", NULL };
+	struct buf	 script;
+	char		 sep[64], *out = NULL, *p, *line;
+	size_t		 i, seplen;
+	int		 rc;
+
+	snprintf(sep, sizeof sep, "lisa-end-%ld-%llu", (long)getpid(),
+	    (unsigned long long)time_mono_ms());
+	seplen = strlen(sep);
+	buf_init(&script);
+	for (i = 0; i < n; i++)
+		buf_printf(&script, "%s\ndisplay-message -p %s\n", cmds[i], sep);
+	rc = tmux_runv(&out, script.data, args);
+	buf_free(&script);
+	for (i = 0; i < n; i++)
+		outs[i] = NULL;
+	if (rc != 0 || out == NULL) {
+		free(out);
+		return (-1);
+	}
+	p = out;
+	for (i = 0; i < n; i++) {
+		/* The first line from p that is the separator. */
+		line = p;
+		while (strncmp(line, sep, seplen) != 0 ||
+		    (line[seplen] != '\n' && line[seplen] != '\0')) {
+			if ((line = strchr(line, '\n')) == NULL)
+				break;
+			line++;
+		}
+		if (line == NULL) {
+			while (i > 0)
+				free(outs[--i]);
+			outs[0] = NULL;
+			free(out);
+			return (-1);
+		}
+		outs[i] = xstrndup(p, (size_t)(line - p));
+		p = line + seplen;
+		if (*p == '\n')
+			p++;
+	}
+	free(out);
+	return (0);
+}
+
+/*
  * A control client sends its whole environment to the server while it
  * identifies itself, one message a variable; tmux < 3.7 crashes if a
  * session comes or goes in that window (GitHub issue 4980). Only PATH (to

@@ -44,38 +44,45 @@ hooks_body(const char *event, const char *args)
 	return (buf_detach(&cmd));
 }
 
-static int
-hooks_set(const char *hook, const char *body)
+/* One hook of ours set (body) or unset (NULL), as a line of a script. */
+static void
+hooks_line(struct buf *script, const char *hook, const char *body)
 {
-	char	name[64];
-
-	snprintf(name, sizeof name, "%s[%d]", hook, LISA_HOOK_INDEX);
-	if (body == NULL)
-		return (tmux_run(NULL, "set-hook", "-gu", name, (char *)NULL));
-	return (tmux_run(NULL, "set-hook", "-g", name, body, (char *)NULL));
+	buf_printf(script, "set-hook -g%s %s[%d]", body == NULL ? "u" : "",
+	    hook, LISA_HOOK_INDEX);
+	if (body != NULL) {
+		buf_addc(script, ' ');
+		ctl_quote_str(script, body);
+	}
+	buf_addc(script, '\n');
 }
 
+/* All in one tmux process (a process each was most of a start's cost). */
 int
 hooks_install(void)
 {
-	char	*body;
-	int	 rc = 0;
+	struct buf	 script;
+	char		*body;
+	int		 rc;
 
+	buf_init(&script);
 	if (lisad.dead_hook) {
 		body = hooks_body("pane-died", "'#{pane_id}' "
 		    "'#{pane_dead_status}' '#{pane_dead_signal}'");
-		if (hooks_set("pane-died", body) != 0)
-			rc = -1;
+		hooks_line(&script, "pane-died", body);
 		free(body);
 	}
 	body = hooks_body("session-created", "'#{session_id}'");
-	if (hooks_set("session-created", body) != 0)
-		rc = -1;
+	hooks_line(&script, "session-created", body);
 	free(body);
 	body = hooks_body("client-detached", "'#{socket_path}'");
-	if (hooks_set("client-detached", body) != 0)
-		rc = -1;
+	hooks_line(&script, "client-detached", body);
 	free(body);
+	/* A death notice of the helper before us (lisa.c) is over. */
+	buf_adds(&script, "set-option -gqu @lisa_error\n"
+	    "set-option -gqu @lisa_down\n");
+	rc = tmux_source(script.data) == 0 ? 0 : -1;
+	buf_free(&script);
 	lisad.hooks_installed = (rc == 0);
 	if (rc != 0)
 		log_warnx("could not install tmux hooks");
@@ -85,8 +92,13 @@ hooks_install(void)
 void
 hooks_remove(void)
 {
-	hooks_set("pane-died", NULL);
-	hooks_set("session-created", NULL);
-	hooks_set("client-detached", NULL);
+	struct buf	script;
+
+	buf_init(&script);
+	hooks_line(&script, "pane-died", NULL);
+	hooks_line(&script, "session-created", NULL);
+	hooks_line(&script, "client-detached", NULL);
+	tmux_source(script.data);
+	buf_free(&script);
 	lisad.hooks_installed = 0;
 }

@@ -51,6 +51,21 @@ static const struct {
 };
 #define UI_NKEYS (sizeof ui_keys / sizeof ui_keys[0])
 
+/*
+ * What ui_apply and ui_restore read (each option, its saved and applied
+ * values, the prefix key table), read at once by one tmux process; while
+ * taken, ui_get and ui_list_keys answer from it.
+ */
+#define UI_NSNAP (2 + 3 * UI_NOPTIONS)
+static struct {
+	const char	*scope;
+	char		 name[80];
+	char		*raw;
+} ui_snap[UI_NSNAP];
+static size_t		 ui_nsnap;
+static char		*ui_snap_keys;
+static int		 ui_snap_failed;	/* tmux did not answer */
+
 static struct ui_config	 ui_cfg;
 static char		*ui_key[UI_NKEYS];
 static int		 ui_border_is_auto;
@@ -123,13 +138,103 @@ ui_option(const char *name, const char *value)
  * backslash of the user's cannot be told from one of tmux's: such an
  * option is left alone rather than written back changed.
  */
+static void
+ui_snap_add(const char *scope, const char *prefix, const char *name)
+{
+	ui_snap[ui_nsnap].scope = scope;
+	snprintf(ui_snap[ui_nsnap].name, sizeof ui_snap[ui_nsnap].name,
+	    "%s%s", prefix, name);
+	ui_snap[ui_nsnap].raw = NULL;
+	ui_nsnap++;
+}
+
+static void
+ui_snap_take(void)
+{
+	const char	*cmds[UI_NSNAP + 1];
+	char		*cmd[UI_NSNAP], *outs[UI_NSNAP + 1];
+	size_t		 i, n;
+
+	ui_nsnap = 0;
+	ui_snap_add("-gw", "", "pane-border-status");
+	ui_snap_add("-g", "", "status-style");
+	for (i = 0; i < UI_NOPTIONS; i++) {
+		ui_snap_add(ui_options[i].scope, "", ui_options[i].name);
+		ui_snap_add("-g", "@lisa_applied_", ui_options[i].name);
+		ui_snap_add("-g", "@lisa_saved_", ui_options[i].name);
+	}
+	n = ui_nsnap;
+	for (i = 0; i < n; i++) {
+		xasprintf(&cmd[i], "show-options %sqv %s", ui_snap[i].scope,
+		    ui_snap[i].name);
+		cmds[i] = cmd[i];
+	}
+	cmds[n] = "list-keys -T prefix";
+	if (tmux_read_each(cmds, n + 1, outs) == 0) {
+		for (i = 0; i < n; i++)
+			ui_snap[i].raw = outs[i];
+		ui_snap_keys = outs[n];
+	} else {
+		/* (each read alone would fail the same way, a process each) */
+		log_debug("ui: tmux did not answer: options left alone");
+		ui_snap_failed = 1;
+		ui_nsnap = 0;
+	}
+	for (i = 0; i < n; i++)
+		free(cmd[i]);
+}
+
+static void
+ui_snap_clear(void)
+{
+	size_t	i;
+
+	for (i = 0; i < ui_nsnap; i++)
+		free(ui_snap[i].raw);
+	ui_nsnap = 0;
+	free(ui_snap_keys);
+	ui_snap_keys = NULL;
+	ui_snap_failed = 0;
+}
+
+/* show-options -qv, from the snapshot while there is one. */
+static int
+ui_show(char **out, const char *scope, const char *name)
+{
+	char	flags[8];
+	size_t	i;
+
+	if (ui_snap_failed)
+		return (-1);
+	for (i = 0; i < ui_nsnap; i++) {
+		if (strcmp(ui_snap[i].scope, scope) == 0 &&
+		    strcmp(ui_snap[i].name, name) == 0) {
+			*out = xstrdup(ui_snap[i].raw);
+			return (0);
+		}
+	}
+	snprintf(flags, sizeof flags, "%sqv", scope);
+	return (tmux_run(out, "show-options", flags, name, (char *)NULL));
+}
+
+static int
+ui_list_keys(char **out)
+{
+	if (ui_snap_failed)
+		return (-1);
+	if (ui_snap_keys != NULL) {
+		*out = xstrdup(ui_snap_keys);
+		return (0);
+	}
+	return (tmux_run(out, "list-keys", "-T", "prefix", (char *)NULL));
+}
+
 static char *
 ui_get(const char *scope, const char *name)
 {
-	char	*out = NULL, *value, flags[8];
+	char	*out = NULL, *value;
 
-	snprintf(flags, sizeof flags, "%sqv", scope);
-	if (tmux_run(&out, "show-options", flags, name, (char *)NULL) != 0) {
+	if (ui_show(&out, scope, name) != 0) {
 		free(out);
 		return (NULL);
 	}
@@ -304,10 +409,10 @@ static int
 ui_key_state(const char *key, size_t i)
 {
 	char	*out = NULL, *line, *rest, *k, *copy;
+	size_t	 j;
 	int	 state = 0;
 
-	if (tmux_run(&out, "list-keys", "-T", "prefix", (char *)NULL) != 0 ||
-	    out == NULL) {
+	if (ui_list_keys(&out) != 0 || out == NULL) {
 		free(out);
 		return (0);
 	}
@@ -317,6 +422,12 @@ ui_key_state(const char *key, size_t i)
 		if ((k = ui_key_of(copy)) != NULL && strcmp(k, key) == 0)
 			state = ui_key_ours(line, i) ? 1 : 2;
 		free(copy);
+		/* (a snapshot's table is from before ui_remove_keys) */
+		for (j = 0; state == 2 && ui_snap_keys != NULL &&
+		    j < UI_NKEYS; j++) {
+			if (ui_key_ours(line, j))
+				state = 0;
+		}
 	}
 	free(out);
 	return (state);
@@ -406,7 +517,7 @@ ui_remove_keys(struct buf *script)
 	char	*out = NULL, *line, *rest, *key;
 	size_t	 i;
 
-	if (tmux_run(&out, "list-keys", "-T", "prefix", (char *)NULL) != 0) {
+	if (ui_list_keys(&out) != 0) {
 		free(out);
 		return;
 	}
@@ -452,6 +563,7 @@ ui_apply(void)
 	char		*status;
 	size_t		 i;
 
+	ui_snap_take();
 	status = ui_get("-gw", "pane-border-status");
 	ui_border_is_auto = ui_cfg.pane_border && status != NULL &&
 	    strcmp(status, "off") == 0;
@@ -480,6 +592,7 @@ ui_apply(void)
 		log_warnx("ui: some commands failed");
 	buf_reset(&script);
 	ui_apply_keys(&script);
+	ui_snap_clear();
 	if (tmux_source(script.data) != 0)
 		log_warnx("ui: key bindings failed");
 	buf_free(&script);
@@ -519,9 +632,11 @@ ui_restore(void)
 	size_t		i;
 
 	buf_init(&script);
+	ui_snap_take();
 	for (i = 0; i < UI_NOPTIONS; i++)
 		ui_restore_option(&script, i);
 	ui_remove_keys(&script);
+	ui_snap_clear();
 	ui_remove_key_files();
 	ui_set(&script, "-g", "@lisa_status_format", NULL);
 	ui_set(&script, "-g", "@lisa_waiting_format", NULL);
