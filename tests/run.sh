@@ -77,17 +77,21 @@ EOF
 
 # One integration test: its output in $RES/N.log, its exit status,
 # milliseconds and CPU milliseconds in $RES/N.rc. The CPU is what the
-# test's processes used (its tmux server's, a daemon, left out): the
-# figure that says which tests make the suite slow on two cores.
+# test's processes used and, where /proc says, its tmux servers with
+# what they reaped (lib.sh's cleanup): the figure that says which tests
+# make the suite slow on two cores.
 run_one() {
 	start=$(date +%s%N)
-	sh tests/integration/lib.sh "$1" "$2" >"$RES/$3.log" 2>&1 3>&- </dev/null
+	: >"$RES/$3.scpu"
+	LISA_TEST_SERVER_CPU="$RES/$3.scpu" sh tests/integration/lib.sh \
+	    "$1" "$2" >"$RES/$3.log" 2>&1 3>&- </dev/null
 	rc=$?
 	# (times in this shell: in a pipe or $(...) it would be a child's)
 	times >"$RES/$3.cpu"
-	cpu=$(sed -n '2{s/m/ /g;s/s//g;p;}' "$RES/$3.cpu" |
-	    awk '{ printf "%d", ($1 * 60 + $2 + $3 * 60 + $4) * 1000 }')
-	rm -f "$RES/$3.cpu"
+	cpu=$(sed -n '2{s/m/ /g;s/s//g;p;}' "$RES/$3.cpu" | cat - "$RES/$3.scpu" |
+	    awk 'NR == 1 { c = ($1 * 60 + $2 + $3 * 60 + $4) * 1000; next }
+		{ c += $1 } END { printf "%d", c }')
+	rm -f "$RES/$3.cpu" "$RES/$3.scpu"
 	echo "$rc $((($(date +%s%N) - start) / 1000000)) ${cpu:-0}" >"$RES/$3.rc"
 }
 
@@ -160,13 +164,20 @@ if [ $integ = 1 ]; then
 		done <"$RES/list"
 	done
 	# The longest first (as the last run timed them, when it did), so
-	# that the last to end are short ones.
-	# (each line: milliseconds, job number, serial)
+	# that the last to end are short ones; each with its weight, the
+	# share of a CPU it used (per mille) as the last run measured it,
+	# else a long one's half a CPU and any other TEST_WEIGHT.
+	# (each line: milliseconds, job number, serial, weight)
 	times=$TIMES
 	[ -n "$times" ] && [ -f "$times" ] || times=/dev/null
-	awk 'FILENAME == ARGV[1] { ms[$2 " " $3] = $1; next }
-	    { b = $1; sub(/.*\//, "", b); sub(/\.sh$/, "", b)
-	      k = b " " $2; print (k in ms ? ms[k] : $4 * 100000), FNR, $3 }' \
+	awk -v dw="${TEST_WEIGHT:-300}" '
+	    FILENAME == ARGV[1] { ms[$2 " " $3] = $1
+		if ($4 != "" && $1 > 0) w[$2 " " $3] = int($4 * 1000 / $1)
+		next }
+	    { b = $1; sub(/.*\//, "", b); sub(/\.sh$/, "", b); k = b " " $2
+	      x = k in w ? w[k] : ($4 ? 500 : dw)
+	      x = x < 50 ? 50 : (x > 1000 ? 1000 : x)
+	      print (k in ms ? ms[k] : $4 * 100000), FNR, $3, x }' \
 	    "$times" "$RES/jobs" >"$RES/order"
 	if [ "$TEST_JOBS" -gt 1 ]; then
 		sort -k1,1nr -k2,2n "$RES/order" >"$RES/sorted"
@@ -174,29 +185,45 @@ if [ $integ = 1 ]; then
 		cp "$RES/order" "$RES/sorted"
 	fi
 	: >"$RES/times"
-	# Side by side: each test that ends writes its number into a pipe
-	# that this shell reads (no waiting on a clock).
+	# Side by side: at most TEST_JOBS tests, and while one runs, only
+	# as many more as the CPUs hold (TEST_CPUS, the machine's count
+	# unless said): the first that fits of the longest first. Four
+	# builds at once had starved each other's clocks, while later the
+	# CPUs idled under tests that wait on lisa's. Each test that ends
+	# writes its number into a pipe that this shell reads (no waiting on
+	# a clock).
+	cpus=${TEST_CPUS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
+	cap=$(echo "$cpus" | awk '{ printf "%d", $1 * 1000 }')
 	mkfifo "$RES/done" && exec 3<>"$RES/done" || exit 2
+	awk '$3 == 0' "$RES/sorted" >"$RES/pending"
 	running=0
-	while read -r ms i serial; do
-		[ "$serial" = 1 ] && continue
-		while [ $running -ge "$TEST_JOBS" ]; do
-			read -r j <&3
-			report "$j"
-			running=$((running - 1))
-		done
-		job "$i"
-		(run_one "$file" "$t" "$i"; echo "$i" >&3) &
-		running=$((running + 1))
-	done <"$RES/sorted"
-	while [ $running -gt 0 ]; do
+	load=0
+	while [ -s "$RES/pending" ] || [ $running -gt 0 ]; do
+		pick=
+		[ -s "$RES/pending" ] && [ $running -lt "$TEST_JOBS" ] &&
+		    pick=$(awk -v free=$((cap - load)) -v idle=$((running == 0)) \
+			'$4 <= free || idle { print $2, $4; exit }' "$RES/pending")
+		if [ -n "$pick" ]; then
+			i=${pick% *} w=${pick#* }
+			awk -v i="$i" '$2 != i' "$RES/pending" >"$RES/pending.new"
+			mv "$RES/pending.new" "$RES/pending"
+			echo "$w" >"$RES/$i.w"
+			job "$i"
+			(run_one "$file" "$t" "$i"; echo "$i" >&3) &
+			running=$((running + 1))
+			load=$((load + w))
+			continue
+		fi
 		read -r j <&3
+		read -r w <"$RES/$j.w"
+		rm -f "$RES/$j.w"
 		report "$j"
 		running=$((running - 1))
+		load=$((load - w))
 	done
 	wait
 	# Then those that measure time or cost, alone.
-	while read -r ms i serial; do
+	while read -r ms i serial w; do
 		[ "$serial" = 1 ] || continue
 		job "$i"
 		run_one "$file" "$t" "$i" 3>&-

@@ -27,17 +27,27 @@ export HOME="$TESTDIR/home"
 unset XDG_STATE_HOME XDG_CONFIG_HOME XDG_CACHE_HOME XDG_DATA_HOME
 mkdir -p "$HOME"
 
+# The CPU milliseconds a tmux server and the processes it reaped (panes,
+# run-shell's builds) used, for run.sh's figures: a daemon's are not the
+# test's children's. Linux's /proc only; nothing elsewhere.
+server_cpu() {
+	p=$(tmux -S "$1" display -p '#{pid}' 2>/dev/null) &&
+	    [ -r "/proc/$p/stat" ] || return 0
+	sed 's/.*) //' "/proc/$p/stat" |
+	    awk -v hz="$(getconf CLK_TCK)" '{ printf "%d\n", ($12 + $13 + $14 + $15) * 1000 / hz }'
+}
+
 cleanup() {
 	[ -n "$HELPER_PID" ] && kill "$HELPER_PID" 2>/dev/null
-	tmux -L "$SOCK" kill-server 2>/dev/null
 	# kill-server leaves the socket file: 1600 of them had piled up. The
 	# test's other servers ($SOCK and a letter: a remote, an outer
 	# client's) go too, if the test did not end them.
 	for s in "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK" \
 	    "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"[a-z]*; do
 		[ -S "$s" ] || continue
-		[ "$s" = "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK" ] ||
-		    tmux -S "$s" kill-server 2>/dev/null
+		[ -z "${LISA_TEST_SERVER_CPU:-}" ] ||
+		    server_cpu "$s" >>"$LISA_TEST_SERVER_CPU"
+		tmux -S "$s" kill-server 2>/dev/null
 		rm -f "$s"
 	done
 	[ -n "$HELPER_PID" ] && wait "$HELPER_PID" 2>/dev/null
@@ -74,11 +84,13 @@ now_ms() { echo $(($(date +%s%N) / 1000000)); }
 jget() { python3 -c 'import json,sys; d=json.load(sys.stdin); r=eval(sys.argv[1]); print(json.dumps(r) if not isinstance(r,str) else r)' "$1"; }
 
 # Retry a command until it succeeds, for at most $1 ms: every 10 ms for
-# its first 20 tries, every 50 ms for its first 2 s, then every 200 ms.
-# Most looks start python (~40 ms of CPU): a test that looked every 50 ms
-# through a minute's wait was a CPU hog of its own, and with several tests
-# at once (run.sh) the machine's. What a test times is the helper's own
-# clock (events, timestamps), not when a look saw it.
+# its first 20 tries, every 50 ms for its first 2 s, every 200 ms to 8 s,
+# then every 400 ms. Most looks start python (~40 ms of CPU): a test that
+# looked every 50 ms through a minute's wait was a CPU hog of its own, and
+# with several tests at once (run.sh) the machine's; the waits past 8 s
+# are lisa's clocks (grace, debounce, cooldowns), where 0.2 s more is
+# nothing. What a test times is the helper's own clock (events,
+# timestamps), not when a look saw it.
 until_ms() {
 	limit=$1; shift
 	t0=$(now_ms)
@@ -89,7 +101,8 @@ until_ms() {
 		tries=$((tries + 1))
 		if [ $tries -le 20 ]; then sleep 0.01
 		elif [ $el -lt 2000 ]; then sleep 0.05
-		else sleep 0.2; fi
+		elif [ $el -lt 8000 ]; then sleep 0.2
+		else sleep 0.4; fi
 	done
 	return 0
 }
@@ -177,7 +190,8 @@ proc_gone() {
 	! kill -0 "$1" 2>/dev/null || [ "$(ps -o stat= -p "$1" | cut -c1)" = Z ]
 }
 
-info() { printf '{"cmd":"info"}\n' | socket_call; }
+# (through the CLI: 4 ms of CPU where python took 40, on every look)
+info() { L info --json; }
 
 # One request to the helper socket (python: no extra tools needed).
 socket_call() {
