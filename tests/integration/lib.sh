@@ -158,8 +158,11 @@ tmux_at_least() {
 start_server() { T new-session -d -s "${1:-main}" -x 200 -y 50 "${2:-sh}"; }
 # Tests that make many sessions: their panes run /bin/sh, not the user's
 # shell and its rc files (a bashrc running pyenv made 50 sessions take
-# minutes).
-cheap_sessions() { T set -g default-shell /bin/sh; }
+# minutes), and not as a login shell either: /etc/profile's `id -u` and
+# profile.d scripts were a third of a 1000-session test's CPU.
+cheap_sessions() {
+	T set -g default-shell /bin/sh \; set -g default-command 'exec /bin/sh'
+}
 
 # The helper in the foreground as our child, so we see its exit status.
 start_helper() {
