@@ -41,10 +41,12 @@ DEFS += $(if $(HAVE_STRLCPY),-DLISA_HAVE_STRLCPY)
 
 BUILD ?= build
 BIN ?= bin
-# Integration tests at once (make test): most of a test is waiting on
-# lisa's clocks, so more than the cores; TEST_JOBS=1 runs them one after
-# another, in the files' order.
-TEST_JOBS ?= 4
+# Integration tests at once (make test), at most: most of a test is
+# waiting on lisa's clocks, so more than the cores; tests/run.sh starts
+# one only while the CPU shares of those running (as the last run measured
+# them) fit the machine's CPUs (TEST_CPUS=N to say another number).
+# TEST_JOBS=1 runs them one after another, in the files' order.
+TEST_JOBS ?= 8
 
 # A quiet build: one line per file ("CC plugin/lisad/pane.o"), as tmux's
 # and the kernel's; make V=1 prints the whole commands. Warnings and errors
@@ -142,7 +144,7 @@ test: test-bins man-lint check-layout
 
 # The quick loop (about a minute here): the unit tests, the layout and
 # man page checks, and a fixed set of short integration tests, one to three
-# of each file's, four at a time. Not a substitute for make test.
+# of each file's, side by side. Not a substitute for make test.
 QUICK_TESTS = ^test_(details_of_a_plain_pane|wrapper_reports_its_childs_death|agent_killed_under_shell|closed_pane_dropped|respawned_pane_alive_again|usage_errors_one_wording_exit_2|help_man_readme_agree|json_fields_documented|server_sigkilled_mid_burst|answer_queued_dialogs_alike|fleet_many_hosts_short_summary|cli_help_usage_and_exit_codes|server_killed_helper_exits_without_pidfd|hooks_install_uninstall_claude|qwen_hooks_install_and_states|no_stream_mute_when_turned_off|output_binary_exact|pause_continue_and_resync|make_install_destdir|quote_roundtrip_real_tmux|resume_skips_bad_records|nudge_arrives_literally_then_enter|stderr_head_tail_exit_code|typo_target_is_an_error_not_the_current_pane|socket_refuses_other_uid|linked_window_counted_once|user_keys_kept_and_everything_restored_on_stop|menu_offers_only_what_applies|watchdog_output_resets_level)$$
 test-quick: test-bins man-lint check-layout
 	@LISA_BIN_DIR=$(abspath $(BIN)) LISA_BUILD_DIR=$(BUILD) \
