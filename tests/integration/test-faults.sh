@@ -117,7 +117,7 @@ test_session_churn_instant_kill() {
 	kill -0 "$HELPER_PID" || fail "helper died"
 }
 
-one_session() { [ "$(info | jget "d['sessions']")" = 1 ] &&
+one_session() { [ "$(info_num sessions)" = 1 ] &&
     [ "$(pgrep -c -P "$HELPER_PID" -f -- " -C attach-session ")" = 1 ]; }
 
 # 1000 sessions, 50 at a time: each attached by the helper (a control
@@ -164,7 +164,7 @@ test_session_churn_1000() {
 			i=$((i + 50))
 		done
 	}
-	attached_are() { [ "$(info | jget "d['attached']")" = "$1" ]; }
+	attached_are() { [ "$(info_num attached)" = "$1" ]; }
 	# Each session's control client going fires the client-detached
 	# hook: a `lisa _hook` connection in flight is not a leak. Counted
 	# once none runs and the count holds for 300 ms.

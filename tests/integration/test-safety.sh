@@ -467,7 +467,7 @@ test_session_churn_parallel_keeps_server() {
 	kill -0 "$HELPER_PID" || fail "helper died"
 	note "$(cat "$TESTDIR"/churn* | paste -sd+ | bc) sessions made and killed by 4 scripts in 10 s; server $pid alive"
 }
-one_session() { [ "$(info | jget "d['sessions']")" = 1 ]; }
+one_session() { [ "$(info_num sessions)" = 1 ]; }
 
 # 13.7, made certain: every control client lisa starts is slowed down
 # half-way through identifying (strace holds its first sendmsg 400 ms, as

@@ -1,6 +1,6 @@
 # Sessions: every one gets a control client, as they come and go.
 
-sessions_attached() { info | jget "d['sessions']"; }
+sessions_attached() { info_num sessions; }
 
 test_all_sessions_attached() {
 	start_server one
