@@ -187,7 +187,7 @@ helper_attached() {
 # (names of its own: a test's loop may count in $i)
 info_num() {
 	_in=${2-$(info)}
-	_in=${_in#*\"$1\":}
+	_in=${_in#*\""$1"\":}
 	echo "${_in%%[,\}]*}"
 }
 
