@@ -177,7 +177,7 @@ if [ $integ = 1 ]; then
 		if ($4 != "" && $1 > 0) w[$2 " " $3] = int($4 * 1000 / $1)
 		next }
 	    { b = $1; sub(/.*\//, "", b); sub(/\.sh$/, "", b); k = b " " $2
-	      x = k in w ? w[k] : ($4 ? 500 : dw)
+	      x = k in w ? w[k] : dw
 	      if ($4 && x < 500) x = 500
 	      x = x < 50 ? 50 : (x > 1000 ? 1000 : x)
 	      print (k in ms ? ms[k] : $4 * 100000), FNR, $3, x }' \

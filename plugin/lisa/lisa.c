@@ -349,12 +349,6 @@ print_event(struct json_doc *d, int item, int json)
 		free(v[i]);
 }
 
-/*
- * Events of more than one tmux server (one that ended and its successor
- * share the socket, the file and the %N): a line before each server's,
- * naming it. *last is the server of the line before ("" at first); mixed
- * says whether to say it at all.
- */
 /* An event's server ("PID-START"), "" if it says none. */
 static char *
 event_server_of(struct json_doc *d, int item)
@@ -364,6 +358,12 @@ event_server_of(struct json_doc *d, int item)
 	return (srv != NULL ? srv : xstrdup(""));
 }
 
+/*
+ * Events of more than one tmux server (one that ended and its successor
+ * share the socket, the file and the %N): a line before each server's,
+ * naming it. *last is the server of the line before ("" at first); mixed
+ * says whether to say it at all.
+ */
 static void
 event_server(struct json_doc *d, int item, char **last, int mixed)
 {

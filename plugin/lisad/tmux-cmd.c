@@ -188,8 +188,7 @@ tmux_source(const char *script)
  * apart: the helper's start and stop read a dozen options and the key
  * table, which took a tmux process each (most of a short test's CPU).
  * Returns 0 with outs[i] each command's output, or -1 with nothing in
- * outs if tmux failed or its output does not add up (callers then read
- * one at a time).
+ * outs if tmux failed or its output does not add up.
  */
 int
 tmux_read_each(const char **cmds, size_t n, char **outs)
@@ -225,9 +224,10 @@ tmux_read_each(const char **cmds, size_t n, char **outs)
 			line++;
 		}
 		if (line == NULL) {
-			while (i > 0)
+			while (i > 0) {
 				free(outs[--i]);
-			outs[0] = NULL;
+				outs[i] = NULL;
+			}
 			free(out);
 			return (-1);
 		}

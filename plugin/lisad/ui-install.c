@@ -64,7 +64,6 @@ static struct {
 } ui_snap[UI_NSNAP];
 static size_t		 ui_nsnap;
 static char		*ui_snap_keys;
-static int		 ui_snap_failed;	/* tmux did not answer */
 
 static struct ui_config	 ui_cfg;
 static char		*ui_key[UI_NKEYS];
@@ -132,12 +131,6 @@ ui_option(const char *name, const char *value)
 		ui_warn("%s: bad value \"%s\", default kept", name, value);
 }
 
-/*
- * One option's value as tmux has it, without the trailing newline; NULL
- * if it cannot be read exactly. tmux 3.4 and 3.5 print it escaped, and a
- * backslash of the user's cannot be told from one of tmux's: such an
- * option is left alone rather than written back changed.
- */
 static void
 ui_snap_add(const char *scope, const char *prefix, const char *name)
 {
@@ -177,7 +170,6 @@ ui_snap_take(void)
 	} else {
 		/* (each read alone would fail the same way, a process each) */
 		log_debug("ui: tmux did not answer: options left alone");
-		ui_snap_failed = 1;
 		ui_nsnap = 0;
 	}
 	for (i = 0; i < n; i++)
@@ -194,18 +186,14 @@ ui_snap_clear(void)
 	ui_nsnap = 0;
 	free(ui_snap_keys);
 	ui_snap_keys = NULL;
-	ui_snap_failed = 0;
 }
 
-/* show-options -qv, from the snapshot while there is one. */
+/* show-options -qv of an option the snapshot holds (all that we read). */
 static int
 ui_show(char **out, const char *scope, const char *name)
 {
-	char	flags[8];
 	size_t	i;
 
-	if (ui_snap_failed)
-		return (-1);
 	for (i = 0; i < ui_nsnap; i++) {
 		if (strcmp(ui_snap[i].scope, scope) == 0 &&
 		    strcmp(ui_snap[i].name, name) == 0) {
@@ -213,22 +201,24 @@ ui_show(char **out, const char *scope, const char *name)
 			return (0);
 		}
 	}
-	snprintf(flags, sizeof flags, "%sqv", scope);
-	return (tmux_run(out, "show-options", flags, name, (char *)NULL));
+	return (-1);	/* (tmux did not answer) */
 }
 
 static int
 ui_list_keys(char **out)
 {
-	if (ui_snap_failed)
+	if (ui_snap_keys == NULL)
 		return (-1);
-	if (ui_snap_keys != NULL) {
-		*out = xstrdup(ui_snap_keys);
-		return (0);
-	}
-	return (tmux_run(out, "list-keys", "-T", "prefix", (char *)NULL));
+	*out = xstrdup(ui_snap_keys);
+	return (0);
 }
 
+/*
+ * One option's value as tmux has it, without the trailing newline; NULL
+ * if it cannot be read exactly. tmux 3.4 and 3.5 print it escaped, and a
+ * backslash of the user's cannot be told from one of tmux's: such an
+ * option is left alone rather than written back changed.
+ */
 static char *
 ui_get(const char *scope, const char *name)
 {
@@ -385,6 +375,19 @@ ui_key_ours(const char *binding, size_t i)
 	return (strstr(binding, marker) != NULL);
 }
 
+/* A binding of any of lisa's keys. */
+static int
+ui_line_ours(const char *binding)
+{
+	size_t	i;
+
+	for (i = 0; i < UI_NKEYS; i++) {
+		if (ui_key_ours(binding, i))
+			return (1);
+	}
+	return (0);
+}
+
 /* The key a "bind-key [-r] [-N note] -T prefix KEY command" line binds. */
 static char *
 ui_key_of(char *line)
@@ -401,15 +404,15 @@ ui_key_of(char *line)
 }
 
 /*
- * The prefix binding of a key: 0 free, 1 ours, 2 someone else's. From the
+ * The prefix binding of a key: 0 free (or lisa's, unbound before ours
+ * are bound), 2 someone else's. From the
  * whole table: `list-keys -T prefix KEY` prints nothing for a bound key
  * on tmux 3.7 (its list-keys rework), which looked like a free key.
  */
 static int
-ui_key_state(const char *key, size_t i)
+ui_key_state(const char *key)
 {
 	char	*out = NULL, *line, *rest, *k, *copy;
-	size_t	 j;
 	int	 state = 0;
 
 	if (ui_list_keys(&out) != 0 || out == NULL) {
@@ -419,15 +422,10 @@ ui_key_state(const char *key, size_t i)
 	rest = out;
 	while (state == 0 && (line = strsep(&rest, "\n")) != NULL) {
 		copy = xstrdup(line);
+		/* (the snapshot is from before ui_remove_keys: ours go) */
 		if ((k = ui_key_of(copy)) != NULL && strcmp(k, key) == 0)
-			state = ui_key_ours(line, i) ? 1 : 2;
+			state = ui_line_ours(line) ? 0 : 2;
 		free(copy);
-		/* (a snapshot's table is from before ui_remove_keys) */
-		for (j = 0; state == 2 && ui_snap_keys != NULL &&
-		    j < UI_NKEYS; j++) {
-			if (ui_key_ours(line, j))
-				state = 0;
-		}
 	}
 	free(out);
 	return (state);
@@ -495,7 +493,7 @@ ui_apply_keys(struct buf *script)
 	for (i = 0; i < UI_NKEYS; i++) {
 		if (strcmp(ui_key[i], "none") == 0 || *ui_key[i] == '\0')
 			continue;
-		state = ui_key_state(ui_key[i], i);
+		state = ui_key_state(ui_key[i]);
 		if (state == 2) {
 			ui_warn("prefix %s is bound already, left alone "
 			    "(set %s to another key, or none)", ui_key[i],
@@ -515,7 +513,6 @@ static void
 ui_remove_keys(struct buf *script)
 {
 	char	*out = NULL, *line, *rest, *key;
-	size_t	 i;
 
 	if (ui_list_keys(&out) != 0) {
 		free(out);
@@ -523,11 +520,7 @@ ui_remove_keys(struct buf *script)
 	}
 	rest = out;
 	while ((line = strsep(&rest, "\n")) != NULL) {
-		for (i = 0; i < UI_NKEYS; i++) {
-			if (ui_key_ours(line, i))
-				break;
-		}
-		if (i == UI_NKEYS || (key = ui_key_of(line)) == NULL)
+		if (!ui_line_ours(line) || (key = ui_key_of(line)) == NULL)
 			continue;
 		buf_printf(script, "unbind-key -T prefix %s\n", key);
 	}
