@@ -133,7 +133,8 @@ stop_leftovers(struct lisa_ctx *ctx)
 		buf_printf(&b, "set-hook -gu %s[%d]\n", hooks[i],
 		    LISA_HOOK_INDEX);
 	buf_adds(&b, "set-option -gqu @lisa_error\n"
-	    "set-option -gqu @lisa_down\n");
+	    "set-option -gqu @lisa_down\n"
+	    "set-option -gqu @lisa_ears\n");
 	client_feed("tmux", argv, b.data);
 	buf_free(&b);
 }

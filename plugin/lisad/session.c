@@ -9,7 +9,10 @@
  * identifying itself (tmux GitHub issue 4980): there our clients go
  * through tmux-proxy.c, which hands tmux each identify whole. A session
  * made while no client of ours is attached is announced by our
- * session-created hook (run-shell -b: it holds nothing).
+ * session-created hook (run-shell -b: it holds nothing). While one is
+ * attached, @lisa_ears says so and the hook runs nothing: the clients hear
+ * of new sessions anyway, and a process per session was most of what a
+ * burst of new sessions cost (tmux-hooks.c).
  */
 #include <sys/wait.h>
 
@@ -30,6 +33,7 @@ RB_GENERATE(sessions, session, entry, session_cmp);
 struct sessions sessions = RB_INITIALIZER(&sessions);
 
 static int	session_refreshing;	/* a list-sessions is in flight */
+static int	session_ears;		/* @lisa_ears is set in tmux */
 static struct session *session_list_on;	/* on this client */
 static int	session_dirty;		/* and another was asked for since */
 
@@ -235,7 +239,8 @@ session_refresh(void)
 {
 	struct session	*s;
 	struct buf	 b;
-	char		*out = NULL;
+	const char	*cmds[3];
+	char		*outs[3];
 
 	if (lisad.stopping)
 		return;
@@ -259,20 +264,41 @@ session_refresh(void)
 		buf_free(&b);
 		return;
 	}
-	/* No client to ask (every session ignored, or none yet). */
+	/*
+	 * No client to ask (every session ignored, or none yet): one tmux
+	 * process. @lisa_ears goes first, so a session made from then on
+	 * runs the hook, and one made before is in the list.
+	 */
 	free(lisad.ignore);
 	lisad.ignore = NULL;
-	if (tmux_run(&out, "show-options", "-gqv", "@lisa-ignore-sessions",
-	    (char *)NULL) == 0) {
-		out[strcspn(out, "\n")] = '\0';
-		lisad.ignore = out;
-	} else
-		free(out);
-	out = NULL;
-	if (tmux_run(&out, "list-sessions", "-F", SESSION_LIST_FORMAT,
-	    (char *)NULL) == 0)
-		session_apply_list(out, strlen(out));
-	free(out);
+	buf_init(&b);
+	buf_adds(&b, "list-sessions -F ");
+	ctl_quote_str(&b, SESSION_LIST_FORMAT);
+	cmds[0] = "set-option -gqu @lisa_ears";
+	cmds[1] = "show-options -gqv @lisa-ignore-sessions";
+	cmds[2] = b.data;
+	if (tmux_read_each(cmds, 3, outs) == 0) {
+		session_ears = 0;
+		outs[1][strcspn(outs[1], "\n")] = '\0';
+		lisad.ignore = outs[1];
+		session_apply_list(outs[2], strlen(outs[2]));
+		free(outs[0]);
+		free(outs[2]);
+	}
+	buf_free(&b);
+}
+
+/* Is any client of ours attached (and so told of new sessions)? */
+static int
+session_any_attached(void)
+{
+	struct session	*s;
+
+	RB_FOREACH(s, sessions, &sessions) {
+		if (s->ctl != NULL && !s->closing && !s->broken && s->attached)
+			return (1);
+	}
+	return (0);
 }
 
 void
@@ -301,6 +327,9 @@ session_event(struct ctl_client *c, struct ctl_event *ev, void *arg)
 			/* Only now does the client have a session to act on. */
 			s->attached = 1;
 			session_subscribe(s);
+			if (!session_ears && session_send(s,
+			    "set-option -gq @lisa_ears 1", NULL, NULL) == 0)
+				session_ears = 1;
 		}
 		break;
 	case CTL_SESSIONS_CHANGED:
@@ -480,6 +509,13 @@ session_remove(struct session *s)
 		session_server_checks = 0;
 		session_check_server(NULL);
 	}
+	/*
+	 * Our last ears went: a session made since is announced by nobody
+	 * until @lisa_ears goes and the hook runs again (the list does both,
+	 * next turn).
+	 */
+	if (session_ears && !lisad.stopping && !session_any_attached())
+		loop_timer_add(&session_settle_timer, 0);
 }
 
 static void

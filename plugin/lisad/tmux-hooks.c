@@ -2,13 +2,17 @@
  * tmux hooks. There is no control-mode notification for a pane's death, so
  * pane-died (fired at once for panes kept by remain-on-exit) runs
  * `lisa _hook` in the background into our socket; session-created covers
- * the moment no control client is attached to tell us. None waits: a
+ * the moment no control client is attached to tell us, and only then
+ * runs anything (@lisa_ears, session.c). None waits: a
  * hook that holds tmux's global queue holds every notification, and one
  * held for a session killed meanwhile crashes tmux (GitHub issue 5244).
  * client-detached fires when our own control clients go, as they do when
  * the helper dies: `lisa _hook` then finds no helper and says so in the
- * status line (a clean stop takes the hooks out first). Ours live at
- * [LISA_HOOK_INDEX] of each hook array and leave the user's alone.
+ * status line (a clean stop takes the hooks out first). It runs nothing
+ * while the session it fires for still has a client of ours (a control
+ * client without a terminal is named client-PID): a human's detach, or a
+ * killed session (tmux then names another), costs no process. Ours live
+ * at [LISA_HOOK_INDEX] of each hook array and leave the user's alone.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +61,23 @@ hooks_line(struct buf *script, const char *hook, const char *body)
 	buf_addc(script, '\n');
 }
 
+/*
+ * A hook whose body runs only when the format COND is empty (if-shell
+ * -F: a format, no process).
+ */
+static void
+hooks_line_unless(struct buf *script, const char *hook, const char *cond,
+    const char *body)
+{
+	struct buf	wrap;
+
+	buf_init(&wrap);
+	buf_printf(&wrap, "if-shell -F '#{?%s,,1}' ", cond);
+	ctl_quote_str(&wrap, body);
+	hooks_line(script, hook, wrap.data);
+	buf_free(&wrap);
+}
+
 /* All in one tmux process (a process each was most of a start's cost). */
 int
 hooks_install(void)
@@ -73,14 +94,19 @@ hooks_install(void)
 		free(body);
 	}
 	body = hooks_body("session-created", "'#{session_id}'");
-	hooks_line(&script, "session-created", body);
+	hooks_line_unless(&script, "session-created", "@lisa_ears", body);
 	free(body);
 	body = hooks_body("client-detached", "'#{socket_path}'");
-	hooks_line(&script, "client-detached", body);
+	hooks_line_unless(&script, "client-detached",
+	    "#{m:*client-*,#{session_attached_list}}", body);
 	free(body);
-	/* A death notice of the helper before us (lisa.c) is over. */
+	/*
+	 * A death notice of the helper before us (lisa.c) is over, and its
+	 * ears are gone (ours are set once a client is attached).
+	 */
 	buf_adds(&script, "set-option -gqu @lisa_error\n"
-	    "set-option -gqu @lisa_down\n");
+	    "set-option -gqu @lisa_down\n"
+	    "set-option -gqu @lisa_ears\n");
 	rc = tmux_source(script.data) == 0 ? 0 : -1;
 	buf_free(&script);
 	lisad.hooks_installed = (rc == 0);
@@ -98,6 +124,7 @@ hooks_remove(void)
 	hooks_line(&script, "pane-died", NULL);
 	hooks_line(&script, "session-created", NULL);
 	hooks_line(&script, "client-detached", NULL);
+	buf_adds(&script, "set-option -gqu @lisa_ears\n");
 	tmux_source(script.data);
 	buf_free(&script);
 	lisad.hooks_installed = 0;

@@ -267,13 +267,17 @@ test_cli_help_usage_and_exit_codes() {
 # which fires the client-detached hook it left; `lisa _hook` finds nobody
 # and the status line says lisa is not running (event-driven: no timer).
 # The next start clears it; a stop after a death leaves nothing behind.
+# A human's client stays on the one session: the hook runs for a session
+# left with no client of lisa's, whoever else is there.
 status_says() { T display -p "#{T:status-right}" | grep -q "$1"; }
 test_helper_death_shown_on_status_line() {
 	start_server main
 	T set -g status-right '#{lisa_status}|'
 	. "$ROOT/tests/integration/agents.sh"
+	. "$ROOT/tests/integration/client.sh"
 	export HOME="$TESTDIR/home"
 	mkdir -p "$HOME"
+	attach main:0
 	start_helper
 	T new-window -d -t main:1 "$FAKE/claude"
 	until_ms 15000 sh -c "[ -n \"\$(tmux -L $SOCK show -gqv @lisa_agents)\" ]" ||

@@ -69,6 +69,58 @@ test_ignore_sessions() {
 	return 0
 }
 
+# A session that comes or goes costs no process while a client of lisa's
+# is attached: its clients hear of new ones (@lisa_ears turns the
+# session-created hook into a format), and a session killed leaves one
+# of lisa's clients where tmux runs the client-detached hook. With no
+# client attached (the watched sessions gone, an ignored one left) the
+# hook is back, and a session made in the very command that kills the
+# last watched one, before the helper has heard, is attached all the
+# same. lisa stop leaves no @lisa_ears.
+ears_are() { [ "$(T show -gqv @lisa_ears)" = "$1" ]; }
+hook_runs() { helper_log | grep -c "request: .*\"event\":\"$1\""; }
+test_sessions_come_and_go_without_a_process() {
+	start_server main
+	cheap_sessions
+	start_helper
+	until_ms 5000 ears_are 1 ||
+	    fail "no @lisa_ears: $(T show -g | grep lisa)"
+	args=
+	for i in $(seq 1 20); do args="$args new-session -d -s n$i ;"; done
+	# shellcheck disable=SC2086
+	T $args
+	until_ms 20000 sessions_are 21 || fail "attached: $(info)"
+	args=
+	for i in $(seq 1 20); do args="$args kill-session -t n$i ;"; done
+	# shellcheck disable=SC2086
+	T $args
+	until_ms 20000 sessions_are 1 || fail "let go: $(info)"
+	# (a hook's request, had one run, is in the log before it ends)
+	until_ms 5000 sh -c "! pgrep -f '_hook $XDG_RUNTIME_DIR' >/dev/null"
+	[ "$(hook_runs session-created)" = 0 ] ||
+	    fail "$(hook_runs session-created) session-created hooks ran"
+	[ "$(hook_runs client-detached)" = 0 ] ||
+	    fail "$(hook_runs client-detached) client-detached hooks ran"
+	# The watched session goes, and with it a new one comes.
+	T set -g @lisa-ignore-sessions 'keep*'
+	T new-session -d -s keep
+	T kill-session -t main \; new-session -d -s late
+	until_ms 10000 sh -c "'$LISA' -L '$SOCK' list --json | grep -q '\"target\":\"late:0.0\"'" ||
+	    fail "late not watched: $(info)"
+	until_ms 5000 sessions_are 1 || fail "attached: $(info)"
+	# Alone again: the hook announces the next one.
+	T kill-session -t late
+	until_ms 5000 ears_are "" ||
+	    fail "@lisa_ears kept with no client: $(T show -g | grep lisa)"
+	T new-session -d -s hooked
+	until_ms 10000 sessions_are 1 || fail "hooked not attached: $(info)"
+	until_ms 5000 helper_said 'made (hook)' || fail "not through the hook"
+	L stop >/dev/null
+	wait_helper_exit 5000 || fail "helper did not stop"
+	T show -g | grep -q lisa_ears && fail "left: $(T show -g | grep lisa_ears)"
+	return 0
+}
+
 window_sizes() { T list-windows -a -F '#{session_name}:#{window_index} #{window_width}x#{window_height}'; }
 
 test_window_size_unchanged() {
