@@ -527,7 +527,7 @@ test_restart_on_a_question_no_detail_flip() {
 	expect "$p" waiting_input question
 	L stop >/dev/null
 	wait_helper_exit 10000 || fail "helper did not stop"
-	restart=$(now_ms)	# (until_ms sets t0)
+	restart=$(now_ms)	# (the wall clock, as ts_ms)
 	start_helper
 	until_ms 10000 state_is "$p" waiting_input question "" ||
 	    fail "after the restart: $(L status "$p")"
