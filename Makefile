@@ -208,7 +208,7 @@ SAN_LOGS = $(abspath build-asan/logs)
 # test_server_sigkilled_mid_burst and the mutes. Three tests build lisa
 # from a copy with the default flags (lisa.tmux, TPM, the first build's
 # messages): no ASan binary in them, minutes of compiling.
-SAN_SKIP ?= ^test_(session_churn_1000|flood_detached|lisa_tmux_builds_in_background_then_starts|tpm_install_from_clean_tmux_conf|first_build_says_building_then_ready|cold_start_tells_the_first_client|lisa_tmux_builds_under_busybox|jsmn_from_the_submodule)$$
+SAN_SKIP ?= ^test_(session_churn_1000|flood_detached|lisa_tmux_builds_in_background_then_starts|tpm_install_from_clean_tmux_conf|lisa_tmux_builds_under_busybox|jsmn_from_the_submodule)$$
 # Whole files CI leaves out under ASan (.ci/run: they run natively there).
 SAN_SKIP_FILES ?=
 check-asan:

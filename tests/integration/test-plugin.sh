@@ -5,21 +5,31 @@
 # environment).
 unset MAKEFLAGS MFLAGS MAKELEVEL CC CFLAGS BUILD BIN
 
+# A first install, as the human at the client sees it: lisa.tmux returns
+# at once (tmux start-up must not wait for the compiler), says it builds,
+# then that it is ready, and the helper it starts is the copy's. Loaded
+# again, it is the same helper; the build's log is a quiet one. (One
+# build for what were two tests: a build is most of their CPU.)
 # long: builds lisa
 test_lisa_tmux_builds_in_background_then_starts() {
+	. "$ROOT/tests/integration/client.sh"
 	copy="$TESTDIR/plugin"
 	mkdir -p "$copy"
 	cp -r "$ROOT/Makefile" "$ROOT/control" "$ROOT/plugin" "$ROOT/lisa.tmux" "$copy/"
 	mkdir -p "$copy/bin"
 	export XDG_CACHE_HOME="$TESTDIR/cache"
 	start_server main
+	attach main:0
+	T set -g @lisa-menu-key m
 	t0=$(now_ms)
 	T run-shell "$copy/lisa.tmux"
 	ms=$(($(now_ms) - t0))
-	# tmux start-up must not wait for the compiler.
 	[ "$ms" -lt 2000 ] || fail "run-shell lisa.tmux took ${ms} ms"
 	[ -x "$copy/bin/lisad" ] && fail "built synchronously?"
-	until_ms 300000 "$copy/bin/lisa" -L "$SOCK" list ||
+	expect_screen "lisa: building in the background"
+	expect_screen "lisa: ready: prefix + m for the agents menu" 300000
+	# (3.2a says ready just before it starts the helper)
+	until_ms 10000 "$copy/bin/lisa" -L "$SOCK" list ||
 	    fail "helper not started after build: $(cat "$TESTDIR/cache/lisa/build.log" 2>/dev/null | tail -5)"
 	note "run-shell returned in ${ms} ms; build + start took $(($(now_ms) - t0)) ms"
 	pid=$(info | jget "d['pid']")
@@ -42,11 +52,19 @@ test_lisa_tmux_builds_in_background_then_starts() {
 	done
 	[ $n = 1 ] || fail "$n helpers running"
 	"$copy/bin/lisa" -L "$SOCK" stop >/dev/null
+	# A quiet build: one short line a file (V=1 gives the commands).
+	log="$TESTDIR/cache/lisa/build.log"
+	[ "$(grep -c '^  CC   plugin/' "$log")" -ge 40 ] || fail "build log: $(head "$log")"
+	bad=$(grep -v -E '^  (CC|AR|LD)   [^ ]+$|^make(\[[0-9]+\])?: ' "$log")
+	[ -z "$bad" ] || fail "a loud build: $bad"
 }
 
 # A fresh user: a clean ~/.tmux.conf, lisa cloned into the plugins
 # directory, and TPM's own way of loading it (tpm executes every
-# ~/.tmux/plugins/*/*.tmux). Then what that user sees in the status line.
+# ~/.tmux/plugins/*/*.tmux). tmux starting: TPM runs the plugin before
+# any client is attached, and a message then reaches nobody ("no current
+# target"), so the first client to attach is told it builds, until ready,
+# and nothing is left behind. Then what that user sees in the status line.
 # long: builds lisa
 test_tpm_install_from_clean_tmux_conf() {
 	export HOME="$TESTDIR/home"
@@ -70,15 +88,24 @@ set -g status-right '#{lisa_status} #[fg=blue]|'
 run '~/.tmux/plugins/tpm/tpm'
 CONF
 	tmux -L "$SOCK" -f "$HOME/.tmux.conf" new-session -d -s main -x 150 -y 30
-	until_ms 300000 "$plugins/lisa/bin/lisa" -L "$SOCK" list ||
+	T show-hooks -g client-attached | grep -q 5472 ||
+	    fail "nothing waits for a client: $(T show-messages | tail -n 3)"
+	. "$ROOT/tests/integration/client.sh"
+	attach main:0
+	expect_screen "lisa: building in the background (a few seconds; log: $TESTDIR/cache/lisa/build.log)"
+	until_ms 300000 test -x "$plugins/lisa/bin/lisad" ||
+	    fail "never built: $(tail -5 "$XDG_CACHE_HOME/lisa/build.log" 2>/dev/null)"
+	expect_screen "lisa: ready: prefix + a for the agents menu" 60000
+	[ -z "$(T show-hooks -g client-attached | grep 5472)" ] ||
+	    fail "hook left: $(T show-hooks -g client-attached)"
+	until_ms 10000 "$plugins/lisa/bin/lisa" -L "$SOCK" list ||
 	    fail "helper not started: $(tail -5 "$XDG_CACHE_HOME/lisa/build.log" 2>/dev/null)"
 	T new-window -d -t main:1 -n agent "$ROOT/tests/fake/claude"
 	p=$(T display -p -t main:1 '#{pane_id}')
 	"$plugins/lisa/bin/lisa" -L "$SOCK" wait "$p" --until waiting_input --timeout 10 >/dev/null ||
 	    fail "agent not seen"
-	tmux -L "${SOCK}o" -f /dev/null new-session -d -x 150 -y 30 "env -u TMUX tmux -L $SOCK attach -t main:0"
-	trap 'tmux -L "${SOCK}o" kill-server 2>/dev/null; cleanup' EXIT
-	until_ms 5000 sh -c "tmux -L ${SOCK}o capture-pane -p | tail -n 1 | grep -q '◐ 1 |'" ||
+	# (the ready message holds the status line for its 4 s)
+	until_ms 10000 sh -c "tmux -L ${SOCK}o capture-pane -p | tail -n 1 | grep -q '◐ 1 |'" ||
 	    fail "status line: $(tmux -L "${SOCK}o" capture-pane -p | tail -n 1)"
 	until_ms 5000 sh -c "tmux -L ${SOCK}o capture-pane -p | tail -n 1 | grep -q '1:agent ◐'" ||
 	    fail "window badge: $(tmux -L "${SOCK}o" capture-pane -p | tail -n 1)"

@@ -475,53 +475,6 @@ test_too_old_tmux_says_so_and_does_nothing() {
 	return 0
 }
 
-# A first install: lisa.tmux says it is building, then that it is ready
-# (the build takes seconds; the status line has nothing to show before).
-# long: builds lisa
-test_first_build_says_building_then_ready() {
-	copy="$TESTDIR/plugin"
-	mkdir -p "$copy/bin"
-	cp -r "$ROOT/Makefile" "$ROOT/control" "$ROOT/plugin" "$ROOT/lisa.tmux" "$copy/"
-	export XDG_CACHE_HOME="$TESTDIR/cache"
-	start_server main
-	attach main:0
-	T set -g @lisa-menu-key m
-	T run-shell "$copy/lisa.tmux"
-	expect_screen "lisa: building in the background"
-	expect_screen "lisa: ready: prefix + m for the agents menu" 300000
-	# (3.2a says ready just before it starts the helper)
-	until_ms 10000 "$copy/bin/lisa" -L "$SOCK" list || fail "helper not running"
-	"$copy/bin/lisa" -L "$SOCK" stop >/dev/null
-	# A quiet build: one short line a file (V=1 gives the commands).
-	log="$TESTDIR/cache/lisa/build.log"
-	[ "$(grep -c '^  CC   plugin/' "$log")" -ge 40 ] || fail "build log: $(head "$log")"
-	bad=$(grep -v -E '^  (CC|AR|LD)   [^ ]+$|^make(\[[0-9]+\])?: ' "$log")
-	[ -z "$bad" ] || fail "a loud build: $bad"
-}
-
-# tmux starting: TPM runs the plugin before any client is attached, and a
-# message then reaches nobody ("no current target"). The first client to
-# attach is told it builds, until ready; nothing is left behind.
-# long: builds lisa
-test_cold_start_tells_the_first_client() {
-	copy="$TESTDIR/plugin"
-	mkdir -p "$copy/bin"
-	cp -r "$ROOT/Makefile" "$ROOT/control" "$ROOT/plugin" "$ROOT/lisa.tmux" "$copy/"
-	export XDG_CACHE_HOME="$TESTDIR/cache"
-	start_server main
-	T run-shell "$copy/lisa.tmux"
-	T show-hooks -g client-attached | grep -q 5472 ||
-	    fail "nothing waits for a client: $(T show-messages | tail -n 3)"
-	attach main:0
-	expect_screen "lisa: building in the background (a few seconds; log: $TESTDIR/cache/lisa/build.log)"
-	until_ms 300000 test -x "$copy/bin/lisad" || fail "never built"
-	expect_screen "lisa: ready: prefix + a for the agents menu" 60000
-	[ -z "$(T show-hooks -g client-attached | grep 5472)" ] ||
-	    fail "hook left: $(T show-hooks -g client-attached)"
-	until_ms 10000 "$copy/bin/lisa" -L "$SOCK" list || fail "helper not running"
-	"$copy/bin/lisa" -L "$SOCK" stop >/dev/null
-}
-
 # README's status-right snippet, as written there, at lisa's defaults:
 # with more windows waiting than fit, the clock stays on screen.
 test_readme_status_right_keeps_the_clock() {
