@@ -192,6 +192,21 @@ helper_attached() {
 	[ "$(info_num sessions "$_ha")" = "$(info_num attached "$_ha")" ] &&
 	    [ "$(info_num attached "$_ha")" -ge 1 ]
 }
+# The first "NAME": of lisa's JSON $2, in $_jv: a string's text (for
+# strings that hold no quote: states, details, reasons, agents' names),
+# else the number or word (null, true); 1 if there is none. No process:
+# the waits look with it every few hundred ms (python was ~50 ms of CPU
+# a look). lisa's pane JSON has its own fields before any nested object,
+# and a quote inside a string is escaped, so the first match is the
+# pane's own.
+jstr() {
+	_jv=${2#*\""$1"\":}
+	[ "$_jv" != "$2" ] || { _jv=; return 1; }
+	case $_jv in
+	\"*) _jv=${_jv#\"}; _jv=${_jv%%\"*} ;;
+	*) _jv=${_jv%%[,\}]*} ;;
+	esac
+}
 # A top-level number of the helper's info ($2, else asked), without
 # python: the first "NAME":N (lisa's own JSON: its top-level counters
 # come before any nested object). Looked at in every wait for sessions.
@@ -248,7 +263,17 @@ sys.exit(1)' "$1" "$2"
 }
 
 pane_json() { L list --json | jget "[p for p in d if p['pane_id']=='$1'][0]"; }
-pane_field() { L list --json | jget "[p for p in d if p['pane_id']=='$1'][0]['$2']"; }
+# (the pane's counters, flags and names of states without python: they
+# are what the waits look at)
+pane_field() {
+	case $2 in
+	output_bytes|stream_*|resyncs|mutes|muted|tapped|dead|exit_status|\
+	exit_signal|state|agent)
+		_pf=$(L status "$1" --json 2>/dev/null) && jstr "$2" "$_pf" &&
+		    echo "$_jv" ;;
+	*) L list --json | jget "[p for p in d if p['pane_id']=='$1'][0]['$2']" ;;
+	esac
+}
 pane_known() { L list --json | jget "[p for p in d if p['pane_id']=='$1'][0]"; }
 has_pane() { L list --json | grep -q "\"pane_id\":\"$1\""; }
 
