@@ -54,10 +54,11 @@ endif
 # waiting on lisa's clocks, so more than the cores; tests/run.sh starts
 # one only while the CPU shares of those running (as the last run measured
 # them) fit the machine's CPUs (TEST_CPUS=N to say another number).
-# TEST_JOBS=1 runs them one after another, in the files' order. Eight
-# was faster here and green on the Linux backend, but the generic
-# backend's timing tests failed at eight (its looks run ps): four.
-TEST_JOBS ?= 4
+# TEST_JOBS=1 runs them one after another, in the files' order. Six:
+# at four the two CPUs idled a third of the run (789 s here), at six
+# they were busy all but its last minutes (609 s); the generic backend's
+# timing tests failed once at eight (its looks run ps).
+TEST_JOBS ?= 6
 
 # A quiet build: one line per file ("CC plugin/lisad/pane.o"), as tmux's
 # and the kernel's; make V=1 prints the whole commands. Warnings and errors
