@@ -327,7 +327,8 @@ session_event(struct ctl_client *c, struct ctl_event *ev, void *arg)
 			/* Only now does the client have a session to act on. */
 			s->attached = 1;
 			session_subscribe(s);
-			if (!session_ears && session_send(s,
+			/* (not once stopping: the stop has taken it out) */
+			if (!session_ears && !lisad.stopping && session_send(s,
 			    "set-option -gq @lisa_ears 1", NULL, NULL) == 0)
 				session_ears = 1;
 		}
