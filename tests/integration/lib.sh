@@ -154,10 +154,20 @@ needs_proc_cwd() {
 # A death tmux lost (tmux_lost_death): the Linux backend reads its status from the
 # zombie in /proc; without /proc nobody can know it.
 lost_death_skip() {
-	[ "$SYSTEM" != linux ] &&
-	    [ "$(T display -p -t "$1" '#{pane_dead}' 2>/dev/null)" = 1 ] &&
-	    tmux_lost_death "$1" &&
-	    skip "tmux lost the SIGCHLD of $1 (utempter, tmux < 3.6): its status is only in /proc"
+	[ "$SYSTEM" != linux ] || return 1
+	if [ "$(T display -p -t "$1" '#{pane_dead}' 2>/dev/null)" = 1 ]; then
+		tmux_lost_death "$1" || return 1
+	else
+		# (a pane not kept: alive to tmux, its process a zombie that
+		# tmux never reaped)
+		_lp=$(T display -p -t "$1" '#{pane_pid}' 2>/dev/null)
+		[ -n "$_lp" ] || return 1
+		case "$(ps -o stat= -p "$_lp" 2>/dev/null)" in
+		Z*) ;;
+		*) return 1 ;;
+		esac
+	fi
+	skip "tmux lost the SIGCHLD of $1 (utempter, tmux < 3.6): its status is only in /proc"
 }
 
 # Is the tmux on PATH at least MAJOR.MINOR? (next-3.8 counts as 3.8)
