@@ -240,11 +240,12 @@ test_session_churn_1000() {
 # only control clients attached, tmux 3.3a reads a pane no faster than it
 # can printf each byte to them; the helper mutes floods (pane-mute.c), so
 # the writer keeps its pace, and keeps answering while it decodes.
-# Beside other tests on the Linux backend it holds (and beside two CPU
-# hogs); the generic one's looks run ps and its mutes resync every ~1.7 s,
-# and beside four other tests its writer was slowed 2x and one answer
-# took 3.8 s: there it runs alone.
-# serial on generic: its figures do not hold beside other tests there
+# It compares two writers' times, and beside other tests that do not
+# hold: with five others on Linux the plain writer was faster with lisa
+# (17.5 s against 25.1) and the agent's slower (23.0 against 13.2); on the
+# generic backend beside four others one answer took 3.8 s. It runs
+# alone, after the others (itself two CPU hogs for a minute).
+# serial: its figures are two writers' times, which other tests bend
 # long: a flood for a minute
 test_flood_detached() {
 	# (1 GiB took 6 minutes of CI beside the suite under ASan)
