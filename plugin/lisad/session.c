@@ -233,6 +233,22 @@ session_ignore_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 	lisad.ignore = ok ? xstrndup(body, len) : NULL;
 }
 
+/*
+ * A client of ours that is attached and can be written to: it hears of
+ * new sessions, and can be asked for the list. NULL if there is none.
+ */
+static struct session *
+session_hearing(void)
+{
+	struct session	*s;
+
+	RB_FOREACH(s, sessions, &sessions) {
+		if (s->ctl != NULL && !s->closing && !s->broken && s->attached)
+			return (s);
+	}
+	return (NULL);
+}
+
 /* Re-read the session list, coalescing bursts of %sessions-changed. */
 void
 session_refresh(void)
@@ -248,14 +264,10 @@ session_refresh(void)
 		session_dirty = 1;
 		return;
 	}
-	RB_FOREACH(s, sessions, &sessions) {
-		if (s->ctl != NULL && !s->closing && s->attached)
-			break;
-	}
-	if (s != NULL) {
-		buf_init(&b);
-		buf_adds(&b, "list-sessions -F ");
-		ctl_quote_str(&b, SESSION_LIST_FORMAT);
+	buf_init(&b);
+	buf_adds(&b, "list-sessions -F ");
+	ctl_quote_str(&b, SESSION_LIST_FORMAT);
+	if ((s = session_hearing()) != NULL) {
 		session_send(s, "show-options -gqv @lisa-ignore-sessions",
 		    session_ignore_cb, NULL);
 		session_refreshing =
@@ -271,9 +283,6 @@ session_refresh(void)
 	 */
 	free(lisad.ignore);
 	lisad.ignore = NULL;
-	buf_init(&b);
-	buf_adds(&b, "list-sessions -F ");
-	ctl_quote_str(&b, SESSION_LIST_FORMAT);
 	cmds[0] = "set-option -gqu @lisa_ears";
 	cmds[1] = "show-options -gqv @lisa-ignore-sessions";
 	cmds[2] = b.data;
@@ -288,18 +297,6 @@ session_refresh(void)
 	buf_free(&b);
 }
 
-/* Is any client of ours attached (and so told of new sessions)? */
-static int
-session_any_attached(void)
-{
-	struct session	*s;
-
-	RB_FOREACH(s, sessions, &sessions) {
-		if (s->ctl != NULL && !s->closing && !s->broken && s->attached)
-			return (1);
-	}
-	return (0);
-}
 
 void
 session_start(void)
@@ -515,7 +512,7 @@ session_remove(struct session *s)
 	 * until @lisa_ears goes and the hook runs again (the list does both,
 	 * next turn).
 	 */
-	if (session_ears && !lisad.stopping && !session_any_attached())
+	if (session_ears && !lisad.stopping && session_hearing() == NULL)
 		loop_timer_add(&session_settle_timer, 0);
 }
 

@@ -102,7 +102,9 @@ hooks_install(void)
 	free(body);
 	/*
 	 * A death notice of the helper before us (lisa.c) is over, and its
-	 * ears are gone (ours are set once a client is attached).
+	 * ears are gone (ours are set once a client is attached). Our first
+	 * session list unsets them too, but only if tmux answers it: here
+	 * it costs a line of a script already sent.
 	 */
 	buf_adds(&script, "set-option -gqu @lisa_error\n"
 	    "set-option -gqu @lisa_down\n"
