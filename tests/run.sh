@@ -122,9 +122,6 @@ report() {
 }
 
 if [ $integ = 1 ]; then
-	# The backend the binaries were built with (make OSDEP=).
-	SYSTEM=$("${LISA_BIN_DIR:-$ROOT/bin}/lisa" version 2>/dev/null |
-	    sed -n 's/.*(system: \(.*\))$/\1/p')
 	RES=$(mktemp -d "${TMPDIR:-/tmp}/lisa-run.XXXXXX") || exit 2
 	trap 'rm -rf "$PYBIN" "$RES"' EXIT
 	: >"$RES/jobs"
@@ -142,13 +139,10 @@ if [ $integ = 1 ]; then
 			continue
 		fi
 		# Each test, and whether a "# serial: why" line in the comment
-		# above it asks that it run alone ("# serial on generic: why"
-		# only with the generic backend's binaries).
+		# above it asks that it run alone.
 		# A "# long:" one starts among the first where no last run
 		# says how long each takes (a clean clone, CI).
-		awk -v sys="$SYSTEM" '/^# serial:/ { s = 1; next }
-		    /^# serial on generic:/ { if (sys == "generic") s = 1; next }
-		    /^# long:/ { l = 1; next }
+		awk '/^# serial:/ { s = 1; next } /^# long:/ { l = 1; next }
 		    /^#/ { next }
 		    /^test_[a-z0-9_]*\(\)/ { sub(/\(.*/, "");
 			print $0, s + 0, l + 0 }

@@ -217,14 +217,14 @@ jstr() {
 	*) _jv=${_jv%%[,\}]*} ;;
 	esac
 }
-# A top-level number of the helper's info ($2, else asked), without
-# python: the first "NAME":N (lisa's own JSON: its top-level counters
-# come before any nested object). Looked at in every wait for sessions.
-# (names of its own: a test's loop may count in $i)
+# A top-level number of the helper's info ($2, else asked), by jstr:
+# its top-level counters come before any nested object. Looked at in
+# every wait for sessions. (names of its own: a test's loop may count
+# in $i)
 info_num() {
 	_in=${2-$(info)}
-	_in=${_in#*\""$1"\":}
-	echo "${_in%%[,\}]*}"
+	jstr "$1" "$_in"
+	echo "$_jv"
 }
 
 # Wait (at most $1 ms, times SLOW) for the helper to exit; its status in
