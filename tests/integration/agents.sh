@@ -86,12 +86,11 @@ state_is() {
 	jstr state "$_st" || return 1
 	s=$_jv
 	# (a null as python's %s printed it, which the tests' words follow)
-	jstr detail "$_st" || return 1
-	[ "$_jv" = null ] && _jv=None
-	s="$s/$_jv"
-	jstr reason "$_st" || return 1
-	[ "$_jv" = null ] && _jv=None
-	s="$s/$_jv"
+	for _f in detail reason; do
+		jstr "$_f" "$_st" || return 1
+		[ "$_jv" = null ] && _jv=None
+		s="$s/$_jv"
+	done
 	case "$s" in
 	"$2/$3/$4"|"$2/$3/"*) [ -z "$4" ] || [ "$s" = "$2/$3/$4" ] ;;
 	*) return 1 ;;
