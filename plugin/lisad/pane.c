@@ -635,7 +635,16 @@ pane_subscription(struct session *s, struct ctl_event *ev)
 	    pane_num(f[2]), "subscription");
 	pane_watch(p);
 	if (changed ||
-	    strcmp(p->command != NULL ? p->command : "", f[4]) != 0 ||
+	    strcmp(p->command != NULL ? p->command : "", f[4]) != 0) {
+		/*
+		 * Another process in front: a look at the processes from
+		 * before this word (generic: a ps snapshot kept a moment)
+		 * may still show the agent that has just ended.
+		 */
+		proc_forget();
+		changed = 1;
+	}
+	if (changed ||
 	    strcmp(p->title != NULL ? p->title : "", f[5]) != 0) {
 		pane_set_str(&p->command, f[4]);
 		pane_set_str(&p->title, f[5]);

@@ -307,6 +307,11 @@ watch_osc(const struct osc_event *ev, void *arg)
 			w->osc133_exit = ev->payload[1] == ';' ?
 			    atoi(ev->payload + 2) : 0;
 			w->osc133_at = now;
+			/* The shell's command ended: was it the agent? */
+			if (w->agent_alive) {
+				w->scan = 1;
+				proc_forget();
+			}
 			watch_touch(p);
 		}
 		break;
