@@ -469,6 +469,7 @@ watch_changed(struct pane *p)
 	    (w->title_at == 0 && strcmp(w->title, p->title) != 0))) {
 		free(w->title);
 		w->title = xstrdup(p->title);
+		w->title_told_at = time_mono_ms();
 	}
 	w->scan = 1;
 	w->output_scanned = 0;
@@ -530,11 +531,11 @@ watch_question_look(struct pane *p, struct cls_result *r, uint64_t now)
  * process's start, whole seconds on some systems: osdep-generic; or, if
  * lisa saw that process as something else before, after that look), or
  * one tmux had when lisa began to watch the pane, if the agent was there
- * then (or came within a second): a pane made before lisa, or a new pane whose
- * first program set its title before tmux listed the pane for us (its
- * output until then is not ours to read) - not tmux's default there, the
- * host name, which an agent that sets none (codex exec) would inherit.
- * Not a title set before the agent started, nor the last run's.
+ * then (or came within a second) and before tmux told lisa the title: a
+ * pane made before lisa, or a new pane whose first program set its title
+ * before tmux listed the pane for us - not tmux's default there, the host
+ * name, which an agent that sets none (codex exec) would inherit. Not a
+ * title set before the agent started, nor the last run's.
  */
 int
 watch_title_ours(struct watch *w)
@@ -543,6 +544,13 @@ watch_title_ours(struct watch *w)
 
 	if (w->title_at != 0)
 		return (w->title_at + w->agent_began_slack >= w->agent_began);
+	/*
+	 * Known before the agent began (sh -c 'printf title; exec claude'
+	 * met as sh): the title is the shell's, whatever the moment lisa
+	 * first came (a ps that ran long made that second a guess).
+	 */
+	if (w->title_told_at + w->agent_began_slack <= w->agent_began)
+		return (0);
 	if (w->agent_began > w->watch_since + 1000)
 		return (0);
 	if (*host == '\0' && gethostname(host, sizeof host - 1) != 0)

@@ -49,6 +49,7 @@ struct watch {
 
 	char			*title;
 	uint64_t		 title_at;
+	uint64_t		 title_told_at;	/* from tmux, unread */
 	int			 title_cleared;
 	enum codex_state	 codex;
 	uint64_t		 codex_at;
