@@ -26,6 +26,7 @@
 #define WATCH_SHELL_WORDS 30000
 
 void	watch_touch(struct pane *);
+void	watch_title_told(struct pane *);
 void	watch_unwatch_agent(struct watch *);
 void	watch_reset_run(struct watch *);
 void	watch_shell_words(struct pane *, const char *, size_t);

@@ -435,42 +435,13 @@ watch_output(struct pane *p, const char *data, size_t len)
 	}
 }
 
-/* The pane's title, as its program set it. */
-void
-watch_title(struct pane *p, const char *title)
-{
-	struct watch	*w = p->watch;
-
-	if (w->title != NULL && strcmp(w->title, title) == 0)
-		return;
-	/* Agents set a title soon after they start. */
-	if (!w->agent_seen) {
-		w->scan = 1;
-		proc_forget();
-	}
-	free(w->title);
-	w->title = xstrdup(title);
-	/* What tmux's #{pane_title} now says too (lisa list's TITLE). */
-	free(p->title);
-	p->title = xstrdup(title);
-	w->title_cleared = (*title == '\0');
-	w->title_at = time_mono_ms();
-	watch_touch(p);
-}
-
 /* tmux told us something (command, title, death, new pane). */
 void
 watch_changed(struct pane *p)
 {
 	struct watch	*w = p->watch;
 
-	/* Titles set before we attached arrive through tmux only. */
-	if (p->title != NULL && (w->title == NULL ||
-	    (w->title_at == 0 && strcmp(w->title, p->title) != 0))) {
-		free(w->title);
-		w->title = xstrdup(p->title);
-		w->title_told_at = time_mono_ms();
-	}
+	watch_title_told(p);
 	w->scan = 1;
 	w->output_scanned = 0;
 	watch_touch(p);
@@ -524,38 +495,6 @@ watch_question_look(struct pane *p, struct cls_result *r, uint64_t now)
 		if (r->recheck_at == 0 || w->question_at < r->recheck_at)
 			r->recheck_at = w->question_at;
 	}
-}
-
-/*
- * Is the pane's title this agent's? One it set after it started (its
- * process's start, whole seconds on some systems: osdep-generic; or, if
- * lisa saw that process as something else before, after that look), or
- * one tmux had when lisa began to watch the pane, if the agent was there
- * then (or came within a second) and before tmux told lisa the title: a
- * pane made before lisa, or a new pane whose first program set its title
- * before tmux listed the pane for us - not tmux's default there, the host
- * name, which an agent that sets none (codex exec) would inherit. Not a
- * title set before the agent started, nor the last run's.
- */
-int
-watch_title_ours(struct watch *w)
-{
-	static char	host[256];
-
-	if (w->title_at != 0)
-		return (w->title_at + w->agent_began_slack >= w->agent_began);
-	/*
-	 * Known before the agent began (sh -c 'printf title; exec claude'
-	 * met as sh): the title is the shell's, whatever the moment lisa
-	 * first came (a ps that ran long made that second a guess).
-	 */
-	if (w->title_told_at + w->agent_began_slack <= w->agent_began)
-		return (0);
-	if (w->agent_began > w->watch_since + 1000)
-		return (0);
-	if (*host == '\0' && gethostname(host, sizeof host - 1) != 0)
-		return (0);
-	return (w->title != NULL && strcmp(w->title, host) != 0);
 }
 
 static void
