@@ -329,6 +329,7 @@ AGENT_VERSIONS ?= pinned
 REPORT ?=
 test-agents: all
 	@python3 tests/agents/conformance.py --versions $(AGENT_VERSIONS) \
+	    $(if $(AGENT_JOBS),--jobs $(AGENT_JOBS)) \
 	    $(if $(REPORT),--report $(REPORT))
 
 bench: all $(BUILD)/bench/lisa-bench $(BUILD)/bench/trickle \

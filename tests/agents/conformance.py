@@ -3,7 +3,7 @@
 
     python3 tests/agents/conformance.py [--agents claude,codex,gemini]
         [--hooks off,on] [--versions pinned|latest] [--only REGEX]
-        [--report FILE] [--keep]
+        [--report FILE] [--keep] [--jobs N]
 
 Each agent runs in panes of a private tmux server (tmux -L, -f /dev/null)
 with lisa's helper attached, against a scripted model server on 127.0.0.1
@@ -15,7 +15,9 @@ action to the helper's transition in its events log.
 The agents come from tests/agents/install.sh (NAME_BIN, as CLAUDE_BIN or
 OPENCODE_BIN, overrides a pinned one); agentdefs.py says how each starts. --only picks steps by name (interactive,
 answers, oneshot). Prints a table and "conformance: N passed, N failed" at the end;
---report writes the table as markdown.
+--report writes the table as markdown. --jobs N runs N agent/hook runs side by
+side, each in a process, server and helper of its own (its lines printed
+together when it ends).
 """
 import argparse
 import glob
@@ -34,6 +36,7 @@ from answers import AnswerRows
 from resume import ResumeRows
 from rows import STALE, TurnRows
 from scenarios import AgentScenarios
+from side import side_by_side
 from agentdefs import (HERE, LISA, LISAD, Failure, Claude, Codex, Gemini,
                        Qwen, OpenCode, Copilot)
 
@@ -668,6 +671,39 @@ def clean_env(runtime):
     return env
 
 
+
+def run_one(name, hk, top, bins, args):
+    """One agent, hooks on or off, in a tmux server and helper of its own:
+    its rows."""
+    results = []
+    sub = os.path.join(top, "%s-%s" % (name, hk))
+    runtime = os.path.join(sub, "run")
+    os.makedirs(runtime, mode=0o700)
+    env = clean_env(runtime)
+    cls = {"claude": Claude, "codex": Codex, "gemini": Gemini,
+           "qwen": Qwen, "opencode": OpenCode, "copilot": Copilot}[name]
+    agent = cls(bins[name][1], bins[name][0], sub, hk == "on")
+    server = d = None
+    try:
+        agent.start_mock()
+        server = Server(sub, env)
+        agent.setup(server)
+        d = Driver(server, agent, results, args.only)
+        print("== %s %s, hooks %s (%s)" % (name, agent.version, hk, sub),
+              flush=True)
+        for fn in (d.interactive, d.answers, d.oneshot, d.resume):
+            if d.wanted(fn.__name__):
+                d.step(fn)
+    finally:
+        if d is not None and d.s is not server:
+            d.s.close()	# the one resume started
+        if server:
+            server.close()
+        agent.stop()
+        agent.cleanup()
+    return results
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -679,6 +715,8 @@ def main():
                     "oneshot, resume)")
     ap.add_argument("--report", help="markdown file with report markers to update")
     ap.add_argument("--keep", action="store_true", help="keep the run directory")
+    ap.add_argument("--jobs", type=int, default=int(os.environ.get("AGENT_JOBS") or 1),
+                    help="agent/hook runs side by side (default 1, or $AGENT_JOBS)")
     args = ap.parse_args()
     for b in (LISA, LISAD):
         if not os.access(b, os.X_OK):
@@ -690,36 +728,17 @@ def main():
     results = []
     top = tempfile.mkdtemp(prefix="lisa-conf.")
     os.chmod(top, 0o700)
+    runs = [(name, hk) for name in names for hk in args.hooks.split(",")
+            # (lisa has no Gemini hooks)
+            if not (name == "gemini" and hk == "on")]
     try:
-        for name in names:
-            for hk in args.hooks.split(","):
-                sub = os.path.join(top, "%s-%s" % (name, hk))
-                runtime = os.path.join(sub, "run")
-                os.makedirs(runtime, mode=0o700)
-                env = clean_env(runtime)
-                cls = {"claude": Claude, "codex": Codex, "gemini": Gemini,
-                       "qwen": Qwen, "opencode": OpenCode, "copilot": Copilot}[name]
-                if cls is Gemini and hk == "on":
-                    continue	# lisa has no Gemini hooks
-                agent = cls(bins[name][1], bins[name][0], sub, hk == "on")
-                server = d = None
-                try:
-                    agent.start_mock()
-                    server = Server(sub, env)
-                    agent.setup(server)
-                    d = Driver(server, agent, results, args.only)
-                    print("== %s %s, hooks %s (%s)" % (name, agent.version, hk, sub),
-                          flush=True)
-                    for fn in (d.interactive, d.answers, d.oneshot, d.resume):
-                        if d.wanted(fn.__name__):
-                            d.step(fn)
-                finally:
-                    if d is not None and d.s is not server:
-                        d.s.close()	# the one resume started
-                    if server:
-                        server.close()
-                    agent.stop()
-                    agent.cleanup()
+        if args.jobs <= 1:
+            for name, hk in runs:
+                results += run_one(name, hk, top, bins, args)
+        else:
+            results = side_by_side(runs, args.jobs, top,
+                                   lambda n, hk: run_one(n, hk, top, bins, args),
+                                   lambda n: bins[n][0])
     finally:
         if not args.keep:
             shutil.rmtree(top, ignore_errors=True)
