@@ -145,9 +145,39 @@ agentfiles_opencode_read(int i, int first)
 }
 
 /*
+ * Where the system does not say an agent's directory: could the session
+ * made at AT be only P's? Not if it is another pane's already, nor if
+ * another OpenCode agent with no session yet had started by then (0);
+ * not yet while a pane lisa has not looked into could be one (-1).
+ */
+static int
+agentfiles_opencode_alone(struct pane *p, const char *id, int64_t at)
+{
+	struct pane	*o;
+	struct watch	*w;
+	int		 unknown = 0;
+
+	RB_FOREACH(o, panes, &panes) {
+		if (o == p || (w = o->watch) == NULL)
+			continue;
+		if (strcmp(w->chat_session, id) == 0)
+			return (0);
+		if (w->agent_alive && w->agent != NULL &&
+		    w->agent->opencode_files && w->chat_session[0] == '\0' &&
+		    at >= w->agent_since_real - OPENCODE_START_SLACK)
+			return (0);
+		if (!o->dead && w->looked_at == 0)
+			unknown = 1;
+	}
+	return (unknown ? -1 : 1);
+}
+
+/*
  * An agent just met: the last top-level session made in its directory
- * since it started, in the log's last OPENCODE_READ_MAX bytes. Only
- * where the system says its directory, and only lines that say when.
+ * since it started, in the log's last OPENCODE_READ_MAX bytes; where the
+ * system does not say its directory (the generic backend), the last made
+ * since it started that can be no other pane's (lisa met it late: its
+ * first prompt came before). Only lines that say when.
  */
 static void
 agentfiles_opencode_past(struct pane *p)
@@ -155,15 +185,16 @@ agentfiles_opencode_past(struct pane *p)
 	struct watch	*w = p->watch;
 	struct stat	 st;
 	char		*buf, *line, *nl, id[64], dir[PATH_MAX], cwd[PATH_MAX];
-	char		 last[sizeof id];
+	char		 last[sizeof id], last_dir[PATH_MAX];
 	size_t		 have;
 	off_t		 off;
 	int64_t		 at;
-	int		 fd;
+	int		 fd, where, alone;
 
-	if (w->chat_session[0] != '\0' ||
-	    proc_cwd(w->agent_pid, cwd, sizeof cwd) != 0)
+	w->oc_past_wait = 0;
+	if (w->chat_session[0] != '\0')
 		return;
+	where = proc_cwd(w->agent_pid, cwd, sizeof cwd) == 0;
 	fd = open(w->agent_log, O_RDONLY|O_NOFOLLOW|O_NONBLOCK|O_CLOEXEC);
 	if (fd == -1)
 		return;
@@ -180,19 +211,26 @@ agentfiles_opencode_past(struct pane *p)
 	    have - (size_t)(line - buf))) != NULL; line = nl + 1) {
 		*nl = '\0';
 		if (opencode_created_line(line, id, sizeof id, dir,
-		    sizeof dir, &at) == 0 && at != 0 &&
-		    at >= w->agent_since_real - OPENCODE_START_SLACK &&
-		    strcmp(dir, cwd) == 0)
+		    sizeof dir, &at) != 0 || at == 0 ||
+		    at < w->agent_since_real - OPENCODE_START_SLACK)
+			continue;
+		if (where)
+			alone = strcmp(dir, cwd) == 0;
+		else if ((alone = agentfiles_opencode_alone(p, id, at)) == -1)
+			w->oc_past_wait = 1;	/* at its next look */
+		if (alone == 1) {
 			strlcpy(last, id, sizeof last);
+			strlcpy(last_dir, dir, sizeof last_dir);
+		}
 	}
 	free(buf);
-	if (last[0] == '\0')
+	if (last[0] == '\0' || w->oc_past_wait)
 		return;
 	log_debug("pane %%%d: opencode session %s, made before lisa met it",
 	    p->id, last);
 	strlcpy(w->chat_session, last, sizeof w->chat_session);
 	free(w->session_cwd);
-	w->session_cwd = xstrdup(cwd);
+	w->session_cwd = xstrdup(last_dir);
 }
 
 /*
@@ -208,6 +246,8 @@ agentfiles_opencode_look(struct pane *p, int again)
 	int		 i, free_i = -1;
 
 	if (w->agent_log != NULL) {
+		if (again && w->oc_past_wait)
+			agentfiles_opencode_past(p);
 		for (i = 0; again && i < OPENCODE_LOGS; i++) {
 			if (oclog[i].path != NULL &&
 			    strcmp(oclog[i].path, w->agent_log) == 0)

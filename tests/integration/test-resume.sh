@@ -489,6 +489,40 @@ test_resume_opencode_session_made_before_lisa() {
 	    fail "an old run's session taken: $(L status "$o2" --json | jget "d['agent_session']")"
 }
 
+# The same on every backend, also where the system does not say an
+# agent's directory (the generic one's, on a BSD): a session made before
+# lisa met its agent is taken when it can be no other's. A second OpenCode
+# started after that session was made never takes it.
+test_resume_opencode_met_after_its_first_prompt() {
+	export HOME="$TESTDIR/home" XDG_STATE_HOME="$TESTDIR/state"
+	export FAKE_AGENT_LOG="$TESTDIR/agent.log" PATH="$FAKE:$PATH"
+	log="$HOME/.local/share/opencode/log/opencode.log"
+	mkdir -p "$TESTDIR/proj/oc" "$TESTDIR/proj/late"
+	start_server main
+	T new-window -d -t main:1 -n oc -c "$TESTDIR/proj/oc" opencode
+	o=$(T display -p -t main:1 '#{pane_id}')
+	until_ms 15000 sh -c "tmux -L $SOCK capture-pane -p -t $o | grep -q '(fake)'" ||
+	    fail "no opencode: $(T capture-pane -p -t "$o")"
+	T send-keys -t "$o" 'work 0.2' Enter
+	until_ms 10000 grep -q "message=created id=ses_fake" "$log" ||
+	    fail "the fake made no session: $(cat "$log" 2>/dev/null)"
+	# (the late one's start after the line's, beyond the two seconds a
+	# start known to the second is given, and that second itself)
+	sleep 3.5
+	T new-window -d -t main:2 -n late -c "$TESTDIR/proj/late" opencode
+	late=$(T display -p -t main:2 '#{pane_id}')
+	until_ms 15000 sh -c "tmux -L $SOCK capture-pane -p -t $late | grep -q '(fake)'" ||
+	    fail "no second opencode"
+	start_helper
+	id=$(sed -n 's/.* id=\(ses_fake[0-9]*OpenCode\) .*parentID=undefined.*/\1/p' "$log")
+	until_ms 10000 sh -c "$LISA -L $SOCK status $o --json | grep -q '\"agent_session\":\"$id\"'" ||
+	    fail "not known: $(L status "$o" --json | jget "d['agent_session']") ($id)"
+	[ "$(L status "$late" --json | jget "d['agent']")" = opencode ] ||
+	    fail "the second not met: $(L status "$late")"
+	[ "$(L status "$late" --json | jget "d['agent_session']")" = null ] ||
+	    fail "the first's session taken: $(L status "$late" --json | jget "d['agent_session']")"
+}
+
 # Gemini writes to an old chat log as another run ends (seen in the full
 # conformance run): a log begun before the agent (its first line's
 # startTime) is never taken for its conversation, neither before its own
