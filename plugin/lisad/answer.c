@@ -9,7 +9,8 @@
  *      process and agent) is the pane's now, whole;
  *   2. the screen is read (capture-pane), twice, ANSWER_SETTLE_MS apart,
  *      and the dialog on it must carry the fingerprint of the token
- *      (question.c: every line of it), else nothing is sent;
+ *      (question.c: every line of it), else nothing is sent (a read
+ *      that does not match is read once more, a frame mid-redraw);
  *   3. the key is the agent's own for that option, from what it drew
  *      ("(y)", "(esc)", else the option's number); "always" (don't ask
  *      again) only when it was named, never from allow or a default;
@@ -86,6 +87,7 @@ struct answer {
 	int			 pick;		/* its option's index */
 	int			 buttons;	/* OpenCode's: read with colour */
 	int			 settled;	/* read twice, ANSWER_SETTLE_MS apart */
+	int			 reread;	/* one that did not match, again */
 	int			 again;		/* its key sent a second time */
 	int			 history;	/* this read: with the history */
 	char			 kind[16];	/* ... of this kind of dialog */
@@ -345,6 +347,15 @@ answer_first(struct answer *a, struct pane *p, int drawn, struct question *q,
 		return;
 	}
 	answer_token(p, q->fingerprint, now, sizeof now);
+	if (!sha256_equal_hex(now, a->token) && !a->reread) {
+		/*
+		 * A frame caught mid-redraw (a clock in the dialog, a busy
+		 * machine) reads as another dialog: once more, a moment on.
+		 */
+		a->reread = 1;
+		loop_timer_add(&a->timer, ANSWER_SETTLE_MS);
+		return;
+	}
 	if (!sha256_equal_hex(now, a->token)) {
 		snprintf(msg, sizeof msg, "the dialog on its screen is not the "
 		    "one you saw (it now asks \"%s\"): nothing sent", q->text);
