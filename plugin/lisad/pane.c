@@ -636,6 +636,8 @@ pane_subscription(struct session *s, struct ctl_event *ev)
 	pane_watch(p);
 	if (changed ||
 	    strcmp(p->command != NULL ? p->command : "", f[4]) != 0) {
+		log_debug("pane %%%d: command %s -> %s", p->id,
+		    p->command != NULL ? p->command : "", f[4]);
 		/*
 		 * Another process in front: a look at the processes from
 		 * before this word (generic: a ps snapshot kept a moment)
