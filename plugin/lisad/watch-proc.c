@@ -233,10 +233,13 @@ watch_scan(struct pane *p)
 				    "again", p->id, (long)p->pid);
 				pane_respawned(p->id);
 			}
-		} else
+		} else {
 			/* Alive but not in the system's view yet (a ps
 			 * snapshot from just before its fork): soon again. */
+			log_debug("pane %%%d: pid %ld alive, its processes "
+			    "unread", p->id, (long)p->pid);
 			watch_young_rescan(w, now, 0);
+		}
 		return;
 	}
 	w->proc_failed = 0;

@@ -142,6 +142,7 @@ ps_run(const char *const fields[])
 	if (compat_pipe(fds) != 0)
 		return (NULL);
 	if ((pid = fork()) == -1) {
+		log_debug("ps: fork: %s", strerror(errno));
 		close(fds[0]);
 		close(fds[1]);
 		return (NULL);
@@ -174,6 +175,7 @@ ps_run(const char *const fields[])
 	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
 		;
 	if (out == NULL || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		log_debug("ps: failed (status %d, %zu bytes)", status, len);
 		free(out);
 		return (NULL);
 	}
