@@ -31,6 +31,7 @@
 #define OPENCODE_LOGS		4	/* users' data directories at once */
 #define OPENCODE_READ_MAX	(1024 * 1024)
 #define OPENCODE_START_SLACK	2000	/* ms: a start known to the second */
+#define OPENCODE_PAST_TRIES	5	/* looks at the past with no directory */
 
 static struct {
 	char	*path;
@@ -189,8 +190,11 @@ agentfiles_opencode_past(struct pane *p)
 	size_t		 have;
 	off_t		 off;
 	int64_t		 at;
-	int		 fd, where, alone;
+	int		 fd, where, alone, tries;
 
+	/* (a pane never looked into must not make every look read 1 MB) */
+	tries = w->oc_past_wait > 0 ? w->oc_past_wait - 1 :
+	    OPENCODE_PAST_TRIES;
 	w->oc_past_wait = 0;
 	if (w->chat_session[0] != '\0')
 		return;
@@ -217,7 +221,7 @@ agentfiles_opencode_past(struct pane *p)
 		if (where)
 			alone = strcmp(dir, cwd) == 0;
 		else if ((alone = agentfiles_opencode_alone(p, id, at)) == -1)
-			w->oc_past_wait = 1;	/* at its next look */
+			w->oc_past_wait = tries;	/* at its next look */
 		if (alone == 1) {
 			strlcpy(last, id, sizeof last);
 			strlcpy(last_dir, dir, sizeof last_dir);

@@ -92,7 +92,7 @@ struct watch {
 	char			 argv_session[64];  /* --resume ID it began with */
 	char			*agent_exe;	/* its program's path (resume) */
 	char			 chat_session[64];  /* its chat log's (Gemini, Qwen) */
-	int			 oc_past_wait;	/* OpenCode: look at the log's past again */
+	int			 oc_past_wait;	/* OpenCode: tries left at the log's past */
 	char			*session_cwd;	/* its directory, as its files say */
 	int64_t			 agent_since_real;	/* real ms: it began */
 	enum transcript_event	 transcript;
