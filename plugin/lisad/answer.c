@@ -347,16 +347,16 @@ answer_first(struct answer *a, struct pane *p, int drawn, struct question *q,
 		return;
 	}
 	answer_token(p, q->fingerprint, now, sizeof now);
-	if (!sha256_equal_hex(now, a->token) && !a->reread) {
+	if (!sha256_equal_hex(now, a->token)) {
 		/*
 		 * A frame caught mid-redraw (a clock in the dialog, a busy
 		 * machine) reads as another dialog: once more, a moment on.
 		 */
-		a->reread = 1;
-		loop_timer_add(&a->timer, ANSWER_SETTLE_MS);
-		return;
-	}
-	if (!sha256_equal_hex(now, a->token)) {
+		if (!a->reread) {
+			a->reread = 1;
+			loop_timer_add(&a->timer, ANSWER_SETTLE_MS);
+			return;
+		}
 		snprintf(msg, sizeof msg, "the dialog on its screen is not the "
 		    "one you saw (it now asks \"%s\"): nothing sent", q->text);
 		answer_finish(a, msg);

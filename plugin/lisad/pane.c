@@ -634,18 +634,18 @@ pane_subscription(struct session *s, struct ctl_event *ev)
 	pane_set_dead(p, strcmp(f[0], "1") == 0, pane_num(f[1]),
 	    pane_num(f[2]), "subscription");
 	pane_watch(p);
-	if (changed ||
-	    strcmp(p->command != NULL ? p->command : "", f[4]) != 0) {
+	if (strcmp(p->command != NULL ? p->command : "", f[4]) != 0) {
 		log_debug("pane %%%d: command %s -> %s", p->id,
 		    p->command != NULL ? p->command : "", f[4]);
-		/*
-		 * Another process in front: a look at the processes from
-		 * before this word (generic: a ps snapshot kept a moment)
-		 * may still show the agent that has just ended.
-		 */
-		proc_forget();
 		changed = 1;
 	}
+	/*
+	 * Another process in front: a look at the processes from before this
+	 * word (generic: a ps snapshot kept a moment) may still show the
+	 * agent that has just ended.
+	 */
+	if (changed)
+		proc_forget();
 	if (changed ||
 	    strcmp(p->title != NULL ? p->title : "", f[5]) != 0) {
 		pane_set_str(&p->command, f[4]);

@@ -297,7 +297,6 @@ session_refresh(void)
 	buf_free(&b);
 }
 
-
 void
 session_start(void)
 {
