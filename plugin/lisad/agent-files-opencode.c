@@ -31,7 +31,7 @@
 #define OPENCODE_LOGS		4	/* users' data directories at once */
 #define OPENCODE_READ_MAX	(1024 * 1024)
 #define OPENCODE_START_SLACK	2000	/* ms: a start known to the second */
-#define OPENCODE_PAST_TRIES	5	/* looks at the past with no directory */
+#define OPENCODE_PAST_TRIES	5	/* looks at the past, no directory */
 
 static struct {
 	char	*path;
@@ -147,13 +147,15 @@ agentfiles_opencode_read(int i, int first)
 
 /*
  * Where the system does not say an agent's directory: could the session
- * made at AT be only P's? Not if it is another pane's already, nor if
- * another OpenCode agent with no session yet had started by then (0);
- * not yet while a pane lisa has not looked into could be one (-1).
+ * made in DIR at AT be only P's? Not if it is another pane's already, nor
+ * if another OpenCode pane with no session yet fits it (0); not yet
+ * while a pane lisa has not looked into could be one (-1).
  */
 static int
-agentfiles_opencode_alone(struct pane *p, const char *id, int64_t at)
+agentfiles_opencode_alone(struct pane *p, const char *id, const char *dir,
+    int64_t at)
 {
+	const char	*log = p->watch->agent_log;
 	struct pane	*o;
 	struct watch	*w;
 	int		 unknown = 0;
@@ -163,9 +165,8 @@ agentfiles_opencode_alone(struct pane *p, const char *id, int64_t at)
 			continue;
 		if (strcmp(w->chat_session, id) == 0)
 			return (0);
-		if (w->agent_alive && w->agent != NULL &&
-		    w->agent->opencode_files && w->chat_session[0] == '\0' &&
-		    at >= w->agent_since_real - OPENCODE_START_SLACK)
+		if (w->chat_session[0] == '\0' &&
+		    agentfiles_opencode_fit(o, log, dir, at) != 0)
 			return (0);
 		if (!o->dead && w->looked_at == 0)
 			unknown = 1;
@@ -220,8 +221,11 @@ agentfiles_opencode_past(struct pane *p)
 			continue;
 		if (where)
 			alone = strcmp(dir, cwd) == 0;
-		else if ((alone = agentfiles_opencode_alone(p, id, at)) == -1)
-			w->oc_past_wait = tries;	/* at its next look */
+		else {
+			alone = agentfiles_opencode_alone(p, id, dir, at);
+			if (alone == -1)
+				w->oc_past_wait = tries; /* its next look */
+		}
 		if (alone == 1) {
 			strlcpy(last, id, sizeof last);
 			strlcpy(last_dir, dir, sizeof last_dir);
