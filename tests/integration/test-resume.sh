@@ -18,6 +18,21 @@ start_resume() {
 
 records() { cat "$XDG_STATE_HOME"/lisa/agents/*.agents 2>/dev/null; }
 
+# The fake OpenCode in pane $1 is up (its banner); its first prompt, and
+# the session it makes for it in $log; that session's id.
+opencode_up() {
+	until_ms 15000 sh -c "tmux -L $SOCK capture-pane -p -t $1 | grep -q '(fake)'" ||
+	    fail "no opencode in $1: $(T capture-pane -p -t "$1")"
+}
+opencode_first_prompt() {
+	T send-keys -t "$1" 'work 0.2' Enter
+	until_ms 10000 grep -q "message=created id=ses_fake" "$log" ||
+	    fail "the fake made no session: $(cat "$log" 2>/dev/null)"
+}
+opencode_logged_id() {
+	sed -n 's/.* id=\(ses_fake[0-9]*OpenCode\) .*parentID=undefined.*/\1/p' "$log"
+}
+
 # lisa resume --dry-run's commands as a shell reads them (they are to be
 # pasted): a line "--" before each command, then a word a line.
 dry_words() {
@@ -416,8 +431,7 @@ test_resume_copilot_and_opencode_by_their_logs() {
 	o=$(T display -p -t main:2 '#{pane_id}')
 	# (lisa's OpenCode profile does not read the fake's screen: its own
 	# banner says it is ready)
-	until_ms 15000 sh -c "tmux -L $SOCK capture-pane -p -t $o | grep -q '(fake)'" ||
-	    fail "no opencode: $(T capture-pane -p -t "$o")"
+	opencode_up "$o"
 	T send-keys -t "$o" 'work 0.2' Enter
 	until_ms 10000 sh -c "$LISA -L $SOCK status $c --json | grep -q '\"agent_session\":\"0000fa4e'" ||
 	    fail "copilot: $(L status "$c" --json | jget "d['agent_session']")"
@@ -470,15 +484,12 @@ test_resume_opencode_session_made_before_lisa() {
 	T new-window -d -t main:2 -n oc2 -c "$d2" opencode
 	o=$(T display -p -t main:1 '#{pane_id}')
 	o2=$(T display -p -t main:2 '#{pane_id}')
-	until_ms 15000 sh -c "tmux -L $SOCK capture-pane -p -t $o | grep -q '(fake)'" ||
-	    fail "no opencode: $(T capture-pane -p -t "$o")"
-	T send-keys -t "$o" 'work 0.2' Enter
-	until_ms 10000 grep -q "message=created id=ses_fake" "$log" ||
-	    fail "the fake made no session: $(cat "$log")"
+	opencode_up "$o"
+	opencode_first_prompt "$o"
 	start_helper
 	until_ms 10000 sh -c "$LISA -L $SOCK status $o --json | grep -q '\"agent_session\":\"ses_fake[0-9]'" ||
 	    fail "not known: $(L status "$o" --json | jget "d['agent_session']")"
-	id=$(sed -n 's/.* id=\(ses_fake[0-9]*OpenCode\) .*parentID=undefined.*/\1/p' "$log")
+	id=$(opencode_logged_id)
 	[ "$(L status "$o" --json | jget "d['agent_session']")" = "$id" ] ||
 	    fail "not its own: $(L status "$o" --json | jget "d['agent_session']") $id"
 	# The other made none: the hour-old session in its directory is not
@@ -501,20 +512,16 @@ test_resume_opencode_met_after_its_first_prompt() {
 	start_server main
 	T new-window -d -t main:1 -n oc -c "$TESTDIR/proj/oc" opencode
 	o=$(T display -p -t main:1 '#{pane_id}')
-	until_ms 15000 sh -c "tmux -L $SOCK capture-pane -p -t $o | grep -q '(fake)'" ||
-	    fail "no opencode: $(T capture-pane -p -t "$o")"
-	T send-keys -t "$o" 'work 0.2' Enter
-	until_ms 10000 grep -q "message=created id=ses_fake" "$log" ||
-	    fail "the fake made no session: $(cat "$log" 2>/dev/null)"
+	opencode_up "$o"
+	opencode_first_prompt "$o"
 	# (the late one's start after the line's, beyond the two seconds a
 	# start known to the second is given, and that second itself)
 	sleep 3.5
 	T new-window -d -t main:2 -n late -c "$TESTDIR/proj/late" opencode
 	late=$(T display -p -t main:2 '#{pane_id}')
-	until_ms 15000 sh -c "tmux -L $SOCK capture-pane -p -t $late | grep -q '(fake)'" ||
-	    fail "no second opencode"
+	opencode_up "$late"
 	start_helper
-	id=$(sed -n 's/.* id=\(ses_fake[0-9]*OpenCode\) .*parentID=undefined.*/\1/p' "$log")
+	id=$(opencode_logged_id)
 	until_ms 10000 sh -c "$LISA -L $SOCK status $o --json | grep -q '\"agent_session\":\"$id\"'" ||
 	    fail "not known: $(L status "$o" --json | jget "d['agent_session']") ($id)"
 	[ "$(L status "$late" --json | jget "d['agent']")" = opencode ] ||
