@@ -123,14 +123,26 @@ key_to_write(struct lisa_ctx *ctx, char **argv, int argc)
 	return (rc);
 }
 
-/* The key's end: if it showed nothing and failed, a message says so. */
+/*
+ * The key's end: if it showed nothing and failed, a message says so. A
+ * press just before lisa stop can write its file after the helper took
+ * the keys' files away (ui-install.c). lisa stop removes the helper's
+ * socket and then the keys' files again, so a file written after that
+ * sees no socket and is taken away here: none is left behind. A helper
+ * that was killed leaves its socket (and its keys bound): its message
+ * stays to be shown.
+ */
 int
 key_to_done(struct lisa_ctx *ctx, const char *client, int rc)
 {
+	struct stat	sb;
+
 	if (ctx->key_to == NULL)
 		return (rc);
 	if (!key_to_written && rc != 0)
 		menu_message(ctx, client, "lisa: no answer from lisa's helper "
 		    "(lisa doctor)");
+	if (lstat(ctx->sockpath, &sb) != 0 && errno == ENOENT)
+		(void)unlink(ctx->key_to);
 	return (0);
 }

@@ -90,6 +90,7 @@ lisad_stop(int code)
 	session_close_all();
 	proxy_close();
 	listener_close();
+	ui_remove_key_files();
 	loop_exit(code);
 }
 

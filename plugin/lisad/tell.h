@@ -42,6 +42,7 @@ void		 ui_reset(void);
 void		 ui_option(const char *, const char *);
 void		 ui_apply(void);
 void		 ui_restore(void);
+void		 ui_remove_key_files(void);
 int		 ui_border_auto(void);
 const char	*ui_warning(void);
 

@@ -594,8 +594,12 @@ ui_apply(void)
 	publish_schedule();
 }
 
-/* The keys' files (KEY.key-PID, plugin/lisa/cmd-key-to.c): gone with us. */
-static void
+/*
+ * The keys' files (KEY.key-PID, plugin/lisa/cmd-key-to.c): gone with us.
+ * Also once our socket is gone, for a press that wrote its file after
+ * the first time (the key itself takes away one written later still).
+ */
+void
 ui_remove_key_files(void)
 {
 	struct dirent	*de;

@@ -233,14 +233,21 @@ display-message x ##(touch $pw.2)"
 	. "$ROOT/tests/integration/client.sh"
 	attach main:0 150 30
 	O send-keys C-b a
-	expect_screen 'run-shell'
-	expect_screen "display-message x #(touch"
+	# (the status line shows the name too: the menu's lines are boxed)
+	expect_screen "lisa: 1 agent"
+	expect_screen_re '│.*run-shell'
+	expect_screen_re "│.*display-message x #\(touch"
 	O send-keys Escape
+	menu_closed "lisa: 1 agent"
 	[ ! -e "$pw.1" ] && [ ! -e "$pw.2" ] || fail "a window's name ran a command"
-	# lisa stop leaves no key file behind.
+	# lisa stop leaves no key file behind,
 	L stop >/dev/null || fail "lisa stop"
 	until_ms 5000 sh -c "! ls '$prefix'* >/dev/null 2>&1" ||
 	    fail "key files left: $(ls "$prefix"*)"
+	# nor does a press that was under way when it stopped (its key
+	# writes its file after the helper took the keys' files away).
+	L key menu --to "${prefix}4343" --at '%0 30 3.3a' c 2>/dev/null
+	[ ! -e "${prefix}4343" ] || fail "a late key's file left: $(cat "${prefix}4343")"
 }
 
 # A key's tmux commands run on the helper's connection (key-tmux.c). Its
