@@ -17,7 +17,13 @@ watch_title(struct pane *p, const char *title)
 {
 	struct watch	*w = p->watch;
 
-	if (w->title != NULL && strcmp(w->title, title) == 0)
+	/*
+	 * The same title again is no news, unless it was not known to be
+	 * the agent's: only told by tmux, or set before the agent began (a
+	 * wrapper's that the agent sets again). Set now, it is the agent's.
+	 */
+	if (w->title != NULL && strcmp(w->title, title) == 0 &&
+	    w->title_at != 0 && (!w->agent_seen || watch_title_ours(w)))
 		return;
 	/* Agents set a title soon after they start. */
 	if (!w->agent_seen) {

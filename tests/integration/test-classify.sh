@@ -454,6 +454,22 @@ test_title_from_before_the_agent_is_not_its() {
 	return 0
 }
 
+# The same title, set by a wrapper before the agent began and by the agent
+# itself once it runs: the second is the agent's. (lisa took an unchanged
+# title for no news, and the agent's own went unread: the generic suite's
+# idle agent left in_progress among 300.)
+test_title_the_agent_sets_again_is_its() {
+	export FAKE_AGENT_NO_SESSION=1
+	setup_agents
+	printf '%s\n' "printf '\\033]0;\\342\\234\\263 Claude Code\\007'" \
+	    "sleep 1.5" "exec '$FAKE/claude'" >"$TESTDIR/pre.sh"
+	T new-window -d -t main:1 "sh '$TESTDIR/pre.sh'"
+	p=$(T display -p -t main:1 '#{pane_id}')
+	expect "$p" waiting_input prompt title_idle
+	L status "$p" --json | grep -q '"agent_set":true' ||
+	    fail "the agent's own title not taken: $(L status "$p" --json)"
+}
+
 # An agent already running when the helper starts: its title, known only
 # through tmux, is trusted.
 test_title_of_an_agent_running_before_the_helper() {
