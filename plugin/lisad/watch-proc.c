@@ -209,7 +209,7 @@ watch_scan(struct pane *p)
 	int				 n, i, j, argc, agent_i = -1;
 	int				 under[WATCH_MAX_PROCS];
 	uint64_t			 ticks = 0, now = time_mono_ms();
-	uint64_t			 boot, born, age;
+	uint64_t			 boot, born, age, read_at;
 	long				 hz = sysconf(_SC_CLK_TCK);
 	int				 young;
 
@@ -218,6 +218,12 @@ watch_scan(struct pane *p)
 	if (p->dead || p->pid <= 0 || p->hup_agent || p->hup_held)
 		return;
 	n = proc_tree(p->pid, nodes, WATCH_MAX_PROCS);
+	/*
+	 * What the processes were at: a ps snapshot can be older than this
+	 * look, and a title that came before the look but after the
+	 * snapshot is still the agent's (watch_title_ours).
+	 */
+	read_at = now - (proc_read_age() < now ? proc_read_age() : now);
 	if (n < 0) {
 		w->proc_failed = 1;
 		/*
@@ -290,7 +296,7 @@ watch_scan(struct pane *p)
 			log_debug("pane %%%d: agent gone from the tree", p->id);
 			watch_agent_gone(p);
 		}
-		watch_looked(w, nodes, n, -1, now);
+		watch_looked(w, nodes, n, -1, read_at);
 		/* A pane a moment old may still be about to exec. */
 		watch_young_rescan(w, now, young);
 		return;
@@ -355,7 +361,7 @@ watch_scan(struct pane *p)
 		publish_keep_failed(p);
 	}
 	w->agent_alive = 1;
-	watch_looked(w, nodes, n, agent_i, now);
+	watch_looked(w, nodes, n, agent_i, read_at);
 	agentfiles_agent(p);
 	/* A flood muted while no agent was there: listen to the agent. */
 	if (p->muted && !p->mute_timer.armed)

@@ -54,6 +54,12 @@ proc_forget(void)
 {
 }
 
+uint64_t
+proc_read_age(void)
+{
+	return (0);
+}
+
 /* A descriptor that polls readable when PID exits (a pidfd), or -1. */
 int
 proc_exitfd(pid_t pid)

@@ -50,6 +50,8 @@ int		 proc_exitfd(pid_t);
 int		 proc_start_same(uint64_t, uint64_t);
 /* Something new may run (a title came): the next look asks afresh. */
 void		 proc_forget(void);
+/* How many ms old the processes the last look read are (ps: a snapshot). */
+uint64_t	 proc_read_age(void);
 
 /*
  * Signals as events: those in set arrive on the returned descriptor
