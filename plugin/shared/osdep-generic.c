@@ -4,12 +4,11 @@
  * Process facts come from ps(1) with the fields POSIX specifies, one
  * snapshot of every process at a time, taken only when lisa asks (a pane's
  * process tree on an event or a deadline, never on a timer of its own) and
- * kept for PS_SNAPSHOT_MS, or as long as the last one took to take if
- * longer: the panes looked at in one turn of the loop share it, the next
- * event sees the processes as they are then, and with many processes (ps
- * takes 0.1-0.3 s beside 300 agents) looks that need nothing newer leave
- * the helper time for the rest between two. A process not in it, or a
- * look asked afresh (proc_forget), still takes a new one. What POSIX does not say, it does not invent:
+ * kept for PS_SNAPSHOT_MS: the panes looked at in one turn of the loop
+ * share it, the next event sees the processes as they are then. (Kept
+ * as long as a ps took, 0.1-0.3 s beside 300 agents, it spared few runs
+ * and showed agents late.) A process not in it, or a look asked afresh
+ * (proc_forget), takes a new one. What POSIX does not say, it does not invent:
  * no exit descriptor (deaths come from tmux), no zombie's status, no
  * working directory or environment of another process, no count of what a
  * process wrote (streams are sampled), no file events (agent files are
@@ -56,7 +55,6 @@ struct ps_proc {
 static struct ps_proc	*ps_procs;
 static size_t		 ps_nprocs;
 static uint64_t		 ps_taken;	/* proc_boot_ms() of the snapshot */
-static uint64_t		 ps_cost;	/* ms it took */
 static uint64_t		 ps_began;	/* proc_boot_ms() as it began */
 static int64_t		 ps_self_start;	/* our own start, first snapshot */
 static int64_t		 ps_moved;	/* s the wall clock moved since */
@@ -249,14 +247,13 @@ ps_snapshot(int fresh)
 	size_t		 n = 0, cap = 0;
 	char		*o1, *o2, *line, *next, *p, *q, *end;
 	char		 tm[32], et[32];
-	uint64_t	 now = proc_boot_ms(), wall = ps_wall_ms(), keep;
+	uint64_t	 now = proc_boot_ms(), wall = ps_wall_ms();
 	long		 hz = sysconf(_SC_CLK_TCK), cpu, elapsed, pid, ppid;
 	int64_t		 self = 0;
 	size_t		 i;
 	int		 f;
 
-	keep = ps_cost > PS_SNAPSHOT_MS ? ps_cost : PS_SNAPSHOT_MS;
-	if (ps_procs != NULL && now - ps_taken < (fresh ? 2 : keep))
+	if (ps_procs != NULL && now - ps_taken < (fresh ? 2 : PS_SNAPSHOT_MS))
 		return (0);
 	if (hz <= 0)
 		hz = 100;
@@ -334,10 +331,9 @@ ps_snapshot(int fresh)
 	ps_procs = procs;
 	ps_nprocs = n;
 	ps_taken = proc_boot_ms();	/* ps takes a while */
-	ps_cost = ps_taken - now;
 	ps_began = now;
 	log_debug("ps: %zu processes, %llu ms", n,
-	    (unsigned long long)ps_cost);
+	    (unsigned long long)(ps_taken - now));
 	return (0);
 }
 
