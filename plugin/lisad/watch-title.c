@@ -18,12 +18,13 @@ watch_title(struct pane *p, const char *title)
 	struct watch	*w = p->watch;
 
 	/*
-	 * The same title again is no news, unless it was not known to be
-	 * the agent's: only told by tmux, or set before the agent began (a
-	 * wrapper's that the agent sets again). Set now, it is the agent's.
+	 * The same title again is no news, unless the agent runs and the
+	 * title was not known to be its own (a wrapper's, set before it
+	 * began, that it sets again). Before the agent is seen it is no news
+	 * either: output read late is not output written late.
 	 */
 	if (w->title != NULL && strcmp(w->title, title) == 0 &&
-	    w->title_at != 0 && (!w->agent_seen || watch_title_ours(w)))
+	    (!w->agent_seen || watch_title_ours(w)))
 		return;
 	/* Agents set a title soon after they start. */
 	if (!w->agent_seen) {
