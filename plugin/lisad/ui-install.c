@@ -595,9 +595,9 @@ ui_apply(void)
 }
 
 /*
- * The keys' files (KEY.key-PID, plugin/lisa/cmd-key-to.c): gone with us.
- * Also once our socket is gone, for a press that wrote its file after
- * the first time (the key itself takes away one written later still).
+ * The keys' files (KEY.key-PID, plugin/lisa/cmd-key-to.c): gone with us,
+ * once our socket is gone (lisad_stop), so that a press under way then
+ * finds no socket and takes away a file it writes later still.
  */
 void
 ui_remove_key_files(void)
@@ -634,7 +634,6 @@ ui_restore(void)
 		ui_restore_option(&script, i);
 	ui_remove_keys(&script);
 	ui_snap_clear();
-	ui_remove_key_files();
 	ui_set(&script, "-g", "@lisa_status_format", NULL);
 	ui_set(&script, "-g", "@lisa_waiting_format", NULL);
 	ui_set(&script, "-g", "@lisa_asks_format", NULL);

@@ -209,7 +209,7 @@ watch_scan(struct pane *p)
 	int				 n, i, j, argc, agent_i = -1;
 	int				 under[WATCH_MAX_PROCS];
 	uint64_t			 ticks = 0, now = time_mono_ms();
-	uint64_t			 boot, born, age, read_at;
+	uint64_t			 boot, born, age, read_age, read_at;
 	long				 hz = sysconf(_SC_CLK_TCK);
 	int				 young;
 
@@ -223,7 +223,8 @@ watch_scan(struct pane *p)
 	 * look, and a title that came before the look but after the
 	 * snapshot is still the agent's (watch_title_ours).
 	 */
-	read_at = now - (proc_read_age() < now ? proc_read_age() : now);
+	read_age = proc_read_age();
+	read_at = read_age < now ? now - read_age : 0;
 	if (n < 0) {
 		w->proc_failed = 1;
 		/*

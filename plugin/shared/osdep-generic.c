@@ -5,14 +5,13 @@
  * snapshot of every process at a time, taken only when lisa asks (a pane's
  * process tree on an event or a deadline, never on a timer of its own) and
  * kept for PS_SNAPSHOT_MS: the panes looked at in one turn of the loop
- * share it, the next event sees the processes as they are then. (Kept
- * as long as a ps took, 0.1-0.3 s beside 300 agents, it spared few runs
- * and showed agents late.) A process not in it, or a look asked afresh
- * (proc_forget), takes a new one. What POSIX does not say, it does not invent:
- * no exit descriptor (deaths come from tmux), no zombie's status, no
- * working directory or environment of another process, no count of what a
- * process wrote (streams are sampled), no file events (agent files are
- * read when lisa wakes for other reasons), no resident size.
+ * share it, the next event sees the processes as they are then. A
+ * process not in it, or a look asked afresh (proc_forget), takes a new
+ * one. What POSIX does not say, it does not invent: no exit descriptor
+ * (deaths come from tmux), no zombie's status, no working directory or
+ * environment of another process, no count of what a process wrote
+ * (streams are sampled), no file events (agent files are read when lisa
+ * wakes for other reasons), no resident size.
  *
  * It compiles as plain POSIX, with the few BSD calls it uses (strlcpy,
  * getpeereid) let in where the system hides them under a strict POSIX.
