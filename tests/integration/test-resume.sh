@@ -197,8 +197,10 @@ test_resume_into_resurrect_restored_panes() {
 	[ "$ida" != "$idb" ] || fail "one id for two agents: $ida"
 	# All three recorded (the third's too: on the generic backend its
 	# directory comes with its id, from its session file).
-	until_ms 10000 sh -c "cat '$XDG_STATE_HOME'/lisa/agents/*.agents 2>/dev/null | grep -q '$ida' && cat '$XDG_STATE_HOME'/lisa/agents/*.agents | grep -q '$idb' && cat '$XDG_STATE_HOME'/lisa/agents/*.agents | grep -q '$idc'" ||
-	    fail "not recorded: $(records)"
+	for id in "$ida" "$idb" "$idc"; do
+		until_ms 10000 sh -c "cat '$XDG_STATE_HOME'/lisa/agents/*.agents 2>/dev/null | grep -q '$id'" ||
+		    fail "not recorded: $id: $(records)"
+	done
 	T kill-server
 	wait_helper_exit 10000 || fail "helper stayed"
 	# The user's tmux.conf, again; then resurrect restores.
