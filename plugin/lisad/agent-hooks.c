@@ -230,8 +230,10 @@ agenthook_usage(struct pane *p, struct json_doc *d)
 /*
  * What a permission hook says the agent would run (Claude Code's and Qwen
  * Code's tool_input: the exact command, file or URL), kept until the next
- * hook event: the dialog read off the screen takes it when they agree
- * (watch-screen.c), and its fingerprint covers both.
+ * hook event but the reminder that the same dialog still waits (Claude's
+ * Notification permission_prompt, 6 s on: a token read before it must
+ * still name the dialog): the dialog read off the screen takes it when
+ * they agree (watch-screen.c), and its fingerprint covers both.
  */
 static void
 agenthook_subject(struct pane *p, enum hook_event ev, const char *tool,
@@ -239,7 +241,7 @@ agenthook_subject(struct pane *p, enum hook_event ev, const char *tool,
 {
 	struct watch	*w = p->watch;
 
-	if (w == NULL)
+	if (w == NULL || ev == HK_NOTIFY_PERMISSION)
 		return;
 	*w->hook_tool = '\0';
 	free(w->hook_subject);

@@ -40,9 +40,11 @@ process has its new name and no environment yet, made long).
 Environment: FAKE_CODEX_DIALOG_DELAY=SECONDS (Codex: its dialog drawn that
 long after OSC 7501 blocked, as the real one's ~0.9 s), FAKE_AGENT_NO_SESSION=1 (no session file), FAKE_AGENT_SESSION_LATE=FILE
 (none until FILE exists), FAKE_AGENT_NO_TITLE=1
-(no titles), FAKE_AGENT_BOOT=SECONDS (output that long before anything else), FAKE_AGENT_SPEED, FAKE_AGENT_LOG (when each signal was sent).
+(no titles), FAKE_AGENT_BOOT=SECONDS (output that long before anything else),
+FAKE_CLAUDE_NOTIFY=SECONDS (Claude's Notification hook that long after its
+dialog, 6 as the real one's), FAKE_AGENT_SPEED, FAKE_AGENT_LOG (when each signal was sent).
 """
-import json, os, subprocess, sys, time
+import json, os, subprocess, sys, threading, time
 
 if len(sys.argv) > 2 and sys.argv[1] == "--late-env":
     # SECONDS after the process began (the pane's exec), not after this
@@ -147,8 +149,7 @@ def session(status, waiting_for=None):
         return
     if SESSION_LATE and not os.path.exists(SESSION_LATE):
         if session_pending is None:
-            import threading
-            threading.Thread(target=session_late, daemon=True).start()
+                threading.Thread(target=session_late, daemon=True).start()
         session_pending = (status, waiting_for)
         return
     os.makedirs(os.path.dirname(SESSION), exist_ok=True)
@@ -349,6 +350,16 @@ def dialog_one(question, cmd, last=True):
               "navigate \u00b7 Esc to cancel\r\n")
         else:
             claude_dialog(cmd, 0)
+        # As the real one: its Notification hook (permission_prompt) 6 s
+        # after the dialog, while it still waits (FAKE_CLAUDE_NOTIFY:
+        # another delay).
+        notify = threading.Timer(
+            float(os.environ.get("FAKE_CLAUDE_NOTIFY", "6")),
+            hook, ("Notification",),
+            dict(notification_type="permission_prompt",
+                 message="Claude needs your permission"))
+        notify.daemon = True
+        notify.start()
     else:
         osc7501("state=blocked:app=codex:kind=permission")
         # The real Codex draws its dialog ~0.9 s after saying "blocked".
@@ -392,6 +403,8 @@ def dialog_one(question, cmd, last=True):
             key = "123"[pointer] if CLAUDE and not question else key
         if key in keys:
             break
+    if CLAUDE:
+        notify.cancel()
     answer = keys[key]
     key = came
     mark("answer %s %r" % (answer, key))
@@ -710,8 +723,7 @@ def main():
                 session("busy")
                 busy(0.3, "Working")
                 turn_end("The background command finished.")
-            import threading
-            threading.Thread(target=ended, daemon=True).start()
+                threading.Thread(target=ended, daemon=True).start()
         elif cmd == "usage" and CLAUDE and len(words) == 5:
             turn_start(line)
             busy(0.3, "Working")

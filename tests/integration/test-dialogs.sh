@@ -299,6 +299,29 @@ test_question_command_from_the_hook() {
 	grep -q "answer no '3'" "$FAKE_AGENT_LOG" || fail "not denied"
 }
 
+# Claude's Notification hook (permission_prompt) comes 6 s after its
+# dialog, as the real one's: the same dialog still, so the token read
+# before it answers it, and the hook's whole command is still shown.
+test_answer_after_the_permission_notification() {
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME"
+	L hooks install claude >/dev/null || fail "install"
+	export FAKE_AGENT_COMMAND='touch y   '
+	start_dialogs
+	c=$(agent_ready 1 claude)
+	ask_permission "$c" >/dev/null
+	until_ms 5000 sh -c "$LISA -L $SOCK status $c --json | grep -q '\"source\":\"hook\"'" ||
+	    fail "not from the hook: $(L status "$c" --json | jget "d['question']")"
+	tok=$(question_token "$c")
+	until_ms 15000 sh -c "$LISA -L $SOCK status $c --json | grep -q 'Notification permission_prompt'" ||
+	    fail "no notification: $(L status "$c" --json | jget "d['signals']")"
+	[ "$(L status "$c" --json | jget "repr(d['question']['hook_subject'])")" = \
+	    "'touch y   '" ] ||
+	    fail "the hook's command lost: $(L status "$c" --json | jget "d['question']")"
+	out=$(L answer "$c" allow --expect "$tok") || fail "refused: $out"
+	until_ms 5000 grep -q "answer yes '1'" "$FAKE_AGENT_LOG" || fail "not allowed"
+}
+
 # An agent whose dialog's numbers move the pointer (Copilot CLI: its
 # profile's answer_enter; here the fake Claude so, through agents.json):
 # Enter goes only once the same dialog has the pointer on the option.
