@@ -603,16 +603,19 @@ question_from_screen(const char *kind, const char *screen, struct question *q)
 /*
  * The agent's hook (Claude Code's PermissionRequest) named the tool and
  * its whole command: taken when its first line is the screen's, shown
- * beside the screen's where it says more, and both in the fingerprint
- * (an answer reads the same hook with the screen: a later hook is a later
- * dialog).
+ * beside the screen's where it says more, and then in the fingerprint
+ * too (an answer reads the same hook with the screen: a token read before
+ * the hook told more named less than the dialog asks). A hook that says
+ * what the screen shows, to its last blank, leaves the fingerprint as it
+ * was: the hook may come after lisa read the screen (a loaded machine),
+ * and the dialog the user read is still the same one.
  */
 void
 question_add_hook(struct question *q, const char *tool, const char *subject)
 {
 	struct sha256	 c;
 	unsigned char	 d[SHA256_LEN];
-	size_t		 n, m;
+	size_t		 n, m, whole;
 
 	if (subject == NULL || *subject == '\0' ||
 	    strcmp(q->kind, "permission") != 0 || q->subject == NULL)
@@ -629,6 +632,12 @@ question_add_hook(struct question *q, const char *tool, const char *subject)
 	free(q->hook_subject);
 	q->hook_subject = strcmp(subject, q->subject) != 0 ?
 	    xstrdup(subject) : NULL;
+	whole = strlen(subject);
+	while (whole > 0 && strchr(" \t\n", subject[whole - 1]) != NULL)
+		whole--;
+	if (whole == strlen(q->subject) &&
+	    strncmp(subject, q->subject, whole) == 0)
+		return;
 	sha256_init(&c);
 	sha256_adds(&c, q->fingerprint);
 	sha256_adds(&c, "\nhook\n");

@@ -342,14 +342,28 @@ def dialog_one(question, cmd, last=True):
         title("\u2733 " + title_text)
         mark("title idle")
         session("waiting", "permission prompt")
-        hook("PermissionRequest", tool_name=tool, tool_input={} if question
-             else {"command": cmd})
+        # FAKE_CLAUDE_HOOK_LATE=FILE: its PermissionRequest hook only once
+        # FILE exists, after the dialog is drawn (as on a loaded machine);
+        # FAKE_CLAUDE_HOOK_COMMAND: the command the hook says, if not the
+        # one drawn.
+        late = os.environ.get("FAKE_CLAUDE_HOOK_LATE")
+        asked = dict(tool_name=tool, tool_input={} if question else
+                     {"command": os.environ.get("FAKE_CLAUDE_HOOK_COMMAND",
+                                                cmd)})
+        if not late:
+            hook("PermissionRequest", **asked)
         if question:
             w("\r\n \u2610 Choice\r\nPick one\r\n\u276f 1. Option A\r\n"
               "  2. Option B\r\nEnter to select \u00b7 \u2191/\u2193 to "
               "navigate \u00b7 Esc to cancel\r\n")
         else:
             claude_dialog(cmd, 0)
+        if late:
+            def hook_late():
+                while not os.path.exists(late):
+                    time.sleep(0.05)
+                hook("PermissionRequest", **asked)
+            threading.Thread(target=hook_late, daemon=True).start()
         # As the real one: its Notification hook (permission_prompt) 6 s
         # after the dialog, while it still waits (FAKE_CLAUDE_NOTIFY:
         # another delay).

@@ -322,6 +322,46 @@ test_answer_after_the_permission_notification() {
 	until_ms 5000 grep -q "answer yes '1'" "$FAKE_AGENT_LOG" || fail "not allowed"
 }
 
+# Claude's PermissionRequest hook after lisa read its dialog (a loaded
+# machine): a hook that says what the screen shows leaves the dialog the
+# one the user read, and the token read before it answers; a hook that
+# says more than the screen (a second line) makes the token read before
+# it name less than the dialog asks: refused, nothing sent, until the
+# token that names the whole.
+test_answer_token_before_the_hook() {
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME"
+	L hooks install claude >/dev/null || fail "install"
+	export FAKE_CLAUDE_HOOK_LATE="$TESTDIR/hook-now"
+	start_dialogs
+	c=$(agent_ready 1 claude)
+	tok=$(ask_permission "$c")
+	[ "$(L status "$c" --json | jget "d['question']['source']")" = screen ] ||
+	    fail "the hook came first: $(L status "$c" --json | jget "d['question']")"
+	touch "$FAKE_CLAUDE_HOOK_LATE"
+	until_ms 5000 sh -c "$LISA -L $SOCK status $c --json | grep -q '\"source\":\"hook\"'" ||
+	    fail "no hook: $(L status "$c" --json | jget "d['question']")"
+	[ "$(question_token "$c")" = "$tok" ] ||
+	    fail "another token: $tok, now $(question_token "$c")"
+	out=$(L answer "$c" allow --expect "$tok") || fail "refused: $out"
+	until_ms 5000 grep -q "answer yes '1'" "$FAKE_AGENT_LOG" || fail "not allowed"
+	rm -f "$FAKE_CLAUDE_HOOK_LATE"
+	T set-environment -g FAKE_CLAUDE_HOOK_COMMAND 'touch x
+rm -rf lisa-victim'
+	d=$(agent_ready 2 claude)
+	tok=$(ask_permission "$d")
+	touch "$FAKE_CLAUDE_HOOK_LATE"
+	until_ms 5000 sh -c "$LISA -L $SOCK status $d --json | grep -q lisa-victim" ||
+	    fail "the hook's command not shown: $(L status "$d" --json | jget "d['question']")"
+	out=$(L answer "$d" allow --expect "$tok" 2>&1) && fail "allowed: $out"
+	case "$out" in *"not the one you saw"*"nothing sent"*) ;; *) fail "said: $out" ;; esac
+	[ "$(answers_logged)" = 1 ] || fail "keys: $(grep answer "$FAKE_AGENT_LOG")"
+	tok2=$(question_token "$d")
+	[ "$tok2" != "$tok" ] || fail "the same token"
+	out=$(L answer "$d" deny --expect "$tok2") || fail "deny: $out"
+	until_ms 5000 grep -q "answer no '3'" "$FAKE_AGENT_LOG" || fail "not denied"
+}
+
 # An agent whose dialog's numbers move the pointer (Copilot CLI: its
 # profile's answer_enter; here the fake Claude so, through agents.json):
 # Enter goes only once the same dialog has the pointer on the option.

@@ -545,6 +545,25 @@ test_hook(void **state)
 	assert_int_equal(parse("permission", s, &q), 0);
 	question_add_hook(&q, "Bash", "make build\n&& make install");
 	assert_string_equal(q.fingerprint, fp);
+	/*
+	 * A hook that says what the screen shows (to its last blank): the
+	 * dialog read before it came, the same fingerprint.
+	 */
+	assert_int_equal(parse("permission", s, &q), 0);
+	strlcpy(fp, q.fingerprint, sizeof fp);
+	question_add_hook(&q, "Bash", "make build  \n");
+	assert_string_equal(q.source, "hook");
+	assert_string_equal(q.hook_subject, "make build  \n");
+	assert_string_equal(q.fingerprint, fp);
+	/* Another first line: not its hook, the screen's stands. */
+	assert_int_equal(parse("permission", s, &q), 0);
+	question_add_hook(&q, "Bash", "make build;");
+	assert_string_equal(q.source, "screen");
+	assert_string_equal(q.fingerprint, fp);
+	/* Its first line, and a line more than the screen shows: another. */
+	assert_int_equal(parse("permission", s, &q), 0);
+	question_add_hook(&q, "Bash", "make build\n;");
+	assert_string_not_equal(q.fingerprint, fp);
 	free(s);
 	question_free(&q);
 }
