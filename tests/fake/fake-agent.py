@@ -9,40 +9,7 @@ state protocol, the permission / question / trust dialogs, spinner output,
 retries, API errors, exit texts and codes, and Claude hooks from
 ~/.claude/settings.json run the way Claude runs them.
 
-It reads commands typed into the pane (one per line):
-  work SECONDS     answer slowly (spinner, busy title)
-  tool SECONDS     run a tool (a child `sleep`)
-  permission       ask to run a command; then `y` or `n`
-  question         AskUserQuestion (Claude); then a choice
-  retry SECONDS    API errors being retried, then success
-  limitwait SECONDS (Codex) a 429 it waits out by itself that long
-  error            a final API error
-  hang             claim to be busy, then freeze (no output at all)
-  exit CODE        leave with that code (Claude: /exit is exit 0)
-  corrupt          (Claude) garble its session file
-  limit            the API's 429: Claude's "Request rejected (429)" (its
-                   transcript's rate_limit error, StopFailure), Codex's
-                   "exceeded retry limit, last status: 429" (OSC 7501 error)
-  background SECONDS|FILE  (Claude) start a shell in the background (for
-                   that long, or until FILE exists) and end the
-                   turn while it runs (session status "shell", as 2.1.332;
-                   "idle" with FAKE_AGENT_OLD_SESSION=1); when it ends,
-                   Claude's <task-notification> and a turn to read it
-  usage IN OUT CR CW  (Claude) a turn whose answer used these tokens:
-                   input, output, cache read, cache write (in the
-                   transcript, written once per content block, as Claude)
-Options: --trust (start with the trust dialog), --print (one-shot, no UI:
-`claude -p` / `codex exec`), --fail (with --print: exit 1), --late-env
-SECONDS NAME=VALUE... (started with no environment: wait until SECONDS after
-its process began, then exec itself
-again, same pid, with that one: the kernel's moment in execve when a
-process has its new name and no environment yet, made long).
-Environment: FAKE_CODEX_DIALOG_DELAY=SECONDS (Codex: its dialog drawn that
-long after OSC 7501 blocked, as the real one's ~0.9 s), FAKE_AGENT_NO_SESSION=1 (no session file), FAKE_AGENT_SESSION_LATE=FILE
-(none until FILE exists), FAKE_AGENT_NO_TITLE=1
-(no titles), FAKE_AGENT_BOOT=SECONDS (output that long before anything else),
-FAKE_CLAUDE_NOTIFY=SECONDS (Claude's Notification hook that long after its
-dialog, 6 as the real one's), FAKE_AGENT_SPEED, FAKE_AGENT_LOG (when each signal was sent).
+Its commands, options and environment: README.md here.
 """
 import json, os, subprocess, sys, threading, time
 
@@ -109,9 +76,13 @@ SESSION_LATE = os.environ.get("FAKE_AGENT_SESSION_LATE")
 session_pending = None
 
 
-def session_late():
-    while not os.path.exists(SESSION_LATE):
+def wait_file(path):
+    while not os.path.exists(path):
         time.sleep(0.05)
+
+
+def session_late():
+    wait_file(SESSION_LATE)
     session(*session_pending)
     # A byte of output with nothing new on screen (a cursor shown): where
     # files make no events (the generic backend) lisa reads them as it
@@ -347,9 +318,8 @@ def dialog_one(question, cmd, last=True):
         # FAKE_CLAUDE_HOOK_COMMAND: the command the hook says, if not the
         # one drawn.
         late = os.environ.get("FAKE_CLAUDE_HOOK_LATE")
-        asked = dict(tool_name=tool, tool_input={} if question else
-                     {"command": os.environ.get("FAKE_CLAUDE_HOOK_COMMAND",
-                                                cmd)})
+        asked = dict(tool_name=tool, tool_input={} if question else {
+            "command": os.environ.get("FAKE_CLAUDE_HOOK_COMMAND", cmd)})
         if not late:
             hook("PermissionRequest", **asked)
         if question:
@@ -359,19 +329,14 @@ def dialog_one(question, cmd, last=True):
         else:
             claude_dialog(cmd, 0)
         if late:
-            def hook_late():
-                while not os.path.exists(late):
-                    time.sleep(0.05)
-                hook("PermissionRequest", **asked)
-            threading.Thread(target=hook_late, daemon=True).start()
+            threading.Thread(target=lambda: (wait_file(late), hook(
+                "PermissionRequest", **asked)), daemon=True).start()
         # As the real one: its Notification hook (permission_prompt) 6 s
-        # after the dialog, while it still waits (FAKE_CLAUDE_NOTIFY:
-        # another delay).
-        notify = threading.Timer(
-            float(os.environ.get("FAKE_CLAUDE_NOTIFY", "6")),
-            hook, ("Notification",),
-            dict(notification_type="permission_prompt",
-                 message="Claude needs your permission"))
+        # after the dialog, while it still waits.
+        notify = threading.Timer(float(os.environ.get(
+            "FAKE_CLAUDE_NOTIFY", "6")), hook, ("Notification",), dict(
+            notification_type="permission_prompt",
+            message="Claude needs your permission"))
         notify.daemon = True
         notify.start()
     else:
