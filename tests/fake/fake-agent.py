@@ -120,7 +120,7 @@ def session(status, waiting_for=None):
         return
     if SESSION_LATE and not os.path.exists(SESSION_LATE):
         if session_pending is None:
-                threading.Thread(target=session_late, daemon=True).start()
+            threading.Thread(target=session_late, daemon=True).start()
         session_pending = (status, waiting_for)
         return
     os.makedirs(os.path.dirname(SESSION), exist_ok=True)
@@ -702,7 +702,7 @@ def main():
                 session("busy")
                 busy(0.3, "Working")
                 turn_end("The background command finished.")
-                threading.Thread(target=ended, daemon=True).start()
+            threading.Thread(target=ended, daemon=True).start()
         elif cmd == "usage" and CLAUDE and len(words) == 5:
             turn_start(line)
             busy(0.3, "Working")
