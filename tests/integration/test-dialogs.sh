@@ -15,6 +15,21 @@ start_dialogs() {
 	start_helper
 }
 
+# start_dialogs, with lisa's Claude hooks installed in the test's HOME
+# (FAKE_* set before: the server's environment is the agents').
+start_dialogs_hooked() {
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME"
+	L hooks install claude >/dev/null || fail "install"
+	start_dialogs
+}
+
+# Pane $1's question has taken its hook's command.
+from_the_hook() {
+	until_ms 5000 sh -c "$LISA -L $SOCK status $1 --json | grep -q '\"source\":\"hook\"'" ||
+	    fail "not from the hook: $(L status "$1" --json | jget "d['question']")"
+}
+
 # Window N runs the fake AGENT, at its prompt; its pane id.
 agent_ready() {
 	a=$(agent_window "$1" "$2")
@@ -279,15 +294,11 @@ test_border_says_what_it_asks() {
 # tool_input, exact (the screen's agreed with it): source "hook"; the
 # fingerprint covers both, and answers with them.
 test_question_command_from_the_hook() {
-	export HOME="$TESTDIR/home"
-	mkdir -p "$HOME"
-	L hooks install claude >/dev/null || fail "install"
 	export FAKE_AGENT_COMMAND='git push --force-with-lease origin "main"   '
-	start_dialogs
+	start_dialogs_hooked
 	c=$(agent_ready 1 claude)
 	ask_permission "$c" >/dev/null
-	until_ms 5000 sh -c "$LISA -L $SOCK status $c --json | grep -q '\"source\":\"hook\"'" ||
-	    fail "not from the hook: $(L status "$c" --json | jget "d['question']")"
+	from_the_hook "$c"
 	fp=$(question_token "$c")
 	[ "$(L status "$c" --json | jget "repr(d['question']['hook_subject'])")" = \
 	    "'git push --force-with-lease origin \"main\"   '" ] ||
@@ -303,15 +314,11 @@ test_question_command_from_the_hook() {
 # dialog, as the real one's: the same dialog still, so the token read
 # before it answers it, and the hook's whole command is still shown.
 test_answer_after_the_permission_notification() {
-	export HOME="$TESTDIR/home"
-	mkdir -p "$HOME"
-	L hooks install claude >/dev/null || fail "install"
 	export FAKE_AGENT_COMMAND='touch y   '
-	start_dialogs
+	start_dialogs_hooked
 	c=$(agent_ready 1 claude)
 	ask_permission "$c" >/dev/null
-	until_ms 5000 sh -c "$LISA -L $SOCK status $c --json | grep -q '\"source\":\"hook\"'" ||
-	    fail "not from the hook: $(L status "$c" --json | jget "d['question']")"
+	from_the_hook "$c"
 	tok=$(question_token "$c")
 	until_ms 15000 sh -c "$LISA -L $SOCK status $c --json | grep -q 'Notification permission_prompt'" ||
 	    fail "no notification: $(L status "$c" --json | jget "d['signals']")"
@@ -329,18 +336,14 @@ test_answer_after_the_permission_notification() {
 # it name less than the dialog asks: refused, nothing sent, until the
 # token that names the whole.
 test_answer_token_before_the_hook() {
-	export HOME="$TESTDIR/home"
-	mkdir -p "$HOME"
-	L hooks install claude >/dev/null || fail "install"
 	export FAKE_CLAUDE_HOOK_LATE="$TESTDIR/hook-now"
-	start_dialogs
+	start_dialogs_hooked
 	c=$(agent_ready 1 claude)
 	tok=$(ask_permission "$c")
 	[ "$(L status "$c" --json | jget "d['question']['source']")" = screen ] ||
 	    fail "the hook came first: $(L status "$c" --json | jget "d['question']")"
 	touch "$FAKE_CLAUDE_HOOK_LATE"
-	until_ms 5000 sh -c "$LISA -L $SOCK status $c --json | grep -q '\"source\":\"hook\"'" ||
-	    fail "no hook: $(L status "$c" --json | jget "d['question']")"
+	from_the_hook "$c"
 	[ "$(question_token "$c")" = "$tok" ] ||
 	    fail "another token: $tok, now $(question_token "$c")"
 	out=$(L answer "$c" allow --expect "$tok") || fail "refused: $out"
