@@ -76,6 +76,7 @@ int		 tmux_run(char **, const char *, ...) __attribute__((sentinel));
 int		 tmux_source(const char *);
 int		 tmux_read_each(const char **, size_t, char **);
 int		 tmux_spawn_control(int, pid_t *, int *, int *);
+int		 tmux_spawn_wait(const char *, pid_t *, int *);
 
 /* lisad.c */
 void		 lisad_child_limits(void);

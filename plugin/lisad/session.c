@@ -44,6 +44,9 @@ static struct loop_timer	 session_reap_timer;
 static struct loop_timer	 session_server_timer;
 static int			 session_server_timer_ready;
 static int			 session_server_checks;
+static pid_t			 session_waiter_pid = -1;
+static struct loop_fd		*session_waiter_ev;
+static int			 session_waiter_fd = -1;
 
 static void	session_attach(int, const char *);
 static void	session_close(struct session *);
@@ -447,11 +450,66 @@ static const struct ctl_callbacks session_callbacks = {
 	.output = session_output,
 };
 
+static void	session_check_server(void *);
+
+static void
+session_waiter_stop(void)
+{
+	if (session_waiter_ev == NULL)
+		return;
+	/* (the loop forgets the fd before it closes) */
+	loop_del(session_waiter_ev);
+	session_waiter_ev = NULL;
+	close(session_waiter_fd);
+	session_waiter_fd = -1;
+	kill(session_waiter_pid, SIGTERM);
+	session_waiter_pid = -1;
+}
+
+/* Our wait-for ended: tmux wants to exit, or has. Look again. */
+static void
+session_waiter_cb(int fd, short revents, void *arg)
+{
+	char	buf[256];
+
+	if (read(fd, buf, sizeof buf) > 0)
+		return;
+	log_debug("wait-for client %ld ended", (long)session_waiter_pid);
+	session_waiter_stop();
+	session_server_checks = 0;
+	session_check_server(NULL);
+}
+
+/*
+ * The server outlived our looks (a job or a client holds it): wait in a
+ * wait-for of a channel nobody signals. tmux ends it when it is about to
+ * exit, or by exiting; until then it costs nothing.
+ */
+static void
+session_waiter_start(void)
+{
+	char	channel[64];
+
+	if (session_waiter_ev != NULL)
+		return;
+	snprintf(channel, sizeof channel, "lisa-exit-%ld", (long)getpid());
+	if (tmux_spawn_wait(channel, &session_waiter_pid,
+	    &session_waiter_fd) != 0) {
+		log_warn("cannot wait for the server's exit");
+		return;
+	}
+	session_waiter_ev = loop_add(session_waiter_fd, POLLIN,
+	    session_waiter_cb, NULL);
+	log_debug("no session: waiting for the server in wait-for (pid %ld)",
+	    (long)session_waiter_pid);
+}
+
 /*
  * The last client went: is the server still there? Without pidfd this is
  * how we learn that it exited. Our clients hear %exit before the server
  * is gone, so look a few times; a server nobody has reaped is a zombie,
- * which kill() still finds.
+ * which kill() still finds. A server still there after that has a
+ * reason to stay (a job, a client): our wait-for hears when it goes.
  */
 static void
 session_check_server(void *arg)
@@ -470,7 +528,8 @@ session_check_server(void *arg)
 			session_server_timer_ready = 1;
 		}
 		loop_timer_add(&session_server_timer, 100);
-	}
+	} else if (lisad.pidfd == -1)
+		session_waiter_start();
 }
 
 static void
@@ -580,6 +639,8 @@ session_attach(int id, const char *name)
 	RB_INSERT(sessions, &sessions, s);
 	log_debug("session $%d (%s): control client pid %ld", id, name,
 	    (long)pid);
+	/* (its client tells us of the server's exit now) */
+	session_waiter_stop();
 
 }
 
@@ -610,6 +671,7 @@ session_close_all(void)
 	loop_timer_del(&session_reap_timer);
 	if (session_server_timer_ready)
 		loop_timer_del(&session_server_timer);
+	session_waiter_stop();
 }
 
 /*

@@ -322,3 +322,37 @@ tmux_spawn_control(int session, pid_t *pidp, int *rfd, int *wfd)
 	*wfd = in[1];
 	return (0);
 }
+
+/*
+ * Start "tmux wait-for CHANNEL" with its stdout on a pipe: *rfd reads EOF
+ * when it ends. tmux wakes every wait-for client as soon as it wants to
+ * exit (server_loop), and its end at the server's death: the one way to
+ * hear of the exit without pidfd and without a session.
+ */
+int
+tmux_spawn_wait(const char *channel, pid_t *pidp, int *rfd)
+{
+	int	 out[2];
+	pid_t	 pid;
+
+	if (compat_pipe(out) != 0)
+		return (-1);
+	tmux_forks++;
+	if ((pid = fork()) == -1) {
+		close(out[0]);
+		close(out[1]);
+		return (-1);
+	}
+	if (pid == 0) {
+		tmux_child_fds(-1, out[1]);
+		osdep_die_with_parent(SIGTERM);
+		execlp("tmux", "tmux", "-N", "-S", lisad.sid.socket,
+		    "wait-for", channel, (char *)NULL);
+		_exit(127);
+	}
+	close(out[1]);
+	fcntl(out[0], F_SETFL, fcntl(out[0], F_GETFL) | O_NONBLOCK);
+	*pidp = pid;
+	*rfd = out[0];
+	return (0);
+}

@@ -26,6 +26,30 @@ test_server_killed_helper_exits_without_pidfd() {
 	[ $HELPER_RC -eq 0 ] || fail "exit status $HELPER_RC"
 }
 
+no_sessions() { [ "$(info_num sessions)" = 0 ]; }
+
+# A server that outlives our last session (a command client's run-shell
+# holds it, as any job or client can) and exits later: without pidfd no
+# event says so, and the helper must not give up looking after 3 s. It
+# waits in a "tmux wait-for" that tmux ends when it is about to exit.
+test_server_held_then_exits_helper_exits_without_pidfd() {
+	start_server main
+	LISAD_NO_PIDFD=1 start_helper
+	spid=$(T display -p '#{pid}')
+	T run-shell "sleep 6; : $SOCK" &
+	until_ms 5000 sh -c "ps -eo args= | grep -q '^sh -c sleep 6; : $SOCK'" ||
+	    fail "run-shell did not start"
+	T kill-session -t main
+	until_ms 5000 no_sessions || fail "the helper still has a session: $(info)"
+	proc_gone "$spid" && fail "the server did not wait for its client"
+	until_ms 20000 proc_gone "$spid" || fail "the server still runs"
+	t0=$(now_ms)
+	wait_helper_exit 3000 ||
+	    fail "helper still running 3 s after the server exited"
+	note "helper exited $(($(now_ms) - t0)) ms after the server did"
+	[ $HELPER_RC -eq 0 ] || fail "exit status $HELPER_RC"
+}
+
 test_server_sigkilled_helper_exits() {
 	start_server main
 	T new-session -d -s other
