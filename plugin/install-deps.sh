@@ -22,7 +22,8 @@ if [ "$(uname -s)" = Darwin ]; then
 	exit 1
 fi
 
-PKGS="tmux make gcc pkg-config libbsd-dev libjsmn-dev libcmocka-dev python3 strace mandoc openssh-client curl busybox"
+# openssh-server: the fleet's tests run their own sshd on a loopback port.
+PKGS="tmux make gcc pkg-config libbsd-dev libjsmn-dev libcmocka-dev python3 strace mandoc openssh-client openssh-server curl busybox"
 
 missing=""
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }
@@ -42,5 +43,13 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "lisa: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
+# The tests want sshd, the program, not the system's SSH service: where we
+# install it, Debian's own switch keeps that service from ever starting
+# (its unit and init script check for this file; delete it to run one).
+case " $missing " in
+*" openssh-server "*)
+	mkdir -p /etc/ssh && : >>/etc/ssh/sshd_not_to_be_run &&
+	    echo "lisa: the system's sshd stays off (/etc/ssh/sshd_not_to_be_run)" ;;
+esac
 apt-get update -qq >/dev/null || exit 1
 apt-get install -y -qq $missing >/dev/null || exit 1
