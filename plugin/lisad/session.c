@@ -49,6 +49,7 @@ static struct loop_fd		*session_waiter_ev;
 static int			 session_waiter_fd = -1;
 
 static void	session_attach(int, const char *);
+static void	session_watch_server(void);
 static void	session_close(struct session *);
 static void	session_subscribe(struct session *);
 
@@ -298,6 +299,12 @@ session_refresh(void)
 		free(outs[2]);
 	}
 	buf_free(&b);
+	/*
+	 * Still no client of ours (every session ignored, none, or the
+	 * server went as we asked): nothing would tell us of its exit.
+	 */
+	if (RB_EMPTY(&sessions))
+		session_watch_server();
 }
 
 void
@@ -532,6 +539,17 @@ session_check_server(void *arg)
 		session_waiter_start();
 }
 
+/* Look for the server's exit, unless we already do. */
+static void
+session_watch_server(void)
+{
+	if (session_waiter_ev != NULL ||
+	    (session_server_timer_ready && session_server_timer.armed))
+		return;
+	session_server_checks = 0;
+	session_check_server(NULL);
+}
+
 static void
 session_remove(struct session *s)
 {
@@ -561,10 +579,8 @@ session_remove(struct session *s)
 	log_debug("session $%d (%s) detached", s->id, s->name);
 	free(s->name);
 	free(s);
-	if (RB_EMPTY(&sessions) && !lisad.stopping) {
-		session_server_checks = 0;
-		session_check_server(NULL);
-	}
+	if (RB_EMPTY(&sessions) && !lisad.stopping)
+		session_watch_server();
 	/*
 	 * Our last ears went: a session made since is announced by nobody
 	 * until @lisa_ears goes and the hook runs again (the list does both,
