@@ -109,6 +109,9 @@ kill_kept_pane_without_pidfd() {
 	# tmux 3.3a loses a SIGCHLD now and then (docs/architecture.md): then
 	# tmux itself never learns the status and no hook can fire. That is
 	# tmux's failure, not lisa's; such a kill is tried again, up to 3 times.
+	# If tmux lost all three, the route had nothing to report: a skip
+	# that says so (CI's musl run, beside the generic suite, once did).
+	lost=0
 	for try in 1 2 3; do
 		T new-window -d -t main:$try 'sleep 600'
 		T set -p -t main:$try remain-on-exit on
@@ -128,6 +131,7 @@ kill_kept_pane_without_pidfd() {
 			# could fire, so it says nothing of the route tested.
 			if [ "$route" = proc ] && tmux_lost_death "$p"; then
 				note "try $try: tmux lost the SIGCHLD of $p; lisa read it from the zombie after ${ms} ms"
+				lost=$((lost + 1))
 				continue
 			fi
 			# A look at the processes, late on a busy machine, found
@@ -141,7 +145,10 @@ kill_kept_pane_without_pidfd() {
 		tmux_lost_death "$p" ||
 		    fail "$p: tmux has its status, lisa does not: $(pane_json "$p")"
 		note "try $try: tmux lost the SIGCHLD of $p (no status in tmux either)"
+		lost=$((lost + 1))
 	done
+	[ $lost -lt 3 ] ||
+	    skip "tmux lost the SIGCHLD in each of 3 tries (utempter, tmux < 3.6): no death reached the route under test"
 	fail "3 tries, none by the route under test (tmux lost the SIGCHLD, or the processes were looked at first)"
 }
 
