@@ -16,6 +16,7 @@
  */
 #include <sys/wait.h>
 
+#include <errno.h>
 #include <fnmatch.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -478,8 +479,10 @@ static void
 session_waiter_cb(int fd, short revents, void *arg)
 {
 	char	buf[256];
+	ssize_t	n;
 
-	if (read(fd, buf, sizeof buf) > 0)
+	n = read(fd, buf, sizeof buf);
+	if (n > 0 || (n == -1 && (errno == EAGAIN || errno == EINTR)))
 		return;
 	log_debug("wait-for client %ld ended", (long)session_waiter_pid);
 	session_waiter_stop();
