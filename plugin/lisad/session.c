@@ -486,8 +486,7 @@ session_waiter_cb(int fd, short revents, void *arg)
 		return;
 	log_debug("wait-for client %ld ended", (long)session_waiter_pid);
 	session_waiter_stop();
-	session_server_checks = 0;
-	session_check_server(NULL);
+	session_watch_server();
 }
 
 /*

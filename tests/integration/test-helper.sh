@@ -28,6 +28,16 @@ test_server_killed_helper_exits_without_pidfd() {
 
 no_sessions() { [ "$(info_num sessions)" = 0 ]; }
 
+# The server (pid $1) exits within $2 ms; the helper within 3 s after it.
+helper_follows_server() {
+	until_ms "$2" proc_gone "$1" || fail "the server still runs"
+	t0=$(now_ms)
+	wait_helper_exit 3000 ||
+	    fail "helper still running 3 s after the server exited"
+	note "helper exited $(($(now_ms) - t0)) ms after the server did"
+	[ $HELPER_RC -eq 0 ] || fail "exit status $HELPER_RC"
+}
+
 # A server that outlives our last session (a command client's run-shell
 # holds it, as any job or client can) and exits later: without pidfd no
 # event says so, and the helper must not give up looking after 3 s. It
@@ -42,12 +52,7 @@ test_server_held_then_exits_helper_exits_without_pidfd() {
 	T kill-session -t main
 	until_ms 5000 no_sessions || fail "the helper still has a session: $(info)"
 	proc_gone "$spid" && fail "the server did not wait for its client"
-	until_ms 20000 proc_gone "$spid" || fail "the server still runs"
-	t0=$(now_ms)
-	wait_helper_exit 3000 ||
-	    fail "helper still running 3 s after the server exited"
-	note "helper exited $(($(now_ms) - t0)) ms after the server did"
-	[ $HELPER_RC -eq 0 ] || fail "exit status $HELPER_RC"
+	helper_follows_server "$spid" 20000
 }
 
 # A server none of whose sessions lisa watches (all ignored): no control
@@ -60,15 +65,10 @@ test_server_unwatched_helper_exits_without_pidfd() {
 	LISAD_NO_PIDFD=1 "$LISAD" -F -v -L "$SOCK" 2>"$TESTDIR/lisad.err" &
 	HELPER_PID=$!
 	until_ms 20000 L list || fail "helper did not come up"
-	[ "$(info_num sessions)" = 0 ] || fail "an ignored session attached: $(info)"
+	no_sessions || fail "an ignored session attached: $(info)"
 	spid=$(T display -p '#{pid}')
 	T kill-server
-	until_ms 10000 proc_gone "$spid" || fail "the server still runs"
-	t0=$(now_ms)
-	wait_helper_exit 3000 ||
-	    fail "helper still running 3 s after the server exited"
-	note "helper exited $(($(now_ms) - t0)) ms after the server did"
-	[ $HELPER_RC -eq 0 ] || fail "exit status $HELPER_RC"
+	helper_follows_server "$spid" 10000
 }
 
 test_server_sigkilled_helper_exits() {
