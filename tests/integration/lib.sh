@@ -94,26 +94,33 @@ fi
 # jq-like access to JSON on stdin with a Python expression over `d`.
 jget() { python3 -c 'import json,sys; d=json.load(sys.stdin); r=eval(sys.argv[1]); print(json.dumps(r) if not isinstance(r,str) else r)' "$1"; }
 
-# Retry a command until it succeeds, for at most $1 ms: every 10 ms for
-# its first 20 tries, every 50 ms for its first 2 s, every 200 ms to 8 s,
-# then every 400 ms. Most looks start python (~40 ms of CPU): a test that
-# looked every 50 ms through a minute's wait was a CPU hog of its own, and
-# with several tests at once (run.sh) the machine's; the waits past 8 s
-# are lisa's clocks (grace, debounce, cooldowns), where 0.2 s more is
-# nothing. What a test times is the helper's own clock (events,
-# timestamps), not when a look saw it.
+# Retry a command until it succeeds, for at most $1 ms: after 10 ms, 20,
+# 40, 80, then every 100 ms to 2 s, every 200 ms to 8 s, then every 400
+# ms. A look is a process or three (tmux, lisa, python at ~100 ms of CPU)
+# and each process costs ~10 ms of a CPU here beyond its own work: the
+# suite is bound by the CPU, and a make test ran 4,400 of these sleeps
+# (and as many looks) when it looked every 10 ms for 20 tries, then
+# every 50 ms. The waits past 8 s are lisa's clocks (grace, debounce,
+# cooldowns), where 0.2 s more is nothing. What a test times is the
+# helper's own clock (events, timestamps), not when a look saw it; a
+# state that lasts less than a look's gap is waited for with `lisa wait`,
+# which the helper answers.
 until_ms() {
 	limit=$1; shift
 	mono_ms; _ut0=$_mono
-	tries=0
+	_gap=10
 	while ! "$@" >/dev/null 2>&1; do
 		mono_ms; el=$((_mono - _ut0))
 		[ $el -ge "$limit" ] && return 1
-		tries=$((tries + 1))
-		if [ $tries -le 20 ]; then sleep 0.01
-		elif [ $el -lt 2000 ]; then sleep 0.05
-		elif [ $el -lt 8000 ]; then sleep 0.2
-		else sleep 0.4; fi
+		case $_gap in
+		10) sleep 0.01; _gap=20 ;;
+		20) sleep 0.02; _gap=40 ;;
+		40) sleep 0.04; _gap=80 ;;
+		80) sleep 0.08; _gap=100 ;;
+		*) if [ $el -lt 2000 ]; then sleep 0.1
+			elif [ $el -lt 8000 ]; then sleep 0.2
+			else sleep 0.4; fi ;;
+		esac
 	done
 	return 0
 }

@@ -53,7 +53,7 @@ case " \$* " in
 	echo \$\$ > "$TESTDIR/waiting.pid"
 	# (a helper killed leaves it, as a real one waits for its click: it
 	# goes with the test's directory)
-	while [ ! -e "$TESTDIR/click" ] && [ -d "$TESTDIR" ]; do sleep 0.05; done
+	while [ ! -e "$TESTDIR/click" ] && [ -d "$TESTDIR" ]; do sleep 0.2; done
 	echo focus ;;
 esac
 EOF
