@@ -147,7 +147,8 @@ runs_launch(struct run *next)
 		return (-1);
 	}
 	buf_init(&b);
-	buf_printf(&b, "respawn-pane -k -t '%s'", next->pane);
+	/* (the pane's id as we hold it, not the record's text) */
+	buf_printf(&b, "respawn-pane -k -t %%%d", p->id);
 	/* (-c and rename-window's name are formats to tmux: text here) */
 	if (next->cwd != NULL) {
 		text = ctl_format_str(next->cwd);

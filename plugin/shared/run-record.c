@@ -221,8 +221,13 @@ run_parse(const char *text, size_t len, struct run *r, char **cause)
 	r->fallback = run_str(d, "fallback");
 	r->prev = run_str(d, "prev");
 	r->lifecycle = run_str(d, "lifecycle");
+	/*
+	 * A pane is tmux's id, %N, or none: anything else (text cut inside
+	 * a character, a quote bound for a tmux command) is dropped.
+	 */
 	if ((s = run_str(d, "pane")) != NULL) {
-		strlcpy(r->pane, s, sizeof r->pane);
+		if (run_pane_valid(s))
+			strlcpy(r->pane, s, sizeof r->pane);
 		free(s);
 	}
 	r->retries = (int)run_ll(d, "retries", 0);
@@ -256,6 +261,15 @@ run_parse(const char *text, size_t len, struct run *r, char **cause)
 		return (-1);
 	}
 	return (0);
+}
+
+int
+run_pane_valid(const char *pane)
+{
+	size_t	len = strlen(pane);
+
+	return (pane[0] == '%' && len > 1 && len <= 10 &&
+	    strspn(pane + 1, "0123456789") == len - 1);
 }
 
 int

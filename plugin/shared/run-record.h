@@ -49,6 +49,7 @@ void	 run_free(struct run *);
 void	 run_new_id(char *, size_t);
 int	 run_write(const char *, const struct run *, char **);
 int		 run_id_valid(const char *);
+int		 run_pane_valid(const char *);
 int	 run_read(const char *, const char *, struct run *, char **);
 int	 run_parse(const char *, size_t, struct run *, char **);
 void	 run_json(struct buf *, const struct run *);

@@ -67,12 +67,52 @@ test_bad_ids(void **state)
 	free(cause);
 }
 
+/*
+ * A pane is %N or none. The fuzzer's: bytes that strlcpy into pane[16]
+ * cut inside a character, so that writing never settled; and a quote
+ * that the helper's respawn-pane -t '...' took as the end of its word.
+ */
+static void
+test_bad_panes_dropped(void **state)
+{
+	static const char *panes[] = {
+		"\"\xae\xae\xae\xf2\xae\xae\xae\xae\xae\xae\xae\xae\xae\xae\xae\xae\xae\xae\"",
+		"\"%1' ; run-shell 'touch /tmp/x\"", "\"%\"", "\"3\"",
+		"\"%12345678901\"", "\"%1 \"", "\"#{pane_id}\"",
+	};
+	struct run	 r, r2;
+	struct buf	 b;
+	char		*text, *cause = NULL;
+	size_t		 i;
+
+	for (i = 0; i < sizeof panes / sizeof panes[0]; i++) {
+		xasprintf(&text, "{\"id\":\"r1\",\"argv\":[\"x\"],"
+		    "\"pane\":%s}", panes[i]);
+		if (run_parse(text, strlen(text), &r, &cause) != 0)
+			fail_msg("record with pane %s refused: %s", panes[i],
+			    cause);
+		if (r.pane[0] != '\0')
+			fail_msg("pane %s kept as '%s'", panes[i], r.pane);
+		buf_init(&b);
+		run_json(&b, &r);
+		assert_int_equal(run_parse(b.data, b.len, &r2, &cause), 0);
+		assert_string_equal(r2.pane, "");
+		run_free(&r);
+		run_free(&r2);
+		buf_free(&b);
+		free(text);
+	}
+	assert_true(run_pane_valid("%0"));
+	assert_true(run_pane_valid("%123456789"));
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_bad_ids),
+		cmocka_unit_test(test_bad_panes_dropped),
 	};
 
 	return (cmocka_run_group_tests_name("run", tests, NULL, NULL));
