@@ -14,11 +14,13 @@ idle_agents() {
 	printf '#!/bin/sh\nprintf "\\033]2;\\342\\234\\263 Claude Code\\007"\nwhile :; do sleep 1000; done\n' \
 	    >"$TESTDIR/qbin/claude"
 	chmod +x "$TESTDIR/qbin/claude"
+	# (one tmux client for them all: a client each was 300 processes)
 	i=0
 	while [ "$i" -lt "$1" ]; do
-		T new-window -d -t main: -n "b$i" "$TESTDIR/qbin/claude"
+		echo "new-window -d -t main: -n b$i '$TESTDIR/qbin/claude'"
 		i=$((i + 1))
-	done
+	done >"$TESTDIR/idle.tmux"
+	T source-file "$TESTDIR/idle.tmux" || fail "idle agents"
 }
 
 # How many agents are in STATE (and DETAIL, if given), by lisa list.
@@ -47,7 +49,7 @@ test_asks_first_never_hidden_behind_idle_agents() {
 	L wait "$c" --until waiting_input --timeout 30 >/dev/null || fail "no codex"
 	T send-keys -t "$a" permission Enter
 	T send-keys -t "$c" 'exit 3' Enter
-	until_ms 60000 sh -c "$LISA -L $SOCK list --json | python3 -c 'import json,sys; d=json.load(sys.stdin); sys.exit(len([p for p in d if p[\"state\"]==\"waiting_input\" and p[\"detail\"]==\"prompt\"]) != 40)'" ||
+	until_ms 60000 list_count_is '"state":"waiting_input","detail":"prompt"' 40 ||
 	    fail "not 40 at their prompt: $(count_in waiting_input prompt)"
 	L wait "$a" --until waiting_input --timeout 30 >/dev/null
 	until_ms 15000 state_is "$a" waiting_input permission "" || fail "asker: $(L status "$a")"

@@ -91,7 +91,8 @@ test_respawned_pane_alive_again() {
 	# (tmux < 3.7: no subscriptions, a respawned pane is seen when it
 	# writes, as any program does at its start)
 	T respawn-pane -t "$p" 'echo back; sleep 600'
-	until_ms 2500 sh -c "[ \"\$('$LISA' -L '$SOCK' list --json | python3 -c 'import json,sys; print([p for p in json.load(sys.stdin) if p[\"pane_id\"]==\"$p\"][0][\"dead\"])')\" = False ]" ||
+	alive() { [ "$(pane_field "$p" dead)" = false ]; }
+	until_ms 2500 alive ||
 	    fail "respawned pane still dead"
 }
 
@@ -210,7 +211,8 @@ test_replaced_and_ended_with_tmux_are_not_crashes() {
 	# The new agent is met as new (its own grace, then its prompt).
 	new=$(T display -p -t "$p" '#{pane_pid}')
 	[ "$new" != "$old" ] || fail "not respawned"
-	until_ms 10000 sh -c "[ \"\$($LISA -L $SOCK list --json | python3 -c 'import json,sys; print([p for p in json.load(sys.stdin) if p[\"pane_id\"]==\"$p\"][0][\"signals\"][\"process\"][\"agent_pid\"])')\" = $new ]" ||
+	met() { [ "$(pane_field "$p" agent_pid)" = "$new" ]; }
+	until_ms 10000 met ||
 	    fail "the new agent not met: $(pane_json "$p")"
 	L wait "$p" --until waiting_input --timeout 30 >/dev/null ||
 	    fail "the new agent: $(L status "$p")"

@@ -527,18 +527,20 @@ test_fleet_menu_with_300_agents() {
 	for s in T R1 R2; do
 		t=work
 		[ "$s" = T ] && t=main
+		# (one tmux client for the 95: a client each was 285 processes)
 		for i in $(seq 1 95); do
-			$s new-window -d -t "$t:" -n "q$i" "$TESTDIR/qbin/claude 1000000"
-		done
+			echo "new-window -d -t $t: -n q$i '$TESTDIR/qbin/claude 1000000'"
+		done >"$TESTDIR/quiet.tmux"
+		$s source-file "$TESTDIR/quiet.tmux" || fail "quiet agents on $s"
 		for i in 1 2 3 4 5; do
 			$s new-window -d -t "$t:" -n "w$i" "$FAKE/claude"
 		done
 	done
 	count() { L list --json | jget "len([p for p in d if p['agent'] == 'claude' and p['state']])"; }
 	waiting() { L list --json | jget "len([p for p in d if p['state'] == 'waiting_input'])"; }
-	until_ms 60000 sh -c "[ \"\$($LISA -L $SOCK list --json | python3 -c 'import json,sys; print(len([p for p in json.load(sys.stdin) if p[\"agent\"] == \"claude\" and p[\"state\"]]))')\" = 300 ]" ||
+	until_ms 60000 list_count_is '"agent":"claude","state":"' 300 ||
 	    fail "not 300 agents: $(count)"
-	until_ms 30000 sh -c "[ \"\$($LISA -L $SOCK list --json | python3 -c 'import json,sys; print(len([p for p in json.load(sys.stdin) if p[\"state\"] == \"waiting_input\"]))')\" -ge 15 ]" ||
+	until_ms 30000 list_count_ge '"state":"waiting_input"' 15 ||
 	    fail "not 15 waiting: $(waiting)"
 	attach_outer
 	O send-keys C-b a

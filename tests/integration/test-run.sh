@@ -258,7 +258,8 @@ test_failed_run_of_any_command_shows() {
 	# The run's record may say it ended before tmux says the pane died
 	# (the generic backend has no pidfd): the nudges below are into a
 	# pane lisa knows is dead.
-	until_ms 10000 sh -c "[ \"\$($LISA -L $SOCK list --json | python3 -c \"import json,sys; print([p['dead'] for p in json.load(sys.stdin) if p['pane_id']=='$pane'][0])\")\" = True ]" ||
+	dead() { [ "$(pane_field "$pane" dead)" = true ]; }
+	until_ms 10000 dead ||
 	    fail "never dead: $(L list)"
 	for force in "" --force; do
 		# shellcheck disable=SC2086

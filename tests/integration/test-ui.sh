@@ -391,7 +391,9 @@ test_menu_kill_refused_when_the_agent_changed() {
 	expect "$p" completed
 	T send-keys -t "$p" "$FAKE/claude" Enter
 	expect "$p" waiting_input prompt
-	until_ms 10000 sh -c "[ \"\$('$LISA' -L '$SOCK' status '$p' --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"incarnation\"])')\" != '$first' ]" ||
+	new_one() { _inc=$(pane_field "$p" incarnation) && [ -n "$_inc" ] &&
+	    [ "$_inc" != "$first" ]; }
+	until_ms 10000 new_one ||
 	    fail "the new agent is not a new incarnation: $first"
 	O send-keys y
 	expect_screen "not what it was when you chose"
@@ -514,14 +516,15 @@ test_menu_many_local_by_state() {
 	start_server main
 	start_helper
 	for i in $(seq 1 40); do
-		T new-window -d -t main: -n "q$i" "$TESTDIR/qbin/claude 1000000"
-	done
+		echo "new-window -d -t main: -n q$i '$TESTDIR/qbin/claude 1000000'"
+	done >"$TESTDIR/quiet.tmux"
+	T source-file "$TESTDIR/quiet.tmux" || fail "quiet agents"
 	for i in 1 2 3; do
 		T new-window -d -t main: -n "w$i" "$FAKE/claude"
 	done
-	until_ms 60000 sh -c "[ \"\$($LISA -L $SOCK list --json | python3 -c 'import json,sys; print(len([p for p in json.load(sys.stdin) if p[\"state\"] == \"waiting_input\"]))')\" = 3 ]" ||
+	until_ms 60000 list_count_is '"state":"waiting_input"' 3 ||
 	    fail "not 3 waiting: $(L list)"
-	until_ms 30000 sh -c "[ \"\$($LISA -L $SOCK list --json | python3 -c 'import json,sys; print(len([p for p in json.load(sys.stdin) if p[\"agent\"] == \"claude\" and p[\"state\"]]))')\" = 43 ]" ||
+	until_ms 30000 list_count_is '"agent":"claude","state":"' 43 ||
 	    fail "not 43 agents: $(L list)"
 	attach main:0 150 24
 	O send-keys C-b a
