@@ -14,8 +14,12 @@
 #include "watch.h"
 #include "tell.h"
 
-/* After a run ends, when to look for its wrapper's death (ms). */
+/*
+ * After a run ends, when to look for its wrapper's death (ms), and how many
+ * looks more, each twice as late, while it is still there (~32 s in all).
+ */
 #define RUNS_DEATH_LOOK 250
+#define RUNS_DEATH_LOOKS 7
 
 struct hrun {
 	char			 id[32];
@@ -25,6 +29,7 @@ struct hrun {
 	int			 attempt;
 	int			 started;	/* event sent */
 	int			 finished;	/* event sent */
+	int			 looks;		/* for the wrapper's death */
 	char			*termination;
 	int			 exit_code;
 	int			 signal;
@@ -373,6 +378,25 @@ runs_pane_exit(int pane, int *status, int *sig)
 	*sig = h->signal > 0 ? h->signal : -1;
 	*status = h->signal > 0 ? -1 : h->exit_code;
 	return (0);
+}
+
+/*
+ * The pane's run has ended and its wrapper, the pane's process, is still
+ * there: it waits for our answer to its last word, then goes, and on a busy
+ * machine that can take seconds. Without pidfd, and with a tmux that drops
+ * the SIGCHLD (no pane-died hook), only a look sees it go: when to look
+ * again (ms from now), or 0 once enough looks were spent.
+ */
+uint64_t
+runs_leave_look(int pane)
+{
+	struct hrun	*h;
+
+	if ((h = runs_find_pane(pane)) == NULL || !h->finished ||
+	    h->looks >= RUNS_DEATH_LOOKS - 1)
+		return (0);
+	h->looks++;
+	return ((uint64_t)RUNS_DEATH_LOOK << h->looks);
 }
 
 /* Someone ends this pane's run on purpose: the wrapper will say so. */

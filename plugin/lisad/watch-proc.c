@@ -210,6 +210,7 @@ watch_scan(struct pane *p)
 	int				 under[WATCH_MAX_PROCS];
 	uint64_t			 ticks = 0, now = time_mono_ms();
 	uint64_t			 boot, born, age, read_age, read_at;
+	uint64_t			 later;
 	long				 hz = sysconf(_SC_CLK_TCK);
 	int				 young;
 
@@ -268,6 +269,10 @@ watch_scan(struct pane *p)
 		return;
 	}
 	w->zombie_at = 0;
+	/* Its run ended and the wrapper has not left yet: look again. */
+	if ((later = runs_leave_look(p->id)) != 0 &&
+	    (w->rescan_at == 0 || now + later < w->rescan_at))
+		w->rescan_at = now + later;
 	for (i = 0; i < n && found == NULL; i++) {
 		if (nodes[i].state == 'Z')
 			continue;

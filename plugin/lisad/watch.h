@@ -256,6 +256,7 @@ int		 runs_update(const char *, char **);
 void		 runs_pane_json(struct buf *, int);
 int		 runs_is_run_pane(int);
 int		 runs_pane_exit(int, int *, int *);
+uint64_t	 runs_leave_look(int);
 void		 runs_mark_killed(int, const char *);
 int		 runs_retry_pane(struct pane *);
 

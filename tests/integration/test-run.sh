@@ -63,6 +63,60 @@ exit 3')
 	note "$(L runs | tail -n 1)"
 }
 
+# A run's wrapper that leaves seconds after its record says it finished
+# (it waits for the helper's answer first, and a busy machine may not run
+# it), with no pidfd and no pane-died hook (tmux < 3.6 drops a SIGCHLD now
+# and then, and then no hook fires): the helper's looks still see it go.
+# CI's valgrind run lost one: a single look at 250 ms, the wrapper still
+# there, and nothing after.
+test_run_wrapper_leaving_late_is_seen() {
+	[ "$(uname -s)" = Linux ] || skip "holds the wrapper with Linux's ptrace"
+	start_server main
+	LISAD_NO_PIDFD=1 start_helper
+	T set-hook -gu 'pane-died[5472]'
+	cmd=$(script late.sh "while [ ! -e '$TESTDIR/go' ]; do sleep 0.05; done; exit 3")
+	out=$(L run --name late -- "$cmd") || fail "lisa run: $out"
+	pane=$(echo "$out" | cut -d' ' -f3)
+	until_ms 10000 pane_known "$pane" || fail "pane unknown"
+	wrapper=$(T display -p -t "$pane" '#{pane_pid}')
+	# The helper held, the command ends: the wrapper writes its record and
+	# waits for the helper's answer to its word of it (the only wait after
+	# that write: a poll). It is held there too (not by SIGSTOP: tmux
+	# continues a pane's process that stops).
+	kill -STOP "$HELPER_PID"
+	touch "$TESTDIR/go"
+	waits_on_helper() {
+		grep -q '"lifecycle":"finished"' "$XDG_RUNTIME_DIR"/lisa/runs/*.json &&
+		    grep -q poll "/proc/$wrapper/wchan"
+	}
+	until_ms 8000 waits_on_helper ||
+	    { kill -CONT "$HELPER_PID"; fail "wrapper never asked: $(cat "/proc/$wrapper/wchan")"; }
+	python3 "$ROOT/tests/integration/hold.py" "$wrapper" "$TESTDIR/release" \
+	    >"$TESTDIR/hold.out" 2>&1 &
+	holder=$!
+	until_ms 5000 grep -q . "$TESTDIR/hold.out"
+	kill -CONT "$HELPER_PID"
+	if ! grep -q '^held$' "$TESTDIR/hold.out"; then
+		wait "$holder"
+		skip "$(cat "$TESTDIR/hold.out")"
+	fi
+	until_ms $((5000 * SLOW)) event_ts "$pane" run_finished ||
+	    { touch "$TESTDIR/release"; fail "the helper never read the end: $(L events)"; }
+	# The wrapper stays well past the helper's first look (250 ms).
+	ts=$(event_ts "$pane" run_finished)
+	past() { [ $(($(now_ms) - ts)) -ge 1500 ]; }
+	until_ms 5000 past
+	[ "$(pane_field "$pane" dead)" = false ] ||
+	    { touch "$TESTDIR/release"; fail "dead before its wrapper left"; }
+	touch "$TESTDIR/release"
+	wait "$holder"
+	until_ms 10000 proc_gone "$wrapper" || fail "wrapper stayed"
+	t0=$(now_ms)
+	until_ms 20000 field_is "$pane" exit_status 3 ||
+	    fail "its leaving never seen: $(pane_json "$pane")"
+	note "seen $(($(now_ms) - t0)) ms after the wrapper left, via $(L events | grep "$pane *died" | sed 's/.*via //')"
+}
+
 test_stderr_line_cut_on_utf8_boundary() {
 	start_server main
 	start_helper
