@@ -3,8 +3,10 @@
 sends SIGCONT to a pane's process that stops (server_child_stopped), so a
 test that needs a pane's process to stay put a while holds it as a
 debugger would (Linux ptrace: seize, interrupt; detach lets it go).
-Prints "held" once it is, then waits. Exits 2 (and prints why) if it
-cannot trace the process (another user's, or ptrace_scope).
+Prints "held" once it is, then waits; a minute at most (a test that
+failed meanwhile leaves no process held, nor this one). Exits 2 (and
+prints why) if it cannot trace the process (another user's, or
+ptrace_scope).
 
     hold.py PID FILE
 """
@@ -31,7 +33,8 @@ def main():
     libc.ptrace(PTRACE_INTERRUPT, pid, None, None)
     os.waitpid(pid, WALL)
     print("held", flush=True)
-    while not os.path.exists(release):
+    deadline = time.monotonic() + 60
+    while not os.path.exists(release) and time.monotonic() < deadline:
         time.sleep(0.02)
     libc.ptrace(PTRACE_DETACH, pid, None, None)
 

@@ -78,19 +78,27 @@ test_run_wrapper_leaving_late_is_seen() {
 	out=$(L run --name late -- "$cmd") || fail "lisa run: $out"
 	pane=$(echo "$out" | cut -d' ' -f3)
 	until_ms 10000 pane_known "$pane" || fail "pane unknown"
+	# (and its wrapper's first word, that it runs, is heard and answered)
+	until_ms 10000 event_ts "$pane" run_started || fail "run never started"
 	wrapper=$(T display -p -t "$pane" '#{pane_pid}')
+	[ -r "/proc/$wrapper/wchan" ] || skip "no /proc/PID/wchan to see the wrapper wait"
+	# Where the wrapper waits (a poll either way): for its command, with
+	# no socket open; for the helper's answer, on a socket to it.
+	on_socket() { ls -l "/proc/$wrapper/fd" 2>/dev/null | grep -q 'socket:'; }
+	polls() { grep -q poll "/proc/$wrapper/wchan"; }
+	for_command() { polls && ! on_socket; }
+	until_ms 10000 for_command || fail "wrapper not waiting for its command"
 	# The helper held, the command ends: the wrapper writes its record and
-	# waits for the helper's answer to its word of it (the only wait after
-	# that write: a poll). It is held there too (not by SIGSTOP: tmux
-	# continues a pane's process that stops).
+	# waits for the helper's answer to its word of it. It is held there
+	# too (not by SIGSTOP: tmux continues a pane's process that stops).
 	kill -STOP "$HELPER_PID"
 	touch "$TESTDIR/go"
 	waits_on_helper() {
 		grep -q '"lifecycle":"finished"' "$XDG_RUNTIME_DIR"/lisa/runs/*.json &&
-		    grep -q poll "/proc/$wrapper/wchan"
+		    polls && on_socket
 	}
 	until_ms 8000 waits_on_helper ||
-	    { kill -CONT "$HELPER_PID"; fail "wrapper never asked: $(cat "/proc/$wrapper/wchan")"; }
+	    { kill -CONT "$HELPER_PID"; fail "wrapper never asked: $(cat "/proc/$wrapper/wchan"), $(ps -o stat=,args= -p "$wrapper"), $(cat "$XDG_RUNTIME_DIR"/lisa/runs/*.json)"; }
 	python3 "$ROOT/tests/integration/hold.py" "$wrapper" "$TESTDIR/release" \
 	    >"$TESTDIR/hold.out" 2>&1 &
 	holder=$!
