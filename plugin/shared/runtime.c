@@ -237,11 +237,14 @@ runtime_write_file(const char *path, const char *data, size_t len)
 	if (len == 0)
 		return (unlink(path) == 0 || errno == ENOENT ? 0 : -1);
 	xasprintf(&tmp, "%s.tmp", path);
-	fd = open(tmp, O_WRONLY|O_CREAT|O_TRUNC|O_NOFOLLOW|O_CLOEXEC, 0600);
-	errno = 0;
-	if (fd != -1 && write(fd, data, len) == (ssize_t)len &&
-	    rename(tmp, path) == 0)
-		ok = 1;
+	/* (open's errno kept: a read-only directory is not a full disk) */
+	if ((fd = open(tmp, O_WRONLY|O_CREAT|O_TRUNC|O_NOFOLLOW|O_CLOEXEC,
+	    0600)) != -1) {
+		errno = 0;
+		if (write(fd, data, len) == (ssize_t)len &&
+		    rename(tmp, path) == 0)
+			ok = 1;
+	}
 	/* (a short write says nothing: the disk was full) */
 	saved = errno != 0 ? errno : ENOSPC;
 	if (!ok)

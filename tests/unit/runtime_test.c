@@ -4,6 +4,7 @@
  */
 #include <sys/stat.h>
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -140,6 +141,11 @@ test_state_files(void **state)
 	assert_int_equal(runtime_write_file(path, "", 0), 0);
 	assert_int_equal(access(path, F_OK), -1);
 	assert_int_equal(runtime_write_file(path, "", 0), 0);
+	/* A file that cannot be made says why (not "disk full"). */
+	snprintf(path, sizeof path, "%s/none/x.live", base);
+	errno = 0;
+	assert_int_equal(runtime_write_file(path, "a\n", 2), -1);
+	assert_int_equal(errno, ENOENT);
 	/* A link planted in its place is not read. */
 	snprintf(link_path, sizeof link_path, "%s/y.live", base);
 	assert_int_equal(symlink("/etc/passwd", link_path), 0);
