@@ -12,6 +12,7 @@
 #define WATCH_YOUNG_RESCAN 150
 #define WATCH_START_WINDOW 10000 /* ms: an agent this new is starting */
 #define WATCH_EXEC_RESCAN 50	/* ms: a process mid-exec looked at again */
+#define WATCH_EXE_TRIES	5	/* looks for an agent's program, at most */
 /* tmux's own word of a death (pane-died) gets this long before ours. */
 #define WATCH_ZOMBIE_GRACE 500
 #define WATCH_EXIT_SETTLE 300	/* ms for a shell to report an agent's exit */

@@ -328,8 +328,8 @@ watch_scan(struct pane *p)
 		resume_argv_id(argv, argc, w->argv_session,
 		    sizeof w->argv_session);
 		free(w->agent_exe);
-		w->agent_exe = watch_agent_exe(nodes[agent_i].pid,
-		    argc > 0 ? argv[agent_argv_word(found, argv, argc)] : NULL);
+		w->agent_exe = NULL;
+		w->agent_exe_tries = 0;
 		w->agent_pid = nodes[agent_i].pid;
 		w->agent_pane_pid = p->pid;
 		w->agent_start = nodes[agent_i].start;
@@ -365,6 +365,25 @@ watch_scan(struct pane *p)
 			w->agent_ev = loop_add(w->agent_pidfd, POLLIN,
 			    watch_agent_exited, p);
 		publish_keep_failed(p);
+	}
+	/*
+	 * Its program, while not found: an exec between the look that met
+	 * it and this read (sh, then env, then node: the same pid, so no
+	 * new sighting) leaves its environment empty for a moment, and a
+	 * record without it would resume the bare name. Looked for again,
+	 * sooner than the next event might bring a look.
+	 */
+	if (w->agent_exe == NULL && w->agent_exe_tries < WATCH_EXE_TRIES &&
+	    argc > 0) {
+		w->agent_exe = watch_agent_exe(nodes[agent_i].pid,
+		    argv[agent_argv_word(found, argv, argc)]);
+		if (w->agent_exe == NULL && ++w->agent_exe_tries <
+		    WATCH_EXE_TRIES) {
+			log_debug("pane %%%d: agent's program not found yet",
+			    p->id);
+			watch_rescan_in(p, (uint64_t)WATCH_EXEC_RESCAN <<
+			    (2 * w->agent_exe_tries));
+		}
 	}
 	w->agent_alive = 1;
 	watch_looked(w, nodes, n, agent_i, read_at);

@@ -91,6 +91,7 @@ struct watch {
 	char			 claude_session_id[64];
 	char			 argv_session[64];  /* --resume ID it began with */
 	char			*agent_exe;	/* its program's path (resume) */
+	int			 agent_exe_tries; /* looks that found none */
 	char			 chat_session[64];  /* its chat log's (Gemini, Qwen) */
 	int			 oc_past_wait;	/* OpenCode: tries left at the log's past */
 	char			*session_cwd;	/* its directory, as its files say */

@@ -5,43 +5,7 @@
 
 . "$ROOT/tests/integration/agents.sh"
 . "$ROOT/tests/integration/client.sh"
-
-start_resume() {
-	export HOME="$TESTDIR/home" XDG_STATE_HOME="$TESTDIR/state"
-	export FAKE_AGENT_LOG="$TESTDIR/agent.log"
-	# (a resumed agent is run by name, as a person's PATH finds it)
-	export PATH="$FAKE:$PATH"
-	mkdir -p "$HOME" "$TESTDIR/proj/a b"
-	start_server main
-	start_helper
-}
-
-records() { cat "$XDG_STATE_HOME"/lisa/agents/*.agents 2>/dev/null; }
-
-# The fake OpenCode in pane $1 is up (its banner); its first prompt, and
-# the session it makes for it in $log; that session's id.
-opencode_up() {
-	until_ms 15000 sh -c "tmux -L $SOCK capture-pane -p -t $1 | grep -q '(fake)'" ||
-	    fail "no opencode in $1: $(T capture-pane -p -t "$1")"
-}
-opencode_first_prompt() {
-	T send-keys -t "$1" 'work 0.2' Enter
-	until_ms 10000 grep -q "message=created id=ses_fake" "$log" ||
-	    fail "the fake made no session: $(cat "$log" 2>/dev/null)"
-}
-opencode_logged_id() {
-	sed -n 's/.* id=\(ses_fake[0-9]*OpenCode\) .*parentID=undefined.*/\1/p' "$log"
-}
-
-# lisa resume --dry-run's commands as a shell reads them (they are to be
-# pasted): a line "--" before each command, then a word a line.
-dry_words() {
-	python3 -c 'import shlex, sys
-for line in sys.stdin.read().splitlines():
-    print("--")
-    for w in shlex.split(line):
-        print(w)'
-}
+. "$ROOT/tests/integration/resume.sh"
 
 # Kill the server with a Claude in it, start another: lisa resume lists
 # it and brings it back with `claude --resume ID`, in its window and
@@ -620,6 +584,32 @@ test_resume_runs_its_path_and_keeps_one_that_fails() {
 	L resume 1 >/dev/null 2>&1 || rc=$?
 	[ "$rc" = 1 ] || fail "a second try: exit $rc"
 	L resume | grep -q "$id" || fail "used up by a second try: $(L resume)"
+}
+
+# An agent met while its program is not there yet: a process that names
+# it (sh -c ... copilot, whose argv is what lisa knows Copilot by) with no
+# PATH in its environment, which then execs the agent (env, then python:
+# the same pid, so no new sighting). Its record gets the program once it
+# runs (CI's ASan run caught the moment between env and the agent, and
+# resumed the bare name).
+test_resume_program_found_after_an_exec() {
+	export HOME="$TESTDIR/home" XDG_STATE_HOME="$TESTDIR/state"
+	mkdir -p "$HOME" "$TESTDIR/proj/w"
+	start_server main
+	start_helper
+	# (HOME alone: lisa meets it with no PATH to look in)
+	T new-window -d -t main:3 -n alpha -c "$TESTDIR/proj/w" \
+	    "exec env -i HOME='$HOME' /bin/sh -c 'sleep 1.5; exec env PATH=\"\$1\" copilot' copilot '$FAKE:/usr/bin:/bin'"
+	c=$(T display -p -t main:3 '#{pane_id}')
+	until_ms 10000 sh -c "$LISA -L $SOCK status $c --json | grep -q '\"agent_session\":\"0000fa4e'" ||
+	    fail "no session id: $(L status "$c" --json)"
+	until_ms 10000 sh -c "cat '$XDG_STATE_HOME'/lisa/agents/*.agents 2>/dev/null | grep -q '\"exe\":\"$FAKE/copilot\"'" ||
+	    fail "no program recorded: $(records)"
+	# (the generic backend splits ps's args at spaces: the script's words
+	# come first, and it meets the agent after its exec)
+	[ "$SYSTEM" = generic ] ||
+	    helper_said "%${c#%}: agent's program not found yet" ||
+	    fail "not met before its exec: $(helper_log | grep "%${c#%}:" | head -n 20)"
 }
 
 # Issue 42: a session made anew gets its windows at the indexes they had
