@@ -5,6 +5,18 @@
 # environment).
 unset MAKEFLAGS MFLAGS MAKELEVEL CC CFLAGS BUILD BIN
 
+# Most tests here build lisa from a copy (lisa.tmux, TPM, the submodule's
+# jsmn), run the tree's bin/ (make demo) or only a script: they test the
+# default build whatever binaries the suite was given. Under a suite of
+# other binaries (make OSDEP=generic test, make check-asan) each would be
+# an exact duplicate of make test's run, and minutes of compiling: skipped
+# there, saying so.
+default_build_only() {
+	[ "$(cd "$(dirname "$LISA")" && pwd -P)" = \
+	    "$(cd "$ROOT/bin" 2>/dev/null && pwd -P)" ] ||
+	    skip "a test of the default build (a copy's, bin/, or a script), not of $(dirname "$LISA"): make test runs it"
+}
+
 # A first install, as the human at the client sees it: lisa.tmux returns
 # at once (tmux start-up must not wait for the compiler), says it builds,
 # then that it is ready, and the helper it starts is the copy's. Loaded
@@ -12,6 +24,7 @@ unset MAKEFLAGS MFLAGS MAKELEVEL CC CFLAGS BUILD BIN
 # build for what were two tests: a build is most of their CPU.)
 # long: builds lisa
 test_lisa_tmux_builds_in_background_then_starts() {
+	default_build_only
 	. "$ROOT/tests/integration/client.sh"
 	copy="$TESTDIR/plugin"
 	mkdir -p "$copy"
@@ -67,6 +80,7 @@ test_lisa_tmux_builds_in_background_then_starts() {
 # and nothing is left behind. Then what that user sees in the status line.
 # long: builds lisa
 test_tpm_install_from_clean_tmux_conf() {
+	default_build_only
 	export HOME="$TESTDIR/home"
 	export XDG_CACHE_HOME="$TESTDIR/cache"
 	plugins="$HOME/.tmux/plugins"
@@ -121,6 +135,7 @@ CONF
 # nothing behind (no directory, no server, no helper, no runtime file),
 # and never touches a server it did not start, even one named lisa-demo.
 test_demo_leaves_nothing_behind() {
+	default_build_only
 	# A socket directory of this test's own: two suites at once (CI runs
 	# 3.3a and 3.5a side by side) would share the name lisa-demo.
 	export TMUX_TMPDIR="$TESTDIR/tmux"
@@ -205,6 +220,7 @@ busybox_path() {
 
 # long: builds lisa
 test_lisa_tmux_builds_under_busybox() {
+	default_build_only
 	busybox_path
 	copy="$TESTDIR/plugin"
 	mkdir -p "$copy/bin"
@@ -228,6 +244,7 @@ test_lisa_tmux_builds_under_busybox() {
 # to run (Xcode's tools, Homebrew, the jsmn submodule) instead of failing
 # on a Debian command. uname says Darwin; nothing else is on PATH.
 test_install_deps_on_a_mac_says_what_to_run() {
+	default_build_only
 	busybox_path
 	mac="$TESTDIR/mac"
 	mkdir -p "$mac"
@@ -250,6 +267,7 @@ test_install_deps_on_a_mac_says_what_to_run() {
 
 # make demo's script under the same userland.
 test_demo_runs_under_busybox() {
+	default_build_only
 	busybox_path
 	export TMUX_TMPDIR="$TESTDIR/tmux"
 	mkdir -m 700 "$TMUX_TMPDIR" "$TESTDIR/tmp"
@@ -270,6 +288,7 @@ test_demo_runs_under_busybox() {
 # the point, not the optimiser (-O0 took a third less CPU).
 # long: builds lisa's CLI
 test_jsmn_from_the_submodule() {
+	default_build_only
 	copy="$TESTDIR/tree"
 	mkdir -p "$copy"
 	cp -r "$ROOT/Makefile" "$ROOT/control" "$ROOT/plugin" "$copy/"
