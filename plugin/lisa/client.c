@@ -441,6 +441,34 @@ client_self(void)
  * (CMD_FIND_CANFAIL), so capture-pane, which refuses one, checks it first
  * in the same tmux call.
  */
+/*
+ * A pane id the helper knows is a pane of this server (it hears tmux say
+ * so): taken as it is, with no tmux client started (the suites' waits ask
+ * by id hundreds of times a minute, a tmux process each). tmux's own word
+ * otherwise: a pane the helper does not know (yet), another form of
+ * target, no helper.
+ */
+static int
+client_known_pane(struct lisa_ctx *ctx, const char *target)
+{
+	struct json_doc	*d;
+	char		*cause = NULL;
+	int		 known;
+
+	if (target[0] != '%' || target[1] == '\0' ||
+	    target[1 + strspn(target + 1, "0123456789")] != '\0' ||
+	    strlen(target) > 12)
+		return (0);
+	if (client_ask_pane(ctx, "status", target, &d, &cause) != 0) {
+		free(cause);
+		return (0);
+	}
+	/* (a pane it does not know: {"pane_id":..,"state":"not_found"}) */
+	known = json_get(d, json_get(d, 0, "pane"), "pane_pid") != -1;
+	json_free(d);
+	return (known);
+}
+
 char *
 client_resolve(struct lisa_ctx *ctx, const char *target)
 {
@@ -458,6 +486,8 @@ client_resolve(struct lisa_ctx *ctx, const char *target)
 		    "pane, e.g. %%3 or session:1.0\n");
 		exit(2);
 	}
+	if (client_known_pane(ctx, target))
+		return (xstrdup(target));
 	argv[12] = argv[17] = target;
 	rc = client_capture_err("tmux", argv, &out, 1);
 	/* The pane id is the last line (the first is the pane's top row). */

@@ -116,3 +116,36 @@ assert q["text"] == "Would you like to run the following command?", q' ||
 	[ "$(L status "$c" --json | jget "d['question']")" = null ] ||
 	    fail "a question while it works: $(L status "$c" --json)"
 }
+
+# A pane id the helper knows is taken as it is: lisa status, wait and
+# details by id start no tmux client (the suites ask by id hundreds of
+# times a minute, each a tmux process). Any other target, and an id the
+# helper does not know, are tmux's to resolve, in tmux's words.
+test_pane_id_resolved_without_a_tmux_client() {
+	start_plain
+	mkdir -p "$TESTDIR/shim"
+	printf '#!/bin/sh\necho "$*" >>"%s"\nexec "%s" "$@"\n' \
+	    "$TESTDIR/tmux.log" "$(command -v tmux)" >"$TESTDIR/shim/tmux"
+	chmod +x "$TESTDIR/shim/tmux"
+	p=$(T display -p -t main:0 '#{pane_id}')
+	until_ms 10000 sh -c "$LISA -L $SOCK status $p | grep -qv not_found" ||
+	    fail "the helper never knew $p: $(L status "$p")"
+	: >"$TESTDIR/tmux.log"
+	(
+		PATH="$TESTDIR/shim:$PATH"
+		L status "$p" >/dev/null || fail "status $p"
+		L wait "$p" --timeout 1 >/dev/null 2>&1
+		L details "$p" >/dev/null || fail "details $p"
+	)
+	[ ! -s "$TESTDIR/tmux.log" ] ||
+	    fail "tmux clients started: $(cat "$TESTDIR/tmux.log")"
+	(
+		PATH="$TESTDIR/shim:$PATH"
+		L status main:0 | grep -q "^$p" || fail "main:0: $(L status main:0)"
+		L status %99 2>"$TESTDIR/err" && fail "status %99: exit 0"
+		grep -q "can't find pane: %99" "$TESTDIR/err" ||
+		    fail "%99: $(cat "$TESTDIR/err")"
+	)
+	[ "$(grep -c "capture-pane" "$TESTDIR/tmux.log")" = 2 ] ||
+	    fail "main:0 and %99 not tmux's to resolve: $(cat "$TESTDIR/tmux.log")"
+}
