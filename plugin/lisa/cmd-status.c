@@ -1,7 +1,8 @@
 /*
  * lisa status / explain / wait: the classification, asked of the helper.
  * Targets are resolved by tmux itself (client_resolve), so "work:1.0", a
- * session name or "%3" mean what they mean in tmux.
+ * session name or "%3" mean what they mean in tmux (a pane id the helper
+ * knows, from tmux's events, without a tmux client).
  */
 #include <sys/wait.h>
 
