@@ -400,6 +400,13 @@ watch_output(struct pane *p, const char *data, size_t len)
 		    time_mono_ms() - w->output_scan_at >= WATCH_RESCAN) {
 			w->output_scanned = w->scan = 1;
 			w->output_scan_at = time_mono_ms();
+			/*
+			 * A look from before these bytes (generic: the ps
+			 * that ran while they came, kept a moment) shows the
+			 * program that exec'd into the agent, and a quiet
+			 * agent would bring no other.
+			 */
+			proc_forget();
 			watch_touch(p);
 		}
 		return;
