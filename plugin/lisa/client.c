@@ -435,13 +435,6 @@ client_self(void)
 }
 
 /*
- * TARGET (or $TMUX_PANE) to "%N"; NULL, after tmux's own words on stderr,
- * if tmux has no such pane. Exactly as tmux would take it: display-message
- * alone falls back to the current pane on a target it cannot find
- * (CMD_FIND_CANFAIL), so capture-pane, which refuses one, checks it first
- * in the same tmux call.
- */
-/*
  * A pane id the helper knows is a pane of this server (it hears tmux say
  * so): taken as it is, with no tmux client started (the suites' waits ask
  * by id hundreds of times a minute, a tmux process each). tmux's own word
@@ -469,6 +462,13 @@ client_known_pane(struct lisa_ctx *ctx, const char *target)
 	return (known);
 }
 
+/*
+ * TARGET (or $TMUX_PANE) to "%N"; NULL, after tmux's own words on stderr,
+ * if tmux has no such pane. Exactly as tmux would take it: display-message
+ * alone falls back to the current pane on a target it cannot find
+ * (CMD_FIND_CANFAIL), so capture-pane, which refuses one, checks it first
+ * in the same tmux call.
+ */
 char *
 client_resolve(struct lisa_ctx *ctx, const char *target)
 {
