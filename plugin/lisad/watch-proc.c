@@ -370,11 +370,13 @@ watch_scan(struct pane *p)
 	 * Its program, while not found: an exec between the look that met
 	 * it and this read (sh, then env, then node: the same pid, so no
 	 * new sighting) leaves its environment empty for a moment, and a
-	 * record without it would resume the bare name. Looked for again,
-	 * sooner than the next event might bring a look.
+	 * record without it would resume the bare name. Looked for again
+	 * at each look while it starts (a wrapper that execs it late meets
+	 * many), the first few sooner than the next event might bring one.
 	 */
-	if (w->agent_exe == NULL && w->agent_exe_tries < WATCH_EXE_TRIES &&
-	    argc > 0) {
+	if (w->agent_exe == NULL && argc > 0 &&
+	    (w->agent_exe_tries < WATCH_EXE_TRIES ||
+	    now - w->agent_since < WATCH_START_WINDOW)) {
 		w->agent_exe = watch_agent_exe(nodes[agent_i].pid,
 		    argv[agent_argv_word(found, argv, argc)]);
 		if (w->agent_exe == NULL && ++w->agent_exe_tries <
