@@ -454,40 +454,6 @@ test_title_from_before_the_agent_is_not_its() {
 	return 0
 }
 
-# The generic backend: bytes that came while a look's ps ran are news that
-# ps has not seen. An agent exec'd into an old pane, that draws its screen
-# once and waits, is seen (CI's generic run: the look those bytes brought
-# took the ps that had just ended, which showed the shell before the
-# exec, and no other look came). A ps on the helper's PATH makes that
-# moment: armed, it lets the pane exec while its own snapshot is taken.
-test_agent_that_writes_once_seen_after_a_slow_ps() {
-	[ "$SYSTEM" = generic ] || skip "ps snapshots are the generic backend's"
-	export HOME="$TESTDIR/home" FAKE_AGENT_LOG="$TESTDIR/agent.log"
-	export FAKE_AGENT_NO_SESSION=1 FAKE_AGENT_NO_TITLE=1
-	mkdir -p "$HOME" "$TESTDIR/slow"
-	cat >"$TESTDIR/slow/ps" <<EOF
-#!/bin/sh
-out=\$($(command -v ps) "\$@")
-if rm "$TESTDIR/arm" 2>/dev/null; then
-	: >"$TESTDIR/go"
-	sleep 1.5
-fi
-printf '%s\n' "\$out"
-EOF
-	chmod +x "$TESTDIR/slow/ps"
-	PATH="$TESTDIR/slow:$PATH" start_server main
-	PATH="$TESTDIR/slow:$PATH" start_helper
-	T new-window -d -t main:1 "until [ -e '$TESTDIR/arm' ]; do sleep 0.05; done; echo armed; until [ -e '$TESTDIR/go' ]; do sleep 0.05; done; exec '$FAKE/claude'"
-	p=$(T display -p -t main:1 '#{pane_id}')
-	until_ms 10000 sh -c "$LISA -L $SOCK status $p | grep -qv not_found" ||
-	    fail "pane not known: $(L status "$p")"
-	sleep 1.2	# (no longer young: no look of its own to come)
-	: >"$TESTDIR/arm"
-	until_ms 10000 test -e "$TESTDIR/go" || fail "no look after its output"
-	until_ms 10000 sh -c "$LISA -L $SOCK status $p --json | grep -q claude" ||
-	    fail "agent not seen: $(L status "$p")"
-}
-
 # The same title, set by a wrapper before the agent began and by the agent
 # itself once it runs: the second is the agent's. (lisa took an unchanged
 # title for no news, and the agent's own went unread: the generic suite's
