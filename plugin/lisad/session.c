@@ -672,7 +672,12 @@ session_close(struct session *s)
 	loop_del(s->wev);
 	s->wev = NULL;
 	ctl_client_close_write(s->ctl);
-	pane_session_gone(s->id, 0);
+	/*
+	 * A server seen to exit before its clients said so (killed: its
+	 * pidfd first) closed its panes: their ends are told as if %exit
+	 * had come first, or an agent's end heard then was lost.
+	 */
+	pane_session_gone(s->id, lisad.server_gone);
 }
 
 void
