@@ -510,6 +510,7 @@ pane_capture_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 		p->watch->resync_asked = 0;
 	if (!ok || p->watch == NULL)
 		return;
+	watch_output_dropped(p);
 	watch_screen(p, body, len, asked);
 	log_debug("pane %%%d resynced (%zu bytes of screen)", p->id, len);
 }

@@ -6,6 +6,7 @@
 #define WATCH_INT_H
 
 #define WATCH_MAX_PROCS	256
+#define WATCH_RESCAN	1000	/* ms between tree looks while output flows */
 #define WATCH_CPU_BUSY	5	/* percent of a core since the last look */
 #define WATCH_TOOL_AGE	500	/* ms a child lives before it is a tool */
 #define WATCH_YOUNG_PANE 1000	/* ms: a pane this new may still exec */
@@ -33,6 +34,7 @@ void	watch_reset_run(struct watch *);
 void	watch_shell_words(struct pane *, const char *, size_t);
 void	watch_agent_gone(struct pane *);
 void	watch_scan(struct pane *);
+void	watch_scan_later(struct pane *);
 void	watch_capture(struct pane *);
 
 #endif

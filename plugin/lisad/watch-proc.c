@@ -526,3 +526,42 @@ watch_reload(void)
 		watch_touch(p);
 	}
 }
+
+/*
+ * Bytes from a pane with no agent within the second after the look they
+ * brought last: that look may have come before what they show (a program
+ * that exec'd into an agent, which drew once and waits), and a quiet
+ * agent brings no other. One more look when the second is up; more bytes
+ * until then change nothing. (A deadline, not a poll: bytes arm it.)
+ */
+void
+watch_scan_later(struct pane *p)
+{
+	struct watch	*w = p->watch;
+	uint64_t	 at = w->output_scan_at + WATCH_RESCAN, now = time_mono_ms();
+
+	w->output_unscanned = 1;
+	if (w->rescan_at == 0 || at < w->rescan_at)
+		w->rescan_at = at;
+	if (!w->timer.armed || w->timer.when > at)
+		loop_timer_add(&w->timer, at > now ? at - now : 0);
+}
+
+/*
+ * tmux dropped output of the pane that we never saw (we fell behind: a
+ * pause) and its screen was read again: for a pane with no agent, those
+ * bytes may have been an agent starting, as any output would.
+ */
+void
+watch_output_dropped(struct pane *p)
+{
+	struct watch	*w = p->watch;
+
+	if (w->agent_seen)
+		return;
+	w->scan = 1;
+	w->output_scanned = 1;
+	w->output_scan_at = time_mono_ms();
+	w->output_unscanned = 0;
+	proc_forget();
+}

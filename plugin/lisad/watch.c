@@ -16,7 +16,6 @@
 #include "tell.h"
 #include "watch-int.h"
 
-#define WATCH_RESCAN	1000	/* ms between tree looks while output flows */
 #define WATCH_LOOKS	100	/* tree looks a second shared by those */
 #define WATCH_GAP_SLACK	100	/* ms: a timer a little early still looks */
 
@@ -400,6 +399,7 @@ watch_output(struct pane *p, const char *data, size_t len)
 		    time_mono_ms() - w->output_scan_at >= WATCH_RESCAN) {
 			w->output_scanned = w->scan = 1;
 			w->output_scan_at = time_mono_ms();
+			w->output_unscanned = 0;
 			/*
 			 * A look from before these bytes (generic: the ps
 			 * that ran while they came, kept a moment) shows the
@@ -408,7 +408,8 @@ watch_output(struct pane *p, const char *data, size_t len)
 			 */
 			proc_forget();
 			watch_touch(p);
-		}
+		} else if (!w->output_unscanned)
+			watch_scan_later(p);
 		return;
 	}
 	if (w->agent_alive)
@@ -622,6 +623,12 @@ watch_run(void *arg)
 	if (w->rescan_at != 0 && time_mono_ms() >= w->rescan_at) {
 		w->rescan_at = 0;
 		w->scan = 1;
+	}
+	/* (bytes that came after the last look: this one is theirs) */
+	if (w->output_unscanned && w->scan && !w->agent_seen) {
+		w->output_unscanned = 0;
+		w->output_scan_at = time_mono_ms();
+		proc_forget();
 	}
 	if (w->scan || (!w->touched && w->agent_alive &&
 	    !watch_scan_waits(p, time_mono_ms())))

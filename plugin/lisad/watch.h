@@ -70,6 +70,7 @@ struct watch {
 	size_t			 shell_words_left; /* bytes to look at for it */
 	int			 output_scanned;
 	uint64_t		 output_scan_at;	/* mono ms */
+	int			 output_unscanned; /* bytes since: a look due */
 	uint64_t		 watch_since;	/* lisa began to watch the pane */
 	uint64_t		 young_at;	/* a new child may be a tool */
 	uint64_t		 rescan_at;	/* a new pane: look again then */
@@ -179,6 +180,7 @@ struct watch {
 void		 watch_new(struct pane *);
 void		 watch_free(struct pane *);
 void		 watch_output(struct pane *, const char *, size_t);
+void		 watch_output_dropped(struct pane *);
 void		 watch_title(struct pane *, const char *);
 void		 watch_changed(struct pane *);
 void		 watch_screen(struct pane *, const char *, size_t, uint64_t);

@@ -103,3 +103,59 @@ test_flood_after_helper_stall() {
 	note "while stopped the writer looped $((c2 - c1)) times; resyncs after: $(pane_field "$p" resyncs)"
 	return 0
 }
+
+# Agents that start with no word but their screen (a shell that execs
+# one keeps the pane's process; here no title, no session file, no
+# window rename either), drawn once, then quiet.
+quiet_agent_env() {
+	export HOME="$TESTDIR/home" FAKE_AGENT_LOG="$TESTDIR/agent.log"
+	export FAKE_AGENT_NO_SESSION=1 FAKE_AGENT_NO_TITLE=1
+	mkdir -p "$HOME"
+	start_server main
+	T set -g automatic-rename off
+	start_helper
+}
+is_claude() { [ "$(pane_field "$1" agent)" = claude ]; }
+drawn() { T capture-pane -p -t "$1" | grep -q 'for shortcuts'; }
+
+# Its screen within the second after output that brought a look (at
+# most one a second while output flows, for a pane with no agent): that
+# look saw the shell, and the bytes after it brought none.
+test_agent_exec_within_a_second_of_output_is_seen() {
+	quiet_agent_env
+	# (a loop of the shell's own, no child: a child is looked at again
+	# when it comes of age, which would find the agent by itself)
+	T new-window -d -t main:1 "until [ -e '$TESTDIR/go' ]; do sleep 0.05; done; echo tick; i=0; while [ \$i -lt 30000 ]; do i=\$((i + 1)); done; exec '$ROOT/tests/fake/claude'"
+	p=$(T display -p -t main:1 '#{pane_id}')
+	until_ms 5000 pane_known "$p" || fail "pane unknown"
+	sleep 1.5	# (no longer young: no look of its own to come)
+	: >"$TESTDIR/go"
+	until_ms 10000 drawn "$p" || fail "no prompt drawn"
+	until_ms 10000 is_claude "$p" || fail "agent not seen: $(L status "$p")"
+}
+
+# Its screen dropped by tmux (we fell behind: %pause): the resync re-read
+# the screen but did not look for an agent. The helper is stopped while
+# another pane writes more than our pipe holds, so that this one's
+# screen waits in tmux, which a pause of it then drops.
+test_agent_started_while_output_dropped_is_seen() {
+	quiet_agent_env
+	T new-window -d -t main:1 "until [ -e '$TESTDIR/go' ]; do sleep 0.05; done; exec '$ROOT/tests/fake/claude'"
+	T new-window -d -t main:2 "until [ -e '$TESTDIR/flood' ]; do sleep 0.05; done; head -c 3000000 /dev/zero | tr '\\0' x; : >'$TESTDIR/flooded'; sleep 600"
+	p=$(T display -p -t main:1 '#{pane_id}')
+	until_ms 5000 pane_known "$p" || fail "pane unknown"
+	client=$(T list-clients -F '#{client_name} #{client_control_mode}' | awk '$2 == 1 { print $1; exit }')
+	[ -n "$client" ] || fail "no control client"
+	sleep 1.5	# (no longer young: no look of its own to come)
+	kill -STOP "$HELPER_PID"
+	: >"$TESTDIR/flood"
+	until_ms 10000 test -e "$TESTDIR/flooded" ||
+	    { kill -CONT "$HELPER_PID"; fail "no flood"; }
+	: >"$TESTDIR/go"
+	until_ms 10000 drawn "$p" || { kill -CONT "$HELPER_PID"; fail "no prompt drawn"; }
+	T refresh-client -t "$client" -A "$p:pause"
+	kill -CONT "$HELPER_PID"
+	until_ms 10000 sh -c "'$LISA' -L '$SOCK' events | grep -q '$p *resync'" ||
+	    fail "no resync: $(L events)"
+	until_ms 10000 is_claude "$p" || fail "agent not seen: $(L status "$p")"
+}
