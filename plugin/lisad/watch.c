@@ -625,7 +625,7 @@ watch_run(void *arg)
 		w->scan = 1;
 	}
 	/* (bytes that came after the last look: this one is theirs) */
-	if (w->output_unscanned && w->scan && !w->agent_seen) {
+	if (w->output_unscanned && w->scan) {
 		w->output_unscanned = 0;
 		w->output_scan_at = time_mono_ms();
 		proc_forget();
