@@ -142,7 +142,8 @@ class AnswerRows:
         t = now_ms()
         rc, out = self.answer(pane, "allow", "--expect", q["token"])
         ran = self.ran("lisa-allow", 30)
-        done = self.mock_done(getattr(a, "tool_done", "after_tool"), t) != t
+        done = self.mock_done_within(getattr(a, "tool_done", "after_tool"),
+                                     t, 30) != t
         got = "exit %d, %s, server %s" % (rc, "ran" if ran else "not run",
                                           "got its result" if done else "got nothing")
         want = "exit 0, ran, server got its result"
@@ -166,7 +167,8 @@ class AnswerRows:
         t = now_ms()
         rc, out = self.answer(pane, "allow", "--expect", q["token"])
         ran = self.ran("lisa-lines-1", 30) and self.ran("lisa-lines-2", 5)
-        done = self.mock_done(getattr(self.a, "tool_done", "after_tool"), t) != t
+        done = self.mock_done_within(getattr(self.a, "tool_done", "after_tool"),
+                                     t, 30) != t
         got = "exit %d, %s, server %s" % (rc, "both ran" if ran else "not run",
                                           "got its result" if done else "got nothing")
         want = "exit 0, both ran, server got its result"

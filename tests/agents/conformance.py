@@ -410,6 +410,16 @@ class Driver(TurnRows, AgentScenarios, AnswerRows, ResumeRows):
             self.record(fn.__name__, "-", "driver error", False, None,
                         traceback.format_exc().splitlines()[-1])
 
+    def mock_done_within(self, verb, t0, secs):
+        """mock_done, waited for up to SECS: the agent sends a tool's
+        result once the tool has ended, which may be after we saw it run."""
+        end = time.monotonic() + secs
+        while True:
+            t = self.mock_done(verb, t0)
+            if t != t0 or time.monotonic() >= end:
+                return t
+            time.sleep(0.1)
+
     def mock_done(self, verb, t0):
         """When the mock finished its last answer of VERB after t0 (ms)."""
         t = None
