@@ -546,22 +546,3 @@ watch_scan_later(struct pane *p)
 	if (!w->timer.armed || w->timer.when > at)
 		loop_timer_add(&w->timer, at > now ? at - now : 0);
 }
-
-/*
- * tmux dropped output of the pane that we never saw (we fell behind: a
- * pause) and its screen was read again: for a pane with no agent, those
- * bytes may have been an agent starting, as any output would.
- */
-void
-watch_output_dropped(struct pane *p)
-{
-	struct watch	*w = p->watch;
-
-	if (w->agent_seen)
-		return;
-	w->scan = 1;
-	w->output_scanned = 1;
-	w->output_scan_at = time_mono_ms();
-	w->output_unscanned = 0;
-	proc_forget();
-}

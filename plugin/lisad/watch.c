@@ -364,6 +364,33 @@ watch_tail(struct watch *w, const char *data, size_t len)
 	w->tail_len = keep + len;
 }
 
+/*
+ * Output of a pane with no agent: look for one. A look from before these
+ * bytes (generic: the ps that ran while they came, kept a moment) shows
+ * the program that exec'd into the agent, and a quiet agent would bring
+ * no other.
+ */
+static void
+watch_output_scan(struct watch *w)
+{
+	w->output_scanned = w->scan = 1;
+	w->output_scan_at = time_mono_ms();
+	w->output_unscanned = 0;
+	proc_forget();
+}
+
+/*
+ * tmux dropped output of the pane that we never saw (we fell behind: a
+ * pause) and its screen was read again: for a pane with no agent, those
+ * bytes may have been an agent starting, as any output would.
+ */
+void
+watch_output_dropped(struct pane *p)
+{
+	if (!p->watch->agent_seen)
+		watch_output_scan(p->watch);
+}
+
 /* The hot path: every decoded chunk of a watched pane. */
 void
 watch_output(struct pane *p, const char *data, size_t len)
@@ -397,16 +424,7 @@ watch_output(struct pane *p, const char *data, size_t len)
 		 */
 		if (!w->output_scanned ||
 		    time_mono_ms() - w->output_scan_at >= WATCH_RESCAN) {
-			w->output_scanned = w->scan = 1;
-			w->output_scan_at = time_mono_ms();
-			w->output_unscanned = 0;
-			/*
-			 * A look from before these bytes (generic: the ps
-			 * that ran while they came, kept a moment) shows the
-			 * program that exec'd into the agent, and a quiet
-			 * agent would bring no other.
-			 */
-			proc_forget();
+			watch_output_scan(w);
 			watch_touch(p);
 		} else if (!w->output_unscanned)
 			watch_scan_later(p);

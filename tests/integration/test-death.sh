@@ -188,13 +188,18 @@ test_death_via_subscription_alone() {
 # kill-server's SIGHUP to every pane is "ended with tmux". Neither is a
 # crashed transition nor a notification; a SIGHUP from anyone else, with
 # the pane still the agent's, is still its crash.
-test_replaced_and_ended_with_tmux_are_not_crashes() {
+# A server and helper for fake agents: a second's grace, no desktop.
+claude_server() {
 	export HOME="$TESTDIR/home" FAKE_AGENT_LOG="$TESTDIR/agent.log"
 	mkdir -p "$HOME"
 	start_server main
 	T set -g @lisa-grace 1
 	T set -g @lisa-notify-desktop off
 	start_helper
+}
+
+test_replaced_and_ended_with_tmux_are_not_crashes() {
+	claude_server
 	for i in 1 2 3; do
 		T new-window -d -t "main:$i" "$ROOT/tests/fake/claude"
 	done
@@ -256,12 +261,7 @@ test_agent_ended_with_a_dead_tmux_is_not_a_crash() {
 		note "SKIPPED: only Linux hears an agent's end apart from tmux"
 		return 0
 	fi
-	export HOME="$TESTDIR/home" FAKE_AGENT_LOG="$TESTDIR/agent.log"
-	mkdir -p "$HOME"
-	start_server main
-	T set -g @lisa-grace 1
-	T set -g @lisa-notify-desktop off
-	start_helper
+	claude_server
 	T new-window -d -t main:1 "$ROOT/tests/fake/claude"
 	p=$(T display -p -t main:1 '#{pane_id}')
 	L wait "$p" --until waiting_input --timeout 30 >/dev/null || fail "$p"
