@@ -128,7 +128,7 @@ ps_seconds(const char *s)
 static char *
 ps_run(const char *const fields[])
 {
-	const char	*argv[16];
+	const char	*argv[20];
 	char		*out = NULL, *p;
 	size_t		 len = 0, cap = 0;
 	ssize_t		 n;
@@ -137,7 +137,7 @@ ps_run(const char *const fields[])
 
 	argv[k++] = "ps";
 	argv[k++] = "-A";
-	for (i = 0; fields[i] != NULL && k < 14; i++) {
+	for (i = 0; fields[i] != NULL && k < 18; i++) {
 		argv[k++] = "-o";
 		argv[k++] = fields[i];
 	}
@@ -233,76 +233,207 @@ ps_shift(int64_t self)
 }
 
 /*
- * Every process: pid, parent, CPU time, elapsed time and name in one run,
- * the arguments in another (both are free text, so each goes last).
+ * One line of ps's: pid, parent, CPU time and elapsed time, then *rest at
+ * what follows (the name, and the arguments where they are in the line).
  */
 static int
-ps_snapshot(int fresh)
+ps_line(char *line, uint64_t wall, long hz, struct ps_proc *pp, char **rest)
+{
+	char	 tm[32], et[32], *p;
+	long	 cpu, elapsed, pid, ppid;
+	int	 f;
+
+	if (sscanf(line, "%ld %ld %31s %31s", &pid, &ppid, tm, et) != 4 ||
+	    pid <= 0)
+		return (-1);
+	if ((cpu = ps_seconds(tm)) < 0 || (elapsed = ps_seconds(et)) < 0)
+		return (-1);
+	p = line;
+	for (f = 0; f < 4; f++) {
+		while (*p == ' ')
+			p++;
+		while (*p != ' ' && *p != '\0')
+			p++;
+	}
+	while (*p == ' ')
+		p++;
+	/*
+	 * procps 4.0.2 wraps the negative elapsed time of a process younger
+	 * than its clock's tick (441077234-00:18:40): a start before the
+	 * epoch is one that has just happened.
+	 */
+	if ((uint64_t)elapsed > wall / 1000)
+		elapsed = 0;
+	memset(pp, 0, sizeof *pp);
+	pp->pid = (pid_t)pid;
+	pp->ppid = (pid_t)ppid;
+	pp->ticks = (uint64_t)cpu * (uint64_t)hz;
+	pp->start = wall / 1000 - (uint64_t)elapsed;
+	*rest = p;
+	return (0);
+}
+
+/* The name, its last part where it is a path (macOS). */
+static void
+ps_comm(struct ps_proc *pp, char *name)
+{
+	char	*q;
+
+	if ((q = strrchr(name, '/')) != NULL && q[1] != '\0')
+		name = q + 1;
+	strlcpy(pp->comm, name, sizeof pp->comm);
+}
+
+/*
+ * The name and the arguments are both free text: in one line, the name
+ * ends where the pid comes again (the first word of it that is the
+ * line's own pid, past the name's first word). NULL if it does not.
+ */
+static char *
+ps_split(char *name, pid_t pid)
+{
+	char	*q = name, *end, *e;
+	long	 v;
+
+	for (;;) {
+		while (*q != ' ' && *q != '\0')
+			q++;
+		while (*q == ' ')
+			q++;
+		if (*q == '\0')
+			return (NULL);
+		v = strtol(q, &end, 10);
+		if (end == q || v != (long)pid || (*end != ' ' && *end != '\0'))
+			continue;
+		for (e = q; e > name && e[-1] == ' '; e--)
+			;
+		*e = '\0';
+		while (*end == ' ')
+			end++;
+		return (end);
+	}
+}
+
+/*
+ * Every process, in one run of ps where it can (its name, then its pid
+ * again, then its arguments); else the name in one run and the arguments
+ * in another. Some ps may refuse a field twice, or pad a name past what
+ * the line shows: then two runs from that snapshot on.
+ */
+static struct ps_proc *
+ps_read_one(uint64_t wall, long hz, size_t *np)
+{
+	static const char *const f[] = { "pid=", "ppid=", "time=",
+				     "etime=", "comm=", "pid=", "args=", NULL };
+	struct ps_proc	*procs = NULL, pp;
+	size_t		 n = 0, cap = 0;
+	char		*o, *line, *next, *name, *args;
+
+	if ((o = ps_run(f)) == NULL)
+		return (NULL);
+	for (line = o; *line != '\0'; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		else
+			next = line + strlen(line);
+		if (ps_line(line, wall, hz, &pp, &name) != 0)
+			continue;
+		if ((args = ps_split(name, pp.pid)) == NULL) {
+			log_debug("ps: no pid after the name of %ld",
+			    (long)pp.pid);
+			ps_free(procs, n);
+			free(o);
+			return (NULL);
+		}
+		ps_comm(&pp, name);
+		pp.args = xstrdup(args);
+		if (n == cap) {
+			cap = cap == 0 ? 256 : cap * 2;
+			procs = xreallocarray(procs, cap, sizeof *procs);
+		}
+		procs[n++] = pp;
+	}
+	free(o);
+	if (n == 0) {
+		free(procs);
+		return (NULL);
+	}
+	*np = n;
+	return (procs);
+}
+
+static struct ps_proc *
+ps_read_two(uint64_t wall, long hz, size_t *np)
 {
 	static const char *const f1[] = { "pid=", "ppid=", "time=",
 				      "etime=", "comm=", NULL };
 	static const char *const f2[] = { "pid=", "args=", NULL };
-	struct ps_proc	*procs = NULL, *pp, *old;
+	struct ps_proc	*procs = NULL, pp, *found;
 	size_t		 n = 0, cap = 0;
-	char		*o1, *o2, *line, *next, *p, *q, *end;
-	char		 tm[32], et[32];
+	char		*o1, *o2, *line, *next, *name, *end;
+	long		 pid;
+
+	if ((o1 = ps_run(f1)) == NULL)
+		return (NULL);
+	if ((o2 = ps_run(f2)) == NULL) {
+		free(o1);
+		return (NULL);
+	}
+	for (line = o1; line != NULL && *line != '\0'; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		if (ps_line(line, wall, hz, &pp, &name) != 0)
+			continue;
+		ps_comm(&pp, name);
+		if (n == cap) {
+			cap = cap == 0 ? 256 : cap * 2;
+			procs = xreallocarray(procs, cap, sizeof *procs);
+		}
+		procs[n++] = pp;
+	}
+	for (line = o2; line != NULL && *line != '\0'; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		pid = strtol(line, &end, 10);
+		if (end == line ||
+		    (found = ps_find(procs, n, (pid_t)pid)) == NULL)
+			continue;
+		while (*end == ' ')
+			end++;
+		free(found->args);
+		found->args = xstrdup(end);
+	}
+	free(o1);
+	free(o2);
+	*np = n;
+	return (procs);
+}
+
+/* A snapshot of every process, unless the last is recent enough. */
+static int
+ps_snapshot(int fresh)
+{
+	static int	 two_runs;
+	struct ps_proc	*procs = NULL, *pp, *old;
+	size_t		 n = 0, i;
 	uint64_t	 now = proc_boot_ms(), wall = ps_wall_ms();
-	long		 hz = sysconf(_SC_CLK_TCK), cpu, elapsed, pid, ppid;
+	long		 hz = sysconf(_SC_CLK_TCK);
 	int64_t		 self = 0;
-	size_t		 i;
-	int		 f;
 
 	if (ps_procs != NULL && now - ps_taken < (fresh ? 2 : PS_SNAPSHOT_MS))
 		return (0);
 	if (hz <= 0)
 		hz = 100;
-	if ((o1 = ps_run(f1)) == NULL)
-		return (-1);
-	if ((o2 = ps_run(f2)) == NULL) {
-		free(o1);
-		return (-1);
+	if (!two_runs)
+		procs = ps_read_one(wall, hz, &n);
+	if (procs == NULL) {
+		if ((procs = ps_read_two(wall, hz, &n)) == NULL)
+			return (-1);
+		two_runs = 1;	/* two runs work where one did not */
 	}
-	for (line = o1; line != NULL && *line != '\0'; line = next) {
-		if ((next = strchr(line, '\n')) != NULL)
-			*next++ = '\0';
-		if (sscanf(line, "%ld %ld %31s %31s", &pid, &ppid, tm,
-		    et) != 4 || pid <= 0)
-			continue;
-		/* The name: what follows the fourth field. */
-		p = line;
-		for (f = 0; f < 4; f++) {
-			while (*p == ' ')
-				p++;
-			while (*p != ' ' && *p != '\0')
-				p++;
-		}
-		while (*p == ' ')
-			p++;
-		if ((cpu = ps_seconds(tm)) < 0 || (elapsed = ps_seconds(et)) < 0)
-			continue;
-		/*
-		 * procps 4.0.2 wraps the negative elapsed time of a process
-		 * younger than its clock's tick (441077234-00:18:40): a
-		 * start before the epoch is one that has just happened.
-		 */
-		if ((uint64_t)elapsed > wall / 1000)
-			elapsed = 0;
-		if (n == cap) {
-			cap = cap == 0 ? 256 : cap * 2;
-			procs = xreallocarray(procs, cap, sizeof *procs);
-		}
-		pp = &procs[n++];
-		memset(pp, 0, sizeof *pp);
-		pp->pid = (pid_t)pid;
-		pp->ppid = (pid_t)ppid;
-		pp->ticks = (uint64_t)cpu * (uint64_t)hz;
-		pp->start = wall / 1000 - (uint64_t)elapsed;
-		if (pid == (long)getpid())
-			self = (int64_t)pp->start;
-		/* A path on some systems (macOS): its last part. */
-		if ((q = strrchr(p, '/')) != NULL && q[1] != '\0')
-			p = q + 1;
-		strlcpy(pp->comm, p, sizeof pp->comm);
+	for (i = 0; i < n; i++) {
+		if (procs[i].pid == getpid())
+			self = (int64_t)procs[i].start;
 	}
 	ps_moved = ps_shift(self);
 	for (i = 0; i < n; i++) {
@@ -313,19 +444,6 @@ ps_snapshot(int fresh)
 		    old->start + 2 >= pp->start && pp->start + 2 >= old->start)
 			pp->start = old->start;
 	}
-	for (line = o2; line != NULL && *line != '\0'; line = next) {
-		if ((next = strchr(line, '\n')) != NULL)
-			*next++ = '\0';
-		pid = strtol(line, &end, 10);
-		if (end == line || (pp = ps_find(procs, n, (pid_t)pid)) == NULL)
-			continue;
-		while (*end == ' ')
-			end++;
-		free(pp->args);
-		pp->args = xstrdup(end);
-	}
-	free(o1);
-	free(o2);
 	ps_free(ps_procs, ps_nprocs);
 	ps_procs = procs;
 	ps_nprocs = n;

@@ -716,3 +716,29 @@ test_long_limit_wait_is_a_limit() {
 	passed_since "$p" "$(date +%s)" waiting_input limit && fail "a short retry called a limit"
 	return 0
 }
+
+# A process's name and its arguments are both free text, and a name may
+# hold spaces and numbers (anyone may write /proc/self/comm): a wrapper
+# named "claude 7 x" is not Claude, and the Codex it runs under python3
+# (named by its arguments) is the pane's agent. The generic backend reads
+# both from one line of ps (name, pid again, arguments): a split at the
+# first number would make the wrapper Claude; and it keeps to one run.
+test_names_with_spaces_and_numbers() {
+	setup_agents
+	T new-window -d -t main:1 -n wrap "python3 -c 'import subprocess, sys
+open(\"/proc/self/comm\", \"w\").write(\"claude 7 x\")
+sys.exit(subprocess.call([\"python3\", sys.argv[1]]))' $FAKE/codex"
+	p=$(T display -p -t main:1 '#{pane_id}')
+	expect "$p" waiting_input prompt
+	[ "$(L status "$p" --json | jget "d['agent']")" = codex ] ||
+	    fail "the agent: $(L status "$p" --json)"
+	[ "$(cat "/proc/$(T display -p -t "$p" '#{pane_pid}')/comm")" = "claude 7 x" ] ||
+	    fail "the wrapper's name was not set"
+	T send-keys -t "$p" 'work 1' Enter
+	expect "$p" in_progress
+	expect "$p" waiting_input prompt
+	[ "$(L status "$p" --json | jget "d['agent']")" = codex ] ||
+	    fail "the agent after a turn: $(L status "$p" --json)"
+	helper_said "no pid after the name" && fail "ps split a line in two runs"
+	return 0
+}
