@@ -17,12 +17,16 @@ def side_by_side(runs, jobs, top, run_one, version):
     hooks) in a process of its own (its own server, helper, mock and
     directories already); each one's lines printed together when it ends,
     in the order they end. Their rows, in the order of RUNS."""
-    # Started hooks-major (every agent without hooks, then with): on two
-    # at a time each agent's two runs go apart, and the shortest comes in
-    # the middle. Claude's pair (180 s each) and Codex's (240 s) started
-    # together put Gemini's (145 s) last, alone: 560 s, against 506 s.
+    # Started hooks-major (every agent without hooks, then with), an
+    # agent of one run (Gemini's, lisa has no hooks for it) last: on two
+    # at a time each agent's two runs go apart, and the last comes when
+    # the CPUs are freer. Claude's pair (180 s each) and Codex's (240 s)
+    # started together put Gemini's (145 s) last alone: 560 s, against
+    # 506 s. Started in the middle, beside the CI's builds, Gemini took
+    # 237 s and missed its resume's typing once.
+    many = {n for n, _ in runs if sum(1 for m, _ in runs if m == n) > 1}
     order = {hk: i for i, hk in enumerate(dict.fromkeys(hk for _, hk in runs))}
-    pending = sorted(runs, key=lambda r: order[r[1]])
+    pending = sorted(runs, key=lambda r: (r[0] not in many, order[r[1]]))
     rows_of, running = {}, {}
     while pending or running:
         while pending and len(running) < jobs:
