@@ -244,7 +244,8 @@ test_replaced_and_ended_with_tmux_are_not_crashes() {
 	# path on purpose.
 	for x in $p $q $r; do
 		grep "\"pane_id\":\"$x\"" "$TESTDIR/after.jsonl" | grep -Eq '"event":"(ended","server":[^,]*,"detail":"with tmux|closed")' ||
-		    fail "$x neither ended with tmux nor closed: $(cat "$TESTDIR/after.jsonl")"
+		    fail "$x neither ended with tmux nor closed: $(cat "$TESTDIR/after.jsonl")
+(the helper's exit: $HELPER_RC; its stderr's end: $(tail -n 5 "$TESTDIR/lisad.err"))"
 	done
 	grep -q '"to":"crashed"' "$TESTDIR/after.jsonl" &&
 	    fail "crashed at kill-server: $(grep crashed "$TESTDIR/after.jsonl")"
