@@ -284,6 +284,17 @@ ps_comm(struct ps_proc *pp, char *name)
 	strlcpy(pp->comm, name, sizeof pp->comm);
 }
 
+/* One more process in a snapshot being read. */
+static void
+ps_push(struct ps_proc **procs, size_t *n, size_t *cap, struct ps_proc *pp)
+{
+	if (*n == *cap) {
+		*cap = *cap == 0 ? 256 : *cap * 2;
+		*procs = xreallocarray(*procs, *cap, sizeof **procs);
+	}
+	(*procs)[(*n)++] = *pp;
+}
+
 /*
  * The name and the arguments are both free text: in one line, the name
  * ends where the pid comes again (the first word of it that is the
@@ -347,11 +358,7 @@ ps_read_one(uint64_t wall, long hz, size_t *np)
 		}
 		ps_comm(&pp, name);
 		pp.args = xstrdup(args);
-		if (n == cap) {
-			cap = cap == 0 ? 256 : cap * 2;
-			procs = xreallocarray(procs, cap, sizeof *procs);
-		}
-		procs[n++] = pp;
+		ps_push(&procs, &n, &cap, &pp);
 	}
 	free(o);
 	if (n == 0) {
@@ -385,11 +392,7 @@ ps_read_two(uint64_t wall, long hz, size_t *np)
 		if (ps_line(line, wall, hz, &pp, &name) != 0)
 			continue;
 		ps_comm(&pp, name);
-		if (n == cap) {
-			cap = cap == 0 ? 256 : cap * 2;
-			procs = xreallocarray(procs, cap, sizeof *procs);
-		}
-		procs[n++] = pp;
+		ps_push(&procs, &n, &cap, &pp);
 	}
 	for (line = o2; line != NULL && *line != '\0'; line = next) {
 		if ((next = strchr(line, '\n')) != NULL)
