@@ -183,11 +183,6 @@ test_death_via_subscription_alone() {
 	[ "$ms" -le 5000 ] || fail "backstop took ${ms} ms"
 }
 
-# What tmux does to an agent is not its crash: respawn-pane -k sends the
-# old process SIGHUP and is "replaced" (the new agent met as new), and
-# kill-server's SIGHUP to every pane is "ended with tmux". Neither is a
-# crashed transition nor a notification; a SIGHUP from anyone else, with
-# the pane still the agent's, is still its crash.
 # A server and helper for fake agents: a second's grace, no desktop.
 claude_server() {
 	export HOME="$TESTDIR/home" FAKE_AGENT_LOG="$TESTDIR/agent.log"
@@ -198,6 +193,11 @@ claude_server() {
 	start_helper
 }
 
+# What tmux does to an agent is not its crash: respawn-pane -k sends the
+# old process SIGHUP and is "replaced" (the new agent met as new), and
+# kill-server's SIGHUP to every pane is "ended with tmux". Neither is a
+# crashed transition nor a notification; a SIGHUP from anyone else, with
+# the pane still the agent's, is still its crash.
 test_replaced_and_ended_with_tmux_are_not_crashes() {
 	claude_server
 	for i in 1 2 3; do
