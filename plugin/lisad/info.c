@@ -20,6 +20,7 @@ info_json(struct buf *b)
 	unsigned long long	 bytes = 0, stray = 0;
 	int			 attached = 0;
 	long			 rss = -1;
+	int64_t			 next;
 
 	RB_FOREACH(s, sessions, &sessions) {
 		if (s->ctl == NULL)
@@ -93,6 +94,12 @@ info_json(struct buf *b)
 	buf_printf(b, "%llu", (unsigned long long)pane_mute_pauses);
 	json_key(b, "wakeups");
 	buf_printf(b, "%llu", (unsigned long long)loop_wakeups());
+	/* (when it will wake next of itself: null, an idle helper never) */
+	json_key(b, "next_timer_ms");
+	if ((next = loop_next_timer_ms()) < 0)
+		buf_adds(b, "null");
+	else
+		buf_printf(b, "%lld", (long long)next);
 	/* Bytes malloc has handed out and not had back: a leak shows here. */
 	json_key(b, "heap_bytes");
 	buf_printf(b, "%lld", osdep_heap_bytes());

@@ -24,6 +24,7 @@ void		 loop_timer_del(struct loop_timer *);
 int		 loop_run(void);
 void		 loop_exit(int);
 uint64_t	 loop_wakeups(void);
+int64_t		 loop_next_timer_ms(void);
 
 /* Global helper state. */
 struct lisad {

@@ -122,6 +122,18 @@ loop_wakeups(void)
 	return (loop_nwakeups);
 }
 
+/* Milliseconds to the next timer, -1 for none: what an idle helper waits for. */
+int64_t
+loop_next_timer_ms(void)
+{
+	struct loop_timer	*t;
+	uint64_t		 now = time_mono_ms();
+
+	if ((t = RB_MIN(loop_timers, &loop_timers)) == NULL)
+		return (-1);
+	return (t->when <= now ? 0 : (int64_t)(t->when - now));
+}
+
 static void
 loop_reap(void)
 {

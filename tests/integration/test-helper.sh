@@ -177,17 +177,29 @@ test_doctor() {
 	note "$(grep 'tmux' "$TESTDIR/out" | head -n 3)"
 }
 
+# Nothing due within 4 s: the next timer's, none (null) or further.
+helper_idle() {
+	_hi=$(info) && jstr next_timer_ms "$_hi" &&
+	    { [ "$_jv" = null ] || [ "$_jv" -gt 4000 ]; }
+}
+
 test_no_periodic_work_when_idle() {
 	start_server main
 	T new-window -t main
 	start_helper
+	# Its first looks at the new panes wake it again a few times (a
+	# young pane's shell may be about to exec an agent): deadlines, not a
+	# poll, and on a busy machine still due past 0.5 s (CI's generic run
+	# counted 9). Measured once nothing is due within the 3 s.
 	sleep 0.5
-	w0=$(info | jget "d['wakeups']")
+	until_ms 10000 helper_idle || fail "a timer stays due: $(info)"
+	w0=$(info_num wakeups "$_hi")
 	sleep 3
 	w1=$(info | jget "d['wakeups']")
-	# Our own two info requests wake it (accept + read + close each).
+	# The second info request wakes it (accept, read, close: 3), and a
+	# session's tmux may say something (%client-session-changed: 1 more).
 	note "helper wakeups in 3 s idle: $((w1 - w0))"
-	[ $((w1 - w0)) -le 8 ] || fail "$((w1 - w0)) wakeups in 3 s of nothing"
+	[ $((w1 - w0)) -le 5 ] || fail "$((w1 - w0)) wakeups in 3 s of nothing"
 }
 
 test_doctor_reports_broken_agents_json() {
