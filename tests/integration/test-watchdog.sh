@@ -53,18 +53,28 @@ test_watchdog_warn_nudge_triage_terminate() {
 
 test_watchdog_never_escalates_busy_agent() {
 	watchdog_setup
+	# The generic backend has CPU time from ps, in whole seconds here
+	# (procps): over a 2 s stall a spin that got less than half a core
+	# beside other tests read as none (CI: "0:warn -1:reset"). There the
+	# stall is 6 s, long enough for a sixth of a core to show.
+	st=2
+	if [ "$(info | jget "d['system']")" = generic ]; then
+		st=6
+		T set -g @lisa-watchdog-stale $st
+		L reload >/dev/null
+	fi
 	p=$(agent_window 1 claude)
 	expect "$p" waiting_input prompt
-	# A tool (a child process) runs 6 s: silent, but alive.
-	T send-keys -t "$p" 'tool 6' Enter
+	# A tool (a child process) runs past the stall: silent, but alive.
+	T send-keys -t "$p" "tool $((st + 4))" Enter
 	expect "$p" in_progress tool
-	sleep 5
+	sleep $((st + 3))
 	[ -z "$(wd_events "$p")" ] || fail "escalated a running tool: $(wd_events "$p")"
 	expect "$p" waiting_input prompt
-	# CPU work without a word for 6 s.
-	T send-keys -t "$p" 'spin 6' Enter
+	# CPU work without a word, as long.
+	T send-keys -t "$p" "spin $((st + 4))" Enter
 	expect "$p" in_progress
-	sleep 5
+	sleep $((st + 3))
 	[ -z "$(wd_events "$p")" ] || fail "escalated a busy CPU: $(wd_events "$p")"
 	expect "$p" waiting_input
 }
