@@ -91,11 +91,15 @@ proc_start_same(uint64_t a, uint64_t b)
 	return (a + 1 >= b && b + 1 >= a);
 }
 
-/* "[[dd-]hh:]mm:ss" (etime and time) in seconds; -1 if it is not that. */
-static long
-ps_seconds(const char *s)
+/*
+ * "[[dd-]hh:]mm:ss[.ff]" (etime and time) in milliseconds; -1 if it is not
+ * that. procps gives whole seconds; a Mac's and the BSDs' time has
+ * hundredths, kept: a second's steps hide a watchdog's short stall's CPU.
+ */
+static int64_t
+ps_ms(const char *s)
 {
-	long	 v[4] = { 0, 0, 0, 0 }, days = 0;
+	long	 v[4] = { 0, 0, 0, 0 }, days = 0, frac = 0, scale = 1000;
 	int	 n = 0;
 	char	*end;
 
@@ -115,13 +119,22 @@ ps_seconds(const char *s)
 			break;
 		s = end + 1;
 	}
-	if (*end != '\0' && *end != '.')
+	if (*end == '.') {
+		for (s = end + 1; *s >= '0' && *s <= '9'; s++) {
+			if (scale > 1)
+				frac += (*s - '0') * (scale /= 10);
+		}
+		end = (char *)s;
+	}
+	if (*end != '\0')
 		return (-1);
 	if (n == 3)
-		return (days * 86400 + v[0] * 3600 + v[1] * 60 + v[2]);
-	if (n == 2)
-		return (days * 86400 + v[0] * 60 + v[1]);
-	return (days * 86400 + v[0]);
+		v[2] += v[0] * 3600 + v[1] * 60;
+	else if (n == 2)
+		v[2] = v[0] * 60 + v[1];
+	else
+		v[2] = v[0];
+	return (((int64_t)days * 86400 + v[2]) * 1000 + frac);
 }
 
 /* Run ps with these -o fields; its output, NUL-terminated, or NULL. */
@@ -240,14 +253,16 @@ static int
 ps_line(char *line, uint64_t wall, long hz, struct ps_proc *pp, char **rest)
 {
 	char	 tm[32], et[32], *p;
-	long	 cpu, elapsed, pid, ppid;
+	int64_t	 cpu, elapsed;
+	long	 pid, ppid;
 	int	 f;
 
 	if (sscanf(line, "%ld %ld %31s %31s", &pid, &ppid, tm, et) != 4 ||
 	    pid <= 0)
 		return (-1);
-	if ((cpu = ps_seconds(tm)) < 0 || (elapsed = ps_seconds(et)) < 0)
+	if ((cpu = ps_ms(tm)) < 0 || (elapsed = ps_ms(et)) < 0)
 		return (-1);
+	elapsed /= 1000;
 	p = line;
 	for (f = 0; f < 4; f++) {
 		while (*p == ' ')
@@ -267,7 +282,7 @@ ps_line(char *line, uint64_t wall, long hz, struct ps_proc *pp, char **rest)
 	memset(pp, 0, sizeof *pp);
 	pp->pid = (pid_t)pid;
 	pp->ppid = (pid_t)ppid;
-	pp->ticks = (uint64_t)cpu * (uint64_t)hz;
+	pp->ticks = (uint64_t)cpu * (uint64_t)hz / 1000;
 	pp->start = wall / 1000 - (uint64_t)elapsed;
 	*rest = p;
 	return (0);

@@ -744,15 +744,21 @@ def main():
             mark("session corrupt")
             idle_screen()
         elif cmd == "spin":
-            # Works without a word: CPU only, no output, no child.
+            # Works without a word: CPU only, no output, no child; a third
+            # word is the share of a core it takes, in percent.
             turn_start(line)
             if CLAUDE:
                 title("%s %s" % (BRAILLE_CLAUDE[0], title_text))
             else:
                 title("%s %s" % (BRAILLE_CODEX[0], title_text))
+            share = float(words[2]) / 100 if len(words) > 2 else 1.0
             end = time.time() + float(arg) / SPEED
             while time.time() < end:
-                pass
+                if share < 1:
+                    time.sleep(0.01 * (1 - share))
+                    t = time.time() + 0.01 * share
+                    while time.time() < t:
+                        pass
             turn_end()
         elif cmd == "hang":
             turn_start(line)
