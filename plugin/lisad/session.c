@@ -104,8 +104,15 @@ session_reap_cb(void *arg)
 	struct session	*s, *s1;
 
 	RB_FOREACH_SAFE(s, sessions, &sessions, s1) {
-		if (s->broken)
-			session_close(s);
+		if (!s->broken)
+			continue;
+		/*
+		 * It went (the write's EPIPE; its EOF may come a turn later):
+		 * as for a client that went, its panes' ends are told. Closed
+		 * as if we let it go, kill-server's were lost.
+		 */
+		pane_session_gone(s->id, 1);
+		session_close(s);
 	}
 }
 
