@@ -101,7 +101,10 @@ set -g @lisa-grace 1
 set -g status-right '#{lisa_status} #[fg=blue]|'
 run '~/.tmux/plugins/tpm/tpm'
 CONF
-	tmux -L "$SOCK" -f "$HOME/.tmux.conf" new-session -d -s main -x 150 -y 30
+	# (CFLAGS=-O0 reaches the build through tmux's environment: this
+	# test is about TPM's way in, and lisa.tmux's own test builds at the
+	# defaults; three builds at the suite's start share two CPUs)
+	CFLAGS=-O0 tmux -L "$SOCK" -f "$HOME/.tmux.conf" new-session -d -s main -x 150 -y 30
 	T show-hooks -g client-attached | grep -q 5472 ||
 	    fail "nothing waits for a client: $(T show-messages | tail -n 3)"
 	. "$ROOT/tests/integration/client.sh"
@@ -227,7 +230,10 @@ test_lisa_tmux_builds_under_busybox() {
 	cp -r "$ROOT/Makefile" "$ROOT/control" "$ROOT/plugin" "$ROOT/lisa.tmux" "$ROOT/docs" "$copy/"
 	export XDG_CACHE_HOME="$TESTDIR/cache"
 	start_server main
-	T run-shell "PATH='$bb' '$copy/lisa.tmux'"
+	# (-O0: this test is about the userland, not the optimiser; the
+	# suite starts it beside TPM's and lisa.tmux's builds, and lisa.tmux's
+	# own test builds at the defaults)
+	T run-shell "CFLAGS=-O0 PATH='$bb' '$copy/lisa.tmux'"
 	until_ms 300000 test -x "$copy/bin/lisad" ||
 	    fail "no build: $(cat "$TESTDIR/cache/lisa/build.log")"
 	until_ms 20000 "$copy/bin/lisa" -L "$SOCK" list >/dev/null ||
