@@ -104,15 +104,8 @@ session_reap_cb(void *arg)
 	struct session	*s, *s1;
 
 	RB_FOREACH_SAFE(s, sessions, &sessions, s1) {
-		if (!s->broken)
-			continue;
-		/*
-		 * It went (the write's EPIPE; its EOF may come a turn later):
-		 * as for a client that went, its panes' ends are told. Closed
-		 * as if we let it go, kill-server's were lost.
-		 */
-		pane_session_gone(s->id, 1);
-		session_close(s);
+		if (s->broken)
+			session_close(s);
 	}
 }
 
@@ -682,9 +675,11 @@ session_close(struct session *s)
 	/*
 	 * A server seen to exit before its clients said so (killed: its
 	 * pidfd first) closed its panes: their ends are told as if %exit
-	 * had come first, or an agent's end heard then was lost.
+	 * had come first, or an agent's end heard then was lost. So are
+	 * those of a client we could not write to (EPIPE, its EOF maybe a
+	 * turn later): it went, as one whose EOF we read.
 	 */
-	pane_session_gone(s->id, lisad.server_gone);
+	pane_session_gone(s->id, lisad.server_gone || s->broken);
 }
 
 void
