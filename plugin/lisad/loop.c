@@ -161,19 +161,13 @@ loop_fire_timers(void)
 int
 loop_run(void)
 {
-	struct loop_timer	*t;
-	int			 timeout;
-	uint64_t		 now;
+	int64_t		 next;
+	int		 timeout;
 
 	while (!loop_done) {
 		loop_reap();
-		timeout = -1;
-		if ((t = RB_MIN(loop_timers, &loop_timers)) != NULL) {
-			now = time_mono_ms();
-			timeout = t->when <= now ? 0 :
-			    (t->when - now > INT_MAX ? INT_MAX :
-			    (int)(t->when - now));
-		}
+		next = loop_next_timer_ms();
+		timeout = next < 0 ? -1 : (next > INT_MAX ? INT_MAX : (int)next);
 		if (loop_os_wait(timeout, &loop_done) != 0)
 			continue;	/* a signal */
 		loop_nwakeups++;
