@@ -99,7 +99,7 @@ proc_start_same(uint64_t a, uint64_t b)
 static int64_t
 ps_ms(const char *s)
 {
-	long	 v[4] = { 0, 0, 0, 0 }, days = 0, frac = 0, scale = 1000;
+	long	 secs = 0, days = 0, frac = 0, scale = 1000;
 	int	 n = 0;
 	char	*end;
 
@@ -109,10 +109,11 @@ ps_ms(const char *s)
 			return (-1);
 		s = end + 1;
 	}
+	/* hh:mm:ss, mm:ss or ss: each field 60 of the next. */
 	for (;;) {
-		if (n == 3)
+		if (n++ == 3)
 			return (-1);
-		v[n++] = strtol(s, &end, 10);
+		secs = secs * 60 + strtol(s, &end, 10);
 		if (end == s)
 			return (-1);
 		if (*end != ':')
@@ -128,13 +129,7 @@ ps_ms(const char *s)
 	}
 	if (*end != '\0')
 		return (-1);
-	if (n == 3)
-		v[2] += v[0] * 3600 + v[1] * 60;
-	else if (n == 2)
-		v[2] = v[0] * 60 + v[1];
-	else
-		v[2] = v[0];
-	return (((int64_t)days * 86400 + v[2]) * 1000 + frac);
+	return (((int64_t)days * 86400 + secs) * 1000 + frac);
 }
 
 /* Run ps with these -o fields; its output, NUL-terminated, or NULL. */
