@@ -24,6 +24,7 @@
  * starts from the file it finds.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,10 +191,15 @@ resume_entry(struct buf *b, struct pane *p)
 	struct session	*s = pane_session(p);
 	char		 id[64], cwd[4096];
 
-	/* (the system's word, else the agent's own: osdep-generic) */
-	if (proc_cwd(w->agent_pid, cwd, sizeof cwd) != 0)
-		strlcpy(cwd, w->session_cwd != NULL ? w->session_cwd : "",
-		    sizeof cwd);
+	/* (the system's word, else the agent's own, else tmux's) */
+	if (proc_cwd(w->agent_pid, cwd, sizeof cwd) != 0) {
+		if (w->session_cwd != NULL)
+			strlcpy(cwd, w->session_cwd, sizeof cwd);
+		else if (w->pane_cwd != NULL)
+			strlcpy(cwd, w->pane_cwd, sizeof cwd);
+		else
+			*cwd = '\0';
+	}
 	buf_adds(b, "{\"agent\":");
 	json_cstr(b, w->agent->name);
 	json_key(b, "id");
@@ -254,6 +260,7 @@ resume_record_check(struct pane *p)
 	h = resume_sum_str(h, resume_agent_id(w, id, sizeof id));
 	h = resume_sum_str(h, w->agent_exe);
 	h = resume_sum_str(h, w->session_cwd);
+	h = resume_sum_str(h, w->pane_cwd);
 	h = resume_sum_str(h, agent_model_ok(w->usage.model) ?
 	    w->usage.model : NULL);
 	h = resume_sum_str(h, s != NULL ? s->name : NULL);
@@ -266,6 +273,56 @@ resume_record_check(struct pane *p)
 		log_debug("pane %%%d: its resume record changed", p->id);
 	w->resume_sum = h;
 	live_changed();
+}
+
+static void
+resume_cwd_cb(struct ctl_client *c, int ok, const char *body, size_t len,
+    void *arg)
+{
+	struct pane	*p;
+	struct watch	*w;
+
+	(void)c;
+	if ((p = pane_find((int)(intptr_t)arg)) == NULL ||
+	    (w = p->watch) == NULL || !w->agent_alive ||
+	    w->pane_cwd_pid != w->agent_pid)
+		return;
+	if (len > 0 && body[len - 1] == '\n')
+		len--;
+	/* (one absolute path, or nothing: a name with a newline is not one) */
+	if (!ok || len == 0 || *body != '/' || memchr(body, '\n', len) != NULL ||
+	    memchr(body, '\0', len) != NULL || len >= 4096) {
+		log_debug("pane %%%d: tmux knows no directory for it", p->id);
+		return;
+	}
+	free(w->pane_cwd);
+	w->pane_cwd = xstrndup(body, len);
+	log_debug("pane %%%d: its directory from tmux", p->id);
+	resume_record_check(p);
+}
+
+/*
+ * An agent just met, where the system does not say a process's directory
+ * (osdep-cwd-none: a BSD): tmux does (#{pane_current_path}, the
+ * foreground process's, which is the agent's now), asked once. Without
+ * it an agent whose files never say one (Codex, Gemini, Aider) had a
+ * record lisa resume skips, and one whose files say it late (Claude
+ * resumed by its id) had one for a moment.
+ */
+void
+resume_ask_cwd(struct pane *p)
+{
+	struct watch	*w = p->watch;
+	struct session	*s;
+	char		 cmd[80], cwd[4096];
+
+	if (proc_cwd(w->agent_pid, cwd, sizeof cwd) == 0 ||
+	    (s = pane_session(p)) == NULL)
+		return;
+	snprintf(cmd, sizeof cmd,
+	    "display-message -p -t '%%%d' '#{pane_current_path}'", p->id);
+	if (session_send(s, cmd, resume_cwd_cb, (void *)(intptr_t)p->id) == 0)
+		w->pane_cwd_pid = w->agent_pid;
 }
 
 static void

@@ -365,6 +365,7 @@ watch_scan(struct pane *p)
 			w->agent_ev = loop_add(w->agent_pidfd, POLLIN,
 			    watch_agent_exited, p);
 		publish_keep_failed(p);
+		resume_ask_cwd(p);
 	}
 	/*
 	 * Its program, while not found: an exec between the look that met

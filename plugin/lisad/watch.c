@@ -125,6 +125,7 @@ watch_free(struct pane *p)
 	free(w->session_dir);
 	free(w->transcript_dir);
 	free(w->session_cwd);
+	free(w->pane_cwd);
 	free(w->agent_exe);
 	free(w->codex_home);
 	free(w->rollout);
@@ -205,6 +206,9 @@ watch_reset_run(struct watch *w)
 	w->agent_exe = NULL;
 	free(w->session_cwd);
 	w->session_cwd = NULL;
+	free(w->pane_cwd);
+	w->pane_cwd = NULL;
+	w->pane_cwd_pid = 0;
 	w->transcript = TX_NONE;
 	w->transcript_at = 0;
 	memset(&w->transcript_stamp, 0, sizeof w->transcript_stamp);

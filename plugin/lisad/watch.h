@@ -96,6 +96,8 @@ struct watch {
 	char			 chat_session[64];  /* its chat log's (Gemini, Qwen) */
 	int			 oc_past_wait;	/* OpenCode: tries left at the log's past */
 	char			*session_cwd;	/* its directory, as its files say */
+	char			*pane_cwd;	/* tmux's word for it (no proc_cwd) */
+	pid_t			 pane_cwd_pid;	/* the agent that was asked for */
 	int64_t			 agent_since_real;	/* real ms: it began */
 	enum transcript_event	 transcript;
 	uint64_t		 transcript_at;
@@ -274,6 +276,7 @@ void		 live_close(void);
 void		 resume_record_save(void);
 void		 resume_record_save_checked(void);
 void		 resume_record_check(struct pane *);
+void		 resume_ask_cwd(struct pane *);
 void		 resume_record_gone(int);
 const char	*resume_agent_id(struct watch *, char *, size_t);
 void		 resume_argv_id(char **, int, char *, size_t);

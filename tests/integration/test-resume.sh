@@ -566,7 +566,8 @@ test_resume_runs_its_path_and_keeps_one_that_fails() {
 	[ "$(L resume)" = "nothing to resume" ] || fail "still offered: $(L resume)"
 	# Again, with the program gone: it cannot start.
 	c=$(T display -p -t main:3 '#{pane_id}')
-	until_ms 10000 sh -c "cat '$XDG_STATE_HOME'/lisa/agents/*.agents 2>/dev/null | grep -q '$id'" ||
+	# (its id and its directory: the generic backend learns both late)
+	until_ms 10000 sh -c "cat '$XDG_STATE_HOME'/lisa/agents/*.agents 2>/dev/null | grep '$id' | grep -q '\"cwd\":\"$TESTDIR/proj/w\"'" ||
 	    fail "not recorded again: $(records)"
 	T kill-server
 	wait_helper_exit 10000 || fail "helper stayed"
@@ -584,6 +585,35 @@ test_resume_runs_its_path_and_keeps_one_that_fails() {
 	L resume 1 >/dev/null 2>&1 || rc=$?
 	[ "$rc" = 1 ] || fail "a second try: exit $rc"
 	L resume | grep -q "$id" || fail "used up by a second try: $(L resume)"
+}
+
+# An agent whose files say no directory (Gemini's chat log names only a
+# hash of it), on a system that says none either (the generic backend, a
+# BSD): tmux says it (#{pane_current_path}), so its record has it and
+# lisa resume brings it back there, not skips it as having none. On
+# Linux the system says it; the record is the same.
+test_resume_directory_where_only_tmux_knows_it() {
+	start_resume
+	d="$TESTDIR/proj/g d"
+	mkdir -p "$d"
+	T new-window -d -t main:2 -n gem -c "$d" gemini
+	g=$(T display -p -t main:2 '#{pane_id}')
+	L wait "$g" --until waiting_input --timeout 30 >/dev/null || fail "no gemini"
+	until_ms 10000 sh -c "cat '$XDG_STATE_HOME'/lisa/agents/*.agents 2>/dev/null | grep -q '\"cwd\":\"$d\"'" ||
+	    fail "no directory recorded: $(records)"
+	[ "$SYSTEM" != generic ] || helper_said "pane $g: its directory from tmux" ||
+	    fail "not from tmux: $(helper_log | grep "pane $g:" | head -n 20)"
+	T kill-server
+	wait_helper_exit 10000 || fail "helper stayed"
+	start_server main
+	start_helper
+	out=$(L resume) || fail "resume: $out"
+	printf '%s\n' "$out" | grep -qE "^1 +gemini +main:gem .*$d$" || fail "list: $out"
+	out=$(L resume --all 2>&1) || fail "resume --all: $out"
+	case "$out" in *"resumed gemini in main:gem ($d)"*) ;;
+	*) fail "said: $out" ;; esac
+	[ "$(T display -p -t main:2 '#{pane_current_path}')" = "$d" ] ||
+	    fail "where: $(T list-windows -F '#{window_index} #{window_name} #{pane_current_path}')"
 }
 
 # An agent met while its program is not there yet: a process that names
