@@ -73,6 +73,12 @@ fail() {
 		[ -f "$f" ] && { echo "--- helper log (tail, requests left out):"
 		    grep -v " request: " "$f" | tail -n ${LISA_LOG_TAIL:-40}; } >&2
 	done
+	# (other helpers' logs a test names: a fleet's hosts')
+	# shellcheck disable=SC2086
+	for f in ${LISA_MORE_LOGS:-}; do
+		[ -s "$f" ] && { echo "--- ${f##*/} (tail, requests left out):"
+		    grep -v " request: " "$f" | tail -n ${LISA_LOG_TAIL:-40}; } >&2
+	done
 	exit 1
 }
 note() { echo "# $*"; }

@@ -108,6 +108,19 @@ setup_fleet() {
 		$r set -g remain-on-exit on
 	done
 	H1="devbox/${SOCK}r1" H2="gpu1/${SOCK}r2"
+	# A test that acts there starts the hosts' helpers itself, verbose,
+	# in the environment sshd gives (the bridge finds them running): a
+	# failure shows what they did (a bridge starts them quiet).
+	if [ -n "${FLEET_REMOTE_LOGS:-}" ]; then
+		for r in r1 r2; do
+			env PATH="$TESTDIR/rbin:$PATH" HOME="$HOME" \
+			    XDG_RUNTIME_DIR="$TESTDIR/remote-run" \
+			    XDG_STATE_HOME="$TESTDIR/remote-state" \
+			    "$LISA" -L "${SOCK}$r" start -v >/dev/null ||
+			    fail "no helper on $r"
+		done
+		LISA_MORE_LOGS="$TESTDIR/remote-run/lisa/*.log"
+	fi
 	PATH="${FLEET_SERVER_PATH:-$PATH}" start_server main
 	T set -g @lisa-ssh-command "ssh -F $S/config"
 	T set -g @lisa-hosts "$H1 $H2"
@@ -209,7 +222,7 @@ test_fleet_remote_states_push() {
 }
 
 test_fleet_nudge_remote() {
-	setup_fleet
+	FLEET_REMOTE_LOGS=1 setup_fleet
 	R2 new-window -d -t work:1 -n claude "$FAKE/claude"
 	p=$(R2 display -p -t work:1 '#{pane_id}')
 	expect_remote "$p" "$H2" waiting_input
@@ -235,7 +248,7 @@ test_fleet_nudge_remote() {
 # here carries it), the guards run there: a stale fingerprint refused,
 # the dialog untouched; the one shown, answered with the agent's key.
 test_fleet_answer_remote() {
-	setup_fleet
+	FLEET_REMOTE_LOGS=1 setup_fleet
 	R2 new-window -d -t work:1 -n claude "$FAKE/claude"
 	p=$(R2 display -p -t work:1 '#{pane_id}')
 	expect_remote "$p" "$H2" waiting_input
