@@ -38,6 +38,7 @@ static void
 terminate_kill(void *arg)
 {
 	struct terminate	*t = arg;
+	struct pane		*p;
 	struct proc_node	 node;
 	struct buf		 b;
 	int			 i, killed = 0, from, to;
@@ -61,6 +62,15 @@ terminate_kill(void *arg)
 	}
 	log_debug("pane %%%d: grace over, %d killed%s", t->pane, killed,
 	    t->root_left ? " (root)" : "");
+	/*
+	 * Look at what is left: without a pidfd (osdep-generic) nothing
+	 * else tells of the agent's end when tmux missed the pane's death
+	 * (utempter, tmux < 3.6), and the killed agent stayed "waiting".
+	 */
+	if ((p = pane_find(t->pane)) != NULL && !p->dead && p->watch != NULL) {
+		proc_forget();		/* (a snapshot from before the kills) */
+		watch_rescan_in(p, 0);
+	}
 	if (!t->root_left) {
 		t->root_left = 1;
 		loop_timer_add(&t->timer, TERMINATE_ROOT_MS);
