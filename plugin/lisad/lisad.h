@@ -218,6 +218,7 @@ void		 pane_died(int, int, int);
 void		 pane_set_dead(struct pane *, int, int, int, const char *);
 int		 pane_hup(struct pane *, int, int, int);
 void		 pane_hup_free(struct pane *, int);
+void		 pane_hup_closed(struct pane *);
 void		 pane_replaced(struct pane *, pid_t, pid_t);
 void		 pane_exit_look(struct pane *);
 void		 pane_respawned(int);

@@ -147,6 +147,18 @@ pane_replaced(struct pane *p, pid_t old, pid_t new)
 }
 
 /*
+ * tmux listed the pane gone while it was asked, its server alive: the
+ * pane closed with its process (no remain-on-exit; kill-pane). The death
+ * stands, as for an answer that the pane is gone.
+ */
+void
+pane_hup_closed(struct pane *p)
+{
+	if (p->hup_held || p->hup_agent)
+		pane_hup_believe(p, "its pane closed");
+}
+
+/*
  * The pane goes while tmux was asked: its connection closed before the
  * answer (kill-server, or its session killed). The agent ended with tmux.
  */

@@ -131,6 +131,9 @@ pane_free(struct pane *p, const char *why, int unseen)
 	 * unseen: its session's client went, which says nothing of the pane
 	 * to its resume record (tmux's list of panes will).
 	 */
+	/* (tmux listed it gone, its server alive: its end is still news) */
+	if (why != NULL && !unseen)
+		watch_final(p);
 	log_debug("pane %%%d %s%s", p->id, why != NULL ? why : "let go",
 	    unseen ? " (no longer seen)" : "");
 	pane_hup_free(p, why != NULL);

@@ -36,5 +36,6 @@ void	watch_agent_gone(struct pane *);
 void	watch_scan(struct pane *);
 void	watch_scan_later(struct pane *);
 void	watch_capture(struct pane *);
+void	watch_run(void *);
 
 #endif

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,6 +103,47 @@ watch_agent_exited(int fd, short revents, void *arg)
 		return;
 	}
 	watch_agent_exit(p, status, sig);
+}
+
+/*
+ * tmux listed the pane gone while its server lives, and its agent's end
+ * is not judged yet: its death and the close came in one turn (tmux
+ * 3.2a closes a pane at once; a busy machine), and a crash in a pane
+ * that closes with it (tmux's default, no remain-on-exit) went untold.
+ * An exit the loop has not read is read now, a question to tmux about a
+ * SIGHUP is answered by the close, and the classifier runs a last time
+ * with no screen to wait for. An end whose status tmux reaped first is
+ * not guessed at: the pane is only "closed", as before.
+ */
+void
+watch_final(struct pane *p)
+{
+	struct watch	*w = p->watch;
+	struct pollfd	 pfd;
+
+	if (w == NULL || w->agent == NULL || !w->agent_seen)
+		return;
+	if (w->agent_alive && w->agent_pidfd != -1) {
+		pfd.fd = w->agent_pidfd;
+		pfd.events = POLLIN;
+		if (poll(&pfd, 1, 0) == 1)
+			watch_agent_exited(w->agent_pidfd, POLLIN, p);
+	}
+	pane_hup_closed(p);
+	if (w->agent_alive || (w->classified &&
+	    (w->res.state == ST_CRASHED || w->res.state == ST_COMPLETED)))
+		return;
+	/* (an end nobody read, tmux reaped it first: not guessed at) */
+	if (w->agent_exit_status == -1 && w->agent_exit_signal == -1 &&
+	    (!p->dead || (p->dead_status == -1 && p->dead_signal == -1))) {
+		log_debug("pane %%%d: closed, how its agent ended unknown",
+		    p->id);
+		return;
+	}
+	log_debug("pane %%%d: its end judged as it closes", p->id);
+	w->closing = 1;
+	loop_timer_del(&w->timer);
+	watch_run(p);
 }
 
 /* Our own hook (`sh -c "LISA_HOOK=1 lisa notify"`) is not a tool. */

@@ -19,8 +19,6 @@
 #define WATCH_LOOKS	100	/* tree looks a second shared by those */
 #define WATCH_GAP_SLACK	100	/* ms: a timer a little early still looks */
 
-static void	watch_run(void *);
-
 /*
  * How many agents work now (alive, in_progress): what the budget of tree
  * looks is shared by. Counted again at most once a WATCH_RESCAN.
@@ -613,7 +611,7 @@ watch_exiting(struct pane *p, const struct cls_result *r, uint64_t *settle)
 	struct watch	*w = p->watch;
 
 	*settle = WATCH_EXIT_SETTLE;
-	if (p->dead || r->lifecycle != LC_EXITED)
+	if (p->dead || w->closing || r->lifecycle != LC_EXITED)
 		return (0);
 	if (strcmp(r->reason, "codex_osc_clear") == 0) {
 		if (w->agent_alive)
@@ -629,7 +627,7 @@ watch_exiting(struct pane *p, const struct cls_result *r, uint64_t *settle)
 	return (0);
 }
 
-static void
+void
 watch_run(void *arg)
 {
 	struct pane		*p = arg;

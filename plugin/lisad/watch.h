@@ -136,6 +136,7 @@ struct watch {
 	struct loop_timer	 timer;
 	int			 scan;		/* re-read /proc next run */
 	int			 touched;	/* this run is for an event */
+	int			 closing;	/* its last run: the pane went */
 	int			 kept;		/* remain-on-exit decided */
 	int			 kept_set;	/* and set by us: undo at stop */
 	char			*pub[PUBLISH_NFIELDS];	/* what tmux has */
@@ -277,6 +278,7 @@ void		 resume_record_save(void);
 void		 resume_record_save_checked(void);
 void		 resume_record_check(struct pane *);
 void		 resume_ask_cwd(struct pane *);
+void		 watch_final(struct pane *);
 void		 resume_record_gone(int);
 const char	*resume_agent_id(struct watch *, char *, size_t);
 void		 resume_argv_id(char **, int, char *, size_t);
