@@ -22,6 +22,7 @@
 struct ctl_cmd {
 	ctl_reply_cb		 cb;
 	void			*arg;
+	int			 flags;		/* CTL_SEND_* */
 	TAILQ_ENTRY(ctl_cmd)	 entry;
 };
 TAILQ_HEAD(ctl_cmds, ctl_cmd);
@@ -159,6 +160,8 @@ ctl_block_end(struct ctl_client *c, int ok)
 	c->ncmds--;
 	if (!ok)
 		log_debug("control: command failed: %s", c->body.data);
+	if (ok && (cmd->flags & CTL_SEND_UNPAD) && c->body.data != NULL)
+		c->body.len = ctl_unpad(c->body.data, c->body.len);
 	if (cmd->cb != NULL)
 		cmd->cb(c, ok, c->body.data != NULL ? c->body.data : "",
 		    c->body.len, cmd->arg);
@@ -399,6 +402,14 @@ int
 ctl_client_send(struct ctl_client *c, const char *cmd, ctl_reply_cb cb,
     void *arg)
 {
+	return (ctl_client_send_flags(c, cmd, 0, cb, arg));
+}
+
+/* The same, FLAGS (CTL_SEND_*) saying what to do to its reply first. */
+int
+ctl_client_send_flags(struct ctl_client *c, const char *cmd, int flags,
+    ctl_reply_cb cb, void *arg)
+{
 	struct ctl_cmd	*q;
 
 	if (ctl_check_command(cmd) != 0) {
@@ -411,6 +422,7 @@ ctl_client_send(struct ctl_client *c, const char *cmd, ctl_reply_cb cb,
 	q = xcalloc(1, sizeof *q);
 	q->cb = cb;
 	q->arg = arg;
+	q->flags = flags;
 	TAILQ_INSERT_TAIL(&c->cmds, q, entry);
 	c->ncmds++;
 	return (0);

@@ -120,3 +120,37 @@ ctl_unvis(const char *in, int dollar, char **out)
 	*o = '\0';
 	return (exact ? 0 : -1);
 }
+
+/*
+ * capture-pane -J on tmux before 3.3 gives each line up to the width
+ * allocated for it (a quarter, a half or all of the pane), not up to what
+ * was written: "abc" comes back as "abc" and seventeen spaces. What was
+ * written and what was padded cannot be told apart, so each trailing run
+ * of spaces is made one space: a prompt drawn as "> " (aider's) still ends
+ * in its space, a message quoting the line trims it. In place; the new
+ * length.
+ */
+size_t
+ctl_unpad(char *text, size_t len)
+{
+	size_t	i, o = 0, sp = 0;
+
+	for (i = 0; i < len; i++) {
+		if (text[i] == ' ') {
+			sp++;
+			continue;
+		}
+		if (sp > 0) {
+			/* (a run inside a line stays as it was) */
+			if (text[i] != '\n')
+				while (sp-- > 1)
+					text[o++] = ' ';
+			text[o++] = ' ';
+			sp = 0;
+		}
+		text[o++] = text[i];
+	}
+	if (sp > 0)
+		text[o++] = ' ';
+	return (o);
+}

@@ -84,6 +84,7 @@ const char	*ctl_type_name(enum ctl_type);
 /* control-unescape.c */
 size_t		 ctl_unescape(const char *, size_t, char *);
 int		 ctl_unvis(const char *, int, char **);
+size_t		 ctl_unpad(char *, size_t);
 size_t		 ctl_escape(const void *, size_t, struct buf *);
 void		 ctl_put_octal(struct buf *, unsigned char);
 
@@ -118,6 +119,9 @@ int		 ctl_client_read(struct ctl_client *);
 int		 ctl_client_feed(struct ctl_client *, const char *, size_t);
 int		 ctl_client_flush(struct ctl_client *);
 int		 ctl_client_pending_write(struct ctl_client *);
+#define CTL_SEND_UNPAD	0x1	/* its reply's lines: ctl_unpad */
+int		 ctl_client_send_flags(struct ctl_client *, const char *, int,
+		     ctl_reply_cb, void *);
 int		 ctl_client_send(struct ctl_client *, const char *,
 		    ctl_reply_cb, void *);
 size_t		 ctl_client_inflight(struct ctl_client *);

@@ -106,6 +106,10 @@ resume_last_line(struct lisa_ctx *ctx, const char *pane, char *out,
 	}
 	if (last != NULL) {
 		strlcpy(out, last + strspn(last, " \t"), len);
+		/* (tmux before 3.3 pads a -J line to its allocated width) */
+		for (i = strlen(out); i > 0 && (out[i - 1] == ' ' ||
+		    out[i - 1] == '\t'); i--)
+			out[i - 1] = '\0';
 		for (i = 0; out[i] != '\0'; i++) {
 			if ((unsigned char)out[i] < 0x20 || out[i] == 0x7f)
 				out[i] = '?';

@@ -292,7 +292,7 @@ act_capture(struct act *a)
 	}
 	snprintf(cmd, sizeof cmd, "capture-pane -p -J -t '%%%d'", a->pane);
 	if ((s = pane_session(p)) == NULL ||
-	    session_send(s, cmd, act_capture_cb,
+	    session_send_screen(s, cmd, act_capture_cb,
 	    (void *)(uintptr_t)a->id) != 0) {
 		act_finish(a, "no tmux client for its session");
 		return;

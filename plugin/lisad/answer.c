@@ -641,7 +641,7 @@ answer_read(struct answer *a)
 	else
 		snprintf(cmd, sizeof cmd, "capture-pane -p -J%s -t '%%%d'",
 		    a->buttons ? " -e" : "", a->who.pane);
-	if ((s = pane_session(p)) == NULL || session_send(s, cmd,
+	if ((s = pane_session(p)) == NULL || session_send_screen(s, cmd,
 	    answer_read_cb, (void *)(uintptr_t)a->id) != 0) {
 		answer_finish(a, "no tmux client for its session");
 		return;

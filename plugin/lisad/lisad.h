@@ -121,6 +121,8 @@ void		 session_refresh(void);
 void		 session_changed(void);
 void		 session_hooked(int);
 extern uint64_t	 tmux_forks;
+int		 session_send_screen(struct session *, const char *,
+		     ctl_reply_cb, void *);
 int		 session_send(struct session *, const char *, ctl_reply_cb,
 		    void *);
 void		 session_close_all(void);

@@ -559,7 +559,7 @@ pane_resync(struct pane *p)
 		return;
 	snprintf(cmd, sizeof cmd, "capture-pane -p -J -t '%%%d'", p->id);
 	/* With several asked, the first one's time: the oldest it may be. */
-	if (session_send(s, cmd, pane_capture_cb, p) == 0 &&
+	if (session_send_screen(s, cmd, pane_capture_cb, p) == 0 &&
 	    p->watch != NULL && p->watch->resync_asked == 0)
 		p->watch->resync_asked = time_mono_ms();
 }

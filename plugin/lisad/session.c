@@ -137,6 +137,23 @@ session_send(struct session *s, const char *cmd, ctl_reply_cb cb, void *arg)
 }
 
 /*
+ * The same for capture-pane -J: its lines as tmux 3.3 and later give
+ * them, on every version (ctl_unpad).
+ */
+int
+session_send_screen(struct session *s, const char *cmd, ctl_reply_cb cb,
+    void *arg)
+{
+	if (s->ctl == NULL || s->closing || s->broken)
+		return (-1);
+	if (ctl_client_send_flags(s->ctl, cmd, lisad.caps.capture_padded ?
+	    CTL_SEND_UNPAD : 0, cb, arg) != 0)
+		return (-1);
+	session_flush(s);
+	return (0);
+}
+
+/*
  * A reply line in none of the shapes we asked for: a tmux that quotes or
  * separates differently. Never silent: counted for lisa doctor, said once
  * in tmux.

@@ -224,7 +224,7 @@ watch_capture_history(struct pane *p)
 		return;
 	snprintf(cmd, sizeof cmd, "capture-pane -p -J -S -%d -t '%%%d'",
 	    WATCH_DIALOG_HISTORY, p->id);
-	if (session_send(s, cmd, watch_history_cb, p) == 0) {
+	if (session_send_screen(s, cmd, watch_history_cb, p) == 0) {
 		p->watch->capturing = 1;
 		p->watch->capture_asked = time_mono_ms();
 		log_debug("pane %%%d: a dialog's top is not on screen: its "
@@ -241,7 +241,7 @@ watch_capture(struct pane *p)
 	if (s == NULL || p->watch->capturing)
 		return;
 	snprintf(cmd, sizeof cmd, "capture-pane -p -J -t '%%%d'", p->id);
-	if (session_send(s, cmd, watch_capture_cb, p) == 0) {
+	if (session_send_screen(s, cmd, watch_capture_cb, p) == 0) {
 		p->watch->capturing = 1;
 		p->watch->capture_asked = time_mono_ms();
 	}

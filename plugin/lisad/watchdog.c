@@ -349,7 +349,7 @@ wd_triage(struct pane *p)
 	wd_event(p, 2, "triage", NULL);
 	snprintf(cmd, sizeof cmd, "capture-pane -p -J -S -50 -t '%%%d'",
 	    p->id);
-	session_send(s, cmd, wd_triage_cb, (void *)(intptr_t)p->id);
+	session_send_screen(s, cmd, wd_triage_cb, (void *)(intptr_t)p->id);
 }
 
 static void

@@ -83,6 +83,8 @@ tmux_caps_get(const struct tmux_version *v, struct tmux_caps *c)
 	c->list_keys_quiet = tmux_version_ge(v, 3, 7);
 	/* display-popup's -T (and -b, -s, -S) came in 3.3. */
 	c->popup_title = tmux_version_ge(v, 3, 3);
+	/* (tmux ded695504: up to the cells used, not allocated) */
+	c->capture_padded = !tmux_version_ge(v, 3, 3);
 }
 
 /* The known tmux bugs of a version that matter to lisa, and what to do. */

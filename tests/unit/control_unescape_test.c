@@ -124,6 +124,36 @@ test_unvis(void **state)
 	free(out);
 }
 
+/*
+ * tmux 3.2a's capture-pane -J, as it came from a 40-column pane: each
+ * trailing run one space, runs inside a line kept, the last line too.
+ */
+static void
+test_unpad(void **state)
+{
+	static const struct {
+		const char	*in, *want;
+	} v[] = {
+		{ "abc                 \n", "abc \n" },
+		{ "\xe2\x9d\xaf                   \n", "\xe2\x9d\xaf \n" },
+		{ "a   b    \nc\n  \n", "a   b \nc\n \n" },
+		{ "> ", "> " },
+		{ "end    ", "end " },
+		{ "", "" },
+		{ "none\n", "none\n" },
+	};
+	char	buf[64];
+	size_t	i, n;
+
+	for (i = 0; i < sizeof v / sizeof v[0]; i++) {
+		n = strlen(v[i].in);
+		memcpy(buf, v[i].in, n);
+		n = ctl_unpad(buf, n);
+		buf[n] = '\0';
+		assert_string_equal(buf, v[i].want);
+	}
+}
+
 int
 main(void)
 {
@@ -132,6 +162,7 @@ main(void)
 		cmocka_unit_test(test_malformed_kept),
 		cmocka_unit_test(test_property_roundtrip),
 		cmocka_unit_test(test_unvis),
+		cmocka_unit_test(test_unpad),
 	};
 
 	return (cmocka_run_group_tests_name("control_unescape", tests, NULL,
