@@ -103,6 +103,12 @@ test_json_fields_documented() {
 		L status "$p" --json | json_keys
 	done | sort -u >"$TESTDIR/printed"
 	man_fields pane >"$TESTDIR/described"
+	# (below 3.3 the crash is under a shell, crash_window's: no pane
+	# death, so no termination record, as docs/lifecycle.md says)
+	if ! tmux_at_least 3 3; then
+		grep -vx termination "$TESTDIR/described" >"$TESTDIR/d"
+		mv "$TESTDIR/d" "$TESTDIR/described"
+	fi
 	diff -u "$TESTDIR/described" "$TESTDIR/printed" >"$TESTDIR/d" ||
 	    fail "lisa(1)'s pane fields (-) and status --json's (+) differ:
 $(cat "$TESTDIR/d")"

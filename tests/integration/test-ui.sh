@@ -156,8 +156,13 @@ test_hostile_names_shown_as_text() {
 	expect "$p" in_progress
 	expect "$p" waiting_input prompt
 	attach main:0
-	# (#{lisa_waiting} shows its first 20 columns: the name, as text)
-	expect_screen "x#[bg=red]#(touch /t…"
+	# (#{lisa_waiting} shows its first 20 columns: the name, as text;
+	# tmux 3.2a counts the ellipsis in them, later ones do not)
+	if tmux_at_least 3 3; then
+		expect_screen "x#[bg=red]#(touch /t…"
+	else
+		expect_screen "x#[bg=red]#(touch /…"
+	fi
 	[ -e "$pw" ] && { rm -f "$pw"; fail "a session name ran a command"; }
 	O send-keys C-b a
 	# The menu names the window (one session has agents): as text too.
