@@ -43,6 +43,25 @@ menu_rows(struct lisa_ctx *ctx, const char *client)
 	return (h < 5 ? 5 : (size_t)h);
 }
 
+/*
+ * How wide CLIENT's menu may be. tmux before 3.3 draws no menu wider than
+ * its client (a long window name, and the key did nothing); 3.3 and later
+ * cut a wide line so that its start is lost (the agent's name).
+ */
+size_t
+menu_cols(struct lisa_ctx *ctx, const char *client)
+{
+	const char		*argv[] = { "list-clients", "-F",
+				    "%#{client_width} #{client_name}", NULL };
+	char			*found;
+	long			 w = 0;
+
+	if ((found = client_tmux_find(ctx, argv, '%', client)) != NULL)
+		w = strtol(found + 1, NULL, 10);
+	free(found);
+	return (w > 0 ? (size_t)w : 80);
+}
+
 /* How many states (the menu's groups) LIST's agents are in. */
 static size_t
 menu_nstates(struct menu_agent *list, size_t n)

@@ -418,7 +418,22 @@ static void
 menu_pad(struct buf *b, const char *s, size_t width)
 {
 	size_t	w = menu_width(s);
+	char	*cut;
+	size_t	 i, n;
 
+	if (w > width && width > 0) {
+		/* (width - 1 columns of it, then an ellipsis) */
+		for (i = n = 0; s[i] != '\0'; i++) {
+			if (((unsigned char)s[i] & 0xc0) != 0x80 &&
+			    n++ == width - 1)
+				break;
+		}
+		cut = xstrndup(s, i);
+		menu_text(b, cut);
+		free(cut);
+		buf_adds(b, "\xe2\x80\xa6");
+		return;
+	}
 	menu_text(b, s);
 	for (; w < width; w++)
 		buf_addc(b, ' ');
@@ -481,7 +496,7 @@ cmd_key_menu(struct lisa_ctx *ctx, const char *client, const char *arg)
 	struct menu_args	 ma = { NULL, 0 };
 	struct buf		 name, cmd;
 	size_t			 n, i, shown, total, rows, asks;
-	size_t			 wagent = 0, wwhere = 0, wdetail = 0;
+	size_t			 wagent = 0, wwhere = 0, wdetail = 0, cols, fixed;
 	int			 group = -1, many;
 	char			 key[2] = { 0, 0 }, age[16], title[160], *sh;
 	char			*rs, *pane;
@@ -518,6 +533,15 @@ cmd_key_menu(struct lisa_ctx *ctx, const char *client, const char *arg)
 			wwhere = menu_width(list[i].where);
 		if (menu_width(list[i].detail) > wdetail)
 			wdetail = menu_width(list[i].detail);
+	}
+	/*
+	 * No wider than the client (menu_cols): the window names give way;
+	 * border 4, key 4, age 6, three gaps and the indent 8.
+	 */
+	if ((cols = menu_cols(ctx, client)) != 0) {
+		fixed = 4 + 4 + 6 + 8 + wagent + wdetail;
+		if (fixed + wwhere > cols)
+			wwhere = cols > fixed + 8 ? cols - fixed : 8;
 	}
 	for (i = 0; i < shown; i++) {
 		if (list[i].group != group) {

@@ -151,6 +151,7 @@ int	 cmd_key_act(struct lisa_ctx *, const char *, const char *);
 char	*menu_buffer_take(struct lisa_ctx *, const char *);
 #define MENU_OTHER_LINES 12	/* a menu's lines besides its agents' */
 size_t	 menu_rows(struct lisa_ctx *, const char *);
+size_t	 menu_cols(struct lisa_ctx *, const char *);
 size_t	 menu_urgent(struct menu_agent *, size_t, size_t);
 int	 menu_filter(struct lisa_ctx *, const char *, struct menu_agent *,
 	    size_t *, char *, size_t);

@@ -173,6 +173,24 @@ test_hostile_names_shown_as_text() {
 	return 0
 }
 
+# A window named longer than the client is wide: the menu still opens
+# (tmux before 3.3 draws no menu wider than its client, and the key did
+# nothing), the name cut with an ellipsis, its key still there.
+test_menu_on_a_narrow_client_with_a_long_name() {
+	setup_agents
+	long=$(printf 'long-window-name-%.0s' 1 2 3 4 5 6 7)
+	T new-window -d -t main:1 -n "$long" "$FAKE/claude"
+	p=$(T display -p -t main:1 '#{pane_id}')
+	expect "$p" waiting_input
+	attach main:0 80 24
+	O send-keys C-b a
+	expect_screen "lisa: 1 agent"
+	expect_screen_re "claude +long-window-name-long-window.*…"
+	screen | grep -F -- "$long" && fail "not cut: $(screen)"
+	O send-keys 1
+	until_ms 5000 client_at "$p" || fail "its key: at $(client_pane)"
+}
+
 test_user_keys_kept_and_everything_restored_on_stop() {
 	export HOME="$TESTDIR/home"
 	mkdir -p "$HOME"
