@@ -11,6 +11,8 @@ trap outer_cleanup EXIT
 attach() {
 	O new-session -d -x "${2:-150}" -y "${3:-30}" \
 	    "env -u TMUX tmux -L $SOCK attach -t '$1'"
+	# (tmux 3.2a gives a detached session 80x23 whatever -x and -y say)
+	tmux_at_least 3 3 || O resize-window -x "${2:-150}" -y "${3:-30}"
 	until_ms 3000 sh -c "[ -n \"\$(tmux -L $SOCK list-clients -F '#{client_control_mode}' | grep 0)\" ]" ||
 	    fail "client did not attach"
 	CLIENT=$(T list-clients -F '#{client_control_mode} #{client_name}' | sed -n 's/^0 //p')

@@ -418,6 +418,8 @@ attach_outer() {
 	OUTER="${SOCK}o"
 	tmux -L "$OUTER" -f /dev/null new-session -d -x 160 -y 30 \
 	    "env -u TMUX tmux -L $SOCK attach -t main"
+	# (tmux 3.2a gives a detached session 80x23 whatever -x and -y say)
+	tmux_at_least 3 3 || tmux -L "$OUTER" resize-window -x 160 -y 30
 	trap 'tmux -L "$OUTER" kill-server 2>/dev/null; fleet_cleanup' EXIT
 	until_ms 5000 sh -c "[ -n \"\$(tmux -L $SOCK list-clients -F '#{client_control_mode}' | grep 0)\" ]" ||
 	    fail "client did not attach"
