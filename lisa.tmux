@@ -20,7 +20,9 @@ say() {
 	for c in $(clients); do
 		tmux display-message -c "$c" -d "$SAY_MS" "lisa: $*" 2>/dev/null && said=1
 	done
-	[ -n "$said" ] || tmux display-message "lisa: $*"
+	# (for as long: tmux's display-time, 750 ms, was gone before a
+	# human looked, on 3.2a where this is the way)
+	[ -n "$said" ] || tmux display-message -d "$SAY_MS" "lisa: $*"
 }
 
 # Text inside a tmux command's double quotes, shown by display-message as
