@@ -52,6 +52,20 @@ watch_agent_exe(pid_t pid, const char *word)
 
 static void	watch_agent_exited(int, short, void *);
 
+/* The agent's process, the same one (pid and start), alive in NODES? */
+static int
+watch_still_there(struct watch *w, const struct proc_node *nodes, int n)
+{
+	int	i;
+
+	for (i = 0; i < n; i++) {
+		if (nodes[i].pid == w->agent_pid &&
+		    proc_start_same(nodes[i].start, w->agent_start))
+			return (nodes[i].state != 'Z');
+	}
+	return (0);
+}
+
 void
 watch_agent_gone(struct pane *p)
 {
@@ -340,7 +354,17 @@ watch_scan(struct pane *p)
 		    w->young_rescanned < 3)
 			log_debug("pane %%%d: a new process, not the agent yet",
 			    p->id);
-		else if (w->agent_alive) {
+		else if (w->agent_alive && watch_still_there(w, nodes, n) &&
+		    w->exec_looks++ < 3) {
+			/*
+			 * Its process is there, running something else: a
+			 * wrapper between two execs (sh, env, then the agent:
+			 * a look at that moment made it "gone" for good).
+			 */
+			log_debug("pane %%%d: pid %ld runs another program, "
+			    "looked at again", p->id, (long)w->agent_pid);
+			watch_rescan_in(p, WATCH_EXEC_RESCAN << w->exec_looks);
+		} else if (w->agent_alive) {
 			log_debug("pane %%%d: agent gone from the tree", p->id);
 			watch_agent_gone(p);
 		}
@@ -431,6 +455,7 @@ watch_scan(struct pane *p)
 		}
 	}
 	w->agent_alive = 1;
+	w->exec_looks = 0;
 	watch_looked(w, nodes, n, agent_i, read_at);
 	agentfiles_agent(p);
 	/* A flood muted while no agent was there: listen to the agent. */

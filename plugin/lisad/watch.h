@@ -137,6 +137,7 @@ struct watch {
 	int			 scan;		/* re-read /proc next run */
 	int			 touched;	/* this run is for an event */
 	int			 closing;	/* its last run: the pane went */
+	int			 exec_looks;	/* its pid ran another program */
 	int			 kept;		/* remain-on-exit decided */
 	int			 kept_set;	/* and set by us: undo at stop */
 	char			*pub[PUBLISH_NFIELDS];	/* what tmux has */

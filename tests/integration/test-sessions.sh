@@ -1,5 +1,7 @@
 # Sessions: every one gets a control client, as they come and go.
 
+. "$ROOT/tests/integration/agents.sh"
+
 sessions_attached() { info_num sessions; }
 
 test_all_sessions_attached() {
@@ -166,4 +168,27 @@ test_linked_window_counted_once() {
 	b1=$(pane_field "$p" output_bytes)
 	[ $((b1 - b0)) -eq 5000 ] || fail "counted $((b1 - b0)) bytes for 5000 written"
 	note "pane in 3 sessions (linked + grouped): 5000 bytes counted once"
+}
+
+# The same process running a wrapper between two execs (sh, a script that
+# sets a title, then the agent) is not the agent's end: looked at while
+# the script runs, it was "gone" for good, and the agent it became was
+# never met (completed, no session id; seen once in the whole suite).
+test_agent_met_again_after_a_wrapper_between_execs() {
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME"
+	printf '#!/bin/sh\nprintf "\\033]2;wrapping\\007"\nsleep 0.5\nexec copilot\n' >"$TESTDIR/wrap"
+	chmod +x "$TESTDIR/wrap"
+	start_server main
+	start_helper
+	T new-window -d -t main:3 -n alpha \
+	    "exec env -i HOME='$HOME' PATH='$FAKE:/usr/bin:/bin' /bin/sh -c 'sleep 1.5; exec \"\$1\"' copilot '$TESTDIR/wrap'"
+	c=$(T display -p -t main:3 '#{pane_id}')
+	until_ms 10000 sh -c "$LISA -L $SOCK status $c --json | grep -q '\"agent_session\":\"0000fa4e'" ||
+	    fail "not met after the wrapper: $(L status "$c")"
+	helper_said "pane $c: pid [0-9]* runs another program" ||
+	    fail "the wrapper never looked at: $(helper_log | grep "pane $c:" | head -n 30)"
+	helper_said "pane $c: agent gone from the tree" &&
+	    fail "gone meanwhile: $(helper_log | grep "pane $c:" | head -n 30)"
+	return 0
 }
