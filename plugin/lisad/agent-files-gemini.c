@@ -11,6 +11,11 @@
  * $QWEN_RUNTIME_DIR, $QWEN_HOME or ~/.qwen, then projects/<cwd, every
  * non-alphanumeric byte a '-'>/chats/<session>.jsonl.
  *
+ * pi (1.6.0) too, for its tokens and how each turn ended (pi-file.c):
+ * $PI_CODING_AGENT_SESSION_DIR, else $PI_CODING_AGENT_DIR or ~/.pi/agent
+ * then sessions/--<cwd>--, holds <time>_<id>.jsonl; a session it resumes
+ * goes on in its old file.
+ *
  * No process says whose a log is: a new one belongs to the pane working
  * in that project that has no log yet, or else to the one that turned
  * busy last (the log is made as the prompt is sent). Two panes in one
@@ -34,6 +39,8 @@
 #define GEMINI_PROJECTS_MAX	(1024 * 1024)
 /* A log's startTime against a start time from ps (whole seconds). */
 #define GEMINI_START_SLACK	2000
+/* pi's models.json: a user's own, small. */
+#define PI_MODELS_MAX		(256 * 1024)
 
 /* A log line: its usage, and whether the turn ended on a limit. */
 static int
@@ -45,13 +52,51 @@ agentfiles_gemini_line(struct watch *w, const char *line, size_t len)
 	if (w->agent != NULL && w->agent->qwen_files)
 		return (usage_qwen_line(&w->usage, line, len) == 1 ?
 		    AGENTFILES_USAGE : 0);
-	if (usage_gemini_line(&w->usage, line, len) == 1)
-		rc |= AGENTFILES_USAGE;
-	if ((ev = gemini_chat_event(line, len)) != TX_NONE) {
+	if (w->agent != NULL && w->agent->pi_files) {
+		if (usage_pi_line(&w->usage, line, len) == 1)
+			rc |= AGENTFILES_USAGE;
+		ev = pi_session_event(line, len);
+	} else {
+		if (usage_gemini_line(&w->usage, line, len) == 1)
+			rc |= AGENTFILES_USAGE;
+		ev = gemini_chat_event(line, len);
+	}
+	if (ev != TX_NONE) {
 		w->transcript = ev;
 		w->transcript_at = time_mono_ms();
 	}
 	return (rc);
+}
+
+/* The window pi's models.json gives the model in use, if it names it. */
+static void
+agentfiles_pi_window(struct watch *w)
+{
+	char		*path, *buf;
+	ssize_t		 n;
+	size_t		 have = 0;
+	long long	 win = 0;
+	int		 fd;
+
+	if (w->gemini_home == NULL || w->usage.model[0] == '\0')
+		return;
+	xasprintf(&path, "%s/models.json", w->gemini_home);
+	fd = open(path, O_RDONLY|O_NOFOLLOW|O_NONBLOCK|O_CLOEXEC);
+	free(path);
+	if (fd == -1)
+		return;
+	buf = xmalloc(PI_MODELS_MAX);
+	while (have < PI_MODELS_MAX &&
+	    (n = read(fd, buf + have, PI_MODELS_MAX - have)) > 0)
+		have += (size_t)n;
+	close(fd);
+	if (have < PI_MODELS_MAX)
+		win = pi_models_window(buf, have, w->usage.model);
+	free(buf);
+	if (win > 0) {
+		w->usage.window = win;
+		w->usage.window_given = 1;
+	}
 }
 
 static void
@@ -59,8 +104,12 @@ agentfiles_gemini_read(struct pane *p)
 {
 	struct watch		*w = p->watch;
 	enum transcript_event	 before = w->transcript;
+	char			 model[sizeof w->usage.model];
 
+	strlcpy(model, w->usage.model, sizeof model);
 	agentfiles_usage(p, w->rollout, agentfiles_gemini_line);
+	if (w->agent->pi_files && strcmp(model, w->usage.model) != 0)
+		agentfiles_pi_window(w);
 	if (w->transcript != before) {
 		log_debug("pane %%%d: gemini chat: event %d", p->id,
 		    w->transcript);
@@ -74,8 +123,8 @@ agentfiles_gemini_read(struct pane *p)
  * log was begun (into start; 0 when unknown).
  */
 static void
-agentfiles_gemini_file_id(int qwen, const char *path, const char *name,
-    char *out, size_t len, int64_t *start)
+agentfiles_gemini_file_id(const struct agent_profile *a, const char *path,
+    const char *name, char *out, size_t len, int64_t *start)
 {
 	char		 buf[4096], *nl;
 	ssize_t		 n;
@@ -83,7 +132,7 @@ agentfiles_gemini_file_id(int qwen, const char *path, const char *name,
 
 	*out = '\0';
 	*start = 0;
-	if (qwen) {
+	if (a->qwen_files) {
 		strlcpy(out, name, len);
 		if ((nl = strstr(out, ".jsonl")) != NULL)
 			*nl = '\0';
@@ -96,7 +145,10 @@ agentfiles_gemini_file_id(int qwen, const char *path, const char *name,
 	close(fd);
 	if (n <= 0 || (nl = memchr(buf, '\n', (size_t)n)) == NULL)
 		return;
-	gemini_chat_head(buf, (size_t)(nl - buf), out, len, start);
+	if (a->pi_files)
+		pi_session_head(buf, (size_t)(nl - buf), out, len, start);
+	else
+		gemini_chat_head(buf, (size_t)(nl - buf), out, len, start);
 }
 
 static void
@@ -105,8 +157,8 @@ agentfiles_gemini_session(struct watch *w, const char *path,
 {
 	int64_t	start;
 
-	agentfiles_gemini_file_id(w->agent->qwen_files, path, name,
-	    w->chat_session, sizeof w->chat_session, &start);
+	agentfiles_gemini_file_id(w->agent, path, name, w->chat_session,
+	    sizeof w->chat_session, &start);
 }
 
 /* Is p a live Gemini pane whose project's logs are in dir? */
@@ -116,7 +168,8 @@ agentfiles_gemini_in(struct pane *p, const char *dir)
 	struct watch	*w = p->watch;
 
 	return (w != NULL && w->agent_alive && w->agent != NULL &&
-	    (w->agent->gemini_files || w->agent->qwen_files) &&
+	    (w->agent->gemini_files || w->agent->qwen_files ||
+	    w->agent->pi_files) &&
 	    w->gemini_chats != NULL && strcmp(w->gemini_chats, dir) == 0);
 }
 
@@ -129,7 +182,7 @@ agentfiles_gemini_busy(struct pane *p)
 {
 	struct watch	*w = p->watch;
 
-	if (w->agent != NULL && w->agent->qwen_files)
+	if (w->agent != NULL && (w->agent->qwen_files || w->agent->pi_files))
 		return (p->out_last);
 	if (w->title == NULL || w->agent == NULL ||
 	    agent_title(w->agent, w->title) != TITLE_BUSY)
@@ -202,15 +255,17 @@ agentfiles_gemini_changed(const char *dir, const char *name)
 		if (!agentfiles_gemini_in(p, dir) ||
 		    (int64_t)st.st_mtime * 1000 < w->agent_since_real - 1000)
 			continue;
-		agentfiles_gemini_file_id(w->agent->qwen_files, path, name,
-		    fid, sizeof fid, &start);
+		agentfiles_gemini_file_id(w->agent, path, name, fid,
+		    sizeof fid, &start);
 		/*
 		 * Begun before the agent: another run's log, touched (Gemini
 		 * writes to an old log as another run ends; it begins a new
-		 * one even for the conversation it resumes).
+		 * one even for the conversation it resumes, pi does not).
 		 */
 		if (start != 0 && start < w->agent_since_real -
-		    GEMINI_START_SLACK)
+		    GEMINI_START_SLACK && !(w->agent->pi_files &&
+		    w->argv_session[0] != '\0' &&
+		    strcmp(fid, w->argv_session) == 0))
 			continue;
 		/*
 		 * Started to resume a conversation (gemini --resume ID): its
@@ -295,6 +350,33 @@ agentfiles_qwen_chats(struct watch *w)
 	free(base);
 }
 
+/* pi's sessions of the agent's directory, and its own (models.json). */
+static void
+agentfiles_pi_chats(struct watch *w)
+{
+	char	*base, cwd[PATH_MAX], name[PATH_MAX];
+
+	if (w->gemini_home == NULL) {
+		if ((base = agentfiles_env_dir(w->agent_pid,
+		    "PI_CODING_AGENT_DIR", ".pi/agent")) == NULL)
+			return;
+		w->gemini_home = base;
+	}
+	if ((base = agentfiles_env_dir(w->agent_pid,
+	    "PI_CODING_AGENT_SESSION_DIR", "")) != NULL &&
+	    base[strlen(base) - 1] != '/') {
+		w->gemini_chats = base;
+		return;
+	}
+	free(base);
+	if (proc_cwd(w->agent_pid, cwd, sizeof cwd) != 0)
+		return;
+	pi_session_dir_name(cwd, name, sizeof name);
+	if (*name != '\0')
+		xasprintf(&w->gemini_chats, "%s/sessions/%s", w->gemini_home,
+		    name);
+}
+
 /* The agent was found (or looked at again): its project's logs. */
 void
 agentfiles_gemini_look(struct pane *p)
@@ -305,13 +387,17 @@ agentfiles_gemini_look(struct pane *p)
 	char		*base, id[256];
 	size_t		 n;
 
-	if (w->agent->qwen_files && w->gemini_chats == NULL) {
-		agentfiles_qwen_chats(w);
+	if ((w->agent->qwen_files || w->agent->pi_files) &&
+	    w->gemini_chats == NULL) {
+		if (w->agent->pi_files)
+			agentfiles_pi_chats(w);
+		else
+			agentfiles_qwen_chats(w);
 		if (w->gemini_chats == NULL)
 			return;
 		agentfiles_watch(w->gemini_chats);
 	}
-	if (w->gemini_home == NULL && !w->agent->qwen_files) {
+	if (w->gemini_home == NULL && w->agent->gemini_files) {
 		/* GEMINI_CLI_HOME stands for the home, not for .gemini. */
 		if ((base = agentfiles_env_dir(w->agent_pid, "GEMINI_CLI_HOME",
 		    "")) == NULL)

@@ -601,7 +601,8 @@ agentfiles_agent(struct pane *p)
 	if (w->agent != NULL && w->agent->codex_files)
 		agentfiles_codex_look(p);
 	if (w->agent != NULL &&
-	    (w->agent->gemini_files || w->agent->qwen_files))
+	    (w->agent->gemini_files || w->agent->qwen_files ||
+	    w->agent->pi_files))
 		agentfiles_gemini_look(p);
 	if (w->agent != NULL && w->agent->copilot_files)
 		agentfiles_copilot_look(p);
@@ -655,7 +656,8 @@ agentfiles_look(struct pane *p)
 	if (w->agent != NULL && w->agent->codex_files)
 		agentfiles_codex_look(p);
 	if (w->agent != NULL &&
-	    (w->agent->gemini_files || w->agent->qwen_files))
+	    (w->agent->gemini_files || w->agent->qwen_files ||
+	    w->agent->pi_files))
 		agentfiles_gemini_look(p);
 	if (w->agent != NULL && w->agent->copilot_files)
 		agentfiles_copilot_look(p);

@@ -180,7 +180,8 @@ watch_signals(struct buf *b, struct pane *p, uint64_t now)
 		watch_signal_str(b, "hook", hook_names[w->hook], w->hook_at,
 		    now);
 	if (w->transcript != TX_NONE)
-		watch_signal_str(b, "claude_transcript",
+		watch_signal_str(b, w->agent != NULL && w->agent->pi_files ?
+		    "pi_session" : "claude_transcript",
 		    transcript_names[w->transcript], w->transcript_at, now);
 	if (ended_is(p) && !p->dead) {
 		/* Watching the shell for a new command (ended.c). */

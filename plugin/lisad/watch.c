@@ -588,6 +588,7 @@ watch_input(struct pane *p, struct cls_input *in)
 	in->transcript = w->transcript;
 	in->transcript_at = w->transcript_at;
 	in->gemini_chat = w->agent != NULL && w->agent->gemini_files;
+	in->pi_session = w->agent != NULL && w->agent->pi_files;
 	in->hook_question = w->hook_question;
 	in->debounce = lisad.debounce_ms;
 	in->grace = lisad.grace_ms;

@@ -34,6 +34,7 @@ struct builtin {
 	int		 codex_files;
 	int		 gemini_files;
 	int		 qwen_files;
+	int		 pi_files;
 	int		 copilot_files;
 	int		 opencode_files;
 	int		 retry_screen;
@@ -235,6 +236,33 @@ static const struct builtin builtins[] = {
 	},
 	{
 		/*
+		 * pi 1.6.0 (npm @earendil-works/pi-coding-agent; it names its
+		 * process "pi"): its title is "π - <dir>" whatever it does, and
+		 * it asks nothing but whether to trust a project's own files.
+		 * A row over its input box says "⠼ Working" while it works,
+		 * "Retrying (1/3) in 2s" while it retries; its footer
+		 * ("0.4%/200k (auto)") is always drawn. Its session file
+		 * tells how each turn ended (pi-file.c).
+		 */
+		.name = "pi",
+		.comm = { "pi" },
+		.argv = { "pi" },
+		.screen = {
+			[2] = "Trust project folder\\?",
+			[3] = "^\xe2\x94\x80\xe2\x94\x80 " BRAILLE " Working",
+			[4] = "^\xe2\x94\x80\xe2\x94\x80 " BRAILLE " Retrying "
+			    "\\([0-9]+/[0-9]+\\) in [0-9]+s",
+			[5] = "^ Elapsed [0-9]+\\.[0-9]s",
+			[7] = "^ Operation aborted",
+			[8] = "[0-9]%/[0-9.]+[kM]?( |$)",
+			[9] = "^To resume this session:|^pi --session [0-9a-f]",
+		},
+		.retry_marks = { "Retrying (" },
+		.pi_files = 1,
+		.resume = "pi --session \"$1\"",
+	},
+	{
+		/*
 		 * A `lisa run` of a command that is none of the above: never
 		 * matched by a process, given to the pane when its run ends
 		 * so that the run's ending shows like an agent's (run-watch.c).
@@ -418,6 +446,7 @@ profile_from_builtin(const struct builtin *b)
 	p->codex_files = b->codex_files;
 	p->gemini_files = b->gemini_files;
 	p->qwen_files = b->qwen_files;
+	p->pi_files = b->pi_files;
 	p->copilot_files = b->copilot_files;
 	p->opencode_files = b->opencode_files;
 	p->retry_screen = b->retry_screen;
@@ -513,6 +542,7 @@ agent_parse_user(const char *buf, size_t n, const char *path, char **cause)
 		json_get_bool(d, obj, "codex_files", &p->codex_files);
 		json_get_bool(d, obj, "gemini_files", &p->gemini_files);
 		json_get_bool(d, obj, "qwen_files", &p->qwen_files);
+		json_get_bool(d, obj, "pi_files", &p->pi_files);
 		json_get_bool(d, obj, "copilot_files", &p->copilot_files);
 		json_get_bool(d, obj, "opencode_files", &p->opencode_files);
 		json_get_bool(d, obj, "retry_screen", &p->retry_screen);

@@ -28,6 +28,7 @@ struct agent_profile {
 	int		 codex_files;	/* writes $CODEX_HOME/sessions rollouts */
 	int		 gemini_files;	/* writes ~/.gemini/tmp/<id>/chats logs */
 	int		 qwen_files;	/* writes ~/.qwen/projects/<cwd>/chats logs */
+	int		 pi_files;	/* writes ~/.pi/agent/sessions/--<cwd>-- */
 	int		 copilot_files;	/* logs to ~/.copilot/logs/process-*-PID */
 	int		 opencode_files; /* logs to ~/.local/share/opencode/log */
 	int		 retry_screen;	/* its retry text on screen is live */

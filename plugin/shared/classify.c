@@ -19,6 +19,11 @@
 #define RETRY_FRESH_MS 3000
 /* How far apart one turn end's entries in different files may be. */
 #define TURN_END_SLACK_MS 2000
+/*
+ * pi writes each failed try as an error and, a few ms later, withdraws it
+ * when it retries: its error is the turn's end once that long unwithdrawn.
+ */
+#define PI_ERROR_SETTLE_MS 500
 /* A background task ended: the agent's turn about it is starting. */
 #define BG_END_SLACK_MS 3000
 #define RETRY_CHECK_MS 2000
@@ -291,6 +296,13 @@ explicit_state(const struct cls_input *in, struct cls_result *r,
 	uint64_t	tx_at = in->transcript != TX_NONE &&
 			    in->transcript != TX_WORKING ? in->transcript_at : 0;
 
+	if (in->pi_session && tx_at != 0 && (in->transcript == TX_API_ERROR ||
+	    in->transcript == TX_LIMIT) &&
+	    in->now < tx_at + PI_ERROR_SETTLE_MS) {
+		r->recheck_at = earliest(r->recheck_at,
+		    tx_at + PI_ERROR_SETTLE_MS);
+		tx_at = 0;
+	}
 	if (hook_at == 0 && codex_at == 0 && sess_at == 0 && tx_at == 0)
 		return (0);
 	/*
@@ -304,19 +316,23 @@ explicit_state(const struct cls_input *in, struct cls_result *r,
 		*at = tx_at;
 		switch (in->transcript) {
 		case TX_TURN_DONE:
-			set(r, ST_WAITING_INPUT, "prompt",
+			set(r, ST_WAITING_INPUT, "prompt", in->pi_session ?
+			    "pi_session_turn_done" :
 			    "claude_transcript_turn_done");
 			break;
 		case TX_API_ERROR:
-			set(r, ST_WAITING_INPUT, "error",
+			set(r, ST_WAITING_INPUT, "error", in->pi_session ?
+			    "pi_session_api_error" :
 			    "claude_transcript_api_error");
 			break;
 		case TX_LIMIT:
 			set(r, ST_WAITING_INPUT, "limit", in->gemini_chat ?
-			    "gemini_chat_limit" : "claude_transcript_limit");
+			    "gemini_chat_limit" : in->pi_session ?
+			    "pi_session_limit" : "claude_transcript_limit");
 			break;
 		case TX_INTERRUPTED:
-			set(r, ST_WAITING_INPUT, "prompt",
+			set(r, ST_WAITING_INPUT, "prompt", in->pi_session ?
+			    "pi_session_interrupted" :
 			    "claude_transcript_interrupted");
 			break;
 		case TX_NONE:

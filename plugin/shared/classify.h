@@ -135,6 +135,7 @@ struct cls_input {
 	enum transcript_event transcript;
 	uint64_t	transcript_at;
 	int		gemini_chat;	/* the transcript is Gemini's chat log */
+	int		pi_session;	/* the transcript is pi's session file */
 
 	/* thresholds, ms */
 	uint64_t	debounce;

@@ -117,6 +117,7 @@ char		*jv_text(const struct jv *);
 #include "osc.h"		/* the output-stream scanner */
 #include "osc-notify.h"		/* a terminal's own desktop notifications */
 #include "osdep.h"		/* the operating system's calls */
+#include "pi-file.h"		/* pi's session files */
 #include "question.h"		/* what a waiting agent asks, as data */
 #include "run-record.h"		/* lisa run's records (runs/ID.json) */
 #include "run-stderr.h"		/* an agent's stderr, head and tail */

@@ -322,6 +322,66 @@ usage_qwen_line(struct usage *u, const char *line, size_t len)
 }
 
 /*
+ * One line of a pi session file (pi-file.c): a "message" record whose
+ * message is the model's, with usage {input (not from a cache), output,
+ * cacheRead, cacheWrite}. A failed try's counts are all 0: it used
+ * nothing, and says nothing of the context. The window is pi's own (its
+ * models.json, agent-files-gemini.c) or lisa's table's; none is guessed
+ * for a model neither knows. Same returns as usage_claude_line.
+ */
+int
+usage_pi_line(struct usage *u, const char *line, size_t len)
+{
+	struct json_doc	*d;
+	char		*type = NULL, *role = NULL, *id = NULL, *model = NULL;
+	char		*cause = NULL;
+	long long	 v[USAGE_NPARTS];
+	int		 m, us, rc = 0;
+
+	if (memmem(line, len, "\"usage\"", 7) == NULL ||
+	    memmem(line, len, "\"assistant\"", 11) == NULL)
+		return (0);
+	if ((d = json_parse(line, len, &cause)) == NULL) {
+		free(cause);
+		return (-1);
+	}
+	type = json_get_str(d, 0, "type");
+	if (type == NULL || strcmp(type, "message") != 0 ||
+	    (m = json_get(d, 0, "message")) == -1 ||
+	    json_type(d, m) != JSON_T_OBJECT ||
+	    (role = json_get_str(d, m, "role")) == NULL ||
+	    strcmp(role, "assistant") != 0)
+		goto out;
+	rc = -1;
+	if ((us = json_get(d, m, "usage")) == -1 ||
+	    json_type(d, us) != JSON_T_OBJECT ||
+	    usage_count(d, us, "input", &v[USAGE_INPUT]) != 0 ||
+	    usage_count(d, us, "output", &v[USAGE_OUTPUT]) != 0 ||
+	    usage_count(d, us, "cacheRead", &v[USAGE_CACHE_READ]) != 0 ||
+	    usage_count(d, us, "cacheWrite", &v[USAGE_CACHE_WRITE]) != 0)
+		goto out;
+	rc = 0;
+	if (v[USAGE_INPUT] + v[USAGE_OUTPUT] + v[USAGE_CACHE_READ] +
+	    v[USAGE_CACHE_WRITE] == 0)
+		goto out;
+	id = json_get_str(d, 0, "id");
+	model = json_get_str(d, m, "model");
+	usage_add(u, id, v);
+	snprintf(u->model, sizeof u->model, "%s", model != NULL ? model : "");
+	u->context = v[USAGE_INPUT] + v[USAGE_CACHE_READ] +
+	    v[USAGE_CACHE_WRITE];
+	u->fallback = USAGE_NO_WINDOW;
+	rc = 1;
+out:
+	free(type);
+	free(role);
+	free(id);
+	free(model);
+	json_free(d);
+	return (rc);
+}
+
+/*
  * The window of a model: the longest prefix in user ("PREFIX=TOKENS ...",
  * from @lisa-context-windows), else in what we know, else Claude's
  * standard 200k; a [1m] suffix is the long window.

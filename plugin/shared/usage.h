@@ -44,6 +44,7 @@ int	usage_codex_line(struct usage *, const char *, size_t);
 int	usage_codex_meta(const char *, size_t, char *, size_t);
 int	usage_gemini_line(struct usage *, const char *, size_t);
 int	usage_qwen_line(struct usage *, const char *, size_t);
+int	usage_pi_line(struct usage *, const char *, size_t);
 struct json_doc;
 int	usage_hook(struct usage *, struct json_doc *, int);
 long long usage_model_window(const char *, const char *);

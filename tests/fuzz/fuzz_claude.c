@@ -3,7 +3,8 @@
  * tail of a transcript (whole, or cut at any byte as the tail read cuts
  * it), and its lines as the usage reader takes them; the same lines as
  * Codex's rollout and Gemini CLI's chat log, and the text as Gemini's
- * projects.json, OpenCode's log, Copilot CLI's log and workspace.yaml. The first input byte picks the cut.
+ * projects.json, OpenCode's log, Copilot CLI's log and workspace.yaml, pi's
+ * session file and models.json. The first input byte picks the cut.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -111,6 +112,24 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 	}
 	if (u.known && u.context < 0)
+		abort();
+	/* And as a pi session file, its header and models.json. */
+	usage_init(&u);
+	for (line = (const char *)data; line < end; line = nl + 1) {
+		if ((nl = memchr(line, '\n', (size_t)(end - line))) == NULL)
+			nl = end;
+		if (usage_pi_line(&u, line, (size_t)(nl - line)) < -1 ||
+		    pi_session_event(line, (size_t)(nl - line)) > TX_LAST)
+			abort();
+	}
+	for (i = 0; i < USAGE_NPARTS; i++) {
+		if (u.total[i] < 0)
+			abort();
+	}
+	if (pi_session_head((const char *)data, size, id, sizeof id,
+	    &start) == 0 && (*id == '\0' || !agent_id_ok(id)))
+		abort();
+	if (pi_models_window((const char *)data, size, "m") < 0)
 		abort();
 	/* And as a hook's usage (lisa's OpenCode plugin), line by line. */
 	usage_init(&u);

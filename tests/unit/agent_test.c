@@ -38,6 +38,7 @@ test_match(void **state)
 		    "/x/node_modules/.bin/copilot" };
 	char	*native_copilot[] = {
 		    "/x/node_modules/@github/copilot-linux-x64/copilot" };
+	char	*node_pi[] = { "node", "/x/node_modules/.bin/pi" };
 	char	*none[] = { NULL };
 	char	*run_argv[] = { "sh", "run" };
 
@@ -55,11 +56,14 @@ test_match(void **state)
 	    "copilot");
 	assert_string_equal(agent_match("opencode", none, 0)->name,
 	    "opencode");
+	/* pi: its process.title, or node running its bin. */
+	assert_string_equal(agent_match("pi", none, 0)->name, "pi");
+	assert_string_equal(agent_match("node", node_pi, 2)->name, "pi");
 	/* "run" (a lisa run of no known agent) is never a process's. */
 	assert_non_null(agent_by_name("run"));
 	assert_null(agent_match("run", none, 0));
 	assert_null(agent_match("sh", run_argv, 2));
-	assert_int_equal(agent_count(), 8);
+	assert_int_equal(agent_count(), 9);
 }
 
 struct title_case {
@@ -275,7 +279,7 @@ test_user_file(void **state)
 	free(cause);
 	unlink(path);
 	free(path);
-	assert_int_equal(agent_count(), 8);
+	assert_int_equal(agent_count(), 9);
 }
 
 /* Patterns glibc would build out into gigabytes are refused (fuzzing). */
@@ -324,7 +328,7 @@ test_pattern_limits(void **state)
 	assert_null(agent_match("x", NULL, 0));
 	unlink(path);
 	free(path);
-	assert_int_equal(agent_count(), 8);
+	assert_int_equal(agent_count(), 9);
 }
 
 int
