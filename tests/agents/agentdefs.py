@@ -22,6 +22,8 @@ LISAD = os.path.join(BIN, "lisad")
 CODEX_WINDOW = 200000
 # The mock model's window in OpenCode's config (its limit.context).
 OPENCODE_WINDOW = 131072
+# The mock model's window in pi's models.json (its contextWindow).
+PI_WINDOW = 250000
 
 
 class Failure(Exception):
@@ -479,6 +481,53 @@ class Copilot(Agent):
                 "COPILOT_OFFLINE": "true", "COPILOT_AUTO_UPDATE": "false",
                 "COPILOT_PROVIDER_BASE_URL": "http://127.0.0.1:%d/v1" % self.port,
                 "COPILOT_PROVIDER_API_KEY": "mock-key", "COPILOT_MODEL": "mock-model",
+                "PATH": os.path.dirname(self.bin) + ":" + os.environ["PATH"]}
+
+    def cleanup(self):
+        pass
+
+
+class Pi(Agent):
+    """pi 1.6.0 (npm @earendil-works/pi-coding-agent) on the Chat
+    Completions mock, as a provider of one's own in its models.json
+    (api openai-completions), offline (PI_OFFLINE). It needs node 22:
+    install.sh puts npm's node beside it, first on its PATH. It runs its
+    tools without asking (no permission dialogs, by design) and retries a
+    failed request three times by itself ("Retrying (1/3) in 2s")."""
+    name = "pi"
+    mock = "mock_chat.py"
+    prompts = {"tool": "#mock run sleep 6", "exit": "/quit"}
+    error_detail = "error"
+    tool_done = "after_tool"
+    kill_detail = "signal 9"
+    resumes = True
+    # /new begins a new session (a new file) in the same process.
+    clear_command = "/new"
+    oneshot_name = "print mode"
+    oneshot_ok = ["-p", "say hello"]
+    oneshot_fail = ["-p", "#mock error 400"]
+
+    def setup(self, server):
+        self.home = os.path.join(self.top, "home")
+        agent = os.path.join(self.home, ".pi", "agent")
+        os.makedirs(agent, exist_ok=True)
+        models = {"providers": {"mock": {
+            "baseUrl": "http://127.0.0.1:%d/v1" % self.port,
+            "api": "openai-completions", "apiKey": "mock-key",
+            "models": [{"id": "mock-model", "contextWindow": PI_WINDOW}]}}}
+        with open(os.path.join(agent, "models.json"), "w") as f:
+            json.dump(models, f)
+        # Its changelog is shown once per version: taken as read.
+        settings = {"defaultProvider": "mock", "defaultModel": "mock-model",
+                    "lastChangelogVersion": self.version}
+        with open(os.path.join(agent, "settings.json"), "w") as f:
+            json.dump(settings, f)
+        if self.hooks:
+            raise Failure("lisa has no hooks for pi")
+
+    def env(self):
+        return {"HOME": self.home, "PI_OFFLINE": "1", "PI_SKIP_VERSION_CHECK": "1",
+                "PI_TELEMETRY": "0",
                 "PATH": os.path.dirname(self.bin) + ":" + os.environ["PATH"]}
 
     def cleanup(self):

@@ -38,7 +38,7 @@ from rows import STALE, TurnRows
 from scenarios import AgentScenarios
 from side import side_by_side
 from agentdefs import (HERE, LISA, LISAD, Failure, Claude, Codex, Gemini,
-                       Qwen, OpenCode, Copilot)
+                       Qwen, OpenCode, Copilot, Pi)
 
 # lisa runs at its shipped defaults (debounce 1.5 s, grace 10 s): what
 # users get. One option is shorter, one users have too: @lisa-stale
@@ -267,6 +267,9 @@ class Driver(TurnRows, AgentScenarios, AnswerRows, ResumeRows):
                     native = child
                 if self.a.name == "opencode" and base == "opencode":
                     return child
+                # pi names its node process "pi" (process.title).
+                if self.a.name == "pi" and base == "pi":
+                    return child
                 # Copilot: node wrapper -> native child (MainThread).
                 if self.a.name == "copilot" and base == "copilot":
                     native = child
@@ -448,6 +451,8 @@ class Driver(TurnRows, AgentScenarios, AnswerRows, ResumeRows):
             self.opencode_middle(pane)
         elif a.name == "copilot":
             self.copilot_middle(pane)
+        elif a.name == "pi":
+            self.pi_middle(pane)
         else:
             self.middle(pane)
         self.stall(pane)
@@ -691,7 +696,8 @@ def run_one(name, hk, top, bins, args):
     os.makedirs(runtime, mode=0o700)
     env = clean_env(runtime)
     cls = {"claude": Claude, "codex": Codex, "gemini": Gemini,
-           "qwen": Qwen, "opencode": OpenCode, "copilot": Copilot}[name]
+           "qwen": Qwen, "opencode": OpenCode, "copilot": Copilot,
+           "pi": Pi}[name]
     agent = cls(bins[name][1], bins[name][0], sub, hk == "on")
     server = d = None
     try:
@@ -718,7 +724,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--agents", default="claude,codex,gemini",
-                    help="of claude, codex, gemini, qwen, opencode, copilot")
+                    help="of claude, codex, gemini, qwen, opencode, copilot, pi")
     ap.add_argument("--hooks", default="off,on", help="off, on or off,on")
     ap.add_argument("--versions", default=os.environ.get("AGENT_VERSIONS") or "pinned")
     ap.add_argument("--only", help="regex on the step name (interactive, answers, "
@@ -739,8 +745,8 @@ def main():
     top = tempfile.mkdtemp(prefix="lisa-conf.")
     os.chmod(top, 0o700)
     runs = [(name, hk) for name in names for hk in args.hooks.split(",")
-            # (lisa has no Gemini hooks)
-            if not (name == "gemini" and hk == "on")]
+            # (lisa has no Gemini or pi hooks)
+            if not (name in ("gemini", "pi") and hk == "on")]
     try:
         if args.jobs <= 1:
             for name, hk in runs:

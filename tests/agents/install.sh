@@ -3,12 +3,14 @@
 # cache directory (never the repository, never global):
 #
 #   sh tests/agents/install.sh [pinned|latest] [claude] [codex] [gemini] [qwen]
-#       [opencode] [copilot]
+#       [opencode] [copilot] [pi]
 #
 # pinned (default): the versions below, installed once and kept.
 # (qwen only when named: 0.15.10 is the newest that runs on node 20;
 # opencode only when named: a minute of CPU for each start; copilot only
-# when named: a 200 MB download.)
+# when named: a 200 MB download; pi only when named: it needs node 22,
+# installed from npm's "node" package into its own prefix, whose .bin
+# the conformance puts first on the agent's PATH.)
 # latest: the newest published versions, checked against the registry on
 # every run - how a maintainer learns that an agent changed.
 # Cache: $LISA_AGENTS_CACHE, default ${XDG_CACHE_HOME:-$HOME/.cache}/lisa-agents.
@@ -21,14 +23,15 @@ codex @openai/codex 0.169.0
 gemini @google/gemini-cli 0.61.0
 qwen @qwen-code/qwen-code 0.15.10
 opencode opencode-ai 1.18.33
-copilot @github/copilot 1.0.102"
+copilot @github/copilot 1.0.102
+pi @earendil-works/pi-coding-agent 1.6.0"
 
 mode=pinned
 want=
 for a in "$@"; do
 	case "$a" in
 	pinned|latest) mode=$a ;;
-	claude|codex|gemini|qwen|opencode|copilot) want="$want $a" ;;
+	claude|codex|gemini|qwen|opencode|copilot|pi) want="$want $a" ;;
 	*) echo "install.sh: unknown argument: $a" >&2; exit 2 ;;
 	esac
 done
@@ -70,8 +73,11 @@ for name in $want; do
 		mkdir -p "$prefix"
 		# Install scripts must run: Claude Code's puts its native binary
 		# in place.
+		# pi 1.6.0 needs node >= 22.19: npm's node@22 beside it.
+		extra=
+		[ $name = pi ] && extra=node@22
 		if ! npm install --prefix "$prefix" --save-exact --no-fund \
-		    --no-audit --loglevel=error "$pkg@$ver" >&2; then
+		    --no-audit --loglevel=error "$pkg@$ver" $extra >&2; then
 			if ! npm view "$pkg" version >/dev/null 2>&1; then
 				echo "install.sh: npm registry not reachable" >&2
 				exit 3

@@ -7,7 +7,7 @@ import subprocess
 import sys
 import time
 
-from agentdefs import LISA, CODEX_WINDOW, OPENCODE_WINDOW
+from agentdefs import LISA, CODEX_WINDOW, OPENCODE_WINDOW, PI_WINDOW
 
 # lisa runs at its shipped defaults; @lisa-stale is STALE s so that the
 # rows that hold a stalled agent past it take 18 s, not 4 minutes.
@@ -42,6 +42,8 @@ class TurnRows:
             used, window = n, self.a.model_window()
         elif self.a.name == "opencode":
             used, window = n, OPENCODE_WINDOW	# lisa's plugin: chat.params
+        elif self.a.name == "pi":
+            used, window = n, PI_WINDOW	# its models.json
         else:
             used = n + 510
             window = self.a.model_window() or (

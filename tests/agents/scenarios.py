@@ -181,3 +181,20 @@ class AgentScenarios:
         self.wait_turn(pane, 60)
         self.expect("API error final", pane, self.mock_done("error", t),
                     "waiting_input", "prompt")
+
+    def pi_middle(self, pane):
+        """pi runs a tool without asking, and retries a failing API three
+        times by itself (a 429 too) before it gives up at its prompt; its
+        session file says how the turn ended."""
+        t = self.type(pane, self.a.prompts["tool"])
+        self.expect("running a tool", pane, t, "in_progress", "tool")
+        self.wait_turn(pane, 30)
+        self.expect("tool done", pane, self.mock_done("after_tool", t),
+                    "waiting_input", "prompt")
+        self.context(pane)
+        self.limit(pane)
+        t = self.type(pane, "#mock error 500")
+        self.expect_seen("API error retried", pane, t, "in_progress", 30, "retrying")
+        self.wait_turn(pane, 60)
+        self.expect("API error final", pane, self.mock_done("error", t),
+                    "waiting_input", "error")
