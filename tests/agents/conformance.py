@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Conformance of lisa against the real agent CLIs, offline.
 
-    python3 tests/agents/conformance.py [--agents claude,codex,gemini]
+    python3 tests/agents/conformance.py [--agents claude,codex,gemini,pi]
         [--hooks off,on] [--versions pinned|latest] [--only REGEX]
         [--report FILE] [--keep] [--jobs N]
 
@@ -723,7 +723,7 @@ def run_one(name, hk, top, bins, args):
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--agents", default="claude,codex,gemini",
+    ap.add_argument("--agents", default="claude,codex,gemini,pi",
                     help="of claude, codex, gemini, qwen, opencode, copilot, pi")
     ap.add_argument("--hooks", default="off,on", help="off, on or off,on")
     ap.add_argument("--versions", default=os.environ.get("AGENT_VERSIONS") or "pinned")

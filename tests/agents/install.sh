@@ -8,9 +8,9 @@
 # pinned (default): the versions below, installed once and kept.
 # (qwen only when named: 0.15.10 is the newest that runs on node 20;
 # opencode only when named: a minute of CPU for each start; copilot only
-# when named: a 200 MB download; pi only when named: it needs node 22,
-# installed from npm's "node" package into its own prefix, whose .bin
-# the conformance puts first on the agent's PATH.)
+# when named: a 200 MB download.) pi needs node 22: npm's "node" package
+# is installed into its prefix too, whose .bin the conformance puts first
+# on the agent's PATH.
 # latest: the newest published versions, checked against the registry on
 # every run - how a maintainer learns that an agent changed.
 # Cache: $LISA_AGENTS_CACHE, default ${XDG_CACHE_HOME:-$HOME/.cache}/lisa-agents.
@@ -35,7 +35,7 @@ for a in "$@"; do
 	*) echo "install.sh: unknown argument: $a" >&2; exit 2 ;;
 	esac
 done
-[ -n "$want" ] || want="claude codex gemini"
+[ -n "$want" ] || want="claude codex gemini pi"
 
 cache=${LISA_AGENTS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lisa-agents}
 
