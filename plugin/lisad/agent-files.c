@@ -304,6 +304,7 @@ agentfiles_dir_changed(const char *dir, const char *name)
 		return;
 	}
 	if (agentfiles_gemini_changed(dir, name) ||
+	    agentfiles_cline_changed(dir, name) ||
 	    agentfiles_copilot_changed(dir, name) ||
 	    agentfiles_opencode_changed(dir, name))
 		return;
@@ -604,6 +605,8 @@ agentfiles_agent(struct pane *p)
 	    (w->agent->gemini_files || w->agent->qwen_files ||
 	    w->agent->pi_files))
 		agentfiles_gemini_look(p);
+	if (w->agent != NULL && w->agent->cline_files)
+		agentfiles_cline_look(p);
 	if (w->agent != NULL && w->agent->copilot_files)
 		agentfiles_copilot_look(p);
 	if (w->agent != NULL && w->agent->opencode_files)
@@ -659,6 +662,8 @@ agentfiles_look(struct pane *p)
 	    (w->agent->gemini_files || w->agent->qwen_files ||
 	    w->agent->pi_files))
 		agentfiles_gemini_look(p);
+	if (w->agent != NULL && w->agent->cline_files)
+		agentfiles_cline_look(p);
 	if (w->agent != NULL && w->agent->copilot_files)
 		agentfiles_copilot_look(p);
 	if (w->agent != NULL && w->agent->opencode_files)

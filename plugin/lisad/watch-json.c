@@ -167,7 +167,8 @@ watch_signals(struct buf *b, struct pane *p, uint64_t now)
 		buf_addc(b, '}');
 	}
 	if (w->session != SS_NONE || w->session_failed) {
-		json_key(b, "claude_session");
+		json_key(b, w->agent != NULL && w->agent->cline_files ?
+		    "cline_session" : "claude_session");
 		buf_adds(b, "{\"value\":");
 		json_cstr(b, session_names[w->session]);
 		buf_printf(b, ",\"stale\":%s,\"failed\":%s",

@@ -584,11 +584,13 @@ watch_input(struct pane *p, struct cls_input *in)
 	in->hook_at = w->hook_at;
 	in->hooks_partial = w->agent != NULL && w->agent->hooks_partial;
 	in->dialog_clock = w->agent != NULL && w->agent->dialog_clock;
+	in->dialog_spinner = w->agent != NULL && w->agent->dialog_spinner;
 	in->output_rate = p->rate > 1e6 ? 1000000 : (unsigned)p->rate;
 	in->transcript = w->transcript;
 	in->transcript_at = w->transcript_at;
 	in->gemini_chat = w->agent != NULL && w->agent->gemini_files;
 	in->pi_session = w->agent != NULL && w->agent->pi_files;
+	in->cline_session = w->agent != NULL && w->agent->cline_files;
 	in->hook_question = w->hook_question;
 	in->debounce = lisad.debounce_ms;
 	in->grace = lisad.grace_ms;

@@ -252,6 +252,8 @@ void		 agentfiles_codex_changed(const char *, const char *);
 /* agent-files-gemini.c: Gemini CLI's chat log, for its tokens and limits. */
 void		 agentfiles_gemini_look(struct pane *);
 int		 agentfiles_gemini_changed(const char *, const char *);
+void		 agentfiles_cline_look(struct pane *);
+int		 agentfiles_cline_changed(const char *, const char *);
 void		 agentfiles_copilot_look(struct pane *);
 int		 agentfiles_copilot_changed(const char *, const char *);
 void		 agentfiles_opencode_look(struct pane *, int);

@@ -29,6 +29,7 @@ struct agent_profile {
 	int		 gemini_files;	/* writes ~/.gemini/tmp/<id>/chats logs */
 	int		 qwen_files;	/* writes ~/.qwen/projects/<cwd>/chats logs */
 	int		 pi_files;	/* writes ~/.pi/agent/sessions/--<cwd>-- */
+	int		 cline_files;	/* keeps ~/.cline/data/sessions/<id> */
 	int		 copilot_files;	/* logs to ~/.copilot/logs/process-*-PID */
 	int		 opencode_files; /* logs to ~/.local/share/opencode/log */
 	int		 retry_screen;	/* its retry text on screen is live */
@@ -36,6 +37,7 @@ struct agent_profile {
 	int		 answer_enter;	/* a dialog's number then Enter */
 	int		 dialog_buttons; /* buttons: arrows, Enter (OpenCode) */
 	int		 dialog_clock;	/* redraws a clock over its dialog */
+	int		 dialog_spinner; /* its spinner turns over its dialog */
 	char		*resume;	/* sh: its resume, the id as "$1" */
 	int		 user;		/* from agents.json */
 };

@@ -37,88 +37,6 @@
 #define DIALOG_READ_MS 300
 #define DIALOG_WAIT_MS 1500
 
-static const char *state_names[ST_NSTATES] = {
-	"none", "just_started", "in_progress", "waiting_input", "completed",
-	"crashed", "stuck", "degraded", "not_found"
-};
-
-const char *
-cls_state_name(enum cls_state s)
-{
-	return (s < ST_NSTATES ? state_names[s] : "none");
-}
-
-enum cls_state
-cls_state_from_name(const char *name)
-{
-	int	i;
-
-	for (i = 0; i < ST_NSTATES; i++) {
-		if (strcmp(state_names[i], name) == 0)
-			return ((enum cls_state)i);
-	}
-	return (ST_NSTATES);
-}
-
-/*
- * What a human may type for states: a state name (the JSON's), or the
- * word the status line, borders and menu use for its group.
- */
-static const struct {
-	const char	*word;
-	unsigned int	 mask;
-} state_words[] = {
-	{ "starting", 1u << ST_JUST_STARTED },
-	{ "working", (1u << ST_JUST_STARTED)|(1u << ST_IN_PROGRESS) },
-	{ "waiting", 1u << ST_WAITING_INPUT },
-	{ "done", 1u << ST_COMPLETED },
-	{ "gone", 1u << ST_NOT_FOUND },
-};
-
-int
-cls_state_mask(const char *name, unsigned int *mask)
-{
-	size_t	i;
-	int	st;
-
-	for (i = 0; i < sizeof state_words / sizeof state_words[0]; i++) {
-		if (strcmp(state_words[i].word, name) == 0) {
-			*mask |= state_words[i].mask;
-			return (0);
-		}
-	}
-	st = cls_state_from_name(name);
-	if (st == ST_NSTATES || st == ST_NONE)
-		return (-1);
-	*mask |= 1u << st;
-	return (0);
-}
-
-/* For errors: every name cls_state_mask takes. */
-const char *
-cls_state_names_help(void)
-{
-	return ("just_started in_progress waiting_input completed crashed "
-	    "stuck degraded not_found, or starting working waiting done gone");
-}
-
-const char *
-cls_lifecycle_name(enum cls_lifecycle l)
-{
-	static const char *names[] = { "none", "starting", "running",
-	    "exited" };
-
-	return (l <= LC_EXITED ? names[l] : "none");
-}
-
-const char *
-cls_activity_name(enum cls_activity a)
-{
-	static const char *names[] = { "none", "working", "waiting", "idle" };
-
-	return (a <= AC_IDLE ? names[a] : "none");
-}
-
 static void
 set(struct cls_result *r, enum cls_state st, const char *detail,
     const char *reason)
@@ -278,6 +196,31 @@ set_working(const struct cls_input *in, struct cls_result *r,
 }
 
 /*
+ * A spinner that turns over a dialog (Cline's, over a question its file
+ * does not tell of): while it works, its screen is read once a debounce
+ * at most, and a dialog on one read since SINCE, no older than three
+ * debounces, is a wait.
+ */
+static int
+spinner_dialog(const struct cls_input *in, struct cls_result *r,
+    uint64_t since)
+{
+	if (!in->dialog_spinner)
+		return (0);
+	if (in->screen_at == 0 || in->now - in->screen_at >= in->debounce)
+		r->want_capture = 1;
+	else
+		r->recheck_at = earliest(r->recheck_at, in->screen_at +
+		    in->debounce);
+	if (!(in->screen & (SCREEN_PERMISSION|SCREEN_QUESTION|SCREEN_TRUST)) ||
+	    !screen_fresh(in, since) || in->now - in->screen_at >=
+	    3 * in->debounce)
+		return (0);
+	set_waiting(in, r, "screen_dialog_spinner", 0);
+	return (1);
+}
+
+/*
  * The newest explicit statement of the agent's state. Returns 0 if there
  * is none.
  */
@@ -371,10 +314,16 @@ explicit_state(const struct cls_input *in, struct cls_result *r,
 		*at = sess_at;
 		switch (in->session) {
 		case SS_BUSY:
-			set_working(in, r, "claude_session_busy", sess_at);
+			if (spinner_dialog(in, r, sess_at))
+				break;
+			set_working(in, r, in->cline_session ?
+			    "cline_session_busy" : "claude_session_busy",
+			    sess_at);
 			break;
 		case SS_WAITING:
-			set_waiting(in, r, "claude_session_waiting", sess_at);
+			set_waiting(in, r, in->cline_session ?
+			    "cline_session_waiting" : "claude_session_waiting",
+			    sess_at);
 			break;
 		case SS_SHELL:
 			/* Its turn is over; a background shell still runs. */
@@ -392,6 +341,7 @@ explicit_state(const struct cls_input *in, struct cls_result *r,
 				    "error", "claude_session_idle");
 			else
 				set(r, ST_WAITING_INPUT, "prompt",
+				    in->cline_session ? "cline_session_idle" :
 				    "claude_session_idle");
 			break;
 		}
@@ -530,6 +480,9 @@ observed_state(const struct cls_input *in, struct cls_result *r,
 	 * was drawn is fast), so that one answered at the agent itself is
 	 * seen within that.
 	 */
+	if (in->now - quiet_since < in->debounce && in->dialog_spinner &&
+	    spinner_dialog(in, r, 0))
+		return;
 	if (in->now - quiet_since < in->debounce && in->dialog_clock) {
 		if (in->output_rate >= CLS_CLOCK_RATE)
 			;	/* (work's pace: no read for it) */

@@ -130,12 +130,14 @@ struct cls_input {
 	uint64_t	hook_at;
 	int		hooks_partial;	/* its hooks miss some turn ends */
 	int		dialog_clock;	/* a clock redrawn over its dialog */
+	int		dialog_spinner;	/* a spinner turning over its dialog */
 	unsigned	output_rate;	/* bytes/s, the last whole second */
 	int		hook_question;	/* PermissionRequest for AskUserQuestion */
 	enum transcript_event transcript;
 	uint64_t	transcript_at;
 	int		gemini_chat;	/* the transcript is Gemini's chat log */
 	int		pi_session;	/* the transcript is pi's session file */
+	int		cline_session;	/* the session is Cline's file */
 
 	/* thresholds, ms */
 	uint64_t	debounce;

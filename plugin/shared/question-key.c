@@ -91,7 +91,8 @@ question_is_always(const char *words)
 
 /*
  * The key that picks an option: what the agent shows in parentheses at
- * the option's end ("(y)", "(esc)": Codex), else its number. WHAT is
+ * the option's end ("(y)", "(esc)": Codex) or in brackets before it ("[y]
+ * Approve": Cline), else its number. WHAT is
  * allow (a yes that is not for always), always (only when named: "don't
  * ask again", "always"), deny (a no), or a number. The option's index,
  * or -1 when the dialog has none such.
@@ -107,6 +108,8 @@ question_option_key(const struct question *q, const char *what, char *key,
 		o = q->options[i];
 		number = (int)strtol(o, NULL, 10);
 		words = o + strspn(o, "0123456789.) ");
+		if (o[0] == '[' && o[1] != '\0' && o[2] == ']' && o[3] == ' ')
+			words = o + 4;
 		if (isdigit((unsigned char)*what)) {
 			if (number == (int)strtol(what, NULL, 10))
 				pick = i;
@@ -115,7 +118,8 @@ question_option_key(const struct question *q, const char *what, char *key,
 				pick = i;
 		} else if (strcmp(what, "allow") == 0) {
 			if ((strncasecmp(words, "yes", 3) == 0 ||
-			    strncasecmp(words, "allow", 5) == 0) &&
+			    strncasecmp(words, "allow", 5) == 0 ||
+			    strncasecmp(words, "approve", 7) == 0) &&
 			    !question_is_always(words))
 				pick = i;
 		} else if (strcmp(what, "deny") == 0) {
@@ -128,6 +132,10 @@ question_option_key(const struct question *q, const char *what, char *key,
 	if (pick == -1)
 		return (-1);
 	o = q->options[pick];
+	if (o[0] == '[' && o[1] != '\0' && o[2] == ']' && o[3] == ' ') {
+		snprintf(key, len, "%c", o[1]);
+		return (pick);
+	}
 	lp = strrchr(o, '(');
 	rp = lp != NULL ? strchr(lp, ')') : NULL;
 	if (!isdigit((unsigned char)*o) && (lp == NULL || rp == NULL)) {

@@ -423,6 +423,75 @@ question_asking(struct qline *lines, int from, int limit)
 }
 
 /*
+ * Cline's keys, on one line under its dialog: "[y] Approve   [n] Deny",
+ * each option its key in brackets and its words. The line, or -1.
+ */
+static int
+question_keyed(struct qline *lines, int nlines, struct question *q)
+{
+	const char	*s, *end, *seg;
+	int		 i, last = nlines - 1;
+
+	/* (the screen's blank rows under it are not its lines) */
+	while (last >= 0 && lines[last].n == 0)
+		last--;
+	for (i = last; i >= 0 && last - i < 8; i--) {
+		if (lines[i].n >= 4 && lines[i].s[0] == '[' &&
+		    lines[i].s[2] == ']' && lines[i].s[3] == ' ')
+			break;
+	}
+	if (i < 0 || last - i >= 8)
+		return (-1);
+	s = lines[i].s;
+	end = s + lines[i].n;
+	while (s < end && q->noptions < QUESTION_MAX_OPTIONS) {
+		seg = s;
+		if (end - s < 5 || s[0] != '[' || s[2] != ']' || s[3] != ' ' ||
+		    !isgraph((unsigned char)s[1]))
+			break;
+		while (s < end && !(s + 2 <= end && memcmp(s, "  ", 2) == 0))
+			s++;
+		question_copy(q->options[q->noptions++], sizeof q->options[0],
+		    seg, (size_t)(s - seg));
+		while (s < end && *s == ' ')
+			s++;
+	}
+	if (s != end || q->noptions < 2) {
+		q->noptions = 0;
+		return (-1);
+	}
+	return (i);
+}
+
+/*
+ * What a dialog of keys (Cline's) asks: the line over them that asks
+ * ("Approve tool call?"), the "$ CMD" lines between, and the line over the
+ * question ("Cline needs permission"), its first line. That line, or KI.
+ */
+static int
+question_from_keyed(struct qline *lines, int ki, struct question *q)
+{
+	int	qi, i, dollar = -1;
+
+	if ((qi = question_asking(lines, ki - 1, ki - 12)) == -1)
+		return (ki);
+	question_copy(q->text, sizeof q->text, lines[qi].s, lines[qi].n);
+	for (i = ki - 1; i > qi; i--) {
+		if (question_dollar(&lines[i]))
+			dollar = i;
+	}
+	if (dollar != -1) {
+		strlcpy(q->tool, "shell", sizeof q->tool);
+		question_subject(q, lines, dollar, ki - 1, 2);
+	}
+	/* (its first line: the nearest over the question; a spinner's row,
+	 * which turns, is over that) */
+	for (i = qi - 1; i >= 0 && qi - i <= 2 && lines[i].n == 0; i--)
+		;
+	return (i >= 0 && qi - i <= 2 ? i : qi);
+}
+
+/*
  * Codex's "$ CMD", its lines under it, between the question and the
  * options: the top "$" line there, or -1. A command longer than the
  * question's reach is found above it, its question over it.
@@ -539,6 +608,13 @@ question_from_screen(const char *kind, const char *screen, struct question *q)
 			break;
 	}
 	if (first == -1) {
+		if ((first = question_keyed(lines, nlines, q)) != -1) {
+			top = question_from_keyed(lines, first, q);
+			q->top_seen = top != first;
+			question_fingerprint(q, lines, top, first + 1, first);
+			free(lines);
+			return (0);
+		}
 		if ((first = question_buttons(lines, nlines, q)) == -1) {
 			free(lines);
 			question_free(q);

@@ -110,6 +110,7 @@ char		*jv_text(const struct jv *);
 #include "bgtasks.h"		/* work an agent left running */
 #include "classify.h"		/* the classifier: signals in, a state out */
 #include "claude-file.h"	/* Claude Code's own files */
+#include "cline-file.h"		/* Cline CLI's session files */
 #include "copilot-file.h"	/* Copilot CLI's log and workspace */
 #include "gemini-file.h"	/* Gemini CLI's own files */
 #include "guard.h"		/* dialogs on screen: where keys never go */

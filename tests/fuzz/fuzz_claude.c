@@ -4,7 +4,7 @@
  * it), and its lines as the usage reader takes them; the same lines as
  * Codex's rollout and Gemini CLI's chat log, and the text as Gemini's
  * projects.json, OpenCode's log, Copilot CLI's log and workspace.yaml, pi's
- * session file and models.json. The first input byte picks the cut.
+ * session file and models.json, Cline's session file. The first input byte picks the cut.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -131,6 +131,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (pi_models_window((const char *)data, size, "m") < 0)
 		abort();
+	/* And as Cline's session file. */
+	{
+		struct cline_session	ccs;
+
+		if (cline_session_parse((const char *)data, size, &ccs) == 0 &&
+		    (!agent_id_ok(ccs.id) || ccs.status > SS_LAST ||
+		    (ccs.cwd[0] != '\0' && ccs.cwd[0] != '/')))
+			abort();
+	}
 	/* And as a hook's usage (lisa's OpenCode plugin), line by line. */
 	usage_init(&u);
 	for (line = (const char *)data; line < end; line = nl + 1) {

@@ -692,44 +692,6 @@ test_recheck(void **state)
 	assert_int_equal(cls_state_from_name("bogus"), ST_NSTATES);
 }
 
-/*
- * pi writes a failed try as an error and withdraws it when it retries: an
- * error is the turn's end only once it has stood 500 ms, and the
- * classifier asks to be run again then. While it stands younger, a
- * retrying pane (its output going) is working; a screen at the prompt
- * left from before is not taken for its end either.
- */
-static void
-test_pi_error_settles(void **state)
-{
-	struct cls_input	in = { BASE, .pi_session = 1,
-				    .transcript = TX_LIMIT,
-				    .transcript_at = NOW - 100,
-				    .last_output = NOW - 50 };
-	struct cls_result	r;
-
-	classify(&in, &r);
-	assert_int_equal(r.state, ST_IN_PROGRESS);
-	assert_true(r.recheck_at != 0 && r.recheck_at <= NOW - 100 + 500);
-	in.transcript = TX_API_ERROR;
-	classify(&in, &r);
-	assert_int_equal(r.state, ST_IN_PROGRESS);
-	/* Stood its 500 ms: the end, named as pi's. */
-	in.transcript_at = NOW - 500;
-	classify(&in, &r);
-	assert_int_equal(r.state, ST_WAITING_INPUT);
-	assert_string_equal(r.detail, "error");
-	assert_string_equal(r.reason, "pi_session_api_error");
-	in.transcript = TX_LIMIT;
-	classify(&in, &r);
-	assert_string_equal(r.reason, "pi_session_limit");
-	/* Not pi: another agent's error is its end at once. */
-	in.pi_session = 0;
-	in.transcript_at = NOW - 100;
-	classify(&in, &r);
-	assert_string_equal(r.reason, "claude_transcript_limit");
-}
-
 /* wait --until takes the JSON's state names and the status line's words. */
 static void
 test_state_words(void **state)
@@ -768,7 +730,6 @@ main(void)
 		cmocka_unit_test(test_coverage),
 		cmocka_unit_test(test_fields),
 		cmocka_unit_test(test_recheck),
-		cmocka_unit_test(test_pi_error_settles),
 		cmocka_unit_test(test_state_words),
 	};
 

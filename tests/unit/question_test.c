@@ -267,6 +267,62 @@ test_qwen_and_copilot(void **state)
  * OpenCode: its buttons are the options, its "△" line the question; the
  * selected one is told by its colours (capture-pane -e) alone.
  */
+/* Cline 3.0.65's permission: its keys in brackets, its spinner over it. */
+static const char *cline_3_0 =
+    " \u276f #mock run touch lisa-deny\n"
+    " * I will run the command now.\n"
+    " \u2827 run_commands(touch lisa-deny)\n"
+    " Cline needs permission\n"
+    "\n"
+    " Approve tool call?\n"
+    "\n"
+    " run_commands\n"
+    "\n"
+    "   $ touch lisa-deny\n"
+    "\n"
+    "  [y] Approve   [n] Deny\n"
+    "\n"
+    "\n"
+    " mock-model (100) $0.00                 \u25cb Plan \u25cf Act (Tab)\n"
+    " work\n"
+    " Auto-approve all disabled (Shift+Tab)\n";
+
+static void
+test_cline_keys(void **state)
+{
+	struct question	q = { 0 }, q2 = { 0 };
+	char		key[8], *turned;
+
+	(void)state;
+	assert_int_equal(parse("permission", cline_3_0, &q), 0);
+	assert_int_equal(q.noptions, 2);
+	assert_string_equal(q.options[0], "[y] Approve");
+	assert_string_equal(q.options[1], "[n] Deny");
+	assert_string_equal(q.text, "Approve tool call?");
+	assert_string_equal(q.subject, "touch lisa-deny");
+	assert_string_equal(q.tool, "shell");
+	assert_true(q.top_seen);
+	assert_int_equal(question_option_key(&q, "allow", key, sizeof key), 0);
+	assert_string_equal(key, "y");
+	assert_int_equal(question_option_key(&q, "deny", key, sizeof key), 1);
+	assert_string_equal(key, "n");
+	assert_int_equal(question_option_key(&q, "always", key, sizeof key),
+	    -1);
+	/* The spinner over it turns: the same dialog, the same print. */
+	turned = strdup(cline_3_0);
+	memcpy(strstr(turned, "\u2827"), "\u2819", 3);
+	assert_int_equal(parse("permission", turned, &q2), 0);
+	assert_string_equal(q.fingerprint, q2.fingerprint);
+	question_free(&q2);
+	/* Another command: another print. */
+	memcpy(strstr(turned, "$ touch lisa-deny") + 8, "lisa-DENY", 9);
+	assert_int_equal(parse("permission", turned, &q2), 0);
+	assert_string_not_equal(q.fingerprint, q2.fingerprint);
+	question_free(&q2);
+	free(turned);
+	question_free(&q);
+}
+
 static void
 test_opencode_buttons(void **state)
 {
@@ -605,6 +661,7 @@ main(void)
 		cmocka_unit_test(test_codex_long),
 		cmocka_unit_test(test_hook),
 		cmocka_unit_test(test_choice_words),
+		cmocka_unit_test(test_cline_keys),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

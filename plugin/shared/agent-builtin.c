@@ -1,0 +1,264 @@
+/*
+ * The built-in agent profiles: what the real agents were measured to
+ * print (docs/classification.md). Titles and screens are POSIX ERE,
+ * matched as bytes (C locale), so UTF-8 glyphs are written as their
+ * bytes; agent.c compiles them.
+ */
+#include <stddef.h>
+
+#include "agent-int.h"
+
+#define BRAILLE "\xe2[\xa0-\xa3][\x80-\xbf]"	/* U+2800-U+28FF */
+
+const struct builtin agent_builtins[] = {
+	{
+		.name = "claude",
+		/* Its own resume, the session id as $1 (lisa resume). */
+		.resume = "claude --resume \"$1\"",
+		.comm = { "claude" },
+		.title_busy = "^" BRAILLE,
+		.title_idle = "^\xe2\x9c\xb3",			/* ✳ */
+		.screen = {
+			[0] = "Do you want to proceed\\?|Esc to cancel \xc2\xb7 "
+			    "Tab to amend",
+			[1] = "Enter to select \xc2\xb7 \xe2\x86\x91/\xe2\x86\x93 "
+			    "to navigate",
+			[2] = "Yes, I trust this folder|Is this a project you "
+			    "created or one you trust",
+			[3] = "esc to interrupt",
+			/* 2.1.332: "API error · retrying in 1s · attempt 1/3" */
+			[4] = "[Rr]etrying in [0-9]+s \xc2\xb7 attempt [0-9]+/[0-9]+",
+			[5] = "\xe2\x8e\xbf  Running\xe2\x80\xa6",
+			[6] = "API Error:|Invalid API key|Request timed out",
+			[7] = "Interrupted \xc2\xb7 What should Claude do instead",
+			[8] = "\\? for shortcuts",
+			[9] = "Resume this session with:",
+			/* An API key's 429; a plan's limit ("resets 3pm"). */
+			[11] = "Request rejected \\(429\\)|usage limit reached|"
+			    "hit your (usage )?limit|limit reached .*resets",
+		},
+		.retry_marks = { "Retrying in ", "\xc2\xb7 retrying in " },
+		.claude_files = 1,
+	},
+	{
+		.name = "codex",
+		.resume = "codex resume \"$1\"",
+		.comm = { "codex" },
+		.argv = { "codex", "codex.js" },
+		.title_busy = "^" BRAILLE,
+		.title_idle = ".",
+		.title_waiting = "^\\[ [!.] \\] Action Required",
+		.screen = {
+			[0] = "Would you like to run the following command\\?|"
+			    "Press enter to confirm or esc to cancel",
+			[1] = "Choose what happens to the current task",
+			[2] = "Trust this folder\\?",
+			[3] = "esc to interr",
+			[4] = "Reconnecting\\.\\.\\. [0-9]+/[0-9]+|Server is busy, "
+			    "reconnecting",
+			[5] = "\xe2\x80\xa2 Running |background terminal running",
+			[6] = "^\xe2\x96\xa0 [^C]",			/* ■ */
+			[7] = "\xe2\x96\xa0 Conversation interrupted",
+			[8] = "\xe2\x80\xba Ask Codex to do anything",
+			[9] = "Disconnected from this task|To continue this "
+			    "session, run:",
+			[11] = "last status: 429 Too Many Requests|"
+			    "hit your usage limit|usage limit reached",
+		},
+		.retry_marks = { "Reconnecting... ", "reconnecting " },
+		.osc7501 = 1,
+		.codex_files = 1,
+	},
+	{
+		.name = "gemini",
+		.comm = { "gemini" },
+		.argv = { "gemini", "gemini.js" },
+		.title_busy = "^\xe2\x9c\xa6",			/* ✦ */
+		.title_idle = "^\xe2\x97\x87",			/* ◇ */
+		.title_waiting = "^\xe2\x9c\x8b",		/* ✋ */
+		.screen = {
+			[0] = "Allow execution of|Apply this change\\?",
+			[2] = "Do you trust the files in this folder\\?",
+			[3] = "\\(esc to cancel, ",
+			[7] = "Request cancelled\\.",
+			[8] = "Type your message or @path/to/file",
+			[9] = "To resume this session: gemini --resume",
+			/*
+			 * 0.61.0's quota dialog, gone once answered; the
+			 * error it leaves is read from the chat log, since
+			 * its text stays on screen after the next turns.
+			 */
+			[11] = "Usage limit reached for ",
+		},
+		.gemini_files = 1,
+		/* (its goodbye says so; -r also takes "latest" or a number) */
+		.resume = "gemini --resume \"$1\"",
+	},
+	{
+		/*
+		 * Qwen Code 0.15.10 (a fork of Gemini CLI): its title never
+		 * changes ("Qwen - <dir>"), so its screen tells. Its input
+		 * box is drawn while it works too: the spinner row ("esc to
+		 * cancel)") says busy; the permission dialog's spinner stands
+		 * still, so the pane settles and is read.
+		 */
+		.name = "qwen",
+		.comm = { "qwen" },
+		.argv = { "qwen" },
+		.screen = {
+			[0] = "Allow execution of|Yes, allow once|Waiting for "
+			    "user confirmation",
+			[2] = "Do you trust (the files in )?this folder",
+			[3] = "esc to cancel\\)",
+			[6] = "\xe2\x9c\x95 ",			/* ✕ */
+			[7] = "Request cancelled\\.",
+			[8] = "Type your message or @path/to/file",
+			[9] = "To continue this session, run qwen --resume",
+		},
+		.qwen_files = 1,
+		.resume = "qwen --resume \"$1\"",
+		/*
+		 * Its hooks (Claude's, taken over) say nothing of a refused
+		 * permission, and its dialog came with no hook (0.15.10).
+		 */
+		.hooks_partial = 1,
+	},
+	{
+		.name = "aider",
+		.comm = { "aider" },
+		.argv = { "aider" },
+		.screen = {
+			[0] = "\\(Y\\)es/\\(N\\)o",
+			[8] = "^[a-z-]*> $",
+		},
+	},
+	{
+		/*
+		 * OpenCode 1.18.33 (a native Bun binary): its title is
+		 * "OpenCode", then "OC | <session title>", whatever it does.
+		 * Its bottom row says: "esc interrupt" while it works, with
+		 * "[retrying in 3s attempt #2]" while it retries (a 429 too:
+		 * it waits out the limit by itself), "ctrl+p commands" at its
+		 * prompt. Hooks: the plugin `lisa hooks install opencode`.
+		 */
+		.name = "opencode",
+		.comm = { "opencode" },
+		.argv = { "opencode" },
+		.screen = {
+			[0] = "Permission required|Allow (once|always)",
+			[3] = "esc (again to )?interrupt",
+			[4] = "\\[retrying (in [0-9]+s )?attempt #[0-9]+\\]",
+			[8] = "ctrl\\+p commands",
+			[9] = "Continue +opencode -s ses_",
+		},
+		.retry_marks = { "[retrying " },
+		/* Its retry row is replaced when the retry ends. */
+		.retry_screen = 1,
+		.opencode_files = 1,
+		.resume = "opencode -s \"$1\"",
+		/* Buttons, the selected one drawn only in colour. */
+		.dialog_buttons = 1,
+	},
+	{
+		/*
+		 * GitHub Copilot CLI 1.0.102 (npm @github/copilot): a node
+		 * wrapper and its native child, whose name is "MainThread":
+		 * known by argv. Its title is "<intent> - GitHub Copilot",
+		 * whatever it does. Its footer says "Working … esc esc
+		 * interrupt" while it works and "/ commands · ? help" at
+		 * its prompt. A retry's line stays on screen after it, so
+		 * retries are known from the stream only.
+		 */
+		.name = "copilot",
+		.comm = { "copilot" },
+		.argv = { "copilot" },
+		.screen = {
+			[0] = "Do you want to run this command\\?",
+			[2] = "Do you trust the files in this folder\\?",
+			[3] = "esc esc (interrupt|edit prompt)",
+			[6] = "\xe2\x9c\x97 Failed to get response",	/* ✗ */
+			[7] = "Operation cancelled by user",
+			[8] = "/ commands \xc2\xb7 \\? help",
+			[9] = "Resume +copilot --resume=",
+		},
+		.retry_marks = { "Retrying..." },
+		/*
+		 * Its hooks say nothing when a permission is refused, a
+		 * turn is interrupted or fails on a 4xx (no agentStop).
+		 */
+		.hooks_partial = 1,
+		/* A number moves its dialog's pointer; Enter picks. */
+		.answer_enter = 1,
+		/*
+		 * Its tool's line over the dialog counts the seconds it has
+		 * waited ("$ Shell ... 34s"): output while nobody works.
+		 */
+		.dialog_clock = 1,
+		.copilot_files = 1,
+		.resume = "copilot --resume=\"$1\"",
+	},
+	{
+		/*
+		 * pi 1.6.0 (npm @earendil-works/pi-coding-agent; it names its
+		 * process "pi"): its title is "π - <dir>" whatever it does, and
+		 * it asks nothing but whether to trust a project's own files.
+		 * A row over its input box says "⠼ Working" while it works,
+		 * "Retrying (1/3) in 2s" while it retries; its footer
+		 * ("0.4%/200k (auto)") is always drawn. Its session file
+		 * tells how each turn ended (pi-file.c).
+		 */
+		.name = "pi",
+		.comm = { "pi" },
+		.argv = { "pi" },
+		.screen = {
+			[2] = "Trust project folder\\?",
+			[3] = "^\xe2\x94\x80\xe2\x94\x80 " BRAILLE " Working",
+			[4] = "^\xe2\x94\x80\xe2\x94\x80 " BRAILLE " Retrying "
+			    "\\([0-9]+/[0-9]+\\) in [0-9]+s",
+			[5] = "^ Elapsed [0-9]+\\.[0-9]s",
+			[7] = "^ Operation aborted",
+			[8] = "[0-9]%/[0-9.]+[kM]?( |$)",
+			[9] = "^To resume this session:|^pi --session [0-9a-f]",
+		},
+		.retry_marks = { "Retrying (" },
+		.pi_files = 1,
+		.resume = "pi --session \"$1\"",
+	},
+	{
+		/*
+		 * Cline CLI 3.0.65 (npm cline; its native binary is named
+		 * "cline"): its title is its task, whatever it does, and its
+		 * spinner turns while its dialogs wait too, so its session
+		 * file (cline-file.c) says busy or waiting. Its row says
+		 * "⠋ Thinking... (esc to cancel)" while it works (and while it
+		 * retries a failed request, silently); its footer
+		 * ("○ Plan ● Act (Tab)") is always drawn.
+		 */
+		.name = "cline",
+		.comm = { "cline" },
+		.argv = { "cline" },
+		.screen = {
+			[0] = "Cline needs permission|Approve tool call\\?",
+			[1] = "Cline is asking a question",
+			[3] = "\\(esc to cancel\\)",
+			[6] = "^ \\* Error: ",
+			[8] = "(Plan|Act) \\(Tab\\)",
+			[9] = "Continue +cline --id ",
+		},
+		.cline_files = 1,
+		/* Its question is no "pending" in the file: the screen says. */
+		.dialog_spinner = 1,
+		.resume = "cline --id \"$1\"",
+	},
+	{
+		/*
+		 * A `lisa run` of a command that is none of the above: never
+		 * matched by a process, given to the pane when its run ends
+		 * so that the run's ending shows like an agent's (run-watch.c).
+		 */
+		.name = "run",
+	},
+};
+
+const size_t agent_nbuiltins = sizeof agent_builtins /
+    sizeof agent_builtins[0];

@@ -1,0 +1,78 @@
+# Cline CLI (the fake, as 3.0.65 behaves): its session file names no
+# process of the pane's (its pid is Cline's daemon's) and says "running",
+# "pending" or "idle"; its spinner turns over its dialogs, so output never
+# stops while it asks.
+
+. "$ROOT/tests/integration/agents.sh"
+
+# A Cline window N in directory DIR of the test's own; prints the pane.
+cline_window() {
+	mkdir -p "$TESTDIR/$2"
+	T new-window -d -t "main:$1" -n "cline$1" -c "$TESTDIR/$2" "$FAKE/cline"
+	T display -p -t "main:$1" '#{pane_id}'
+}
+
+# Its session file, taken by the pane working in its directory; its
+# states; a permission answered through lisa (token, key, once); a
+# question under a turning spinner.
+test_cline_session_file_and_dialogs() {
+	needs_proc_cwd "a session is matched by its directory"
+	setup_agents
+	p=$(cline_window 1 cproj)
+	expect "$p" waiting_input prompt
+	[ "$(L status "$p" --json | jget "d['agent']")" = cline ] ||
+	    fail "not cline: $(L status "$p" --json)"
+	T send-keys -t "$p" 'work 2' Enter
+	expect "$p" in_progress generating cline_session_busy
+	expect "$p" waiting_input prompt cline_session_idle
+	sid=$(L status "$p" --json | jget "d['agent_session']")
+	[ -f "$HOME/.cline/data/sessions/$sid/$sid.json" ] ||
+	    fail "agent_session $sid is not its file's"
+	T send-keys -t "$p" permission Enter
+	expect "$p" waiting_input permission cline_session_waiting
+	until_ms 8000 sh -c "'$LISA' -L '$SOCK' status $p --json | grep -q '\"token\"'" ||
+	    fail "no question read: $(L status "$p" --json)"
+	q=$(L status "$p" --json)
+	tok=$(echo "$q" | jget "d['question']['token']")
+	[ "$(echo "$q" | jget "d['question']['subject']")" = "touch cline-ran" ] ||
+	    fail "subject: $q"
+	L answer "$p" allow --expect "$tok" >/dev/null || fail "answer refused"
+	until_ms 5000 test -f "$TESTDIR/cproj/cline-ran" || fail "the tool never ran"
+	# Once: the same token again is refused, nothing typed.
+	L answer "$p" allow --expect "$tok" >/dev/null 2>&1 && fail "a replay answered"
+	[ "$(grep -c ' cline approved' "$FAKE_AGENT_LOG")" = 1 ] ||
+	    fail "approved $(grep -c ' cline approved' "$FAKE_AGENT_LOG") times"
+	expect "$p" waiting_input prompt
+	# Its question leaves the file "running" and its spinner turning.
+	T send-keys -t "$p" question Enter
+	expect "$p" waiting_input question screen_dialog_spinner
+	T send-keys -t "$p" Escape
+	expect "$p" waiting_input prompt cline_session_idle
+	grep -q ' cline dismissed' "$FAKE_AGENT_LOG" || fail "the question stayed"
+}
+
+# Two Clines in two directories, one daemon's pid in both files: each
+# pane takes the session of its own directory, and /clear's new one.
+test_cline_sessions_by_directory() {
+	needs_proc_cwd "a session is matched by its directory"
+	setup_agents
+	a=$(cline_window 1 one)
+	b=$(cline_window 2 two)
+	expect "$a" waiting_input prompt
+	expect "$b" waiting_input prompt
+	T send-keys -t "$b" 'work 1' Enter
+	T send-keys -t "$a" 'work 1' Enter
+	expect "$a" waiting_input prompt cline_session_idle
+	expect "$b" waiting_input prompt cline_session_idle
+	sa=$(L status "$a" --json | jget "d['agent_session']")
+	sb=$(L status "$b" --json | jget "d['agent_session']")
+	[ "$sa" != "$sb" ] || fail "both panes named $sa"
+	grep -q "\"cwd\": \"$TESTDIR/one\"" "$HOME/.cline/data/sessions/$sa/$sa.json" ||
+	    fail "pane one has the other's session"
+	T send-keys -t "$a" /clear Enter
+	T send-keys -t "$a" 'work 1' Enter
+	until_ms 8000 sh -c "[ \"\$('$LISA' -L '$SOCK' status $a --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"agent_session\"])')\" != '$sa' ]" ||
+	    fail "after /clear still $sa"
+	[ "$(L status "$b" --json | jget "d['agent_session']")" = "$sb" ] ||
+	    fail "/clear in one moved two's session"
+}
