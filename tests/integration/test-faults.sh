@@ -253,11 +253,15 @@ test_session_churn_leaks_nothing() {
 		# said, not judged. (The same code's heap is checked on Linux.)
 		note "no heap figure on this backend: RSS $rss0 -> $rssm -> $rss1 kB, not judged"
 	elif [ "$heap0" != 0 ]; then
-		# The allocator's high water moves once, by a burst's worth
-		# (seen: +20 to +540 kB in the first half, +36 in the second,
-		# the heap in use flat): a leak grows RSS in both halves.
+		# The allocator's high water moves by a burst's worth, and a
+		# busier machine reads bigger bursts (seen: +20 to +540 kB in
+		# the first half, +36 in the second; beside builds +212 then
+		# +164, the heap in use +976 and +464 bytes): it rises less
+		# each time. A leak grows RSS in both halves, and no less in
+		# the second (the heap in use, above, is the leak's own
+		# measure: 8 bytes a session shows there).
 		if [ "$rssm" -gt $((rss0 + 128)) ] &&
-		    [ "$rss1" -gt $((rssm + 128)) ]; then
+		    [ $((rss1 - rssm)) -ge $((rssm - rss0)) ]; then
 			fail "RSS grew in both halves: $rss0 -> $rssm -> $rss1 kB"
 		fi
 		[ "$rss1" -le $((rss0 + 2048)) ] || fail "RSS grew: $rss0 -> $rss1 kB"
