@@ -111,8 +111,8 @@ agentfiles_gemini_read(struct pane *p)
 	if (w->agent->pi_files && strcmp(model, w->usage.model) != 0)
 		agentfiles_pi_window(w);
 	if (w->transcript != before) {
-		log_debug("pane %%%d: gemini chat: event %d", p->id,
-		    w->transcript);
+		log_debug("pane %%%d: %s chat: event %d", p->id,
+		    w->agent->name, w->transcript);
 		watch_poke(p);
 	}
 }
