@@ -70,6 +70,22 @@ resume_ended(struct resume_started *rs)
 	return (argc < 2 || strcmp(argv[1], "-c") != 0);
 }
 
+/* A string cut short: its last character whole, or left out. */
+static void
+resume_cut_utf8(char *s)
+{
+	size_t		n = strlen(s), k = n, need;
+	unsigned char	lead;
+
+	while (k > 0 && ((unsigned char)s[k - 1] & 0xc0) == 0x80)
+		k--;
+	if (k == 0 || (lead = (unsigned char)s[k - 1]) < 0xc0)
+		return;
+	need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2;
+	if (n - (k - 1) < need)
+		s[k - 1] = '\0';
+}
+
 /*
  * The pane's last line that is not blank, above its cursor (where the
  * user's shell, after the script, drew its prompt), printable, into OUT.
@@ -105,7 +121,9 @@ resume_last_line(struct lisa_ctx *ctx, const char *pane, char *out,
 			last = line;
 	}
 	if (last != NULL) {
-		strlcpy(out, last + strspn(last, " \t"), len);
+		/* (cut where a character ends, not inside one) */
+		if (strlcpy(out, last + strspn(last, " \t"), len) >= len)
+			resume_cut_utf8(out);
 		/* (tmux before 3.3 pads a -J line to its allocated width) */
 		for (i = strlen(out); i > 0 && (out[i - 1] == ' ' ||
 		    out[i - 1] == '\t'); i--)

@@ -116,13 +116,14 @@ resume_kept(struct pane *p)
 /*
  * The conversation an agent was started to resume, from its arguments
  * (claude --resume ID, codex resume ID, gemini -r ID, copilot
- * --resume=ID, opencode -s ID): the id alone, nothing else of them.
+ * --resume=ID, opencode -s ID, pi --session ID, cline --id ID): the id
+ * alone, nothing else of them.
  */
 void
 resume_argv_id(char **argv, int argc, char *out, size_t len)
 {
 	static const char *const opts[] = { "--resume", "-r", "resume",
-	    "--session", "-s", NULL };
+	    "--session", "-s", "--id", NULL };
 	const char	*v;
 	size_t		 n;
 	int		 i, j;
