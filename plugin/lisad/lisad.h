@@ -191,6 +191,8 @@ struct pane {
 	int			 hup_sig;
 	int			 hup_agent_status;
 	int			 hup_agent_sig;
+	char			*hup_screen;	/* its screen at the agent's end */
+	size_t			 hup_screen_len;
 	struct loop_timer	 hup_timer;
 	int			 hup_timer_ready;
 	pid_t			 replaced_pid;	/* "replaced" told for it */

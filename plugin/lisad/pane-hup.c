@@ -11,6 +11,14 @@
  * answer that the pane is dead, still has that process, or is gone
  * (kill-pane) is the death as it was. tmux answers within the turn; a
  * tmux that does not in PANE_HUP_WAIT_MS has the death as it was.
+ *
+ * An agent's death whose status nobody can read (a pane's grandchild,
+ * reaped by its shell) is asked about with the pane's screen, colours
+ * kept: the shell's "Killed" is on the line over its cursor, written over
+ * what a full-screen agent left there ("Killedything..."), and what the
+ * stream said of it may not have reached lisa (a stream paused,
+ * pane-mute.c). Each change of colour ends a word there, as an escape
+ * sequence does in the stream.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -28,6 +36,8 @@ static void
 pane_hup_clear(struct pane *p)
 {
 	p->hup_held = p->hup_agent = 0;
+	free(p->hup_screen);
+	p->hup_screen = NULL;
 	if (p->hup_timer_ready)
 		loop_timer_del(&p->hup_timer);
 }
@@ -49,6 +59,31 @@ pane_hup_believe(struct pane *p, const char *why)
 		pane_set_dead(p, 1, p->hup_status, p->hup_sig, "pidfd");
 }
 
+/*
+ * The shell's report of the agent's death on SCREEN (capture-pane -e),
+ * on the line over the cursor (at Y) or on the cursor's own: its signal.
+ */
+static void
+pane_hup_words(struct pane *p, const char *screen, size_t len, int y)
+{
+	const char	*s = screen, *end = screen + len, *nl, *from = NULL;
+	int		 row = 0, sig;
+
+	for (; s < end && row <= y; row++) {
+		nl = memchr(s, '\n', (size_t)(end - s));
+		if (row == y - 1 || (row == y && from == NULL))
+			from = s;
+		s = nl != NULL ? nl + 1 : end;
+	}
+	if (from == NULL || p->watch == NULL)
+		return;
+	if ((sig = agent_shell_death_stream(from, (size_t)(s - from))) != -1) {
+		log_debug("pane %%%d: its screen reports signal %d", p->id,
+		    sig);
+		p->watch->shell_signal = sig;
+	}
+}
+
 static void
 pane_hup_cb(__unused struct ctl_client *c, int ok, const char *body,
     size_t len, void *arg)
@@ -56,7 +91,7 @@ pane_hup_cb(__unused struct ctl_client *c, int ok, const char *body,
 	struct pane	*p = arg;
 	char		 line[64];
 	long		 pid;
-	int		 dead;
+	int		 dead, y;
 
 	if (!p->hup_held && !p->hup_agent)
 		return;		/* (believed already: it took too long) */
@@ -64,6 +99,9 @@ pane_hup_cb(__unused struct ctl_client *c, int ok, const char *body,
 		len = sizeof line - 1;
 	memcpy(line, body, len);
 	line[len] = '\0';
+	if (ok && p->hup_agent && p->hup_screen != NULL &&
+	    sscanf(line, "%*d %*d %d", &y) == 1)
+		pane_hup_words(p, p->hup_screen, p->hup_screen_len, y);
 	if (!ok || sscanf(line, "%ld %d", &pid, &dead) != 2 || dead ||
 	    pid == (long)p->hup_pid) {
 		pane_hup_believe(p, ok ? line : "no such pane");
@@ -72,6 +110,19 @@ pane_hup_cb(__unused struct ctl_client *c, int ok, const char *body,
 	pane_hup_clear(p);
 	pane_replaced(p, p->hup_pid, (pid_t)pid);
 	pane_respawned(p->id);		/* (listed again: who runs now) */
+}
+
+/* The screen, asked for before the pane's state (in that order). */
+static void
+pane_hup_screen_cb(__unused struct ctl_client *c, int ok, const char *body,
+    size_t len, void *arg)
+{
+	struct pane	*p = arg;
+
+	if (!ok || !p->hup_agent || p->hup_screen != NULL)
+		return;
+	p->hup_screen = xstrndup(body, len);
+	p->hup_screen_len = len;
 }
 
 static void
@@ -94,13 +145,20 @@ int
 pane_hup(struct pane *p, int agent, int status, int sig)
 {
 	struct session	*s;
-	char		 cmd[96];
+	char		 cmd[160];
 
 	if (!p->hup_held && !p->hup_agent) {
 		if ((s = pane_session(p)) == NULL)
 			return (0);
+		if (agent) {
+			snprintf(cmd, sizeof cmd, "capture-pane -p -e -t %%%d",
+			    p->id);
+			if (session_send(s, cmd, pane_hup_screen_cb, p) != 0)
+				return (0);
+		}
 		snprintf(cmd, sizeof cmd, "display-message -p -t %%%d "
-		    "'#{pane_pid} #{pane_dead}'", p->id);
+		    "'#{pane_pid} #{pane_dead}%s'", p->id, agent ?
+		    " #{cursor_y}" : "");
 		if (session_send(s, cmd, pane_hup_cb, p) != 0)
 			return (0);
 		/*

@@ -76,3 +76,30 @@ test_cline_sessions_by_directory() {
 	[ "$(L status "$b" --json | jget "d['agent_session']")" = "$sb" ] ||
 	    fail "/clear in one moved two's session"
 }
+
+# A full-screen agent killed while it streams: its shell's "Killed" is
+# written over what the agent left on its input line ("Killedything..."),
+# and lisa may not have heard it in the stream, paused for the flow
+# (pane-mute.c): the screen tmux is asked for at the death, colours kept,
+# tells it. Three times, so that a paused stream is among them.
+test_cline_killed_mid_stream() {
+	setup_agents
+	mkdir -p "$TESTDIR/k"
+	p=$(T new-window -d -P -F '#{pane_id}' -t main:1 -c "$TESTDIR/k" \
+	    "PS1='$ ' bash --norc --noprofile -i")
+	for i in 1 2 3; do
+		T send-keys -t "$p" "$FAKE/cline" Enter
+		expect "$p" waiting_input prompt
+		T send-keys -t "$p" 'stream 30' Enter
+		expect "$p" in_progress
+		sleep 1
+		pid=$(pgrep -P "$(T display -p -t "$p" '#{pane_pid}')" -f cline)
+		[ -n "$pid" ] || fail "no cline under $p"
+		kill -9 "$pid"
+		expect "$p" crashed "signal 9"
+		T send-keys -t "$p" clear Enter
+		until_ms 5000 sh -c "! pgrep -P $(T display -p -t "$p" '#{pane_pid}') -f cline >/dev/null" ||
+		    fail "cline still there"
+	done
+	note "$(helper_log | grep -c 'reports signal 9') reports: $(helper_log | grep -o '[a-z]* reports signal 9' | sort | uniq -c | tr '\n' ' ')"
+}
