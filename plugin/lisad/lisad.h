@@ -191,6 +191,7 @@ struct pane {
 	int			 hup_sig;
 	int			 hup_agent_status;
 	int			 hup_agent_sig;
+	int			 hup_words;	/* asked once its shell spoke */
 	char			*hup_screen;	/* its screen at the agent's end */
 	size_t			 hup_screen_len;
 	struct loop_timer	 hup_timer;

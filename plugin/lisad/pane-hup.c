@@ -30,12 +30,14 @@
 #include "watch.h"
 
 #define PANE_HUP_WAIT_MS	3000
+/* A shell reports its job's death within this of it (bash: a few ms). */
+#define PANE_HUP_WORDS_MS	150
 
 /* Nothing held any more (a late answer finds nothing to do). */
 static void
 pane_hup_clear(struct pane *p)
 {
-	p->hup_held = p->hup_agent = 0;
+	p->hup_held = p->hup_agent = p->hup_words = 0;
 	free(p->hup_screen);
 	p->hup_screen = NULL;
 	if (p->hup_timer_ready)
@@ -125,11 +127,45 @@ pane_hup_screen_cb(__unused struct ctl_client *c, int ok, const char *body,
 	p->hup_screen_len = len;
 }
 
+/*
+ * Ask tmux about the pane: its process and whether it is dead, and for an
+ * agent's end (WORDS) first its screen and where its cursor is. 0 if
+ * asked.
+ */
+static int
+pane_hup_ask(struct pane *p, int words)
+{
+	struct session	*s;
+	char		 cmd[96];
+
+	if ((s = pane_session(p)) == NULL)
+		return (-1);
+	if (words) {
+		snprintf(cmd, sizeof cmd, "capture-pane -p -e -t %%%d", p->id);
+		if (session_send(s, cmd, pane_hup_screen_cb, p) != 0)
+			return (-1);
+	}
+	snprintf(cmd, sizeof cmd, "display-message -p -t %%%d "
+	    "'#{pane_pid} #{pane_dead}%s'", p->id, words ? " #{cursor_y}" :
+	    "");
+	return (session_send(s, cmd, pane_hup_cb, p));
+}
+
 static void
 pane_hup_timeout(void *arg)
 {
 	struct pane	*p = arg;
 
+	/* An agent's end: its shell has spoken by now. */
+	if (p->hup_words) {
+		p->hup_words = 0;
+		if (pane_hup_ask(p, 1) == 0) {
+			loop_timer_add(&p->hup_timer, PANE_HUP_WAIT_MS);
+			return;
+		}
+		pane_hup_believe(p, "tmux could not be asked");
+		return;
+	}
 	/* (a late answer finds nothing held) */
 	if (p->hup_held || p->hup_agent)
 		pane_hup_believe(p, "tmux did not answer");
@@ -144,22 +180,13 @@ pane_hup_timeout(void *arg)
 int
 pane_hup(struct pane *p, int agent, int status, int sig)
 {
-	struct session	*s;
-	char		 cmd[160];
-
 	if (!p->hup_held && !p->hup_agent) {
-		if ((s = pane_session(p)) == NULL)
-			return (0);
-		if (agent) {
-			snprintf(cmd, sizeof cmd, "capture-pane -p -e -t %%%d",
-			    p->id);
-			if (session_send(s, cmd, pane_hup_screen_cb, p) != 0)
-				return (0);
-		}
-		snprintf(cmd, sizeof cmd, "display-message -p -t %%%d "
-		    "'#{pane_pid} #{pane_dead}%s'", p->id, agent ?
-		    " #{cursor_y}" : "");
-		if (session_send(s, cmd, pane_hup_cb, p) != 0)
+		/*
+		 * An agent's shell reports its death a moment after it:
+		 * tmux is asked then (the screen read at once had no words
+		 * yet: its cursor where the agent left it).
+		 */
+		if (agent ? pane_session(p) == NULL : pane_hup_ask(p, 0) != 0)
 			return (0);
 		/*
 		 * The pane's process as it was: the one that died, or the
@@ -173,7 +200,9 @@ pane_hup(struct pane *p, int agent, int status, int sig)
 			loop_timer_init(&p->hup_timer, pane_hup_timeout, p);
 			p->hup_timer_ready = 1;
 		}
-		loop_timer_add(&p->hup_timer, PANE_HUP_WAIT_MS);
+		p->hup_words = agent;
+		loop_timer_add(&p->hup_timer, agent ? PANE_HUP_WORDS_MS :
+		    PANE_HUP_WAIT_MS);
 		log_debug("pane %%%d: %s ended (signal %d): asking tmux",
 		    p->id, agent ? "its agent" : "its process", sig);
 	}
