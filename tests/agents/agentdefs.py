@@ -532,3 +532,68 @@ class Pi(Agent):
 
     def cleanup(self):
         pass
+
+
+class Cline(Agent):
+    """Cline CLI 3.0.65 (npm cline, a native binary) on the Chat
+    Completions mock, set by its own `cline auth -p openai ... -b URL`.
+    Tools ask first ("toolAutoApprove"
+    off, as a careful user sets it: its default approves all). Its start
+    shows a notice once per notice (cli-notices.json: taken as shown) and
+    it updates itself unless told not to (autoUpdateEnabled). A daemon
+    of its own (its "hub") outlives the TUI: ended with the home."""
+    name = "cline"
+    mock = "mock_chat.py"
+    prompts = {"exit": "/exit"}
+    answer_prompt = "#mock run touch %s"
+    refusal_words = ["rejected by the user"]
+    kill_detail = "signal 9"
+    dialog_text = {"permission": "Approve tool call?",
+                   "question": "Cline is asking a question"}
+    resumes = True
+    oneshot_name = "one-shot"
+    oneshot_ok = ["say hello"]
+    oneshot_fail = ["#mock error 400"]
+
+    def setup(self, server):
+        self.home = os.path.join(self.top, "home")
+        settings = os.path.join(self.home, ".cline", "data", "settings")
+        os.makedirs(settings, exist_ok=True)
+        # Its own documented way: cline auth, an OpenAI-compatible
+        # provider at the mock (into its providers.json).
+        p = subprocess.run([self.bin, "auth", "-p", "openai", "-k", "mock-key",
+                            "-m", "mock-model", "-b",
+                            "http://127.0.0.1:%d/v1" % self.port],
+                           env=dict(os.environ, **self.env()), capture_output=True,
+                           text=True, timeout=120)
+        if p.returncode != 0:
+            raise Failure("cline auth: %s" % (p.stdout + p.stderr).strip()[-200:])
+        with open(os.path.join(settings, "global-settings.json"), "w") as f:
+            json.dump({"autoUpdateEnabled": False, "telemetryOptOut": True,
+                       "toolAutoApprove": False}, f)
+        with open(os.path.join(settings, "cli-notices.json"), "w") as f:
+            json.dump({"shown": {"cline-cli-cline-pass-intro": True,
+                                 "cline-cli-desktop-launch": True}}, f)
+        if self.hooks:
+            raise Failure("lisa has no hooks for Cline")
+
+    def env(self):
+        return {"HOME": self.home,
+                "PATH": os.path.dirname(self.bin) + ":" + os.environ["PATH"]}
+
+    def cleanup(self):
+        if not hasattr(self, "home"):
+            return
+        for p in os.listdir("/proc"):
+            if not p.isdigit():
+                continue
+            try:
+                with open("/proc/%s/environ" % p, "rb") as f:
+                    envb = f.read().split(b"\0")
+            except OSError:
+                continue
+            if ("HOME=" + self.home).encode() in envb:
+                try:
+                    os.kill(int(p), signal.SIGKILL)
+                except OSError:
+                    pass

@@ -38,7 +38,7 @@ from rows import STALE, TurnRows
 from scenarios import AgentScenarios
 from side import side_by_side
 from agentdefs import (HERE, LISA, LISAD, Failure, Claude, Codex, Gemini,
-                       Qwen, OpenCode, Copilot, Pi)
+                       Qwen, OpenCode, Copilot, Pi, Cline)
 
 # lisa runs at its shipped defaults (debounce 1.5 s, grace 10 s): what
 # users get. One option is shorter, one users have too: @lisa-stale
@@ -270,6 +270,8 @@ class Driver(TurnRows, AgentScenarios, AnswerRows, ResumeRows):
                 # pi names its node process "pi" (process.title).
                 if self.a.name == "pi" and base == "pi":
                     return child
+                if self.a.name == "cline" and base == "cline":
+                    return child
                 # Copilot: node wrapper -> native child (MainThread).
                 if self.a.name == "copilot" and base == "copilot":
                     native = child
@@ -453,6 +455,8 @@ class Driver(TurnRows, AgentScenarios, AnswerRows, ResumeRows):
             self.copilot_middle(pane)
         elif a.name == "pi":
             self.pi_middle(pane)
+        elif a.name == "cline":
+            self.cline_middle(pane)
         else:
             self.middle(pane)
         self.stall(pane)
@@ -697,7 +701,7 @@ def run_one(name, hk, top, bins, args):
     env = clean_env(runtime)
     cls = {"claude": Claude, "codex": Codex, "gemini": Gemini,
            "qwen": Qwen, "opencode": OpenCode, "copilot": Copilot,
-           "pi": Pi}[name]
+           "pi": Pi, "cline": Cline}[name]
     agent = cls(bins[name][1], bins[name][0], sub, hk == "on")
     server = d = None
     try:
@@ -724,7 +728,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--agents", default="claude,codex,gemini,pi",
-                    help="of claude, codex, gemini, qwen, opencode, copilot, pi")
+                    help="of claude, codex, gemini, qwen, opencode, copilot, pi, cline")
     ap.add_argument("--hooks", default="off,on", help="off, on or off,on")
     ap.add_argument("--versions", default=os.environ.get("AGENT_VERSIONS") or "pinned")
     ap.add_argument("--only", help="regex on the step name (interactive, answers, "
@@ -745,8 +749,8 @@ def main():
     top = tempfile.mkdtemp(prefix="lisa-conf.")
     os.chmod(top, 0o700)
     runs = [(name, hk) for name in names for hk in args.hooks.split(",")
-            # (lisa has no Gemini or pi hooks)
-            if not (name in ("gemini", "pi") and hk == "on")]
+            # (lisa has no Gemini, pi or Cline hooks)
+            if not (name in ("gemini", "pi", "cline") and hk == "on")]
     try:
         if args.jobs <= 1:
             for name, hk in runs:

@@ -12,7 +12,9 @@ newest typed user message (text in <...> blocks is the agent's own):
 
     #mock slow S        stream text chunks for about S seconds
     #mock run CMD       call the shell tool with CMD (run_shell_command, or
-                        bash when the request offers that: OpenCode)
+                        bash or run_commands when the request offers that:
+                        OpenCode, pi, Cline)
+    #mock ask Q         ask Q with two options (ask_question: Cline)
     #mock error STATUS  answer with HTTP STATUS
     #mock limit S       HTTP 429 as the API sends a rate limit: retry-after S,
                         x-ratelimit-* headers, code rate_limit_exceeded
@@ -133,15 +135,19 @@ class Chat(Handler):
         elif verb == "run":
             self.chunk({"content": "I will run the command now.\n"})
             names = [t.get("function", {}).get("name") for t in req.get("tools") or []]
-            # Qwen Code's shell tool, or OpenCode's.
-            tool = next((n for n in ("run_shell_command", "bash") if n in names),
-                        "run_shell_command")
-            call = {"index": 0, "id": "call_" + uuid.uuid4().hex[:12], "type": "function",
-                    "function": {"name": tool,
-                                 "arguments": json.dumps({"command": arg or "true",
-                                                          "description": "the mock command"})}}
-            self.chunk({"tool_calls": [call]})
-            self.done("tool_calls")
+            # Qwen Code's shell tool, OpenCode's (and pi's), Cline's.
+            tool = next((n for n in ("run_shell_command", "bash", "run_commands")
+                         if n in names), "run_shell_command")
+            args = {"command": arg or "true", "description": "the mock command"}
+            if tool == "run_commands":
+                args = {"commands": [arg or "true"]}
+            self.call(tool, args)
+        elif verb == "ask":
+            # A question with options, where the agent has a tool for it
+            # (Cline's ask_question).
+            self.chunk({"content": "I have a question.\n"})
+            self.call("ask_question", {"question": arg or "Which option?",
+                                       "options": ["Option A", "Option B"]})
         elif verb == "after_tool":
             self.chunk({"content": "The command finished. Mock turn complete."})
             self.done("stop")
@@ -151,6 +157,13 @@ class Chat(Handler):
         else:
             self.chunk({"content": "Mock answer: done."})
             self.done("stop")
+
+
+    def call(self, tool, args):
+        call = {"index": 0, "id": "call_" + uuid.uuid4().hex[:12], "type": "function",
+                "function": {"name": tool, "arguments": json.dumps(args)}}
+        self.chunk({"tool_calls": [call]})
+        self.done("tool_calls")
 
 
 if __name__ == "__main__":

@@ -198,3 +198,25 @@ class AgentScenarios:
         self.wait_turn(pane, 60)
         self.expect("API error final", pane, self.mock_done("error", t),
                     "waiting_input", "error")
+
+    def cline_middle(self, pane):
+        """Cline asks before a tool ("[y] Approve [n] Deny") and asks its
+        questions with a tool of its own; its spinner turns over both. It
+        retries a failing API silently (about a minute) under its
+        "Thinking..." row, then writes the error at its prompt."""
+        self.then_escape(pane, "#mock run touch lisa-perm", "tool permission",
+                         "waiting_input", "permission", "permission denied")
+        t = self.type(pane, "#mock run sleep 6")
+        self.expect("tool permission (2)", pane, t, "waiting_input", "permission", 60)
+        t = self.answer_dialog(pane, "Approve tool call?", key="y")
+        self.expect("running a tool", pane, t, "in_progress")
+        self.wait_turn(pane, 60)
+        self.expect("tool done", pane, self.mock_done("after_tool", t),
+                    "waiting_input", "prompt")
+        self.then_escape(pane, "#mock ask Which option?", "question",
+                         "waiting_input", "question", "question dismissed")
+        t = self.type(pane, "#mock error 500")
+        self.expect("API error retried", pane, t, "in_progress", "generating")
+        self.wait_turn(pane, 120)
+        self.expect("API error final", pane, self.mock_done("error", t),
+                    "waiting_input", "prompt", 120)
