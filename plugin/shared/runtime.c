@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,7 +164,7 @@ int
 runtime_lock(const char *path, pid_t *holder, char **cause)
 {
 	char	pid[32];
-	int	fd, n;
+	int	fd, n, tries = 0;
 
 	*holder = 0;
 	fd = open(path, O_RDWR|O_CREAT|O_NOFOLLOW|O_CLOEXEC, 0600);
@@ -171,6 +172,19 @@ runtime_lock(const char *path, pid_t *holder, char **cause)
 		xasprintf(cause, "%s: %s", path, strerror(errno));
 		return (-1);
 	}
+	/*
+	 * A helper just killed can leave its lock a moment longer with a
+	 * child it forked that has not exec'd yet: while the pid in the file
+	 * is gone, try again, for a second at most.
+	 */
+	while (flock(fd, LOCK_EX|LOCK_NB) != 0 && errno == EWOULDBLOCK &&
+	    tries++ < 50) {
+		runtime_read_pid(path, holder);
+		if (*holder <= 0 || kill(*holder, 0) == 0 || errno != ESRCH)
+			break;
+		usleep(20000);
+	}
+	*holder = 0;
 	if (flock(fd, LOCK_EX|LOCK_NB) != 0) {
 		if (errno == EWOULDBLOCK) {
 			runtime_read_pid(path, holder);

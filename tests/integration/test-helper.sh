@@ -96,6 +96,32 @@ test_second_helper_refused() {
 	L start | grep -q "already running (pid $HELPER_PID)" || fail "lisa start"
 }
 
+# A helper killed (kill -9) while a child it forked had not exec'd yet:
+# the child holds the lock a moment longer, and the pid the file names is
+# gone. A new helper waits for the lock then (a second at most), rather
+# than saying "already running" of a dead one.
+test_lock_left_by_a_dead_helper_child() {
+	start_server main
+	start_helper
+	old=$HELPER_PID
+	lock=$(echo "$XDG_RUNTIME_DIR"/lisa/*.lock)
+	L stop >/dev/null || fail "lisa stop"
+	wait_helper_exit 10000 || fail "helper did not stop"
+	# The lock held 600 ms by "a child", the dead helper's pid in it.
+	python3 -c '
+import fcntl, os, sys, time
+fd = os.open(sys.argv[1], os.O_RDWR)
+fcntl.flock(fd, fcntl.LOCK_EX)
+os.ftruncate(fd, 0); os.write(fd, b"%s\n" % sys.argv[2].encode())
+open(sys.argv[3], "w").close()
+time.sleep(0.6)' "$lock" "$old" "$TESTDIR/held" &
+	holder=$!
+	until_ms 5000 test -f "$TESTDIR/held" || fail "lock not taken"
+	start_helper
+	wait "$holder"
+	[ "$HELPER_PID" != "$old" ] || fail "no new helper"
+}
+
 test_stop_removes_hooks_and_socket() {
 	start_server main
 	start_helper
