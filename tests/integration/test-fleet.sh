@@ -436,7 +436,7 @@ test_fleet_jump_to_remote_agent() {
 	printf '#!/bin/sh\necho "$*" >>"%s"\nexec "%s" "$@"\n' \
 	    "$TESTDIR/tmux.log" "$(command -v tmux)" >"$TESTDIR/shim/tmux"
 	chmod +x "$TESTDIR/shim/tmux"
-	FLEET_SERVER_PATH="$TESTDIR/shim:$PATH" setup_fleet
+	FLEET_SERVER_PATH="$TESTDIR/shim:$PATH" FLEET_REMOTE_LOGS=1 setup_fleet
 	T set -g @lisa-notify-waiting on
 	T set -g @lisa-notify-desktop off
 	# (the agent's first prompt notifies too: within the default 10 s
