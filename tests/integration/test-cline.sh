@@ -83,6 +83,10 @@ test_cline_sessions_by_directory() {
 # (pane-mute.c): the screen tmux is asked for at the death, colours kept,
 # tells it. Three times, so that a paused stream is among them.
 test_cline_killed_mid_stream() {
+	# (the generic backend learns the end from ps, a look later, and does
+	# not ask tmux for the screen then: not yet)
+	[ "$SYSTEM" = linux ] ||
+	    skip "the generic backend does not read the shell's words off the screen yet"
 	setup_agents
 	mkdir -p "$TESTDIR/k"
 	p=$(T new-window -d -P -F '#{pane_id}' -t main:1 -c "$TESTDIR/k" \
