@@ -73,8 +73,7 @@ static void
 agentfiles_pi_window(struct watch *w)
 {
 	char		*path, *buf;
-	ssize_t		 n;
-	size_t		 have = 0;
+	size_t		 have;
 	long long	 win = 0;
 	int		 fd;
 
@@ -85,10 +84,7 @@ agentfiles_pi_window(struct watch *w)
 	free(path);
 	if (fd == -1)
 		return;
-	buf = xmalloc(PI_MODELS_MAX);
-	while (have < PI_MODELS_MAX &&
-	    (n = read(fd, buf + have, PI_MODELS_MAX - have)) > 0)
-		have += (size_t)n;
+	buf = agentfiles_pread(fd, 0, PI_MODELS_MAX, &have);
 	close(fd);
 	if (have < PI_MODELS_MAX)
 		win = pi_models_window(buf, have, w->usage.model);
