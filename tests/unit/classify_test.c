@@ -11,20 +11,7 @@
 #include <cmocka.h>
 
 #include "classify.h"
-
-/* Rows start from BASE and override fields; later initializers win. */
-#pragma GCC diagnostic ignored "-Woverride-init"
-#ifdef __clang__
-#pragma clang diagnostic ignored "-Winitializer-overrides"
-#endif
-
-#define NOW 1000000
-#define BASE \
-	.now = NOW, .exit_status = -1, .exit_signal = -1, \
-	.agent_seen = 1, .agent_alive = 1, .agent_since = NOW - 60000, \
-	.agent_exit_status = -1, .agent_exit_signal = -1, \
-	.osc133_exit = -1, .last_output = NOW - 5000, \
-	.debounce = 1500, .grace = 10000, .stale = 240000
+#include "classify-base.h"
 
 struct row {
 	const char		*name;
