@@ -30,6 +30,27 @@ class Failure(Exception):
     pass
 
 
+def kill_started_from(env_item, in_cmdline=None):
+    """SIGKILL every process whose environment holds ENV_ITEM ("NAME=value")
+    or whose command line holds IN_CMDLINE: an agent's daemons that outlive
+    it (Codex's app-server, Cline's hub)."""
+    for p in os.listdir("/proc"):
+        if not p.isdigit():
+            continue
+        try:
+            with open("/proc/%s/cmdline" % p, "rb") as f:
+                cl = f.read().decode("utf-8", "replace")
+            with open("/proc/%s/environ" % p, "rb") as f:
+                envb = f.read().split(b"\0")
+        except OSError:
+            continue
+        if env_item.encode() in envb or (in_cmdline and in_cmdline in cl):
+            try:
+                os.kill(int(p), signal.SIGKILL)
+            except OSError:
+                pass
+
+
 class Agent:
     """What differs between agents: their home, how they start, the mock."""
 
@@ -220,22 +241,7 @@ class Codex(Agent):
     def cleanup(self):
         # Codex's app-server daemon outlives the TUI (and `codex app-server
         # daemon stop` can hang): end everything started from this home.
-        for p in os.listdir("/proc"):
-            if not p.isdigit():
-                continue
-            try:
-                with open("/proc/%s/cmdline" % p, "rb") as f:
-                    cl = f.read().decode("utf-8", "replace")
-                with open("/proc/%s/environ" % p, "rb") as f:
-                    envb = f.read().split(b"\0")
-            except OSError:
-                continue
-            if (self.home + "/" in cl or
-                    ("CODEX_HOME=" + self.home).encode() in envb):
-                try:
-                    os.kill(int(p), signal.SIGKILL)
-                except OSError:
-                    pass
+        kill_started_from("CODEX_HOME=" + self.home, self.home + "/")
         shutil.rmtree(self.home, ignore_errors=True)
 
 
@@ -584,16 +590,4 @@ class Cline(Agent):
     def cleanup(self):
         if not hasattr(self, "home"):
             return
-        for p in os.listdir("/proc"):
-            if not p.isdigit():
-                continue
-            try:
-                with open("/proc/%s/environ" % p, "rb") as f:
-                    envb = f.read().split(b"\0")
-            except OSError:
-                continue
-            if ("HOME=" + self.home).encode() in envb:
-                try:
-                    os.kill(int(p), signal.SIGKILL)
-                except OSError:
-                    pass
+        kill_started_from("HOME=" + self.home)
