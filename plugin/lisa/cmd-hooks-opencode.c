@@ -5,6 +5,8 @@
  * takes from Claude Code's hooks, one at a time and in order. It imports
  * nothing but Node's child_process, so OpenCode fetches nothing for it.
  * `lisa hooks uninstall opencode` removes the file, only if it is ours.
+ * Kilo Code's CLI, a fork, loads the same plugin from
+ * $XDG_CONFIG_HOME/kilo/plugins and sends the same events (7.7.7).
  */
 #include <sys/stat.h>
 
@@ -16,8 +18,8 @@
 
 #include "lisa.h"
 
-/* The first line: how a file is known as ours. */
-#define OPENCODE_MARK "// lisa-hook: opencode"
+/* The first line: how a file is known as ours ("opencode" or "kilo"). */
+#define OPENCODE_MARK "// lisa-hook: "
 
 /*
  * Each assistant message of the user's session (not a subagent's), once
@@ -31,10 +33,10 @@
  * after a retry in the same turn is the user's interrupt.
  */
 static const char opencode_plugin[] =
-OPENCODE_MARK "\n"
-"// Written by `lisa hooks install opencode`; `lisa hooks uninstall\n"
-"// opencode` removes it. It tells lisa (agent states in tmux) what\n"
-"// OpenCode does. Edits are lost on the next install.\n"
+OPENCODE_MARK "%s\n"
+"// Written by `lisa hooks install %s`; `lisa hooks uninstall\n"
+"// %s` removes it. It tells lisa (agent states in tmux) what\n"
+"// the agent does. Edits are lost on the next install.\n"
 "import { spawn } from \"node:child_process\"\n"
 "\n"
 "const LISA = %s\n"
@@ -50,7 +52,7 @@ OPENCODE_MARK "\n"
 "      ...fields })\n"
 "    queue = queue.then(() => new Promise((done) => {\n"
 "      try {\n"
-"        const child = spawn(LISA, [\"notify\", \"--agent\", \"opencode\"],\n"
+"        const child = spawn(LISA, [\"notify\", \"--agent\", \"%s\"],\n"
 "          { stdio: [\"pipe\", \"ignore\", \"ignore\"] })\n"
 "        child.on(\"error\", done)\n"
 "        child.on(\"exit\", done)\n"
@@ -132,9 +134,9 @@ OPENCODE_MARK "\n"
 "  }\n"
 "}\n";
 
-/* Where OpenCode looks for global plugins; its directories made 0700. */
+/* Where AGENT looks for global plugins; its directories made 0700. */
 static char *
-opencode_plugin_path(int make)
+opencode_plugin_path(const char *agent, int make)
 {
 	const char	*xdg = getenv("XDG_CONFIG_HOME");
 	const char	*home = getenv("HOME");
@@ -144,8 +146,8 @@ opencode_plugin_path(int make)
 		base = xstrdup(xdg);
 	else
 		xasprintf(&base, "%s/.config", home != NULL ? home : "");
-	xasprintf(&dir, "%s/opencode", base);
-	xasprintf(&path, "%s/opencode/plugins/lisa.js", base);
+	xasprintf(&dir, "%s/%s", base, agent);
+	xasprintf(&path, "%s/%s/plugins/lisa.js", base, agent);
 	if (make) {
 		if (mkdir(base, 0700) != 0 && errno != EEXIST)
 			fprintf(stderr, "lisa: %s: %s\n", base, strerror(errno));
@@ -157,28 +159,38 @@ opencode_plugin_path(int make)
 	return (path);
 }
 
+static const char	*opencode_agent;	/* whose file opencode_ours reads */
+
 static int
 opencode_ours(const char *text)
 {
-	return (strncmp(text, OPENCODE_MARK "\n",
-	    strlen(OPENCODE_MARK) + 1) == 0);
+	size_t	n = strlen(OPENCODE_MARK), a = strlen(opencode_agent);
+
+	return (strncmp(text, OPENCODE_MARK, n) == 0 &&
+	    strncmp(text + n, opencode_agent, a) == 0 && text[n + a] == '\n');
 }
 
+/* AGENT: "opencode" or "kilo". */
 int
-hooks_opencode(int install, int dry_run)
+hooks_opencode(const char *agent, int install, int dry_run)
 {
 	struct buf	 quoted, out;
-	char		*path, *self;
+	char		*path, *self, *what;
 	int		 rc;
 
-	path = opencode_plugin_path(install && !dry_run);
+	path = opencode_plugin_path(agent, install && !dry_run);
 	self = client_self();
 	buf_init(&quoted);
 	json_cstr(&quoted, self);	/* a JSON string is a JS string */
 	buf_init(&out);
-	buf_printf(&out, opencode_plugin, quoted.data);
+	buf_printf(&out, opencode_plugin, agent, agent, agent, quoted.data,
+	    agent);
+	xasprintf(&what, "%s loads it when it starts",
+	    strcmp(agent, "kilo") == 0 ? "Kilo" : "OpenCode");
+	opencode_agent = agent;
 	rc = hooks_own_file(path, opencode_ours, out.data, out.len, install,
-	    dry_run, "OpenCode loads it when it starts");
+	    dry_run, what);
+	free(what);
 	buf_free(&out);
 	buf_free(&quoted);
 	free(self);

@@ -427,9 +427,10 @@ cmd_hooks(const char *action, const char *agent, int dry_run)
 		args_usage_error(c, "install: which agent's?");
 	if (agent != NULL && strcmp(agent, "claude") != 0 &&
 	    strcmp(agent, "codex") != 0 && strcmp(agent, "opencode") != 0 &&
-	    strcmp(agent, "copilot") != 0 && strcmp(agent, "qwen") != 0)
+	    strcmp(agent, "copilot") != 0 && strcmp(agent, "qwen") != 0 &&
+	    strcmp(agent, "kilo") != 0)
 		args_usage_error(c, "unknown agent: %s (claude, codex, opencode, "
-		    "copilot, qwen)", agent);
+		    "copilot, qwen, kilo)", agent);
 	if (agent == NULL || strcmp(agent, "claude") == 0)
 		rc |= hooks_claude("claude", install, dry_run);
 	if (agent == NULL || strcmp(agent, "qwen") == 0)
@@ -437,7 +438,9 @@ cmd_hooks(const char *action, const char *agent, int dry_run)
 	if (agent == NULL || strcmp(agent, "codex") == 0)
 		rc |= hooks_codex(install, dry_run);
 	if (agent == NULL || strcmp(agent, "opencode") == 0)
-		rc |= hooks_opencode(install, dry_run);
+		rc |= hooks_opencode("opencode", install, dry_run);
+	if (agent == NULL || strcmp(agent, "kilo") == 0)
+		rc |= hooks_opencode("kilo", install, dry_run);
 	if (agent == NULL || strcmp(agent, "copilot") == 0)
 		rc |= hooks_copilot(install, dry_run);
 	return (rc);

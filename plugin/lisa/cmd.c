@@ -58,7 +58,7 @@ static const struct lisa_cmd lisa_cmds[] = {
 	{ "shell-init", NULL, "bash|zsh|fish",
 	  "OSC 133 prompt marks for that shell", 1, 1, 0 },
 	{ "hooks", NULL,
-	  "install|uninstall [claude|codex|opencode|copilot|qwen] "
+	  "install|uninstall [claude|codex|opencode|copilot|qwen|kilo] "
 	  "[--dry-run]",
 	  "add or remove lisa's agent hooks", 1, 2, 0 },
 	{ "notify", NULL, "[--agent A] [EVENT]",

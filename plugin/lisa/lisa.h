@@ -226,7 +226,7 @@ char	*hooks_read_file(const char *, size_t *, int *);
 int	 hooks_write_file(const char *, const char *, size_t);
 int	 hooks_own_file(const char *, int (*)(const char *), const char *,
 	     size_t, int, int, const char *);
-int	 hooks_opencode(int, int);
+int	 hooks_opencode(const char *, int, int);
 int	 hooks_copilot(int, int);
 const char *hooks_copilot_event(const char *);
 int	 cmd_notify(struct lisa_ctx *, const char *, const char *);

@@ -15,6 +15,9 @@
  * lisa met it (lisa started later, or again) is the last made in its
  * directory since it started. A session made before an agent started
  * (its line's timestamp, OPENCODE_START_SLACK) is never that agent's.
+ *
+ * Kilo Code's CLI, a fork, writes the same lines to the same name under
+ * <data>/kilo/log (its profile's opencode_dir).
  */
 #include <sys/stat.h>
 
@@ -266,7 +269,8 @@ agentfiles_opencode_look(struct pane *p, int again)
 	if ((data = agentfiles_env_dir(w->agent_pid, "XDG_DATA_HOME",
 	    ".local/share")) == NULL)
 		return;
-	xasprintf(&dir, "%s/opencode/log", data);
+	xasprintf(&dir, "%s/%s/log", data, w->agent->opencode_dir != NULL ?
+	    w->agent->opencode_dir : "opencode");
 	free(data);
 	xasprintf(&w->agent_log, "%s/opencode.log", dir);
 	agentfiles_watch(dir);

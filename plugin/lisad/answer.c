@@ -23,7 +23,9 @@
  *      the byte), else the answer says it was not taken and stops.
  *
  * A reply (TEXT) declines the dialog, waits for the agent's prompt, then
- * types TEXT there through act_nudge and its own checks.
+ * types TEXT there through act_nudge and its own checks. An agent whose
+ * decline opens a form that asks why (Kilo's reject_form) gets TEXT there,
+ * its own way to tell it, and Enter; a deny with no reply, Enter alone.
  */
 #include <ctype.h>
 #include <stdint.h>
@@ -35,70 +37,9 @@
 #include "lisad.h"
 #include "watch.h"
 #include "tell.h"
+#include "answer-int.h"
 
-#define ANSWER_REPLY_MS		5000	/* tmux's answer to a screen read */
-#define ANSWER_RECHECK_MS	300	/* between reads after the key */
-/*
- * A dialog is answered once two reads this far apart show it: a TUI takes
- * keys a moment after it draws (Claude Code lost a key sent sooner). One
- * still drawn ANSWER_AGAIN_MS after its key, with nothing at all moved in
- * the pane since, did not take it: the key goes once more.
- */
-#define ANSWER_SETTLE_MS	400
-#define ANSWER_AGAIN_MS		1500
-#define ANSWER_GONE_MS		4000	/* the dialog must have gone by then */
-#define ANSWER_NEXT_MS		3000	/* then, the verdict's move */
-#define ANSWER_PROMPT_MS	10000	/* a reply: its prompt back by then */
 
-/*
- * The pane as the key left: its output, the agent's own signals, its
- * screen. Nothing of it moved, and the dialog is still drawn: the key
- * was not taken.
- */
-struct answer_mark {
-	uint64_t	 out_bytes;
-	int		 muted;
-	uint64_t	 hook_at;
-	uint64_t	 session_at;
-	uint64_t	 transcript_at;
-	uint64_t	 title_at;
-	uint64_t	 codex_at;
-	char		*screen;
-};
-
-enum answer_phase {
-	ANSWER_READ,		/* the first read: check, then the key */
-	ANSWER_POINTED,		/* answer_enter: the pointer moved? Enter */
-	ANSWER_SENT,		/* the key is in: has the dialog gone? */
-	ANSWER_NEXT,		/* it has: what does the agent do now? */
-	ANSWER_PROMPT,		/* a reply: waiting for the prompt */
-	ANSWER_TYPING,		/* a reply: act_nudge types it */
-};
-
-struct answer {
-	uint64_t		 id;
-	struct act_who		 who;
-	char			 what[16];	/* allow, deny, always, N */
-	char			*text;		/* a reply's */
-	char			 token[ANSWER_TOKEN_LEN];	/* the one seen */
-	char			 key[64];
-	struct question		 q;		/* the dialog answered */
-	char			 chose[96];
-	int			 pick;		/* its option's index */
-	int			 buttons;	/* OpenCode's: read with colour */
-	int			 settled;	/* read twice, ANSWER_SETTLE_MS apart */
-	int			 reread;	/* one that did not match, again */
-	int			 again;		/* its key sent a second time */
-	int			 history;	/* this read: with the history */
-	char			 kind[16];	/* ... of this kind of dialog */
-	enum answer_phase	 phase;
-	uint64_t		 sent_at;
-	struct answer_mark	 mark;		/* the pane when the key went */
-	struct listener_conn	*lc;
-	struct loop_timer	 timer;
-	struct loop_timer	 deadline;
-	TAILQ_ENTRY(answer)	 entry;
-};
 static TAILQ_HEAD(, answer) answers = TAILQ_HEAD_INITIALIZER(answers);
 static uint64_t answer_next_id = 1;
 
@@ -134,7 +75,7 @@ answer_verdict(struct pane *p, char *out, size_t len)
  * The end: the asker answered (refused: why), an event (answer or
  * answer_refused), and the answer forgotten.
  */
-static void
+void
 answer_finish(struct answer *a, const char *refused)
 {
 	struct pane	*p = pane_find(a->who.pane);
@@ -193,132 +134,6 @@ answer_finish(struct answer *a, const char *refused)
 	free(a->mark.screen);
 	free(a->text);
 	free(a);
-}
-
-/* The option's key, as tmux's send-keys takes it. */
-static void
-answer_send(struct answer *a, struct pane *p)
-{
-	struct session	*s = pane_session(p);
-	struct buf	 b;
-
-	if (s == NULL)
-		return;
-	buf_init(&b);
-	if (strcasecmp(a->key, "esc") == 0)
-		buf_printf(&b, "send-keys -t '%%%d' Escape", a->who.pane);
-	else {
-		buf_printf(&b, "send-keys -t '%%%d' -l ", a->who.pane);
-		ctl_quote_str(&b, a->key);
-	}
-	session_send(s, b.data, NULL, NULL);
-	buf_free(&b);
-}
-
-/* Does the agent want Enter after an option's number (Copilot CLI)? */
-static int
-answer_needs_enter(struct answer *a, struct pane *p)
-{
-	return (isdigit((unsigned char)*a->key) && p->watch->agent != NULL &&
-	    p->watch->agent->answer_enter);
-}
-
-/* Enter, once the pointer is on the option chosen (answer_enter). */
-static void
-answer_enter(struct answer *a, struct pane *p)
-{
-	struct session	*s = pane_session(p);
-	char		 cmd[64];
-
-	if (s == NULL)
-		return;
-	snprintf(cmd, sizeof cmd, "send-keys -t '%%%d' Enter", a->who.pane);
-	session_send(s, cmd, NULL, NULL);
-	strlcat(a->key, *a->key != '\0' ? " Enter" : "Enter", sizeof a->key);
-}
-
-/*
- * A dialog of buttons (OpenCode's): the selected one is known from its
- * colours alone (capture-pane -e); Right moves to the one chosen, and
- * Enter goes once the screen shows it selected (ANSWER_POINTED).
- */
-static void
-answer_button(struct answer *a, struct pane *p, const struct question *q,
-    const char *raw)
-{
-	struct session	*s = pane_session(p);
-	struct buf	 b;
-	int		 sel, moves;
-
-	if (!a->buttons || raw == NULL) {
-		answer_finish(a, "the agent has no key for that option: "
-		    "nothing sent");
-		return;
-	}
-	if ((sel = question_selected_sgr(raw, q)) == -1) {
-		answer_finish(a, "which of its buttons is selected is not "
-		    "on its screen (colour alone): nothing sent");
-		return;
-	}
-	moves = (a->pick - sel + q->noptions) % q->noptions;
-	a->sent_at = time_mono_ms();
-	if (moves == 0) {
-		*a->key = '\0';
-		answer_enter(a, p);
-		a->phase = ANSWER_SENT;
-		loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
-		return;
-	}
-	buf_init(&b);
-	buf_printf(&b, "send-keys -t '%%%d'", a->who.pane);
-	*a->key = '\0';
-	while (moves-- > 0) {
-		buf_adds(&b, " Right");
-		strlcat(a->key, *a->key != '\0' ? " Right" : "Right",
-		    sizeof a->key);
-	}
-	if (s != NULL)
-		session_send(s, b.data, NULL, NULL);
-	buf_free(&b);
-	a->phase = ANSWER_POINTED;
-	loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
-}
-
-/* What the pane is as the key leaves, to tell later whether it moved. */
-static void
-answer_mark_set(struct answer_mark *m, struct pane *p, const char *screen,
-    size_t len)
-{
-	struct watch	*w = p->watch;
-
-	free(m->screen);
-	m->out_bytes = p->out_bytes;
-	m->muted = p->muted;
-	m->hook_at = w->hook_at;
-	m->session_at = w->session_at;
-	m->transcript_at = w->transcript_at;
-	m->title_at = w->title_at;
-	m->codex_at = w->codex_at;
-	m->screen = xstrndup(screen, len);
-}
-
-/*
- * Nothing moved since the key: not a byte of output (and none held back
- * by a pause), no hook, no session or transcript write, no title, no
- * OSC state, the screen the same to the byte. Then the key was not taken.
- */
-static int
-answer_mark_still(const struct answer_mark *m, struct pane *p,
-    const char *screen, size_t len)
-{
-	struct watch	*w = p->watch;
-
-	return (m->screen != NULL && m->muted == MUTE_NONE &&
-	    p->muted == MUTE_NONE && p->out_bytes == m->out_bytes &&
-	    w->hook_at == m->hook_at && w->session_at == m->session_at &&
-	    w->transcript_at == m->transcript_at &&
-	    w->title_at == m->title_at && w->codex_at == m->codex_at &&
-	    strlen(m->screen) == len && memcmp(m->screen, screen, len) == 0);
 }
 
 /*
@@ -389,6 +204,20 @@ answer_first(struct answer *a, struct pane *p, int drawn, struct question *q,
 	loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
 }
 
+/* The dialog went: a deny's reject form, a reply's prompt, or the news. */
+static void
+answer_gone(struct answer *a, struct pane *p)
+{
+	const struct agent_profile	*ap = p->watch->agent;
+
+	if (ap != NULL && ap->reject_form != NULL &&
+	    strcmp(a->what, "deny") == 0)
+		a->phase = ANSWER_FORM;
+	else
+		a->phase = a->text != NULL ? ANSWER_PROMPT : ANSWER_NEXT;
+	loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
+}
+
 /*
  * The number moved the pointer (answer_enter): Enter only when the same
  * dialog has it on the option chosen (a key read with the number in one
@@ -405,8 +234,7 @@ answer_pointed(struct answer *a, struct pane *p, int drawn,
 		q->selected = question_selected_sgr(raw, q);
 	if (!same) {
 		/* The number alone answered it: no Enter. */
-		a->phase = a->text != NULL ? ANSWER_PROMPT : ANSWER_NEXT;
-		loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
+		answer_gone(a, p);
 		return;
 	}
 	if (q->selected != a->pick) {
@@ -436,8 +264,7 @@ answer_after(struct answer *a, struct pane *p, int drawn, struct question *q,
 
 	same = drawn && strcmp(q->fingerprint, a->q.fingerprint) == 0;
 	if (!same) {
-		a->phase = a->text != NULL ? ANSWER_PROMPT : ANSWER_NEXT;
-		loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
+		answer_gone(a, p);
 		return;
 	}
 	if (!a->again && !a->buttons && !answer_needs_enter(a, p) &&
@@ -526,36 +353,6 @@ answer_settle(struct answer *a)
 		loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
 }
 
-/* capture-pane -e's text without its escape sequences: what -p gives. */
-static char *
-answer_plain(const char *raw)
-{
-	struct buf	 b;
-	const char	*s = raw;
-
-	buf_init(&b);
-	while (*s != '\0') {
-		if (s[0] == '\033' && s[1] == '[') {
-			for (s += 2; *s != '\0' && (*s < 0x40 || *s > 0x7e);
-			    s++)
-				;
-			if (*s != '\0')
-				s++;
-		} else if (s[0] == '\033' && s[1] == ']') {
-			/* OSC (a hyperlink): to BEL or ST */
-			for (s += 2; *s != '\0' && *s != '\a' &&
-			    !(s[0] == '\033' && s[1] == '\\'); s++)
-				;
-			if (*s == '\a')
-				s++;
-			else if (*s != '\0')
-				s += 2;
-		} else
-			buf_addc(&b, *s++);
-	}
-	return (buf_detach(&b));
-}
-
 static void
 answer_read_cb(struct ctl_client *c, int ok, const char *body, size_t len,
     void *arg)
@@ -589,6 +386,12 @@ answer_read_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 		plain = answer_plain(raw);
 		body = plain;
 		len = strlen(plain);
+	}
+	if (a->phase == ANSWER_FORM) {
+		answer_form(a, p, body, len);
+		free(raw);
+		free(plain);
+		return;
 	}
 	/*
 	 * The screen first; a dialog whose top is not on it, again with the
@@ -655,7 +458,7 @@ answer_timer_cb(void *arg)
 	struct answer	*a = arg;
 
 	if (a->phase == ANSWER_SENT || a->phase == ANSWER_POINTED ||
-	    a->phase == ANSWER_READ)
+	    a->phase == ANSWER_READ || a->phase == ANSWER_FORM)
 		answer_read(a);
 	else
 		answer_settle(a);

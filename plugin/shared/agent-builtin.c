@@ -161,6 +161,34 @@ const struct builtin agent_builtins[] = {
 	},
 	{
 		/*
+		 * Kilo Code's CLI 7.7.7 (npm @kilocode/cli), a fork of
+		 * OpenCode: a node wrapper and its native child ".kilo".
+		 * OpenCode's screen, dialog, log lines and plugin events, in
+		 * "kilo" directories; its title is "Kilo CLI" whatever it
+		 * does. On exit it prints "kilo -s ses_...". Its Reject (and
+		 * Escape) opens a form that asks why, a wait of its own.
+		 */
+		.name = "kilo",
+		.comm = { "kilo", ".kilo" },
+		.argv = { "kilo", "kilocode", ".kilo" },
+		.screen = {
+			[0] = "Permission required|Allow (once|always)|"
+			    "Tell Kilo what to do differently",
+			[3] = "esc (again to )?interrupt",
+			[4] = "\\[retrying (in [0-9]+s )?attempt #[0-9]+\\]",
+			[8] = "ctrl\\+p commands",
+			[9] = "kilo -s ses_",
+		},
+		.retry_marks = { "[retrying " },
+		.retry_screen = 1,
+		.opencode_files = 1,
+		.opencode_dir = "kilo",
+		.resume = "kilo -s \"$1\"",
+		.dialog_buttons = 1,
+		.reject_form = "Tell Kilo what to do differently",
+	},
+	{
+		/*
 		 * GitHub Copilot CLI 1.0.102 (npm @github/copilot): a node
 		 * wrapper and its native child, whose name is "MainThread":
 		 * known by argv. Its title is "<intent> - GitHub Copilot",

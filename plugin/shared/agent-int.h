@@ -27,6 +27,7 @@ struct builtin {
 	int		 cline_files;
 	int		 copilot_files;
 	int		 opencode_files;
+	const char	*opencode_dir;
 	int		 retry_screen;
 	int		 hooks_partial;
 	int		 answer_enter;
@@ -34,6 +35,7 @@ struct builtin {
 	int		 dialog_clock;
 	int		 dialog_spinner;
 	const char	*resume;
+	const char	*reject_form;
 };
 
 extern const struct builtin	agent_builtins[];

@@ -127,6 +127,8 @@ profile_free(struct agent_profile *p)
 
 	free(p->name);
 	free(p->resume);
+	free(p->opencode_dir);
+	free(p->reject_form);
 	for (i = 0; i < AGENT_MAX_NAMES; i++) {
 		free(p->comm[i]);
 		free(p->argv[i]);
@@ -198,6 +200,8 @@ profile_from_builtin(const struct builtin *b)
 	p->cline_files = b->cline_files;
 	p->copilot_files = b->copilot_files;
 	p->opencode_files = b->opencode_files;
+	if (b->opencode_dir != NULL)
+		p->opencode_dir = xstrdup(b->opencode_dir);
 	p->retry_screen = b->retry_screen;
 	p->hooks_partial = b->hooks_partial;
 	p->answer_enter = b->answer_enter;
@@ -205,6 +209,8 @@ profile_from_builtin(const struct builtin *b)
 	p->dialog_clock = b->dialog_clock;
 	p->dialog_spinner = b->dialog_spinner;
 	p->resume = b->resume != NULL ? xstrdup(b->resume) : NULL;
+	if (b->reject_form != NULL)
+		p->reject_form = xstrdup(b->reject_form);
 	return (p);
 }
 
@@ -296,6 +302,15 @@ agent_parse_user(const char *buf, size_t n, const char *path, char **cause)
 		json_get_bool(d, obj, "cline_files", &p->cline_files);
 		json_get_bool(d, obj, "copilot_files", &p->copilot_files);
 		json_get_bool(d, obj, "opencode_files", &p->opencode_files);
+		p->opencode_dir = json_get_str(d, obj, "opencode_dir");
+		/* One directory's name under the user's data directory. */
+		if (p->opencode_dir != NULL && (p->opencode_dir[0] == '\0' ||
+		    p->opencode_dir[0] == '.' ||
+		    strchr(p->opencode_dir, '/') != NULL)) {
+			xasprintf(cause, "%s: agent %s: opencode_dir is not a "
+			    "directory's name", path, p->name);
+			break;
+		}
 		json_get_bool(d, obj, "retry_screen", &p->retry_screen);
 		json_get_bool(d, obj, "hooks_partial", &p->hooks_partial);
 		json_get_bool(d, obj, "answer_enter", &p->answer_enter);
@@ -303,6 +318,7 @@ agent_parse_user(const char *buf, size_t n, const char *path, char **cause)
 		json_get_bool(d, obj, "dialog_clock", &p->dialog_clock);
 		json_get_bool(d, obj, "dialog_spinner", &p->dialog_spinner);
 		p->resume = json_get_str(d, obj, "resume");
+		p->reject_form = json_get_str(d, obj, "reject_form");
 		title = json_get(d, obj, "title");
 		p->title_busy = user_pattern(d, title, "busy", p->name, cause);
 		p->title_idle = user_pattern(d, title, "idle", p->name, cause);

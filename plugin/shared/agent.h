@@ -32,6 +32,7 @@ struct agent_profile {
 	int		 cline_files;	/* keeps ~/.cline/data/sessions/<id> */
 	int		 copilot_files;	/* logs to ~/.copilot/logs/process-*-PID */
 	int		 opencode_files; /* logs to ~/.local/share/opencode/log */
+	char		*opencode_dir;	/* that "opencode" in a fork (Kilo) */
 	int		 retry_screen;	/* its retry text on screen is live */
 	int		 hooks_partial;	/* its hooks miss some turn ends */
 	int		 answer_enter;	/* a dialog's number then Enter */
@@ -39,6 +40,7 @@ struct agent_profile {
 	int		 dialog_clock;	/* redraws a clock over its dialog */
 	int		 dialog_spinner; /* its spinner turns over its dialog */
 	char		*resume;	/* sh: its resume, the id as "$1" */
+	char		*reject_form;	/* its Reject asks why: that text */
 	int		 user;		/* from agents.json */
 };
 

@@ -441,6 +441,54 @@ class OpenCode(Agent):
             os.unlink(plugin)
 
 
+class Kilo(OpenCode):
+    """Kilo Code's CLI 7.7.7 (npm @kilocode/cli), OpenCode's fork: a node
+    wrapper and its native child, OpenCode's config, log and plugin in
+    "kilo" directories (kilo.json). Its Reject (and Escape on a dialog)
+    opens a form, "Tell Kilo what to do differently": Enter there
+    declines."""
+    name = "kilo"
+    ready_text = "\u00b7 Mock"
+    start_timeout = 120
+    patience = 2
+    dialog_reject_form = "Tell Kilo what to do differently"
+    refusal_words = ["rejected permission", "The user rejected"]
+    oneshot_ok = ["run", "say hello"]
+    oneshot_fail = ["run", "#mock error 401"]
+
+    def setup(self, server):
+        self.home = os.path.join(self.top, "home")
+        self.config = os.path.join(self.top, "config")
+        cfg_dir = os.path.join(self.config, "kilo")
+        os.makedirs(cfg_dir, exist_ok=True)
+        cfg = {"$schema": "https://app.kilo.ai/config.json", "autoupdate": False,
+               "share": "disabled", "permission": {"bash": "ask"},
+               "provider": {"mock": {
+                   "npm": "@ai-sdk/openai-compatible", "name": "Mock",
+                   "options": {"baseURL": "http://127.0.0.1:%d/v1" % self.port,
+                               "apiKey": "mock-key"},
+                   "models": {"mock-model": {"name": "Mock", "limit": {
+                       "context": OPENCODE_WINDOW, "output": 8192}}}}},
+               "model": "mock/mock-model"}
+        with open(os.path.join(cfg_dir, "kilo.json"), "w") as f:
+            json.dump(cfg, f)
+        os.makedirs(self.home, exist_ok=True)
+        if self.hooks:
+            self.install_hooks(server, XDG_CONFIG_HOME=self.config)
+
+    def env(self):
+        return {"HOME": self.home, "XDG_CONFIG_HOME": self.config,
+                "KILO_DISABLE_AUTOUPDATE": "1",
+                "KILO_DISABLE_MODELS_FETCH": "1",
+                "KILO_DISABLE_LSP_DOWNLOAD": "1",
+                "KILO_DISABLE_DEFAULT_PLUGINS": "1",
+                "KILO_DISABLE_SHARE": "1",
+                "PATH": os.path.dirname(self.bin) + ":" + os.environ["PATH"]}
+
+    def cleanup(self):
+        pass
+
+
 class Copilot(Agent):
     """GitHub Copilot CLI 1.0.102 (npm @github/copilot) on the Chat
     Completions mock, offline as its own help gives it: COPILOT_OFFLINE

@@ -38,7 +38,7 @@ from rows import STALE, TurnRows
 from scenarios import AgentScenarios
 from side import side_by_side
 from agentdefs import (HERE, LISA, LISAD, Failure, Claude, Codex, Gemini,
-                       Qwen, OpenCode, Copilot, Pi, Cline)
+                       Qwen, OpenCode, Kilo, Copilot, Pi, Cline)
 
 # lisa runs at its shipped defaults (debounce 1.5 s, grace 10 s): what
 # users get. One option is shorter, one users have too: @lisa-stale
@@ -267,6 +267,9 @@ class Driver(TurnRows, AgentScenarios, AnswerRows, ResumeRows):
                     native = child
                 if self.a.name == "opencode" and base == "opencode":
                     return child
+                # Kilo: node wrapper -> its native child ".kilo".
+                if self.a.name == "kilo" and base == ".kilo":
+                    return child
                 # pi names its node process "pi" (process.title).
                 if self.a.name == "pi" and base == "pi":
                     return child
@@ -449,7 +452,7 @@ class Driver(TurnRows, AgentScenarios, AnswerRows, ResumeRows):
             self.gemini_middle(pane)
         elif a.name == "qwen":
             self.qwen_middle(pane)
-        elif a.name == "opencode":
+        elif a.name in ("opencode", "kilo"):
             self.opencode_middle(pane)
         elif a.name == "copilot":
             self.copilot_middle(pane)
@@ -700,7 +703,7 @@ def run_one(name, hk, top, bins, args):
     os.makedirs(runtime, mode=0o700)
     env = clean_env(runtime)
     cls = {"claude": Claude, "codex": Codex, "gemini": Gemini,
-           "qwen": Qwen, "opencode": OpenCode, "copilot": Copilot,
+           "qwen": Qwen, "opencode": OpenCode, "kilo": Kilo, "copilot": Copilot,
            "pi": Pi, "cline": Cline}[name]
     agent = cls(bins[name][1], bins[name][0], sub, hk == "on")
     server = d = None
@@ -728,7 +731,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--agents", default="claude,codex,gemini,pi",
-                    help="of claude, codex, gemini, qwen, opencode, copilot, pi, cline")
+                    help="of claude, codex, gemini, qwen, opencode, kilo, copilot, pi, cline")
     ap.add_argument("--hooks", default="off,on", help="off, on or off,on")
     ap.add_argument("--versions", default=os.environ.get("AGENT_VERSIONS") or "pinned")
     ap.add_argument("--only", help="regex on the step name (interactive, answers, "

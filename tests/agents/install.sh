@@ -3,12 +3,13 @@
 # cache directory (never the repository, never global):
 #
 #   sh tests/agents/install.sh [pinned|latest] [claude] [codex] [gemini] [qwen]
-#       [opencode] [copilot] [pi] [cline]
+#       [opencode] [kilo] [copilot] [pi] [cline]
 #
 # pinned (default): the versions below, installed once and kept.
 # (qwen only when named: 0.15.10 is the newest that runs on node 20;
 # opencode only when named: a minute of CPU for each start; copilot only
-# when named: a 200 MB download; cline only when named: 430 MB.) pi
+# when named: a 200 MB download; cline only when named: 430 MB; kilo
+# only when named: 290 MB, and 7.8.1 has no linux-x64 package.) pi
 # needs node 22: npm's "node" package is installed into its prefix too,
 # whose .bin the conformance puts first on the agent's PATH.
 # latest: the newest published versions, checked against the registry on
@@ -23,6 +24,7 @@ codex @openai/codex 0.169.0
 gemini @google/gemini-cli 0.61.0
 qwen @qwen-code/qwen-code 0.15.10
 opencode opencode-ai 1.18.33
+kilo @kilocode/cli 7.7.7
 copilot @github/copilot 1.0.102
 pi @earendil-works/pi-coding-agent 1.6.0
 cline cline 3.0.65"
@@ -32,7 +34,7 @@ want=
 for a in "$@"; do
 	case "$a" in
 	pinned|latest) mode=$a ;;
-	claude|codex|gemini|qwen|opencode|copilot|pi|cline) want="$want $a" ;;
+	claude|codex|gemini|qwen|opencode|kilo|copilot|pi|cline) want="$want $a" ;;
 	*) echo "install.sh: unknown argument: $a" >&2; exit 2 ;;
 	esac
 done

@@ -31,7 +31,7 @@ class TurnRows:
         context)"). Codex's rollout: the last request's N in + 20 out, of
         95% of the window its config.toml sets (model_context_window)."""
         # OpenCode compacts a context near its window (131072 here).
-        n = 30000 if self.a.name == "opencode" else 150000
+        n = 30000 if self.a.name in ("opencode", "kilo") else 150000
         banner = self.s.tmux("capture-pane", "-p", "-S", "-100", "-t", pane,
                              check=False)
         t = self.type(pane, "#mock usage %d fill the context" % n)
@@ -40,7 +40,7 @@ class TurnRows:
             used, window = n + 20, CODEX_WINDOW * 95 // 100
         elif self.a.name in ("gemini", "qwen"):
             used, window = n, self.a.model_window()
-        elif self.a.name == "opencode":
+        elif self.a.name in ("opencode", "kilo"):
             used, window = n, OPENCODE_WINDOW	# lisa's plugin: chat.params
         elif self.a.name == "pi":
             used, window = n, PI_WINDOW	# its models.json
@@ -218,6 +218,15 @@ class TurnRows:
                 "capture-pane", "-p", "-t", pane, check=False):
             time.sleep(0.2)
         t = self.key(pane, "Escape")
+        # Kilo's Escape on a dialog opens its reject form ("Tell Kilo what
+        # to do differently"): Enter there declines, as a person does.
+        form = getattr(self.a, "dialog_reject_form", None)
+        if state == "waiting_input" and form:
+            end = time.time() + 10
+            while time.time() < end and form not in self.s.tmux(
+                    "capture-pane", "-p", "-t", pane, check=False):
+                time.sleep(0.2)
+            self.key(pane, "Enter")
         # OpenCode and Copilot CLI stop work on a second Escape ("esc
         # again to interrupt", "esc esc interrupt"); a dialog goes with
         # the first.

@@ -27,6 +27,8 @@ if len(sys.argv) > 2 and sys.argv[1] == "--late-env":
     os.execve(sys.argv[0], [sys.argv[0]] + _rest, _env)
 
 NAME = os.path.basename(sys.argv[0])
+# Kilo Code's CLI, a fork of OpenCode: OpenCode's ways in "kilo" directories.
+OPENCODE_DIR = NAME if NAME in ("opencode", "kilo") else None
 CLAUDE = NAME != "codex"
 HOME = os.environ.get("HOME", "/tmp")
 SPEED = float(os.environ.get("FAKE_AGENT_SPEED", "1"))
@@ -43,10 +45,10 @@ for _i, _a in enumerate(sys.argv[1:]):
     # Copilot CLI's --resume=ID, OpenCode's -s ID
     elif NAME == "copilot" and _a.startswith("--resume="):
         RESUMED = session_id = _a[len("--resume="):]
-    elif NAME == "opencode" and _a == "-s" and len(sys.argv) > _i + 2:
+    elif OPENCODE_DIR and _a == "-s" and len(sys.argv) > _i + 2:
         RESUMED = session_id = sys.argv[_i + 2]
-if NAME == "opencode" and not RESUMED:
-    session_id = "ses_fake%08dOpenCode" % pid
+if OPENCODE_DIR and not RESUMED:
+    session_id = "ses_fake%08d%s" % (pid, "Kilo" if NAME == "kilo" else "OpenCode")
 title_text = "Claude Code" if CLAUDE else "work"
 
 
@@ -547,9 +549,9 @@ def own_logs(first_prompt):
         with open(os.path.join(ws, "workspace.yaml"), "w") as f:
             f.write("id: %s\ncwd: %s\nclient_name: github/cli\n" %
                     (session_id, os.getcwd()))
-    if NAME == "opencode" and first_prompt and not RESUMED:
+    if OPENCODE_DIR and first_prompt and not RESUMED:
         d = os.path.join(os.environ.get("XDG_DATA_HOME") or
-                         os.path.join(HOME, ".local", "share"), "opencode", "log")
+                         os.path.join(HOME, ".local", "share"), OPENCODE_DIR, "log")
         os.makedirs(d, exist_ok=True)
         with open(os.path.join(d, "opencode.log"), "a") as f:
             for sid, parent in (("ses_fakesub%08d" % pid, session_id),

@@ -155,7 +155,7 @@ run --retries x -- y|lisa: run: --retries: not a count: x
 run --name|lisa: run: --name needs a value
 shell-init tcsh|lisa: shell-init: unknown shell: tcsh (bash, zsh or fish)
 hooks frob|lisa: hooks: unknown action: frob (install or uninstall)
-hooks install frob|lisa: hooks: unknown agent: frob (claude, codex, opencode, copilot, qwen)
+hooks install frob|lisa: hooks: unknown agent: frob (claude, codex, opencode, copilot, qwen, kilo)
 help frob|lisa: unknown command: frob
 EOF
 	note "$n usage errors: one wording, exit 2"

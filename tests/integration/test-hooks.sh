@@ -98,21 +98,22 @@ test_codex_notify_by_cwd_and_title_thread_ignored() {
 	return 0
 }
 
-# A pane whose agent is named opencode and draws nothing (only hooks can
-# tell), and drive EVENT...: the installed plugin ($f) fed OpenCode's
-# events, one JSON each ({"hook": NAME, "tool": T} or {"hook": NAME,
-# "input": {...}} for its other hooks), as OpenCode calls it in that pane.
+# A pane whose agent is named opencode (or $1: kilo) and draws nothing
+# (only hooks can tell), and drive EVENT...: the installed plugin ($f) fed
+# OpenCode's events, one JSON each ({"hook": NAME, "tool": T} or {"hook":
+# NAME, "input": {...}} for its other hooks), as OpenCode calls it there.
 opencode_plugin_pane() {
 	command -v node >/dev/null 2>&1 ||
 	    skip "node is not installed: the plugin's JavaScript runs with it"
 	setup_agents
 	mkdir -p "$TESTDIR/bin"
-	printf '#!/bin/sh\nwhile read -r l; do :; done\n' >"$TESTDIR/bin/opencode"
-	chmod +x "$TESTDIR/bin/opencode"
-	T new-window -d -t main:1 "$TESTDIR/bin/opencode"
+	oc=${1:-opencode}
+	printf '#!/bin/sh\nwhile read -r l; do :; done\n' >"$TESTDIR/bin/$oc"
+	chmod +x "$TESTDIR/bin/$oc"
+	T new-window -d -t main:1 "$TESTDIR/bin/$oc"
 	p=$(T display -p -t main:1 '#{pane_id}')
-	until_ms 10000 sh -c "$LISA -L $SOCK status $p --json | grep -q '\"agent\": *\"opencode\"'" ||
-	    fail "not seen as opencode: $(L status "$p")"
+	until_ms 10000 sh -c "$LISA -L $SOCK status $p --json | grep -q '\"agent\": *\"$oc\"'" ||
+	    fail "not seen as $oc: $(L status "$p")"
 	cp "$f" "$TESTDIR/plugin.mjs"
 	cat >"$TESTDIR/drive.mjs" <<'JS'
 import fs from "node:fs"
@@ -245,6 +246,40 @@ test_opencode_plugin_context() {
 	    fail "@lisa_context without a window"
 	L explain "$p" | grep -q "context: 30000 tokens (its window not known)" ||
 	    fail "explain: $(L explain "$p" | grep context)"
+}
+
+# Kilo Code's CLI (OpenCode's fork) loads the same plugin from its own
+# directory: installed there, named for it, and each plugin file lisa's
+# for its own agent only (neither one's uninstall touches the other's).
+# Its events reach the Kilo pane, not an OpenCode's.
+test_kilo_plugin_install_and_states() {
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME"
+	f="$HOME/.config/kilo/plugins/lisa.js"
+	fo="$HOME/.config/opencode/plugins/lisa.js"
+	L hooks install kilo | grep -q "wrote $f" || fail "install"
+	[ "$(head -n 1 "$f")" = "// lisa-hook: kilo" ] || fail "no mark: $(head -n 1 "$f")"
+	grep -q '"notify", "--agent", "kilo"' "$f" || fail "not kilo's: $(grep notify "$f")"
+	[ ! -e "$fo" ] || fail "OpenCode's written too"
+	L hooks install opencode >/dev/null || fail "install opencode"
+	L hooks uninstall kilo | grep -q "removed $f" || fail "uninstall"
+	[ -e "$fo" ] || fail "OpenCode's removed with Kilo's"
+	# OpenCode's plugin put in Kilo's place is not lisa's for Kilo.
+	mkdir -p "${f%/*}"
+	cp "$fo" "$f"
+	L hooks install kilo 2>"$TESTDIR/err" && fail "wrote over another agent's file"
+	grep -q "not lisa's" "$TESTDIR/err" || fail "$(cat "$TESTDIR/err")"
+	rm "$f"
+	L hooks install kilo >/dev/null || fail "install"
+	opencode_plugin_pane kilo
+	busy='{"type":"session.status","properties":{"sessionID":"s1","status":{"type":"busy"}}}'
+	drive "$busy"
+	expect "$p" in_progress generating hook_working
+	drive "$busy" '{"type":"permission.asked","properties":{"id":"p1","sessionID":"s1","permission":"bash"}}'
+	expect "$p" waiting_input permission hook_permission
+	helper_said "hook kilo PermissionRequest" || fail "not told as kilo"
+	helper_said "hook opencode" && fail "told as opencode"
+	return 0
 }
 
 # Copilot's hooks file: lisa's own, in the user's hooks directory; each

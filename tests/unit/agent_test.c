@@ -39,6 +39,9 @@ test_match(void **state)
 	char	*native_copilot[] = {
 		    "/x/node_modules/@github/copilot-linux-x64/copilot" };
 	char	*node_pi[] = { "node", "/x/node_modules/.bin/pi" };
+	/* Kilo: its node wrapper, and its native child ".kilo". */
+	char	*node_kilo[] = { "node", "/x/node_modules/.bin/kilo" };
+	char	*native_kilo[] = { "/x/node_modules/@kilocode/cli/bin/.kilo" };
 	char	*none[] = { NULL };
 	char	*run_argv[] = { "sh", "run" };
 
@@ -59,11 +62,13 @@ test_match(void **state)
 	/* pi: its process.title, or node running its bin. */
 	assert_string_equal(agent_match("pi", none, 0)->name, "pi");
 	assert_string_equal(agent_match("node", node_pi, 2)->name, "pi");
+	assert_string_equal(agent_match("node", node_kilo, 2)->name, "kilo");
+	assert_string_equal(agent_match(".kilo", native_kilo, 1)->name, "kilo");
 	/* "run" (a lisa run of no known agent) is never a process's. */
 	assert_non_null(agent_by_name("run"));
 	assert_null(agent_match("run", none, 0));
 	assert_null(agent_match("sh", run_argv, 2));
-	assert_int_equal(agent_count(), 10);
+	assert_int_equal(agent_count(), 11);
 }
 
 struct title_case {
@@ -175,6 +180,19 @@ static const struct screen_case screens[] = {
 	  "  \xe2\x94\x83   Allow once   Allow always   Reject\n",
 	  SCREEN_PERMISSION },
 	{ "opencode", "  Continue  opencode -s ses_de94c81b9ffe\n", SCREEN_EXITED },
+	/* Kilo Code's CLI 7.7.7's rows, its dialog and its reject form. */
+	{ "kilo", "   \xe2\x96\xa0\xe2\x96\xa0\xe2\xac\x9d\xe2\xac\x9d  esc "
+	  "interrupt         tab agents  ctrl+p commands\n",
+	  SCREEN_BUSY|SCREEN_PROMPT },
+	{ "kilo", "       120 (0%)  ctrl+p commands\n", SCREEN_PROMPT },
+	{ "kilo", "  \xe2\x94\x83  \xe2\x96\xb3 Permission required\n"
+	  "  \xe2\x94\x83   Allow once   Allow always   Reject\n",
+	  SCREEN_PERMISSION },
+	{ "kilo", "  \xe2\x94\x83  \xe2\x96\xb3 Reject permission\n"
+	  "  \xe2\x94\x83  Tell Kilo what to do differently\n",
+	  SCREEN_PERMISSION },
+	{ "kilo", "  \xe2\x96\x88\xe2\x96\x88  \xe2\x96\x88\xe2\x96\x88  "
+	  "kilo -s ses_dcf5e270fffeW5Ijhzg51a0oj5\n", SCREEN_EXITED },
 	/* GitHub Copilot CLI 1.0.102's footer and dialogs, as captured. */
 	{ "copilot", " \xe2\x97\x8e Working \xc2\xb7 17 B esc esc interrupt     "
 	  "mock-model\n", SCREEN_BUSY },
@@ -279,7 +297,7 @@ test_user_file(void **state)
 	free(cause);
 	unlink(path);
 	free(path);
-	assert_int_equal(agent_count(), 10);
+	assert_int_equal(agent_count(), 11);
 }
 
 /* Patterns glibc would build out into gigabytes are refused (fuzzing). */
@@ -328,7 +346,7 @@ test_pattern_limits(void **state)
 	assert_null(agent_match("x", NULL, 0));
 	unlink(path);
 	free(path);
-	assert_int_equal(agent_count(), 10);
+	assert_int_equal(agent_count(), 11);
 }
 
 int

@@ -365,6 +365,62 @@ test_opencode_buttons(void **state)
 	question_free(&q);
 }
 
+/*
+ * Kilo Code's CLI 7.7.7 (OpenCode's fork), captured from the real CLI on
+ * the conformance mock: the command shown once above the dialog too, its
+ * buttons coloured its own way (capture-pane -e).
+ */
+static void
+test_kilo_buttons(void **state)
+{
+	struct question	q = { 0 };
+	char		key[8];
+	const char	*screen =
+	    "     I will run the command now.\n"
+	    "     $ touch kilo-deny\n"
+	    "     \u25a3  Code \u00b7 Mock\n"
+	    "  \u2503\n"
+	    "  \u2503  \u25b3 Permission required\n"
+	    "  \u2503    # the mock command\n"
+	    "  \u2503\n"
+	    "  \u2503  $ touch kilo-deny\n"
+	    "  \u2503\n"
+	    "  \u2503\n"
+	    "  \u2503   Allow once   Allow always   Reject                      "
+	    "           ctrl+f fullscreen  \u21c6 select  enter confirm\n"
+	    "  \u2503\n";
+	const char	*sgr =
+	    "  \033[38;5;178m\033[48;5;234m\u2503\033[38;5;15m\033[48;5;235m  "
+	    "\033[48;5;178m \033[38;5;232mAllow once\033[38;5;15m \033[48;5;235m "
+	    "\033[48;5;234m \033[38;5;247mAllow always\033[38;5;15m "
+	    "\033[48;5;235m \033[48;5;234m \033[38;5;247mReject\033[38;5;15m "
+	    "\033[48;5;235m                                ctrl+f \033[38;5;247m"
+	    "fullscreen\033[38;5;15m  \u21c6 \033[38;5;247mselect\033[38;5;15m  "
+	    "enter \033[38;5;247mconfirm\033[38;5;15m   \033[48;5;232m\n";
+	const char	*sgr2 =
+	    "  \033[38;5;178m\033[48;5;234m\u2503\033[38;5;15m\033[48;5;235m  "
+	    "\033[48;5;234m \033[38;5;247mAllow once\033[38;5;15m \033[48;5;235m "
+	    "\033[48;5;178m \033[38;5;232mAllow always\033[38;5;15m "
+	    "\033[48;5;235m \033[48;5;234m \033[38;5;247mReject\033[38;5;15m "
+	    "\033[48;5;235m                                ctrl+f \033[38;5;247m"
+	    "fullscreen\033[38;5;15m  \u21c6 \033[38;5;247mselect\033[38;5;15m  "
+	    "enter \033[38;5;247mconfirm\033[38;5;15m   \033[48;5;232m\n";
+
+	(void)state;
+	assert_int_equal(parse("permission", screen, &q), 0);
+	assert_int_equal(q.noptions, 3);
+	assert_string_equal(q.options[0], "Allow once");
+	assert_string_equal(q.options[1], "Allow always");
+	assert_string_equal(q.options[2], "Reject");
+	assert_string_equal(q.text, "Permission required");
+	assert_string_equal(q.subject, "touch kilo-deny");
+	assert_int_equal(question_option_key(&q, "allow", key, sizeof key), 0);
+	assert_int_equal(question_option_key(&q, "deny", key, sizeof key), 2);
+	assert_int_equal(question_selected_sgr(sgr, &q), 0);
+	assert_int_equal(question_selected_sgr(sgr2, &q), 1);
+	question_free(&q);
+}
+
 static void
 test_claude_fake_and_fingerprints(void **state)
 {
@@ -653,6 +709,7 @@ main(void)
 		cmocka_unit_test(test_gemini_0_61),
 		cmocka_unit_test(test_qwen_and_copilot),
 		cmocka_unit_test(test_opencode_buttons),
+		cmocka_unit_test(test_kilo_buttons),
 		cmocka_unit_test(test_claude_fake_and_fingerprints),
 		cmocka_unit_test(test_codex_approval),
 		cmocka_unit_test(test_claude_question),
