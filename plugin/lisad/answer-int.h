@@ -56,6 +56,7 @@ struct answer {
 	char			 chose[96];
 	int			 pick;		/* its option's index */
 	int			 buttons;	/* OpenCode's: read with colour */
+	int			 list;		/* ... and moved Up or Down */
 	int			 settled;	/* read twice, ANSWER_SETTLE_MS apart */
 	int			 reread;	/* one that did not match, again */
 	int			 again;		/* its key sent a second time */

@@ -60,7 +60,8 @@ answer_enter(struct answer *a, struct pane *p)
 /*
  * A dialog of buttons (OpenCode's): the selected one is known from its
  * colours alone (capture-pane -e); Right moves to the one chosen, and
- * Enter goes once the screen shows it selected (ANSWER_POINTED).
+ * Enter goes once the screen shows it selected (ANSWER_POINTED). A list
+ * (Grok CLI's): Down or Up, never round its end.
  */
 void
 answer_button(struct answer *a, struct pane *p, const struct question *q,
@@ -68,6 +69,7 @@ answer_button(struct answer *a, struct pane *p, const struct question *q,
 {
 	struct session	*s = pane_session(p);
 	struct buf	 b;
+	const char	*move = "Right";
 	int		 sel, moves;
 
 	if (!a->buttons || raw == NULL) {
@@ -80,7 +82,13 @@ answer_button(struct answer *a, struct pane *p, const struct question *q,
 		    "on its screen (colour alone): nothing sent");
 		return;
 	}
-	moves = (a->pick - sel + q->noptions) % q->noptions;
+	if (a->list) {
+		moves = a->pick - sel;
+		move = moves < 0 ? "Up" : "Down";
+		if (moves < 0)
+			moves = -moves;
+	} else
+		moves = (a->pick - sel + q->noptions) % q->noptions;
 	a->sent_at = time_mono_ms();
 	if (moves == 0) {
 		*a->key = '\0';
@@ -93,9 +101,10 @@ answer_button(struct answer *a, struct pane *p, const struct question *q,
 	buf_printf(&b, "send-keys -t '%%%d'", a->who.pane);
 	*a->key = '\0';
 	while (moves-- > 0) {
-		buf_adds(&b, " Right");
-		strlcat(a->key, *a->key != '\0' ? " Right" : "Right",
-		    sizeof a->key);
+		buf_printf(&b, " %s", move);
+		if (*a->key != '\0')
+			strlcat(a->key, " ", sizeof a->key);
+		strlcat(a->key, move, sizeof a->key);
 	}
 	if (s != NULL)
 		session_send(s, b.data, NULL, NULL);

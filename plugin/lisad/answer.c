@@ -189,6 +189,9 @@ answer_first(struct answer *a, struct pane *p, int drawn, struct question *q,
 	}
 	strlcpy(a->chose, a->q.options[pick], sizeof a->chose);
 	a->pick = pick;
+	/* Its numbers pick nothing (Grok CLI): arrows to it, then Enter. */
+	if (a->list)
+		*a->key = '\0';
 	if (!a->settled) {
 		a->settled = 1;
 		loop_timer_add(&a->timer, ANSWER_SETTLE_MS);
@@ -489,7 +492,9 @@ answer_start(struct pane *p, const char *what, const char *reply,
 	a = xcalloc(1, sizeof *a);
 	a->id = answer_next_id++;
 	act_who_set(&a->who, p);
-	a->buttons = w != NULL && w->agent != NULL && w->agent->dialog_buttons;
+	a->buttons = w != NULL && w->agent != NULL &&
+	    (w->agent->dialog_buttons || w->agent->dialog_list);
+	a->list = w != NULL && w->agent != NULL && w->agent->dialog_list;
 	a->lc = lc;
 	choice = question_choice(what);
 	/* A reply declines the dialog first (its "no": the agent asks). */

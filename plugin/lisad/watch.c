@@ -585,6 +585,7 @@ watch_input(struct pane *p, struct cls_input *in)
 	in->hooks_partial = w->agent != NULL && w->agent->hooks_partial;
 	in->dialog_clock = w->agent != NULL && w->agent->dialog_clock;
 	in->dialog_spinner = w->agent != NULL && w->agent->dialog_spinner;
+	in->error_screen = w->agent != NULL && w->agent->error_screen;
 	in->output_rate = p->rate > 1e6 ? 1000000 : (unsigned)p->rate;
 	in->transcript = w->transcript;
 	in->transcript_at = w->transcript_at;

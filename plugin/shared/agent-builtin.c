@@ -189,6 +189,30 @@ const struct builtin agent_builtins[] = {
 	},
 	{
 		/*
+		 * Grok CLI 0.0.34 (npm @vibe-kit/grok-cli): node running its
+		 * bin; its title says nothing ("vm"). Its busy row ends "esc
+		 * to interrupt)"; its input box sits over "auto-edit: off
+		 * (shift + tab)". Its dialog's options are numbered, but only
+		 * arrows and Enter pick, the selected one drawn in colour.
+		 * A failed turn ends with its error right over the input box
+		 * (a 429 after two retries of its own).
+		 */
+		.name = "grok",
+		.comm = { "grok" },
+		.argv = { "grok" },
+		.screen = {
+			[0] = "Do you want to proceed with this operation\\?",
+			[3] = "esc to interrupt\\)",
+			[6] = "Sorry, I encountered an error: [^\n]*(\n *)+"
+			    "\xe2\x95\xad",
+			[8] = "auto-edit: (on|off) \\(shift \\+ tab\\)",
+			[11] = "Grok API error: 429[^\n]*(\n *)+\xe2\x95\xad",
+		},
+		.dialog_list = 1,
+		.error_screen = 1,
+	},
+	{
+		/*
 		 * GitHub Copilot CLI 1.0.102 (npm @github/copilot): a node
 		 * wrapper and its native child, whose name is "MainThread":
 		 * known by argv. Its title is "<intent> - GitHub Copilot",

@@ -34,6 +34,8 @@ struct builtin {
 	int		 dialog_buttons;
 	int		 dialog_clock;
 	int		 dialog_spinner;
+	int		 dialog_list;
+	int		 error_screen;
 	const char	*resume;
 	const char	*reject_form;
 };

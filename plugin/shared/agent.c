@@ -208,6 +208,8 @@ profile_from_builtin(const struct builtin *b)
 	p->dialog_buttons = b->dialog_buttons;
 	p->dialog_clock = b->dialog_clock;
 	p->dialog_spinner = b->dialog_spinner;
+	p->dialog_list = b->dialog_list;
+	p->error_screen = b->error_screen;
 	p->resume = b->resume != NULL ? xstrdup(b->resume) : NULL;
 	if (b->reject_form != NULL)
 		p->reject_form = xstrdup(b->reject_form);
@@ -317,6 +319,8 @@ agent_parse_user(const char *buf, size_t n, const char *path, char **cause)
 		json_get_bool(d, obj, "dialog_buttons", &p->dialog_buttons);
 		json_get_bool(d, obj, "dialog_clock", &p->dialog_clock);
 		json_get_bool(d, obj, "dialog_spinner", &p->dialog_spinner);
+		json_get_bool(d, obj, "dialog_list", &p->dialog_list);
+		json_get_bool(d, obj, "error_screen", &p->error_screen);
 		p->resume = json_get_str(d, obj, "resume");
 		p->reject_form = json_get_str(d, obj, "reject_form");
 		title = json_get(d, obj, "title");

@@ -39,6 +39,8 @@ struct agent_profile {
 	int		 dialog_buttons; /* buttons: arrows, Enter (OpenCode) */
 	int		 dialog_clock;	/* redraws a clock over its dialog */
 	int		 dialog_spinner; /* its spinner turns over its dialog */
+	int		 dialog_list;	/* options by arrows, chosen in colour */
+	int		 error_screen;	/* its error over its prompt ends a turn */
 	char		*resume;	/* sh: its resume, the id as "$1" */
 	char		*reject_form;	/* its Reject asks why: that text */
 	int		 user;		/* from agents.json */

@@ -516,6 +516,8 @@ observed_state(const struct cls_input *in, struct cls_result *r,
 		set_working(in, r, "screen_busy", quiet_since);
 	else if (in->screen & SCREEN_LIMIT)
 		set(r, ST_WAITING_INPUT, "limit", "screen_limit");
+	else if ((in->screen & SCREEN_ERROR) && in->error_screen)
+		set(r, ST_WAITING_INPUT, "error", "screen_error");
 	else if (in->screen & (SCREEN_PROMPT|SCREEN_INTERRUPTED|SCREEN_ERROR))
 		set(r, ST_WAITING_INPUT, "prompt", "screen_prompt");
 	else

@@ -131,6 +131,7 @@ struct cls_input {
 	int		hooks_partial;	/* its hooks miss some turn ends */
 	int		dialog_clock;	/* a clock redrawn over its dialog */
 	int		dialog_spinner;	/* a spinner turning over its dialog */
+	int		error_screen;	/* its error over its prompt: an end */
 	unsigned	output_rate;	/* bytes/s, the last whole second */
 	int		hook_question;	/* PermissionRequest for AskUserQuestion */
 	enum transcript_event transcript;

@@ -1,7 +1,7 @@
 /*
  * Answering a dialog read by question.c: the words a person answers with
  * (allow, deny, always, an option's number), the key that picks an option
- * as its agent draws it, and which of OpenCode's buttons is selected.
+ * as its agent draws it, and which option is selected where colours say.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -12,14 +12,32 @@
 #include "util.h"
 #include "question.h"
 
+/* The last line of SCREEN (to END) holding LABEL; its start, or NULL. */
+static const char *
+question_line_of(const char *screen, const char *end, const char *label)
+{
+	const char	*p, *e, *found = NULL;
+
+	for (p = screen; p < end; p = e + 1) {
+		e = p + strcspn(p, "\n");
+		if (question_find(p, (size_t)(e - p), label) != NULL)
+			found = p;
+		if (*e == '\0')
+			break;
+	}
+	return (found);
+}
+
 /*
- * Which of the buttons on LINE (capture-pane -e: with its colours) is
- * selected: the one whose colours are not the others'. -1 if not one.
+ * Which option is selected where only colours say so (capture-pane -e):
+ * the one whose colours are not the others'. OpenCode's buttons, on the
+ * last line with their keys ("⇆"); else a list of option lines, each
+ * option on the last line that holds it (Grok CLI). -1 if not one.
  */
 int
 question_selected_sgr(const char *screen, const struct question *q)
 {
-	const char	*line, *end, *p, *at, *sgr, *esc;
+	const char	*line, *end, *p, *at, *sgr, *esc, *row;
 	char		 seen[QUESTION_MAX_OPTIONS][64];
 	int		 i, j, same, odd = -1;
 
@@ -30,15 +48,24 @@ question_selected_sgr(const char *screen, const struct question *q)
 		if (question_find(p, (size_t)(end - p), "\xe2\x87\x86"))
 			line = p;
 	}
-	if (line == NULL || q->noptions < 2)
+	if (q->noptions < 2)
 		return (-1);
-	end = line + strcspn(line, "\n");
+	end = line != NULL ? line + strcspn(line, "\n") : screen +
+	    strlen(screen);
 	for (i = 0, p = line; i < q->noptions; i++) {
-		if ((at = question_find(p, (size_t)(end - p),
-		    q->options[i])) == NULL)
+		if (line == NULL) {
+			if ((row = question_line_of(screen, end,
+			    q->options[i])) == NULL)
+				return (-1);
+			p = row;
+		} else
+			row = line;
+		at = question_find(p, (size_t)(row + strcspn(row, "\n") - p),
+		    q->options[i]);
+		if (at == NULL)
 			return (-1);
 		/* The last colour set before the label. */
-		for (sgr = NULL, esc = line; esc < at; esc++) {
+		for (sgr = NULL, esc = row; esc < at; esc++) {
 			if (esc[0] == '\033' && esc[1] == '[')
 				sgr = esc;
 		}

@@ -328,6 +328,34 @@ question_boxed(struct qline *lines, int qi, struct question *q)
 	return (i);
 }
 
+/*
+ * Grok CLI's: "⏺ Run bash command(CMD)", "⎿ Command: CMD" and what it
+ * shows of it ("No changes detected." for a command), then the question.
+ */
+#define QUESTION_GROK_CMD "\xe2\x8e\xbf Command: "
+static int
+question_grok(struct qline *lines, int qi, struct question *q)
+{
+	size_t	n = strlen(QUESTION_GROK_CMD);
+	int	i, to;
+
+	for (i = qi - 1; i >= 0 && qi - i <= 12; i--) {
+		if (lines[i].n >= n && memcmp(lines[i].s, QUESTION_GROK_CMD,
+		    n) == 0)
+			break;
+	}
+	if (i < 1 || qi - i > 12 || question_find(lines[i - 2].s,
+	    lines[i - 2].n, "\xe2\x8f\xba ") == NULL)
+		return (-1);
+	for (to = qi - 1; to > i && (lines[to].n == 0 ||
+	    (lines[to].n == 20 && memcmp(lines[to].s, "No changes detected.",
+	    20) == 0)); to--)
+		;
+	strlcpy(q->tool, "shell", sizeof q->tool);
+	question_subject(q, lines, i, to, n);
+	return (i - 2);
+}
+
 /* OpenCode's keys under its buttons: "⇆ select  enter confirm". */
 #define QUESTION_BUTTONS_HINT "\xe2\x87\x86 select"
 
@@ -665,6 +693,8 @@ question_from_screen(const char *kind, const char *screen, struct question *q)
 		/* Copilot CLI's: the command in a box of its own. */
 		if (top == -1)
 			top = question_boxed(lines, qi, q);
+		if (top == -1)
+			top = question_grok(lines, qi, q);
 		if (top == -1)
 			top = question_claude_old(lines, qi, q);
 		q->top_seen = top != -1;

@@ -489,6 +489,39 @@ class Kilo(OpenCode):
         pass
 
 
+class Grok(Agent):
+    """Grok CLI 0.0.34 (npm @vibe-kit/grok-cli) on the Chat Completions
+    mock, offline as its own help gives it: GROK_BASE_URL, GROK_API_KEY,
+    GROK_MODEL. It asks before a shell command; its options are picked
+    with arrows and Enter only."""
+    name = "grok"
+    mock = "mock_chat.py"
+    prompts = {"exit": "exit"}
+    answer_prompt = "#mock run touch %s"
+    refusal_words = ["cancelled by user"]
+    kill_detail = None
+    ready_text = "Ask me anything"
+    dialog_text = {"permission": "Do you want to proceed with this operation?"}
+    start_timeout = 60
+    resumes = False
+    oneshot_name = "prompt mode"
+    oneshot_ok = ["-p", "say hello"]
+    oneshot_fail = ["-p", "#mock error 401"]
+
+    def setup(self, server):
+        self.home = os.path.join(self.top, "home")
+        os.makedirs(self.home, exist_ok=True)
+
+    def env(self):
+        return {"HOME": self.home, "GROK_API_KEY": "mock-key",
+                "GROK_BASE_URL": "http://127.0.0.1:%d/v1" % self.port,
+                "GROK_MODEL": "mock-model",
+                "PATH": os.path.dirname(self.bin) + ":" + os.environ["PATH"]}
+
+    def cleanup(self):
+        pass
+
+
 class Copilot(Agent):
     """GitHub Copilot CLI 1.0.102 (npm @github/copilot) on the Chat
     Completions mock, offline as its own help gives it: COPILOT_OFFLINE

@@ -38,7 +38,7 @@ from rows import STALE, TurnRows
 from scenarios import AgentScenarios
 from side import side_by_side
 from agentdefs import (HERE, LISA, LISAD, Failure, Claude, Codex, Gemini,
-                       Qwen, OpenCode, Kilo, Copilot, Pi, Cline)
+                       Qwen, OpenCode, Kilo, Grok, Copilot, Pi, Cline)
 
 # lisa runs at its shipped defaults (debounce 1.5 s, grace 10 s): what
 # users get. One option is shorter, one users have too: @lisa-stale
@@ -265,6 +265,9 @@ class Driver(TurnRows, AgentScenarios, AnswerRows, ResumeRows):
                 if self.a.name == "qwen" and any(
                         os.path.basename(a) == b"qwen" for a in argv):
                     native = child
+                if self.a.name == "grok" and any(
+                        os.path.basename(a) == b"grok" for a in argv):
+                    return child
                 if self.a.name == "opencode" and base == "opencode":
                     return child
                 # Kilo: node wrapper -> its native child ".kilo".
@@ -456,6 +459,8 @@ class Driver(TurnRows, AgentScenarios, AnswerRows, ResumeRows):
             self.opencode_middle(pane)
         elif a.name == "copilot":
             self.copilot_middle(pane)
+        elif a.name == "grok":
+            self.grok_middle(pane)
         elif a.name == "pi":
             self.pi_middle(pane)
         elif a.name == "cline":
@@ -703,7 +708,7 @@ def run_one(name, hk, top, bins, args):
     os.makedirs(runtime, mode=0o700)
     env = clean_env(runtime)
     cls = {"claude": Claude, "codex": Codex, "gemini": Gemini,
-           "qwen": Qwen, "opencode": OpenCode, "kilo": Kilo, "copilot": Copilot,
+           "qwen": Qwen, "opencode": OpenCode, "kilo": Kilo, "grok": Grok, "copilot": Copilot,
            "pi": Pi, "cline": Cline}[name]
     agent = cls(bins[name][1], bins[name][0], sub, hk == "on")
     server = d = None
@@ -731,7 +736,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--agents", default="claude,codex,gemini,pi",
-                    help="of claude, codex, gemini, qwen, opencode, kilo, copilot, pi, cline")
+                    help="of claude, codex, gemini, qwen, opencode, kilo, grok, copilot, pi, cline")
     ap.add_argument("--hooks", default="off,on", help="off, on or off,on")
     ap.add_argument("--versions", default=os.environ.get("AGENT_VERSIONS") or "pinned")
     ap.add_argument("--only", help="regex on the step name (interactive, answers, "

@@ -3,7 +3,7 @@
 # cache directory (never the repository, never global):
 #
 #   sh tests/agents/install.sh [pinned|latest] [claude] [codex] [gemini] [qwen]
-#       [opencode] [kilo] [copilot] [pi] [cline]
+#       [opencode] [kilo] [grok] [copilot] [pi] [cline]
 #
 # pinned (default): the versions below, installed once and kept.
 # (qwen only when named: 0.15.10 is the newest that runs on node 20;
@@ -25,6 +25,7 @@ gemini @google/gemini-cli 0.61.0
 qwen @qwen-code/qwen-code 0.15.10
 opencode opencode-ai 1.18.33
 kilo @kilocode/cli 7.7.7
+grok @vibe-kit/grok-cli 0.0.34
 copilot @github/copilot 1.0.102
 pi @earendil-works/pi-coding-agent 1.6.0
 cline cline 3.0.65"
@@ -34,7 +35,7 @@ want=
 for a in "$@"; do
 	case "$a" in
 	pinned|latest) mode=$a ;;
-	claude|codex|gemini|qwen|opencode|kilo|copilot|pi|cline) want="$want $a" ;;
+	claude|codex|gemini|qwen|opencode|kilo|grok|copilot|pi|cline) want="$want $a" ;;
 	*) echo "install.sh: unknown argument: $a" >&2; exit 2 ;;
 	esac
 done

@@ -164,6 +164,25 @@ class AgentScenarios:
             self.key(pane, key)
         return t
 
+    def grok_middle(self, pane):
+        """Grok asks before a shell command (arrows and Enter pick), and
+        ends a failed turn with its error over its input box (a 429 after
+        two retries of its own)."""
+        self.then_escape(pane, "#mock run touch lisa-perm", "tool permission",
+                         "waiting_input", "permission", "permission denied")
+        t = self.type(pane, "#mock run sleep 6")
+        self.expect("tool permission (2)", pane, t, "waiting_input", "permission", 60)
+        t = self.answer_dialog(pane, "Do you want to proceed with this operation")
+        self.expect("running a tool", pane, t, "in_progress")
+        self.wait_turn(pane, 60)
+        self.expect("tool done", pane, self.mock_done("after_tool", t),
+                    "waiting_input", "prompt")
+        self.limit(pane)
+        t = self.type(pane, "#mock error 500")
+        self.wait_turn(pane, 60)
+        self.expect("API error final", pane, self.mock_done("error", t),
+                    "waiting_input", "error")
+
     def copilot_middle(self, pane):
         """Copilot asks before every shell command, and retries a failing
         API 5 times ("Retrying...") before it gives up at its prompt."""

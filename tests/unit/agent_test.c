@@ -42,6 +42,7 @@ test_match(void **state)
 	/* Kilo: its node wrapper, and its native child ".kilo". */
 	char	*node_kilo[] = { "node", "/x/node_modules/.bin/kilo" };
 	char	*native_kilo[] = { "/x/node_modules/@kilocode/cli/bin/.kilo" };
+	char	*node_grok[] = { "node", "/x/node_modules/.bin/grok" };
 	char	*none[] = { NULL };
 	char	*run_argv[] = { "sh", "run" };
 
@@ -64,11 +65,12 @@ test_match(void **state)
 	assert_string_equal(agent_match("node", node_pi, 2)->name, "pi");
 	assert_string_equal(agent_match("node", node_kilo, 2)->name, "kilo");
 	assert_string_equal(agent_match(".kilo", native_kilo, 1)->name, "kilo");
+	assert_string_equal(agent_match("node", node_grok, 2)->name, "grok");
 	/* "run" (a lisa run of no known agent) is never a process's. */
 	assert_non_null(agent_by_name("run"));
 	assert_null(agent_match("run", none, 0));
 	assert_null(agent_match("sh", run_argv, 2));
-	assert_int_equal(agent_count(), 11);
+	assert_int_equal(agent_count(), 12);
 }
 
 struct title_case {
@@ -193,6 +195,31 @@ static const struct screen_case screens[] = {
 	  SCREEN_PERMISSION },
 	{ "kilo", "  \xe2\x96\x88\xe2\x96\x88  \xe2\x96\x88\xe2\x96\x88  "
 	  "kilo -s ses_dcf5e270fffeW5Ijhzg51a0oj5\n", SCREEN_EXITED },
+	/*
+	 * Grok CLI 0.0.34's rows, as captured: its input box is always
+	 * drawn; an error is the turn's end only right over it.
+	 */
+	{ "grok", "  / Thinking... (2s \xc2\xb7 \xe2\x86\x91 810 tokens \xc2\xb7 "
+	  "esc to interrupt)\n  \xe2\x95\xad\xe2\x94\x80\xe2\x94\x80\n"
+	  "  \xe2\x8f\xb8 auto-edit: off (shift + tab)  \xe2\x89\x8b mock\n",
+	  SCREEN_BUSY|SCREEN_PROMPT },
+	{ "grok", "  Do you want to proceed with this operation?\n"
+	  "   1. Yes\n", SCREEN_PERMISSION },
+	{ "grok", "  \xe2\x8f\xba Sorry, I encountered an error: Grok API error: "
+	  "500 mock error 500\n\n  \xe2\x95\xad\xe2\x94\x80\xe2\x94\x80\n"
+	  "  \xe2\x94\x82 \xe2\x9d\xaf Ask me anything...\n"
+	  "  \xe2\x8f\xb8 auto-edit: off (shift + tab)  \xe2\x89\x8b mock\n",
+	  SCREEN_ERROR|SCREEN_PROMPT },
+	{ "grok", "  \xe2\x8f\xba Sorry, I encountered an error: Grok API error: "
+	  "429 Rate limit reached for requests.\n  \xe2\x95\xad\xe2\x94\x80\n"
+	  "  \xe2\x8f\xb8 auto-edit: off (shift + tab)  \xe2\x89\x8b mock\n",
+	  SCREEN_ERROR|SCREEN_LIMIT|SCREEN_PROMPT },
+	/* An earlier turn's error, a turn since: no error now. */
+	{ "grok", "  \xe2\x8f\xba Sorry, I encountered an error: Grok API error: "
+	  "500 mock error 500\n  > hi\n  \xe2\x8f\xba Done.\n"
+	  "  \xe2\x95\xad\xe2\x94\x80\xe2\x94\x80\n"
+	  "  \xe2\x8f\xb8 auto-edit: off (shift + tab)  \xe2\x89\x8b mock\n",
+	  SCREEN_PROMPT },
 	/* GitHub Copilot CLI 1.0.102's footer and dialogs, as captured. */
 	{ "copilot", " \xe2\x97\x8e Working \xc2\xb7 17 B esc esc interrupt     "
 	  "mock-model\n", SCREEN_BUSY },
@@ -297,7 +324,7 @@ test_user_file(void **state)
 	free(cause);
 	unlink(path);
 	free(path);
-	assert_int_equal(agent_count(), 11);
+	assert_int_equal(agent_count(), 12);
 }
 
 /* Patterns glibc would build out into gigabytes are refused (fuzzing). */
@@ -346,7 +373,7 @@ test_pattern_limits(void **state)
 	assert_null(agent_match("x", NULL, 0));
 	unlink(path);
 	free(path);
-	assert_int_equal(agent_count(), 11);
+	assert_int_equal(agent_count(), 12);
 }
 
 int

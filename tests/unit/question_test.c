@@ -421,6 +421,72 @@ test_kilo_buttons(void **state)
 	question_free(&q);
 }
 
+/*
+ * Grok CLI 0.0.34 (npm @vibe-kit/grok-cli), captured from the real CLI on
+ * the conformance mock: numbered options that no number picks (arrows
+ * and Enter), the selected one known by its colour alone.
+ */
+static void
+test_grok_list(void **state)
+{
+	struct question	q = { 0 };
+	char		key[8];
+	const char	*screen =
+	    "  > go #mock run touch grok-made\n"
+	    "\n"
+	    "  \u23fa I will run the command now.\n"
+	    "\n"
+	    "  \u23fa Run bash command(touch grok-made)\n"
+	    "    \u23bf Requesting user confirmation\n"
+	    "    \u23bf Command: touch grok-made\n"
+	    "        No changes detected.\n"
+	    "\n"
+	    "  Do you want to proceed with this operation?\n"
+	    "\n"
+	    "   1. Yes\n"
+	    "   2. Yes, and don't ask again this session\n"
+	    "   3. No\n"
+	    "   4. No, with feedback\n"
+	    "\n"
+	    "  \u2191\u2193 navigate \u2022 Enter select \u2022 Esc cancel\n";
+	const char	*sgr =
+	    "\033[0m\033[39m\033[49m  Do you want to proceed with this "
+	    "operation?\n"
+	    "\n"
+	    "   \033[30m\033[46m1. Yes\n"
+	    "\033[39m\033[49m   \033[37m2. Yes, and don't ask again this "
+	    "session\n"
+	    "\033[39m   \033[37m3. No\n"
+	    "\033[39m   \033[37m4. No, with feedback\n"
+	    "\n"
+	    "  \u2191\u2193 navigate \u2022 Enter select \u2022 Esc cancel\n";
+	const char	*sgr3 =
+	    "\033[0m\033[39m\033[49m  Do you want to proceed with this "
+	    "operation?\n"
+	    "\n"
+	    "   \033[37m1. Yes\n"
+	    "\033[39m   \033[37m2. Yes, and don't ask again this session\n"
+	    "\033[39m   \033[30m\033[46m3. No\n"
+	    "\033[39m\033[49m   \033[37m4. No, with feedback\n"
+	    "\n"
+	    "  \u2191\u2193 navigate \u2022 Enter select \u2022 Esc cancel\n";
+
+	(void)state;
+	assert_int_equal(parse("permission", screen, &q), 0);
+	assert_int_equal(q.noptions, 4);
+	assert_string_equal(q.options[0], "1. Yes");
+	assert_string_equal(q.options[2], "3. No");
+	assert_string_equal(q.text, "Do you want to proceed with this operation?");
+	assert_string_equal(q.subject, "touch grok-made");
+	assert_int_equal(question_option_key(&q, "allow", key, sizeof key), 0);
+	assert_int_equal(question_option_key(&q, "deny", key, sizeof key), 2);
+	assert_int_equal(question_option_key(&q, "always", key, sizeof key), 1);
+	assert_int_equal(question_selected_sgr(sgr, &q), 0);
+	assert_int_equal(question_selected_sgr(sgr3, &q), 2);
+	assert_int_equal(question_selected_sgr(screen, &q), -1);
+	question_free(&q);
+}
+
 static void
 test_claude_fake_and_fingerprints(void **state)
 {
@@ -710,6 +776,7 @@ main(void)
 		cmocka_unit_test(test_qwen_and_copilot),
 		cmocka_unit_test(test_opencode_buttons),
 		cmocka_unit_test(test_kilo_buttons),
+		cmocka_unit_test(test_grok_list),
 		cmocka_unit_test(test_claude_fake_and_fingerprints),
 		cmocka_unit_test(test_codex_approval),
 		cmocka_unit_test(test_claude_question),
