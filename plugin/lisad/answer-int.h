@@ -57,6 +57,7 @@ struct answer {
 	int			 pick;		/* its option's index */
 	int			 buttons;	/* OpenCode's: read with colour */
 	int			 list;		/* ... and moved Up or Down */
+	int			 shown;		/* the list's selection last read */
 	int			 settled;	/* read twice, ANSWER_SETTLE_MS apart */
 	int			 reread;	/* one that did not match, again */
 	int			 again;		/* its key sent a second time */
@@ -82,6 +83,7 @@ void	answer_mark_set(struct answer_mark *, struct pane *, const char *,
 int	answer_mark_still(const struct answer_mark *, struct pane *,
 	    const char *, size_t);
 void	answer_form(struct answer *, struct pane *, const char *, size_t);
+void	answer_move(struct answer *, struct pane *, const char *);
 char	*answer_plain(const char *);
 
 #endif

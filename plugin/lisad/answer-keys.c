@@ -57,11 +57,29 @@ answer_enter(struct answer *a, struct pane *p)
 	strlcat(a->key, *a->key != '\0' ? " Enter" : "Enter", sizeof a->key);
 }
 
+/* One move of a list's selection (Down or Up), noted in the key. */
+void
+answer_move(struct answer *a, struct pane *p, const char *move)
+{
+	struct session	*s = pane_session(p);
+	char		 cmd[64];
+
+	snprintf(cmd, sizeof cmd, "send-keys -t '%%%d' %s", a->who.pane, move);
+	if (s != NULL)
+		session_send(s, cmd, NULL, NULL);
+	if (*a->key != '\0')
+		strlcat(a->key, " ", sizeof a->key);
+	strlcat(a->key, move, sizeof a->key);
+	a->sent_at = time_mono_ms();
+}
+
 /*
  * A dialog of buttons (OpenCode's): the selected one is known from its
  * colours alone (capture-pane -e); Right moves to the one chosen, and
  * Enter goes once the screen shows it selected (ANSWER_POINTED). A list
- * (Grok CLI's): Down or Up, never round its end.
+ * (Grok CLI's): one Down or Up at a time, the next once the screen shows
+ * the last (two arrows in one read are one unknown key to Ink), never
+ * round its end.
  */
 void
 answer_button(struct answer *a, struct pane *p, const struct question *q,
@@ -69,7 +87,6 @@ answer_button(struct answer *a, struct pane *p, const struct question *q,
 {
 	struct session	*s = pane_session(p);
 	struct buf	 b;
-	const char	*move = "Right";
 	int		 sel, moves;
 
 	if (!a->buttons || raw == NULL) {
@@ -82,34 +99,32 @@ answer_button(struct answer *a, struct pane *p, const struct question *q,
 		    "on its screen (colour alone): nothing sent");
 		return;
 	}
-	if (a->list) {
-		moves = a->pick - sel;
-		move = moves < 0 ? "Up" : "Down";
-		if (moves < 0)
-			moves = -moves;
-	} else
-		moves = (a->pick - sel + q->noptions) % q->noptions;
 	a->sent_at = time_mono_ms();
-	if (moves == 0) {
-		*a->key = '\0';
+	*a->key = '\0';
+	if (sel == a->pick) {
 		answer_enter(a, p);
 		a->phase = ANSWER_SENT;
 		loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
 		return;
 	}
+	a->phase = ANSWER_POINTED;
+	if (a->list) {
+		a->shown = sel;
+		answer_move(a, p, sel < a->pick ? "Down" : "Up");
+		loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
+		return;
+	}
+	moves = (a->pick - sel + q->noptions) % q->noptions;
 	buf_init(&b);
 	buf_printf(&b, "send-keys -t '%%%d'", a->who.pane);
-	*a->key = '\0';
 	while (moves-- > 0) {
-		buf_printf(&b, " %s", move);
-		if (*a->key != '\0')
-			strlcat(a->key, " ", sizeof a->key);
-		strlcat(a->key, move, sizeof a->key);
+		buf_adds(&b, " Right");
+		strlcat(a->key, *a->key != '\0' ? " Right" : "Right",
+		    sizeof a->key);
 	}
 	if (s != NULL)
 		session_send(s, b.data, NULL, NULL);
 	buf_free(&b);
-	a->phase = ANSWER_POINTED;
 	loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
 }
 

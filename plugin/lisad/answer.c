@@ -240,6 +240,14 @@ answer_pointed(struct answer *a, struct pane *p, int drawn,
 		answer_gone(a, p);
 		return;
 	}
+	/* A list: one move a read, the next once the last one showed. */
+	if (q->selected != a->pick && a->list && q->selected != -1 &&
+	    q->selected != a->shown) {
+		a->shown = q->selected;
+		answer_move(a, p, q->selected < a->pick ? "Down" : "Up");
+		loop_timer_add(&a->timer, ANSWER_RECHECK_MS);
+		return;
+	}
 	if (q->selected != a->pick) {
 		if (time_mono_ms() - a->sent_at >= ANSWER_GONE_MS)
 			answer_finish(a, "the pointer did not move to the "
