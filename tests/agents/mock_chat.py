@@ -25,10 +25,13 @@ newest typed user message (text in <...> blocks is the agent's own):
 
 A request whose last message is a tool result ends the turn with a short
 text. A request that is not streamed (an agent's side call) gets a short
-answer, JSON if it asked for JSON. Standard library only; one JSON line per
-request goes to --log.
+answer, JSON if it asked for JSON; with MOCK_UNSTREAMED_ERRORS=1 in the
+environment, one that offers tools (Grok CLI's prompt mode asks so) gets
+its "#mock error" too. Standard library only; one JSON line per request
+goes to --log.
 """
 import json
+import os
 import re
 import socket
 import sys
@@ -93,7 +96,9 @@ class Chat(Handler):
         self.cid = "chatcmpl-" + uuid.uuid4().hex[:12]
         self.model = req.get("model") or "mock-model"
         verb, arg = choose(req)
-        if not req.get("stream"):
+        if not req.get("stream") and not (
+                verb == "error" and req.get("tools") and
+                os.environ.get("MOCK_UNSTREAMED_ERRORS") == "1"):
             verb = "side"
         self.answer(verb, lambda: self.perform(verb, arg, req))
 
