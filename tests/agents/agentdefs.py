@@ -411,7 +411,13 @@ class OpenCode(Agent):
         plugin = os.path.join(cfg_dir, "plugins", "lisa.js")
         if os.path.exists(plugin):
             os.unlink(plugin)
-        cfg = {"$schema": "https://opencode.ai/config.json", "autoupdate": False,
+        self.write_config(server, cfg_dir, "opencode.json",
+                          "https://opencode.ai/config.json")
+
+    def write_config(self, server, cfg_dir, name, schema):
+        """Its config (the mock as a provider of its own, bash asks
+        first) as NAME in CFG_DIR, its home, its hooks if wanted."""
+        cfg = {"$schema": schema, "autoupdate": False,
                "share": "disabled", "permission": {"bash": "ask"},
                "provider": {"mock": {
                    "npm": "@ai-sdk/openai-compatible", "name": "Mock",
@@ -420,7 +426,7 @@ class OpenCode(Agent):
                    "models": {"mock-model": {"name": "Mock", "limit": {
                        "context": OPENCODE_WINDOW, "output": 8192}}}}},
                "model": "mock/mock-model"}
-        with open(os.path.join(cfg_dir, "opencode.json"), "w") as f:
+        with open(os.path.join(cfg_dir, name), "w") as f:
             json.dump(cfg, f)
         os.makedirs(self.home, exist_ok=True)
         if self.hooks:
@@ -462,20 +468,8 @@ class Kilo(OpenCode):
         self.config = os.path.join(self.top, "config")
         cfg_dir = os.path.join(self.config, "kilo")
         os.makedirs(cfg_dir, exist_ok=True)
-        cfg = {"$schema": "https://app.kilo.ai/config.json", "autoupdate": False,
-               "share": "disabled", "permission": {"bash": "ask"},
-               "provider": {"mock": {
-                   "npm": "@ai-sdk/openai-compatible", "name": "Mock",
-                   "options": {"baseURL": "http://127.0.0.1:%d/v1" % self.port,
-                               "apiKey": "mock-key"},
-                   "models": {"mock-model": {"name": "Mock", "limit": {
-                       "context": OPENCODE_WINDOW, "output": 8192}}}}},
-               "model": "mock/mock-model"}
-        with open(os.path.join(cfg_dir, "kilo.json"), "w") as f:
-            json.dump(cfg, f)
-        os.makedirs(self.home, exist_ok=True)
-        if self.hooks:
-            self.install_hooks(server, XDG_CONFIG_HOME=self.config)
+        self.write_config(server, cfg_dir, "kilo.json",
+                          "https://app.kilo.ai/config.json")
 
     def env(self):
         return {"HOME": self.home, "XDG_CONFIG_HOME": self.config,
