@@ -99,8 +99,9 @@ class TurnRows:
     def limit(self, pane):
         """The API's 429 with its rate-limit headers (#mock limit): the
         agent gives up and sits at its prompt, which is not a prompt. Told
-        once, as the limit (not first as an error)."""
-        n0 = len(self.s.told()[0])
+        once, as the limit (not first as an error). The step before's
+        own wait may still be on its way to the client: counted first."""
+        n0 = self.told_settled()
         t = self.type(pane, "#mock limit 1 please")
         self.wait_turn(pane, 60)
         self.expect("rate limit", pane, self.mock_done("limit", t),
