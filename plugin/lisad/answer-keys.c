@@ -94,7 +94,8 @@ answer_button(struct answer *a, struct pane *p, const struct question *q,
 		    "nothing sent");
 		return;
 	}
-	if ((sel = question_selected_sgr(raw, q)) == -1) {
+	if ((sel = q->selected) == -1 &&
+	    (sel = question_selected_sgr(raw, q)) == -1) {
 		answer_finish(a, "which of its buttons is selected is not "
 		    "on its screen (colour alone): nothing sent");
 		return;

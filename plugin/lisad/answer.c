@@ -233,7 +233,8 @@ answer_pointed(struct answer *a, struct pane *p, int drawn,
 	int	same;
 
 	same = drawn && strcmp(q->fingerprint, a->q.fingerprint) == 0;
-	if (same && a->buttons)
+	/* (a pointer drawn said it already: Continue's) */
+	if (same && a->buttons && q->selected == -1)
 		q->selected = question_selected_sgr(raw, q);
 	if (!same) {
 		/* The number alone answered it: no Enter. */

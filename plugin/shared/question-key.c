@@ -133,7 +133,9 @@ question_option_key(const struct question *q, const char *what, char *key,
 
 	for (i = 0; i < q->noptions && pick == -1; i++) {
 		o = q->options[i];
-		number = (int)strtol(o, NULL, 10);
+		/* (an option drawn without its number: its place) */
+		number = isdigit((unsigned char)*o) ? (int)strtol(o, NULL, 10) :
+		    i + 1;
 		words = o + strspn(o, "0123456789.) ");
 		if (o[0] == '[' && o[1] != '\0' && o[2] == ']' && o[3] == ' ')
 			words = o + 4;
@@ -146,7 +148,8 @@ question_option_key(const struct question *q, const char *what, char *key,
 		} else if (strcmp(what, "allow") == 0) {
 			if ((strncasecmp(words, "yes", 3) == 0 ||
 			    strncasecmp(words, "allow", 5) == 0 ||
-			    strncasecmp(words, "approve", 7) == 0) &&
+			    strncasecmp(words, "approve", 7) == 0 ||
+			    strncasecmp(words, "continue", 8) == 0) &&
 			    !question_is_always(words))
 				pick = i;
 		} else if (strcmp(what, "deny") == 0) {

@@ -21,17 +21,8 @@
 
 #include "util.h"
 #include "question.h"
+#include "question-int.h"
 
-enum qrule { QRULE_NONE, QRULE_SOLID, QRULE_DASHED };
-
-struct qline {
-	const char	*raw;	/* the line as drawn, ... */
-	size_t		 rawn;	/* ... without blanks at its end */
-	const char	*s;	/* without the frame and the spaces around */
-	size_t		 n;
-	int		 indent;
-	enum qrule	 rule;	/* a line of ─ (a dialog's top), of ╌ */
-};
 
 /*
  * A line of box-drawing rules and nothing else: solid (─ ━, the top of
@@ -96,7 +87,7 @@ question_clean(const char *s, const char *end, struct qline *l)
  * '>'), then "N." or "N)". Its text from the number on, and whether the
  * pointer is on it.
  */
-static int
+int
 question_option(const struct qline *l, const char **opt, size_t *n,
     int *pointed)
 {
@@ -122,7 +113,7 @@ question_option(const struct qline *l, const char **opt, size_t *n,
 	return (1);
 }
 
-static void
+void
 question_copy(char *dst, size_t len, const char *s, size_t n)
 {
 	if (n >= len)
@@ -149,7 +140,7 @@ question_find(const char *s, size_t n, const char *what)
  * "\n" between, blank lines at either end left out; SKIP bytes of the
  * first ("$ "). Every line: nothing is cut.
  */
-static void
+void
 question_subject(struct question *q, struct qline *lines, int from, int to,
     size_t skip)
 {
@@ -356,88 +347,14 @@ question_grok(struct qline *lines, int qi, struct question *q)
 	return (i - 2);
 }
 
-/* OpenCode's keys under its buttons: "⇆ select  enter confirm". */
-#define QUESTION_BUTTONS_HINT "\xe2\x87\x86 select"
-
-/*
- * OpenCode's dialog: buttons on one line ("Allow once   Allow always
- * Reject", its keys after them), the one selected drawn only in colour
- * (question_selected_sgr). The buttons' line, or -1.
- */
-static int
-question_buttons(struct qline *lines, int nlines, struct question *q)
-{
-	const char	*s, *end, *seg;
-	int		 i;
-
-	for (i = nlines - 1; i >= 0 && nlines - i <= 6; i--) {
-		if (question_find(lines[i].s, lines[i].n,
-		    QUESTION_BUTTONS_HINT) != NULL)
-			break;
-	}
-	if (i < 0 || nlines - i > 6)
-		return (-1);
-	s = lines[i].s;
-	end = question_find(s, lines[i].n, QUESTION_BUTTONS_HINT);
-	while (s < end && q->noptions < QUESTION_MAX_OPTIONS) {
-		seg = s;
-		while (s < end && !(s + 3 <= end && memcmp(s, "   ", 3) == 0))
-			s++;
-		while (s > seg && s[-1] == ' ')
-			s--;
-		if (s > seg && question_find(seg, (size_t)(s - seg), "ctrl+") ==
-		    NULL && question_find(seg, (size_t)(s - seg), "  ") == NULL)
-			question_copy(q->options[q->noptions++],
-			    sizeof q->options[0], seg, (size_t)(s - seg));
-		while (s < end && *s == ' ')
-			s++;
-	}
-	if (q->noptions < 2) {
-		q->noptions = 0;
-		return (-1);
-	}
-	return (i);
-}
-
-/*
- * What a dialog of buttons (OpenCode's) asks: over them, its "$ CMD" (cut
- * where a column beside it starts) and its "△ Permission required", its
- * first line.
- */
-static int
-question_from_buttons(struct qline *lines, int bi, struct question *q)
-{
-	const struct qline	*l;
-	const char		*gap;
-	int			 i;
-
-	for (i = bi - 1; i >= 0 && bi - i <= 15; i--) {
-		l = &lines[i];
-		if (l->n > 2 && l->s[0] == '$' && l->s[1] == ' ' &&
-		    q->subject_lines == 0) {
-			gap = question_find(l->s + 2, l->n - 2, "   ");
-			free(q->subject);
-			q->subject = xstrndup(l->s + 2, (size_t)((gap != NULL ?
-			    gap : l->s + l->n) - (l->s + 2)));
-			q->subject_lines = 1;
-			strlcpy(q->tool, "shell", sizeof q->tool);
-		} else if (l->n > 4 && memcmp(l->s, "\xe2\x96\xb3 ", 4) == 0) {
-			question_copy(q->text, sizeof q->text, l->s + 4,
-			    l->n - 4);	/* after "△ " */
-			return (i);
-		}
-	}
-	return (bi);
-}
-
-static int
+int
 question_dollar(const struct qline *l)
 {
 	return (l->n > 2 && l->s[0] == '$' && l->s[1] == ' ');
 }
 
 /* Up from FROM to LIMIT: the line that asks ('?' at its end), or -1. */
-static int
+int
 question_asking(struct qline *lines, int from, int limit)
 {
 	int	i;
@@ -448,75 +365,6 @@ question_asking(struct qline *lines, int from, int limit)
 			return (i);
 	}
 	return (-1);
-}
-
-/*
- * Cline's keys, on one line under its dialog: "[y] Approve   [n] Deny",
- * each option its key in brackets and its words. The line, or -1.
- */
-static int
-question_keyed(struct qline *lines, int nlines, struct question *q)
-{
-	const char	*s, *end, *seg;
-	int		 i, last = nlines - 1;
-
-	/* (the screen's blank rows under it are not its lines) */
-	while (last >= 0 && lines[last].n == 0)
-		last--;
-	for (i = last; i >= 0 && last - i < 8; i--) {
-		if (lines[i].n >= 4 && lines[i].s[0] == '[' &&
-		    lines[i].s[2] == ']' && lines[i].s[3] == ' ')
-			break;
-	}
-	if (i < 0 || last - i >= 8)
-		return (-1);
-	s = lines[i].s;
-	end = s + lines[i].n;
-	while (s < end && q->noptions < QUESTION_MAX_OPTIONS) {
-		seg = s;
-		if (end - s < 5 || s[0] != '[' || s[2] != ']' || s[3] != ' ' ||
-		    !isgraph((unsigned char)s[1]))
-			break;
-		while (s < end && !(s + 2 <= end && memcmp(s, "  ", 2) == 0))
-			s++;
-		question_copy(q->options[q->noptions++], sizeof q->options[0],
-		    seg, (size_t)(s - seg));
-		while (s < end && *s == ' ')
-			s++;
-	}
-	if (s != end || q->noptions < 2) {
-		q->noptions = 0;
-		return (-1);
-	}
-	return (i);
-}
-
-/*
- * What a dialog of keys (Cline's) asks: the line over them that asks
- * ("Approve tool call?"), the "$ CMD" lines between, and the line over the
- * question ("Cline needs permission"), its first line. That line, or KI.
- */
-static int
-question_from_keyed(struct qline *lines, int ki, struct question *q)
-{
-	int	qi, i, dollar = -1;
-
-	if ((qi = question_asking(lines, ki - 1, ki - 12)) == -1)
-		return (ki);
-	question_copy(q->text, sizeof q->text, lines[qi].s, lines[qi].n);
-	for (i = ki - 1; i > qi; i--) {
-		if (question_dollar(&lines[i]))
-			dollar = i;
-	}
-	if (dollar != -1) {
-		strlcpy(q->tool, "shell", sizeof q->tool);
-		question_subject(q, lines, dollar, ki - 1, 2);
-	}
-	/* (its first line: the nearest over the question; a spinner's row,
-	 * which turns, is over that) */
-	for (i = qi - 1; i >= 0 && qi - i <= 2 && lines[i].n == 0; i--)
-		;
-	return (i >= 0 && qi - i <= 2 ? i : qi);
 }
 
 /*
@@ -548,7 +396,7 @@ question_codex(struct qline *lines, int first, int *qi)
 /* The fingerprint: every field, then every line of the dialog. */
 static void
 question_fingerprint(struct question *q, struct qline *lines, int top,
-    int first, int last)
+    int first, int last, int list)
 {
 	struct sha256	 c;
 	unsigned char	 d[SHA256_LEN];
@@ -569,12 +417,13 @@ question_fingerprint(struct question *q, struct qline *lines, int top,
 	}
 	/*
 	 * (each line ends with a byte no line holds: none runs into the
-	 * next; an option's line from its number on: where the pointer is
-	 * drawn is no other dialog)
+	 * next; an option's line from its number on, a list's item from its
+	 * text on: where the pointer is drawn is no other dialog)
 	 */
 	for (i = top; i <= last; i++) {
-		if (i >= first && question_option(&lines[i], &opt, &n,
-		    &pointed))
+		if (i >= first && (list ? question_list_item(&lines[i], &opt,
+		    &n, &pointed) != -1 : question_option(&lines[i], &opt, &n,
+		    &pointed)))
 			sha256_add(&c, opt, n);
 		else
 			sha256_add(&c, lines[i].raw, lines[i].rawn);
@@ -636,21 +485,24 @@ question_from_screen(const char *kind, const char *screen, struct question *q)
 			break;
 	}
 	if (first == -1) {
-		if ((first = question_keyed(lines, nlines, q)) != -1) {
+		if ((first = question_keyed(lines, nlines, q)) != -1)
 			top = question_from_keyed(lines, first, q);
+		else if ((first = question_buttons(lines, nlines, q)) != -1)
+			top = question_from_buttons(lines, first, q);
+		else if ((first = question_list(lines, nlines, q, &last)) !=
+		    -1) {
+			top = question_from_list(lines, first, last, q);
 			q->top_seen = top != first;
-			question_fingerprint(q, lines, top, first + 1, first);
+			question_fingerprint(q, lines, top, first, last, 1);
 			free(lines);
 			return (0);
-		}
-		if ((first = question_buttons(lines, nlines, q)) == -1) {
+		} else {
 			free(lines);
 			question_free(q);
 			return (-1);
 		}
-		top = question_from_buttons(lines, first, q);
 		q->top_seen = top != first;
-		question_fingerprint(q, lines, top, first + 1, first);
+		question_fingerprint(q, lines, top, first + 1, first, 0);
 		free(lines);
 		return (0);
 	}
@@ -701,7 +553,7 @@ question_from_screen(const char *kind, const char *screen, struct question *q)
 		if (top == -1)
 			top = qi;
 	}
-	question_fingerprint(q, lines, top, first, last);
+	question_fingerprint(q, lines, top, first, last, 0);
 	free(lines);
 	return (0);
 }
