@@ -213,6 +213,38 @@ const struct builtin agent_builtins[] = {
 	},
 	{
 		/*
+		 * Continue's CLI 1.5.47 (npm @continuedev/cli, "cn"): node
+		 * running its bin; its title says nothing. Its busy row, "⠋
+		 * ( 3s • esc to interrupt )", turns over its dialogs too: a
+		 * tool's ("> Continue (tab)", Escape denies) and its own
+		 * questions' ("❯ Option A", arrows and Enter). It retries a
+		 * failed request ten times in two minutes ("Retrying request
+		 * (1/9)", a line that stays), then ends the turn with the
+		 * error right over its input box.
+		 */
+		.name = "continue",
+		.comm = { "cn" },
+		.argv = { "cn", "cn.js" },
+		.screen = {
+			/* (inside its box: quoted higher up, no dialog) */
+			[0] = "^\xe2\x94\x82 +(> )?(Continue \\+ don't ask "
+			    "again \\(shift\\+tab\\)|No, and tell Continue "
+			    "what to do differently \\(esc\\))",
+			[1] = "^\xe2\x94\x82 +\xe2\x86\x91/\xe2\x86\x93 navigate, "
+			    "Enter select",
+			[3] = "\\([^)]* \xe2\x80\xa2 esc to interrupt \\)",
+			[6] = "^Error: [^\n]*(\n *)+\xe2\x95\xad",
+			[7] = "Interrupted by user - Press enter to continue",
+			[8] = "\xe2\x97\x89 Continue CLI",	/* ◉ */
+			[11] = "^Error: 429 [^\n]*(\n *)+\xe2\x95\xad",
+		},
+		.retry_marks = { "Retrying request (" },
+		.dialog_spinner = 1,
+		.dialog_list = 1,
+		.error_screen = 1,
+	},
+	{
+		/*
 		 * GitHub Copilot CLI 1.0.102 (npm @github/copilot): a node
 		 * wrapper and its native child, whose name is "MainThread":
 		 * known by argv. Its title is "<intent> - GitHub Copilot",

@@ -43,6 +43,8 @@ test_match(void **state)
 	char	*node_kilo[] = { "node", "/x/node_modules/.bin/kilo" };
 	char	*native_kilo[] = { "/x/node_modules/@kilocode/cli/bin/.kilo" };
 	char	*node_grok[] = { "node", "/x/node_modules/.bin/grok" };
+	char	*node_cn[] = { "node", "/x/node_modules/.bin/cn" };
+	char	*node_cn_js[] = { "node", "/x/@continuedev/cli/dist/cn.js" };
 	char	*none[] = { NULL };
 	char	*run_argv[] = { "sh", "run" };
 
@@ -66,11 +68,14 @@ test_match(void **state)
 	assert_string_equal(agent_match("node", node_kilo, 2)->name, "kilo");
 	assert_string_equal(agent_match(".kilo", native_kilo, 1)->name, "kilo");
 	assert_string_equal(agent_match("node", node_grok, 2)->name, "grok");
+	assert_string_equal(agent_match("node", node_cn, 2)->name, "continue");
+	assert_string_equal(agent_match("node", node_cn_js, 2)->name,
+	    "continue");
 	/* "run" (a lisa run of no known agent) is never a process's. */
 	assert_non_null(agent_by_name("run"));
 	assert_null(agent_match("run", none, 0));
 	assert_null(agent_match("sh", run_argv, 2));
-	assert_int_equal(agent_count(), 12);
+	assert_int_equal(agent_count(), 13);
 }
 
 struct title_case {
@@ -220,6 +225,38 @@ static const struct screen_case screens[] = {
 	  "  \xe2\x95\xad\xe2\x94\x80\xe2\x94\x80\n"
 	  "  \xe2\x8f\xb8 auto-edit: off (shift + tab)  \xe2\x89\x8b mock\n",
 	  SCREEN_PROMPT },
+	/*
+	 * Continue's CLI 1.5.47's rows, as captured: its busy row over its
+	 * dialogs too; an error is the turn's end only right over its box.
+	 */
+	{ "continue", " \xe2\xa3\xbf\xe2\xa3\xbf\xe2\xa3\xbf  ( 3s \xe2\x80\xa2 "
+	  "esc to interrupt )\n\xe2\x95\xad\xe2\x94\x80\xe2\x94\x80\n"
+	  "  /work  \xe2\x97\x89 Continue CLI\n", SCREEN_BUSY|SCREEN_PROMPT },
+	{ "continue", " \xe2\xa1\xaf  ( 1m 7s \xe2\x80\xa2 esc to interrupt )\n"
+	  "\xe2\x94\x82    Continue + don't ask again (shift+tab)    "
+	  "\xe2\x94\x82\n", SCREEN_BUSY|SCREEN_PERMISSION },
+	{ "continue", "\xe2\x94\x82    No, and tell Continue what to do "
+	  "differently (esc)\n", SCREEN_PERMISSION },
+	/* (quoted in the conversation, outside its box: no dialog) */
+	{ "continue", "  > No, and tell Continue what to do differently "
+	  "(esc)\n\xe2\x95\xad\xe2\x94\x80\n", 0 },
+	{ "continue", "\xe2\x94\x82  \xe2\x86\x91/\xe2\x86\x93 navigate, "
+	  "Enter select      \xe2\x94\x82\n", SCREEN_QUESTION },
+	/* (its slash menu's keys are no question) */
+	{ "continue", "  \xe2\x86\x91/\xe2\x86\x93 to navigate, Enter to "
+	  "select, Tab to complete\n", 0 },
+	{ "continue", "\xe2\x97\x8f #mock error 500\nError: 500 mock error "
+	  "500\n\xe2\x95\xad\xe2\x94\x80\xe2\x94\x80\xe2\x95\xae\n",
+	  SCREEN_ERROR },
+	{ "continue", "\xe2\x97\x8f #mock limit 1 please\nError: 429 Rate "
+	  "limit reached for requests. Please try again in 1s.\n"
+	  "\xe2\x95\xad\xe2\x94\x80\xe2\x94\x80\xe2\x95\xae\n",
+	  SCREEN_ERROR|SCREEN_LIMIT },
+	/* An earlier turn's error, a turn since: no error now. */
+	{ "continue", "Error: 500 mock error 500\n\xe2\x97\x8f hi\n"
+	  "\xe2\x97\x8f Mock answer: done.\n\xe2\x95\xad\xe2\x94\x80\n", 0 },
+	{ "continue", " Interrupted by user - Press enter to continue\n",
+	  SCREEN_INTERRUPTED },
 	/* GitHub Copilot CLI 1.0.102's footer and dialogs, as captured. */
 	{ "copilot", " \xe2\x97\x8e Working \xc2\xb7 17 B esc esc interrupt     "
 	  "mock-model\n", SCREEN_BUSY },
@@ -324,7 +361,7 @@ test_user_file(void **state)
 	free(cause);
 	unlink(path);
 	free(path);
-	assert_int_equal(agent_count(), 12);
+	assert_int_equal(agent_count(), 13);
 }
 
 /* Patterns glibc would build out into gigabytes are refused (fuzzing). */
@@ -373,7 +410,7 @@ test_pattern_limits(void **state)
 	assert_null(agent_match("x", NULL, 0));
 	unlink(path);
 	free(path);
-	assert_int_equal(agent_count(), 12);
+	assert_int_equal(agent_count(), 13);
 }
 
 int
