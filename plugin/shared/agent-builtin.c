@@ -233,12 +233,21 @@ const struct builtin agent_builtins[] = {
 			[1] = "^\xe2\x94\x82 +\xe2\x86\x91/\xe2\x86\x93 navigate, "
 			    "Enter select",
 			[3] = "\\([^)]* \xe2\x80\xa2 esc to interrupt \\)",
+			/*
+			 * Its retry's line stays, over the turn's own "● ..."
+			 * (its prompt): retrying only right over that and the
+			 * busy row (its stream is paused by then: a spinner).
+			 */
+			[4] = "^Retrying request \\([0-9]+/[0-9]+\\)[^\n]*\n"
+			    "\xe2\x97\x8f [^\n]*(\n  [^\n]*){0,3}\n[^\n]*"
+			    "esc to interrupt \\)",
 			[6] = "^Error: [^\n]*(\n *)+\xe2\x95\xad",
 			[7] = "Interrupted by user - Press enter to continue",
 			[8] = "\xe2\x97\x89 Continue CLI",	/* ◉ */
 			[11] = "^Error: 429 [^\n]*(\n *)+\xe2\x95\xad",
 		},
 		.retry_marks = { "Retrying request (" },
+		.retry_screen = 1,
 		.dialog_spinner = 1,
 		.dialog_list = 1,
 		.error_screen = 1,

@@ -255,6 +255,14 @@ static const struct screen_case screens[] = {
 	/* An earlier turn's error, a turn since: no error now. */
 	{ "continue", "Error: 500 mock error 500\n\xe2\x97\x8f hi\n"
 	  "\xe2\x97\x8f Mock answer: done.\n\xe2\x95\xad\xe2\x94\x80\n", 0 },
+	/* Its retries' lines stay: retrying only over its turn and busy row. */
+	{ "continue", "Retrying request (2/9). Error: 500 mock error 500\n"
+	  "\xe2\x97\x8f #mock error 500\n \xe2\xa3\xbf  ( 30s \xe2\x80\xa2 "
+	  "esc to interrupt )\n", SCREEN_RETRYING|SCREEN_BUSY },
+	{ "continue", "Retrying request (8/9). Error: 500 mock error 500\n"
+	  "\xe2\x97\x8f #mock error 500\nError: 500 mock error 500\n"
+	  "\xe2\x97\x8f hi\n \xe2\xa3\xbf  ( 3s \xe2\x80\xa2 "
+	  "esc to interrupt )\n", SCREEN_BUSY },
 	{ "continue", " Interrupted by user - Press enter to continue\n",
 	  SCREEN_INTERRUPTED },
 	/* GitHub Copilot CLI 1.0.102's footer and dialogs, as captured. */
