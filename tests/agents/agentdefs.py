@@ -521,6 +521,56 @@ class Grok(Agent):
         pass
 
 
+class Continue(Agent):
+    """Continue's CLI 1.5.47 (npm @continuedev/cli, command "cn") on the
+    Chat Completions mock, offline as its docs give it: a config.yaml of
+    one's own in ~/.continue, a model of provider "openai" whose apiBase
+    is the mock; no login (.onboarding_complete there: it asks for an
+    Anthropic key or a login once, else). It asks before a shell command
+    ("> Continue (tab)") and asks its own questions (AskQuestion). It
+    retries a failed request ten times, about two minutes, then shows the
+    error over its input box."""
+    name = "continue"
+    command = "cn"
+    mock = "mock_chat.py"
+    prompts = {"exit": "/exit", "permission": "#mock run touch lisa-perm",
+               "question": "#mock ask Which color?"}
+    answer_prompt = "#mock run touch %s"
+    refusal_words = ["Permission denied by user"]
+    kill_detail = None
+    ready_text = "Ask anything"
+    dialog_text = {"permission": "Would you like to continue?"}
+    start_timeout = 60
+    # Its retries: ten in two minutes, before a 429 or a 500 ends the turn.
+    patience = 4
+    resumes = False
+    oneshot_name = "print mode"
+    oneshot_ok = ["-p", "say hello"]
+    oneshot_fail = ["-p", "#mock error 400"]
+
+    def setup(self, server):
+        self.home = os.path.join(self.top, "home")
+        cfg = os.path.join(self.home, ".continue")
+        os.makedirs(cfg, exist_ok=True)
+        with open(os.path.join(cfg, "config.yaml"), "w") as f:
+            f.write("name: mock\nversion: 1.0.0\nschema: v1\nmodels:\n"
+                    "  - name: mock-model\n    provider: openai\n"
+                    "    model: mock-model\n"
+                    "    apiBase: http://127.0.0.1:%d/v1\n"
+                    "    apiKey: mock-key\n    roles: [chat]\n" % self.port)
+        with open(os.path.join(cfg, ".onboarding_complete"), "w") as f:
+            f.write("2026-12-01T00:00:00Z")
+        if self.hooks:
+            raise Failure("lisa has no hooks for continue")
+
+    def env(self):
+        return {"HOME": self.home, "CONTINUE_CLI_ENABLE_TELEMETRY": "0",
+                "PATH": os.path.dirname(self.bin) + ":" + os.environ["PATH"]}
+
+    def cleanup(self):
+        pass
+
+
 class Copilot(Agent):
     """GitHub Copilot CLI 1.0.102 (npm @github/copilot) on the Chat
     Completions mock, offline as its own help gives it: COPILOT_OFFLINE

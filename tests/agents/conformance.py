@@ -38,7 +38,8 @@ from rows import STALE, TurnRows
 from scenarios import AgentScenarios
 from side import side_by_side
 from agentdefs import (HERE, LISA, LISAD, Failure, Claude, Codex, Gemini,
-                       Qwen, OpenCode, Kilo, Grok, Copilot, Pi, Cline)
+                       Qwen, OpenCode, Kilo, Grok, Copilot, Pi, Cline,
+                       Continue)
 
 # lisa runs at its shipped defaults (debounce 1.5 s, grace 10 s): what
 # users get. One option is shorter, one users have too: @lisa-stale
@@ -465,6 +466,8 @@ class Driver(TurnRows, AgentScenarios, AnswerRows, ResumeRows):
             self.pi_middle(pane)
         elif a.name == "cline":
             self.cline_middle(pane)
+        elif a.name == "continue":
+            self.continue_middle(pane)
         else:
             self.middle(pane)
         self.stall(pane)
@@ -475,7 +478,7 @@ class Driver(TurnRows, AgentScenarios, AnswerRows, ResumeRows):
         a = self.a
         pane = self.window("%s-i" % a.name, a.shell_command())
         time.sleep(0.5)
-        t0 = self.type(pane, a.name)
+        t0 = self.type(pane, getattr(a, "command", a.name))
         # A node agent can take 20 s to draw on a busy machine; OpenCode
         # (a minute of CPU) more.
         start = getattr(a, "start_timeout", 40)
@@ -582,7 +585,7 @@ class Driver(TurnRows, AgentScenarios, AnswerRows, ResumeRows):
                 os.killpg(os.getpgid(pid), signal.SIGKILL)	# its job
             self.s.lisa("wait", pane, "--until", "crashed", "--timeout", "30", timeout=40)
             time.sleep(1)
-            t0 = self.type(pane, a.name)
+            t0 = self.type(pane, getattr(a, "command", a.name))
             self.trust_dialog(pane, t0)
             self.expect("start again", pane, t0, "waiting_input", "prompt",
                         getattr(a, "start_timeout", 40))
@@ -601,7 +604,7 @@ class Driver(TurnRows, AgentScenarios, AnswerRows, ResumeRows):
         end = time.time() + 30
         while time.time() < end and self.agent_pid(pane) is not None:
             time.sleep(0.2)
-        t0 = self.type(pane, a.name)
+        t0 = self.type(pane, getattr(a, "command", a.name))
         if getattr(a, "trust_text", None):
             self.trust_dialog(pane, t0)
         # Gemini CLI once took over 40 s to draw its prompt again on a busy machine.
@@ -713,7 +716,7 @@ def run_one(name, hk, top, bins, args):
     env = clean_env(runtime)
     cls = {"claude": Claude, "codex": Codex, "gemini": Gemini,
            "qwen": Qwen, "opencode": OpenCode, "kilo": Kilo, "grok": Grok, "copilot": Copilot,
-           "pi": Pi, "cline": Cline}[name]
+           "pi": Pi, "cline": Cline, "continue": Continue}[name]
     agent = cls(bins[name][1], bins[name][0], sub, hk == "on")
     server = d = None
     try:
@@ -740,7 +743,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--agents", default="claude,codex,gemini,pi",
-                    help="of claude, codex, gemini, qwen, opencode, kilo, grok, copilot, pi, cline")
+                    help="of claude, codex, gemini, qwen, opencode, kilo, grok, copilot, pi, "
+                    "cline, continue")
     ap.add_argument("--hooks", default="off,on", help="off, on or off,on")
     ap.add_argument("--versions", default=os.environ.get("AGENT_VERSIONS") or "pinned")
     ap.add_argument("--only", help="regex on the step name (interactive, answers, "
@@ -761,8 +765,9 @@ def main():
     top = tempfile.mkdtemp(prefix="lisa-conf.")
     os.chmod(top, 0o700)
     runs = [(name, hk) for name in names for hk in args.hooks.split(",")
-            # (lisa has no Gemini, pi or Cline hooks)
-            if not (name in ("gemini", "pi", "cline") and hk == "on")]
+            # (lisa has no Gemini, pi, Cline, Grok or Continue hooks)
+            if not (name in ("gemini", "pi", "cline", "grok", "continue") and
+                    hk == "on")]
     try:
         if args.jobs <= 1:
             for name, hk in runs:

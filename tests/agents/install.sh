@@ -3,13 +3,14 @@
 # cache directory (never the repository, never global):
 #
 #   sh tests/agents/install.sh [pinned|latest] [claude] [codex] [gemini] [qwen]
-#       [opencode] [kilo] [grok] [copilot] [pi] [cline]
+#       [opencode] [kilo] [grok] [copilot] [pi] [cline] [continue]
 #
 # pinned (default): the versions below, installed once and kept.
 # (qwen only when named: 0.15.10 is the newest that runs on node 20;
 # opencode only when named: a minute of CPU for each start; copilot only
 # when named: a 200 MB download; cline only when named: 430 MB; kilo
-# only when named: 290 MB, and 7.8.1 has no linux-x64 package.) pi
+# only when named: 290 MB, and 7.8.1 has no linux-x64 package; continue
+# only when named: its command is "cn".) pi
 # needs node 22: npm's "node" package is installed into its prefix too,
 # whose .bin the conformance puts first on the agent's PATH.
 # latest: the newest published versions, checked against the registry on
@@ -28,14 +29,16 @@ kilo @kilocode/cli 7.7.7
 grok @vibe-kit/grok-cli 0.0.34
 copilot @github/copilot 1.0.102
 pi @earendil-works/pi-coding-agent 1.6.0
-cline cline 3.0.65"
+cline cline 3.0.65
+continue @continuedev/cli 1.5.47 cn"
 
 mode=pinned
 want=
 for a in "$@"; do
 	case "$a" in
 	pinned|latest) mode=$a ;;
-	claude|codex|gemini|qwen|opencode|kilo|grok|copilot|pi|cline) want="$want $a" ;;
+	claude|codex|gemini|qwen|opencode|kilo|grok|copilot|pi|cline|continue)
+		want="$want $a" ;;
 	*) echo "install.sh: unknown argument: $a" >&2; exit 2 ;;
 	esac
 done
@@ -62,9 +65,9 @@ installed() {	# prefix package
 
 for name in $want; do
 	set -- $(printf '%s\n' "$PINS" | grep "^$name ")
-	pkg=$2 ver=$3
+	pkg=$2 ver=$3 cmd=${4:-$name}
 	prefix=$cache/$mode/$name
-	bin=$prefix/node_modules/.bin/$name
+	bin=$prefix/node_modules/.bin/$cmd
 	if [ $mode = latest ]; then
 		ver=$(npm view "$pkg" version 2>/dev/null) || {
 			echo "install.sh: npm registry not reachable" \

@@ -12,9 +12,10 @@ newest typed user message (text in <...> blocks is the agent's own):
 
     #mock slow S        stream text chunks for about S seconds
     #mock run CMD       call the shell tool with CMD (run_shell_command, or
-                        bash or run_commands when the request offers that:
-                        OpenCode, pi, Cline)
-    #mock ask Q         ask Q with two options (ask_question: Cline)
+                        bash, run_commands or Bash when the request offers
+                        that: OpenCode, pi, Cline, Continue)
+    #mock ask Q         ask Q with two options (ask_question: Cline;
+                        AskQuestion: Continue)
     #mock error STATUS  answer with HTTP STATUS
     #mock limit S       HTTP 429 as the API sends a rate limit: retry-after S,
                         x-ratelimit-* headers, code rate_limit_exceeded
@@ -140,8 +141,10 @@ class Chat(Handler):
         elif verb == "run":
             self.chunk({"content": "I will run the command now.\n"})
             names = [t.get("function", {}).get("name") for t in req.get("tools") or []]
-            # Qwen Code's shell tool, OpenCode's (and pi's), Cline's.
-            tool = next((n for n in ("run_shell_command", "bash", "run_commands")
+            # Qwen Code's shell tool, OpenCode's (and pi's), Cline's,
+            # Continue's.
+            tool = next((n for n in ("run_shell_command", "bash", "run_commands",
+                                     "Bash")
                          if n in names), "run_shell_command")
             args = {"command": arg or "true", "description": "the mock command"}
             if tool == "run_commands":
@@ -149,10 +152,12 @@ class Chat(Handler):
             self.call(tool, args)
         elif verb == "ask":
             # A question with options, where the agent has a tool for it
-            # (Cline's ask_question).
+            # (Cline's ask_question, Continue's AskQuestion).
             self.chunk({"content": "I have a question.\n"})
-            self.call("ask_question", {"question": arg or "Which option?",
-                                       "options": ["Option A", "Option B"]})
+            names = [t.get("function", {}).get("name") for t in req.get("tools") or []]
+            self.call("AskQuestion" if "AskQuestion" in names else "ask_question",
+                      {"question": arg or "Which option?",
+                       "options": ["Option A", "Option B"]})
         elif verb == "after_tool":
             self.chunk({"content": "The command finished. Mock turn complete."})
             self.done("stop")

@@ -183,6 +183,54 @@ class AgentScenarios:
         self.expect("API error final", pane, self.mock_done("error", t),
                     "waiting_input", "error")
 
+    def continue_middle(self, pane):
+        """Continue's CLI asks before a shell command (Enter or Tab
+        allows, Escape denies) and asks its own questions; its busy row
+        turns over both. It retries a failing API ten times (about two
+        minutes: "Retrying request (1/9)"), then ends the turn with the
+        error over its input box, a 429 too."""
+        self.then_escape(pane, "#mock run touch lisa-perm", "tool permission",
+                         "waiting_input", "permission", "permission denied")
+        t = self.type(pane, "#mock run sleep 6")
+        self.expect("tool permission (2)", pane, t, "waiting_input", "permission", 60)
+        t = self.answer_dialog(pane, "Would you like to continue?")
+        self.expect("running a tool", pane, t, "in_progress")
+        self.wait_turn(pane, 60)
+        self.expect("tool done", pane, self.mock_done("after_tool", t),
+                    "waiting_input", "prompt")
+        self.continue_question(pane)
+        self.limit(pane)
+        t = self.type(pane, "#mock error 500")
+        self.expect_seen("API error retried", pane, t, "in_progress", 30, "retrying")
+        self.wait_turn(pane, 60)
+        self.expect("API error final", pane, self.mock_done("error", t),
+                    "waiting_input", "error")
+
+    def continue_question(self, pane):
+        """Its own question (Escape does not dismiss it: it stays, and so
+        does lisa's "question"): answered with lisa answer 2, the pointer
+        moved down to Option B, which the agent says it took."""
+        t = self.type(pane, "#mock ask Which color?")
+        if not self.expect("question", pane, t, "waiting_input", "question", 60):
+            return
+        q = self.question(pane)
+        rc, out = (self.answer(pane, "2", "--expect", q["token"]) if q
+                   else (-1, "no question read"))
+        took, end = False, time.time() + 30
+        while not took and time.time() < end:
+            took = 'User selected option 2: "Option B"' in self.s.tmux(
+                "capture-pane", "-p", "-J", "-t", pane, check=False)
+            time.sleep(0.3)
+        got = "exit %d, %s" % (rc, "Option B taken" if took else "not taken")
+        want = "exit 0, Option B taken"
+        if got != want:
+            self.dump("question answered", pane)
+        self.record("question answered (2)", want, got, got == want, None,
+                    out[:70])
+        self.wait_turn(pane, 60)
+        self.expect("question done", pane, self.mock_done("after_tool", t),
+                    "waiting_input", "prompt")
+
     def copilot_middle(self, pane):
         """Copilot asks before every shell command, and retries a failing
         API 5 times ("Retrying...") before it gives up at its prompt."""
