@@ -335,7 +335,7 @@ question_grok(struct qline *lines, int qi, struct question *q)
 		    n) == 0)
 			break;
 	}
-	if (i < 1 || qi - i > 12 || question_find(lines[i - 2].s,
+	if (i < 2 || qi - i > 12 || question_find(lines[i - 2].s,
 	    lines[i - 2].n, "\xe2\x8f\xba ") == NULL)
 		return (-1);
 	for (to = qi - 1; to > i && (lines[to].n == 0 ||
