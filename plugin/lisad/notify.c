@@ -582,7 +582,7 @@ notify_transition(struct pane *p, enum cls_state from,
 	struct watch	*w = p->watch;
 	struct notify	*n, *n1;
 	uint64_t	 now = time_mono_ms();
-	int		 g = notify_group(r->state, r->detail);
+	int		 g = notify_group(r->state, r->detail), asks;
 
 	if (notify_cfg.command != NULL)
 		notify_command(p, json, cls_state_name(r->state));
@@ -609,10 +609,18 @@ notify_transition(struct pane *p, enum cls_state from,
 	 */
 	if (w->starting && NOTIFY_WAITS(notify_group(r->state, r->detail))) {
 		log_debug("pane %%%d: its first prompt, not told", p->id);
+		w->shown_waits = (g == UI_WAITING);
 		return;
 	}
-	if (!notify_due(from, r->state, r->detail, &w->notified_at,
-	    &w->notified_group))
+	/*
+	 * A dialog drawn where its prompt was is a turn lisa did not see
+	 * (a reply that came at once): news, as after work. A dialog's detail
+	 * that changes is still the same dialog.
+	 */
+	asks = from == ST_WAITING_INPUT && w->shown_waits && g == UI_ASKS;
+	w->shown_waits = (g == UI_WAITING);
+	if (!notify_due(asks ? ST_IN_PROGRESS : from, r->state, r->detail,
+	    &w->notified_at, &w->notified_group))
 		return;
 
 	TAILQ_FOREACH_SAFE(n, &notifies, entry, n1) {

@@ -145,6 +145,7 @@ struct watch {
 	int			 pub_known;	/* pub[] is tmux's truth */
 	uint64_t		 notified_at;	/* mono ms */
 	int			 notified_group;
+	int			 shown_waits;	/* its verdict: at its prompt */
 	/*
 	 * Met young, and not yet at a prompt or working by its own word:
 	 * its first prompt is its start, not the end of a turn.

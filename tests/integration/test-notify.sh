@@ -296,6 +296,35 @@ test_codex_waits_told_what_for_at_defaults() {
 	return 0
 }
 
+# A reply that comes at once: Claude's dialog drawn where its prompt was,
+# with no working lisa could see in between (its session file says
+# "waiting" straight after "idle"). That is a new wait, and it asks: told,
+# with what for, as after work. Its Notification hook 6 s later is the
+# same dialog: not told again.
+test_dialog_over_its_prompt_is_told() {
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME"
+	start_server main
+	T set -g @lisa-notify-waiting on
+	start_helper
+	p=$(agent_window 1 claude)
+	L wait "$p" --until waiting_input --timeout 30 >/dev/null || fail "never at its prompt"
+	tty_client iterm xterm-256color 'iTerm2 3.5.4'
+	T send-keys -t "$p" 'work 1' Enter
+	L wait "$p" --until in_progress --timeout 10 >/dev/null || fail "never worked"
+	L wait "$p" --until waiting_input --timeout 20 >/dev/null || fail "never done"
+	expect_tty iterm '\033]9;lisa: claude in main:1 waits (prompt)\a'
+	T send-keys -t "$p" permission-now Enter
+	until_ms 10000 state_is "$p" waiting_input permission "" ||
+	    fail "no dialog: $(L status "$p")"
+	expect_tty iterm '\033]9;lisa: claude in main:1 asks to run: touch x\a'
+	sleep 7		# (its Notification hook comes 6 s after the dialog)
+	n=$(python3 -c 'import sys; print(open(sys.argv[1], "rb").read().count(b"\033]9;lisa: claude in main:1 asks"))' "$TESTDIR/tty-iterm.log")
+	[ "$n" = 1 ] || fail "told $n times: $(tty_dump iterm)"
+	kill "$TTYC_iterm" 2>/dev/null
+	return 0
+}
+
 # On a Mac there is no notify-send: terminal-notifier when Homebrew put
 # one on PATH, else osascript's display notification. Stand-ins on PATH
 # record their arguments; the text is an argument, never in the script.
