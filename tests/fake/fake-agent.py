@@ -639,6 +639,12 @@ def main():
             turn_start(line)
             busy(0.5, "Working")
             dialog_permission()
+        elif cmd == "permission-now" and CLAUDE:
+            # Its reply at once: "busy" and "waiting" written together,
+            # the dialog drawn where its prompt was.
+            transcript({"type": "user", "message": {"role": "user",
+                                                    "content": line}})
+            dialog_permission()
         elif cmd == "question" and CLAUDE:
             turn_start(line)
             busy(0.5, "Working")
