@@ -71,10 +71,17 @@ static char *
 replace(const char *s, const char *old, const char *new)
 {
 	const char	*at = strstr(s, old);
+	size_t		 off, nlen = strlen(new), tail;
 	char		*out;
 
+	/* Built by hand: through xasprintf(&out), gcc -O3 took AT for OUT's. */
 	assert_non_null(at);
-	xasprintf(&out, "%.*s%s%s", (int)(at - s), s, new, at + strlen(old));
+	off = at - s;
+	tail = strlen(s + off + strlen(old));
+	out = xmalloc(off + nlen + tail + 1);
+	memcpy(out, s, off);
+	memcpy(out + off, new, nlen);
+	memcpy(out + off + nlen, s + off + strlen(old), tail + 1);
 	return (out);
 }
 
