@@ -254,6 +254,37 @@ const struct builtin agent_builtins[] = {
 	},
 	{
 		/*
+		 * open-codex 0.1.31 (npm open-codex; it names its process
+		 * "open-codex"), a fork of Codex's first (TypeScript) CLI that
+		 * talks to other providers; its title says nothing. "( ● )
+		 * Thinking..." in its input box while it works (it streams
+		 * nothing: the answer comes whole); "send q or ctrl+c to exit"
+		 * under it always (its suggestions, "try: ...", before a
+		 * first turn). Its dialog, in a box, "$ CMD" over "Allow
+		 * command?", its options a pointer list, each its key in
+		 * parentheses. It retries a failing request by itself, then
+		 * ends the turn with "⚠️  ..." over its input box.
+		 */
+		.name = "open-codex",
+		.comm = { "open-codex" },
+		.argv = { "open-codex" },
+		.screen = {
+			[0] = "^\xe2\x94\x82" "Allow command\\?",
+			/* outside a git repository it asks first */
+			[2] = "coding agent outside of a git repo",
+			[3] = "^\xe2\x94\x82\\( *\xe2\x97\x8f *\\) +Thinking",
+			[6] = "^    \xe2\x9a\xa0\xef\xb8\x8f  [^\n]*(\n    "
+			    "[^\n]*)*\n\xe2\x95\xad",
+			/* under its box: suggestions until a first turn */
+			[8] = "^  (send q or ctrl\\+c to exit|try: explain this "
+			    "codebase to me)",
+			[11] = "^    \xe2\x9a\xa0\xef\xb8\x8f  Rate limit reached"
+			    "[^\n]*(\n    [^\n]*)*\n\xe2\x95\xad",
+		},
+		.error_screen = 1,
+	},
+	{
+		/*
 		 * GitHub Copilot CLI 1.0.102 (npm @github/copilot): a node
 		 * wrapper and its native child, whose name is "MainThread":
 		 * known by argv. Its title is "<intent> - GitHub Copilot",

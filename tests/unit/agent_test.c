@@ -44,6 +44,7 @@ test_match(void **state)
 	char	*native_kilo[] = { "/x/node_modules/@kilocode/cli/bin/.kilo" };
 	char	*node_grok[] = { "node", "/x/node_modules/.bin/grok" };
 	char	*node_cn[] = { "node", "/x/node_modules/.bin/cn" };
+	char	*node_ox[] = { "node", "/x/node_modules/.bin/open-codex" };
 	char	*node_cn_js[] = { "node", "/x/@continuedev/cli/dist/cn.js" };
 	char	*none[] = { NULL };
 	char	*run_argv[] = { "sh", "run" };
@@ -69,13 +70,17 @@ test_match(void **state)
 	assert_string_equal(agent_match(".kilo", native_kilo, 1)->name, "kilo");
 	assert_string_equal(agent_match("node", node_grok, 2)->name, "grok");
 	assert_string_equal(agent_match("node", node_cn, 2)->name, "continue");
+	assert_string_equal(agent_match("open-codex", none, 0)->name,
+	    "open-codex");
+	assert_string_equal(agent_match("node", node_ox, 2)->name,
+	    "open-codex");
 	assert_string_equal(agent_match("node", node_cn_js, 2)->name,
 	    "continue");
 	/* "run" (a lisa run of no known agent) is never a process's. */
 	assert_non_null(agent_by_name("run"));
 	assert_null(agent_match("run", none, 0));
 	assert_null(agent_match("sh", run_argv, 2));
-	assert_int_equal(agent_count(), 13);
+	assert_int_equal(agent_count(), 14);
 }
 
 struct title_case {
@@ -265,6 +270,30 @@ static const struct screen_case screens[] = {
 	  "esc to interrupt )\n", SCREEN_BUSY },
 	{ "continue", " Interrupted by user - Press enter to continue\n",
 	  SCREEN_INTERRUPTED },
+	/* open-codex 0.1.31's rows, as captured (capture-pane -J). */
+	{ "open-codex", "\xe2\x95\xad\xe2\x94\x80\xe2\x94\x80\n"
+	  "\xe2\x94\x82(    \xe2\x97\x8f )  Thinking...         \xe2\x94\x82\n"
+	  "  send q or ctrl+c to exit | send \"/clear\" to reset\n",
+	  SCREEN_BUSY|SCREEN_PROMPT },
+	/* its first prompt: suggestions under the box */
+	{ "open-codex", "\xe2\x94\x82 send a message or press tab to select "
+	  "a suggestion    \xe2\x94\x82\n\xe2\x95\xb0\xe2\x94\x80\n"
+	  "  try: explain this codebase to me | fix any build errors\n",
+	  SCREEN_PROMPT },
+	{ "open-codex", "\xe2\x94\x82" "Allow command?           \xe2\x94\x82\n"
+	  "\xe2\x94\x82  \xe2\x9d\xaf Yes (y)          \xe2\x94\x82\n",
+	  SCREEN_PERMISSION },
+	{ "open-codex", "    codex\n    \xe2\x9a\xa0\xef\xb8\x8f  Network error "
+	  "while contacting OpenAI. Please check your connection and try "
+	  "again.\n\xe2\x95\xad\xe2\x94\x80\n\xe2\x94\x82 send a message\n",
+	  SCREEN_ERROR },
+	{ "open-codex", "    \xe2\x9a\xa0\xef\xb8\x8f  Rate limit reached. Error "
+	  "details: Status: 429, Code: rate_limit_exceeded\n"
+	  "\xe2\x95\xad\xe2\x94\x80\n", SCREEN_ERROR|SCREEN_LIMIT },
+	/* An earlier turn's warning, a turn since: no error now. */
+	{ "open-codex", "    \xe2\x9a\xa0\xef\xb8\x8f  Network error while "
+	  "contacting OpenAI.\nuser\nhi\n    codex\n    Mock answer.\n"
+	  "\xe2\x95\xad\xe2\x94\x80\n", 0 },
 	/* GitHub Copilot CLI 1.0.102's footer and dialogs, as captured. */
 	{ "copilot", " \xe2\x97\x8e Working \xc2\xb7 17 B esc esc interrupt     "
 	  "mock-model\n", SCREEN_BUSY },
@@ -369,7 +398,7 @@ test_user_file(void **state)
 	free(cause);
 	unlink(path);
 	free(path);
-	assert_int_equal(agent_count(), 13);
+	assert_int_equal(agent_count(), 14);
 }
 
 /* Patterns glibc would build out into gigabytes are refused (fuzzing). */
@@ -418,7 +447,7 @@ test_pattern_limits(void **state)
 	assert_null(agent_match("x", NULL, 0));
 	unlink(path);
 	free(path);
-	assert_int_equal(agent_count(), 13);
+	assert_int_equal(agent_count(), 14);
 }
 
 int
