@@ -246,9 +246,11 @@ question_list(struct qline *lines, int nlines, struct question *q,
 
 /*
  * What a list asks: the line over it that asks ("Would you like to
- * continue?", "? Which color?"), and over that the tool's line with what
- * it would run in parentheses ("Bash(touch x)", wrapped lines too). The
- * dialog's first line: the tool's, the question's, or FIRST.
+ * continue?", "? Which color?", "Allow command?"), and over that what it
+ * would run: "$ CMD" lines (open-codex's, "Shell Command" over them), or
+ * a tool's line with it in parentheses ("Bash(touch x)", wrapped lines
+ * too: Continue's). The dialog's first line: the tool's, the question's,
+ * or FIRST.
  */
 int
 question_from_list(struct qline *lines, int first, int last,
@@ -267,7 +269,20 @@ question_from_list(struct qline *lines, int first, int last,
 		question_copy(q->text, sizeof q->text, l->s + 2, l->n - 2);
 	else
 		question_copy(q->text, sizeof q->text, l->s, l->n);
-	for (i = qi - 1; i >= 0 && qi - i <= 10; i--) {
+	/* open-codex's: "Shell Command", then "$ CMD" over the question. */
+	/* (within its box: what is over it is conversation) */
+	for (i = qi - 1; i >= 0 && qi - i <= 10 && !lines[i].rule &&
+	    !question_dollar(&lines[i]); i--)
+		;
+	if (i >= 0 && qi - i <= 10 && !lines[i].rule) {
+		strlcpy(q->tool, "shell", sizeof q->tool);
+		question_subject(q, lines, i, qi - 1, 2);
+		for (to = i - 1; to >= 0 && lines[to].n == 0 &&
+		    !lines[to].rule; to--)
+			;
+		return (to >= 0 && i - to <= 2 && !lines[to].rule ? to : i);
+	}
+	for (i = qi - 1; i >= 0 && qi - i <= 10 && !lines[i].rule; i--) {
 		l = &lines[i];
 		paren = l->n > 0 ? memchr(l->s, '(', l->n) : NULL;
 		if (paren == NULL || paren == l->s || !isupper((unsigned char)

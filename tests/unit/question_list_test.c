@@ -66,6 +66,32 @@ static const char *cn_question =
     "\n"
     "  /work                                       ◉ Continue CLI\n";
 
+/*
+ * open-codex 0.1.31 (npm open-codex, a fork of Codex's first, TypeScript
+ * CLI), captured from the real CLI on the mock: its "$ CMD" in its box
+ * over the question, each option its key in parentheses.
+ */
+static const char *ox_permission =
+    "    I will run the command now.\n"
+    "    command\n"
+    "\n"
+    "    $ touch lisa-perm\n"
+    "\n"
+    "╭──────────────────────────────────────────────────────────╮\n"
+    "│Shell Command                                             │\n"
+    "│                                                          │\n"
+    "│$ touch lisa-perm                                         │\n"
+    "│                                                          │\n"
+    "│Allow command?                                            │\n"
+    "│                                                          │\n"
+    "│  ❯ Yes (y)                                               │\n"
+    "│    Yes, always approve this exact command for this session (a)│\n"
+    "│    Edit or give feedback (e)                             │\n"
+    "│    No, and keep going (n)                                │\n"
+    "│    No, and stop for now (esc)                            │\n"
+    "╰──────────────────────────────────────────────────────────╯\n";
+
+
 /* S with its first OLD replaced by NEW (a new string). */
 static char *
 replace(const char *s, const char *old, const char *new)
@@ -166,6 +192,40 @@ test_continue_question(void **state)
 	question_free(&q);
 }
 
+static void
+test_open_codex_permission(void **state)
+{
+	struct question	q = { 0 };
+	char		key[16], *s;
+
+	(void)state;
+	assert_int_equal(question_from_screen("permission", ox_permission,
+	    &q), 0);
+	assert_int_equal(q.noptions, 5);
+	assert_string_equal(q.options[0], "Yes (y)");
+	assert_string_equal(q.options[4], "No, and stop for now (esc)");
+	assert_int_equal(q.selected, 0);
+	assert_string_equal(q.text, "Allow command?");
+	assert_string_equal(q.tool, "shell");
+	assert_string_equal(q.subject, "touch lisa-perm");
+	assert_int_equal(q.top_seen, 1);
+	assert_int_equal(question_option_key(&q, "allow", key, sizeof key), 0);
+	assert_string_equal(key, "y");
+	assert_int_equal(question_option_key(&q, "always", key, sizeof key),
+	    1);
+	assert_string_equal(key, "a");
+	assert_int_equal(question_option_key(&q, "deny", key, sizeof key), 3);
+	assert_string_equal(key, "n");
+	question_free(&q);
+
+	/* The box's "$", not the conversation's over it. */
+	s = replace(ox_permission, "    $ touch lisa-perm", "    $ rm -rf x");
+	assert_int_equal(question_from_screen("permission", s, &q), 0);
+	assert_string_equal(q.subject, "touch lisa-perm");
+	question_free(&q);
+	free(s);
+}
+
 /* A pointer alone, or one item: no list. */
 static void
 test_list_needs_two(void **state)
@@ -187,6 +247,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_continue_permission),
 		cmocka_unit_test(test_continue_question),
+		cmocka_unit_test(test_open_codex_permission),
 		cmocka_unit_test(test_list_needs_two),
 	};
 
