@@ -56,6 +56,13 @@ class Agent:
 
     name = None
     mock = None
+    # Its process among the pane's: argv[0]'s base name one of PROC_BASE or
+    # an argument's one of PROC_ARG; the first found, or with PROC_DEEPEST
+    # the last down the tree (a wrapper's native child, the one a crash
+    # takes down).
+    proc_base = ()
+    proc_arg = ()
+    proc_deepest = False
 
     def __init__(self, binary, version, top, hooks):
         self.bin = binary
@@ -110,6 +117,7 @@ class Agent:
 
 class Claude(Agent):
     name = "claude"
+    proc_base = ("claude",)
     mock = "mock_anthropic.py"
     prompts = {"tool": "#mock bash sleep 6", "permission": "#mock bash touch lisa-perm",
                "question": "#mock ask Which option?", "exit": "/exit"}
@@ -192,6 +200,8 @@ class Claude(Agent):
 
 class Codex(Agent):
     name = "codex"
+    proc_base = ("codex",)
+    proc_deepest = True   # node wrapper -> native codex
     mock = "mock_openai.py"
     prompts = {"tool": "#mock run sleep 6", "permission": "#mock escalate touch lisa-perm",
                "exit": "/quit"}
@@ -248,6 +258,8 @@ class Codex(Agent):
 
 class Gemini(Agent):
     name = "gemini"
+    proc_arg = (b"gemini", b"gemini.js")
+    proc_deepest = True   # it relaunches itself: the inner node works
     mock = "mock_gemini.py"
     prompts = {"exit": "/quit"}
     answer_prompt = "#mock run touch %s"
@@ -321,6 +333,8 @@ class Qwen(Agent):
     node 20. Its auto-update would run a global `npm install` of the newest
     version: general.enableAutoUpdate is off here, and must be."""
     name = "qwen"
+    proc_arg = (b"qwen",)
+    proc_deepest = True
     mock = "mock_chat.py"
     prompts = {"exit": "/quit"}
     answer_prompt = "#mock run touch %s"
@@ -380,6 +394,7 @@ class OpenCode(Agent):
     is kept; its opencode.json is written anew for each run. Bash asks
     first (permission "ask"), as a careful user sets it."""
     name = "opencode"
+    proc_base = ("opencode",)
     mock = "mock_chat.py"
     prompts = {"exit": "/exit"}
     answer_prompt = "#mock run touch %s"
@@ -455,6 +470,7 @@ class Kilo(OpenCode):
     opens a form, "Tell Kilo what to do differently": Enter there
     declines."""
     name = "kilo"
+    proc_base = (".kilo",)   # node wrapper -> its native ".kilo"
     ready_text = "\u00b7 Mock"
     start_timeout = 120
     patience = 2
@@ -490,6 +506,7 @@ class Grok(Agent):
     GROK_MODEL. It asks before a shell command; its options are picked
     with arrows and Enter only."""
     name = "grok"
+    proc_arg = (b"grok",)
     mock = "mock_chat.py"
     prompts = {"exit": "exit"}
     answer_prompt = "#mock run touch %s"
@@ -531,6 +548,7 @@ class Continue(Agent):
     retries a failed request ten times, about two minutes, then shows the
     error over its input box."""
     name = "continue"
+    proc_arg = (b"cn", b"cn.js")   # node running its cn.js
     command = "cn"
     mock = "mock_chat.py"
     prompts = {"exit": "/exit", "permission": "#mock run touch lisa-perm",
@@ -571,6 +589,55 @@ class Continue(Agent):
         pass
 
 
+class OpenCodex(Agent):
+    """open-codex 0.1.31 (npm open-codex), a fork of Codex's first
+    (TypeScript) CLI for other providers, on the Chat Completions mock as
+    its own code reads it: provider "ollama" in ~/.codex/config.json, its
+    base URL from OLLAMA_BASE_URL. It needs node 22 (install.sh puts npm's
+    beside it). Outside a git repository it asks first ("y/N"). It asks
+    before a shell command, streams nothing ("Thinking..." until the
+    answer comes whole), and retries a failing API by itself (about half
+    a minute) before it says so over its input box."""
+    name = "open-codex"
+    proc_base = ("open-codex",)   # its process.title
+    mock = "mock_chat.py"
+    prompts = {"exit": "q"}
+    answer_prompt = "#mock run touch %s"
+    # Its "No, and keep going" tells the model so itself.
+    refusal_words = ["Don't do that, keep going though"]
+    kill_detail = None
+    ready_text = "send a message"
+    trust_text = "Do you want to continue?"
+    trust_key = "y"
+    dialog_text = {"permission": "Allow command?"}
+    start_timeout = 60
+    patience = 2
+    double_escape = True
+    resumes = False
+    oneshot_name = "quiet mode"
+    oneshot_ok = ["-q", "say hello"]
+    oneshot_fail = ["-q", "#mock error 400"]
+    # Its quiet mode prints a refused request as its answer ("⚠️  OpenAI
+    # rejected the request...") and exits 0.
+    oneshot_fail_exit = 0
+
+    def setup(self, server):
+        self.home = os.path.join(self.top, "home")
+        os.makedirs(os.path.join(self.home, ".codex"), exist_ok=True)
+        with open(os.path.join(self.home, ".codex", "config.json"), "w") as f:
+            json.dump({"provider": "ollama", "model": "mock-model"}, f)
+        if self.hooks:
+            raise Failure("lisa has no hooks for open-codex")
+
+    def env(self):
+        return {"HOME": self.home,
+                "OLLAMA_BASE_URL": "http://127.0.0.1:%d/v1" % self.port,
+                "PATH": os.path.dirname(self.bin) + ":" + os.environ["PATH"]}
+
+    def cleanup(self):
+        pass
+
+
 class Copilot(Agent):
     """GitHub Copilot CLI 1.0.102 (npm @github/copilot) on the Chat
     Completions mock, offline as its own help gives it: COPILOT_OFFLINE
@@ -578,6 +645,8 @@ class Copilot(Agent):
     its JavaScript on its first start (40 s here) into COPILOT_CACHE_HOME,
     kept in the cache. It asks before any shell command."""
     name = "copilot"
+    proc_base = ("copilot",)
+    proc_deepest = True   # node wrapper -> native (MainThread)
     mock = "mock_chat.py"
     prompts = {"exit": "/exit"}
     answer_prompt = "#mock run touch %s"
@@ -631,6 +700,7 @@ class Pi(Agent):
     tools without asking (no permission dialogs, by design) and retries a
     failed request three times by itself ("Retrying (1/3) in 2s")."""
     name = "pi"
+    proc_base = ("pi",)   # its process.title
     mock = "mock_chat.py"
     prompts = {"tool": "#mock run sleep 6", "exit": "/quit"}
     error_detail = "error"
@@ -679,6 +749,7 @@ class Cline(Agent):
     it updates itself unless told not to (autoUpdateEnabled). A daemon
     of its own (its "hub") outlives the TUI: ended with the home."""
     name = "cline"
+    proc_base = ("cline",)
     mock = "mock_chat.py"
     prompts = {"exit": "/exit"}
     answer_prompt = "#mock run touch %s"

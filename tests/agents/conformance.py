@@ -39,7 +39,7 @@ from scenarios import AgentScenarios
 from side import side_by_side
 from agentdefs import (HERE, LISA, LISAD, Failure, Claude, Codex, Gemini,
                        Qwen, OpenCode, Kilo, Grok, Copilot, Pi, Cline,
-                       Continue)
+                       Continue, OpenCodex)
 
 # lisa runs at its shipped defaults (debounce 1.5 s, grace 10 s): what
 # users get. One option is shorter, one users have too: @lisa-stale
@@ -253,34 +253,10 @@ class Driver(TurnRows, AgentScenarios, AnswerRows, ResumeRows):
             pid = queue.pop(0)
             for child, argv in kids.get(pid, []):
                 base = os.path.basename(argv[0].decode("utf-8", "replace"))
-                if self.a.name == "claude" and base == "claude":
-                    return child
-                # Codex: node wrapper -> native codex; the native one
-                # is the agent a crash takes down.
-                if self.a.name == "codex" and base == "codex":
-                    native = child
-                # Gemini relaunches itself: the inner node does the work.
-                if self.a.name == "gemini" and any(
-                        os.path.basename(a) in (b"gemini", b"gemini.js") for a in argv):
-                    native = child
-                if self.a.name == "qwen" and any(
-                        os.path.basename(a) == b"qwen" for a in argv):
-                    native = child
-                if self.a.name == "grok" and any(
-                        os.path.basename(a) == b"grok" for a in argv):
-                    return child
-                if self.a.name == "opencode" and base == "opencode":
-                    return child
-                # Kilo: node wrapper -> its native child ".kilo".
-                if self.a.name == "kilo" and base == ".kilo":
-                    return child
-                # pi names its node process "pi" (process.title).
-                if self.a.name == "pi" and base == "pi":
-                    return child
-                if self.a.name == "cline" and base == "cline":
-                    return child
-                # Copilot: node wrapper -> native child (MainThread).
-                if self.a.name == "copilot" and base == "copilot":
+                if base in self.a.proc_base or any(
+                        os.path.basename(a) in self.a.proc_arg for a in argv):
+                    if not self.a.proc_deepest:
+                        return child
                     native = child
                 queue.append(child)
         return native
@@ -468,6 +444,8 @@ class Driver(TurnRows, AgentScenarios, AnswerRows, ResumeRows):
             self.cline_middle(pane)
         elif a.name == "continue":
             self.continue_middle(pane)
+        elif a.name == "open-codex":
+            self.open_codex_middle(pane)
         else:
             self.middle(pane)
         self.stall(pane)
@@ -714,9 +692,7 @@ def run_one(name, hk, top, bins, args):
     runtime = os.path.join(sub, "run")
     os.makedirs(runtime, mode=0o700)
     env = clean_env(runtime)
-    cls = {"claude": Claude, "codex": Codex, "gemini": Gemini,
-           "qwen": Qwen, "opencode": OpenCode, "kilo": Kilo, "grok": Grok, "copilot": Copilot,
-           "pi": Pi, "cline": Cline, "continue": Continue}[name]
+    cls = AGENTS[name]
     agent = cls(bins[name][1], bins[name][0], sub, hk == "on")
     server = d = None
     try:
@@ -739,12 +715,16 @@ def run_one(name, hk, top, bins, args):
     return results
 
 
+# Every agent the suite knows, in the order "all" runs them.
+AGENTS = {c.name: c for c in (Claude, Codex, Gemini, Pi, Qwen, OpenCode, Kilo,
+                              Grok, Continue, OpenCodex, Copilot, Cline)}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--agents", default="claude,codex,gemini,pi",
-                    help="of claude, codex, gemini, qwen, opencode, kilo, grok, copilot, pi, "
-                    "cline, continue")
+                    help="of %s; or all" % ", ".join(AGENTS))
     ap.add_argument("--hooks", default="off,on", help="off, on or off,on")
     ap.add_argument("--versions", default=os.environ.get("AGENT_VERSIONS") or "pinned")
     ap.add_argument("--only", help="regex on the step name (interactive, answers, "
@@ -757,7 +737,10 @@ def main():
     for b in (LISA, LISAD):
         if not os.access(b, os.X_OK):
             raise SystemExit("conformance: %s not built (make)" % b)
-    names = args.agents.split(",")
+    names = list(AGENTS) if args.agents == "all" else args.agents.split(",")
+    if set(names) - set(AGENTS):
+        raise SystemExit("conformance: no such agent: %s" %
+                         ", ".join(sorted(set(names) - set(AGENTS))))
     bins = install(args.versions, names)
     t_start = time.time()
     print("conformance: lisa at %s" % SETTINGS, flush=True)
@@ -765,9 +748,10 @@ def main():
     top = tempfile.mkdtemp(prefix="lisa-conf.")
     os.chmod(top, 0o700)
     runs = [(name, hk) for name in names for hk in args.hooks.split(",")
-            # (lisa has no Gemini, pi, Cline, Grok or Continue hooks)
-            if not (name in ("gemini", "pi", "cline", "grok", "continue") and
-                    hk == "on")]
+            # (lisa has no Gemini, pi, Cline, Grok, Continue or open-codex
+            # hooks)
+            if not (name in ("gemini", "pi", "cline", "grok", "continue",
+                             "open-codex") and hk == "on")]
     try:
         if args.jobs <= 1:
             for name, hk in runs:

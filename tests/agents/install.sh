@@ -4,15 +4,16 @@
 #
 #   sh tests/agents/install.sh [pinned|latest] [claude] [codex] [gemini] [qwen]
 #       [opencode] [kilo] [grok] [copilot] [pi] [cline] [continue]
+#       [open-codex]
 #
 # pinned (default): the versions below, installed once and kept.
 # (qwen only when named: 0.15.10 is the newest that runs on node 20;
 # opencode only when named: a minute of CPU for each start; copilot only
 # when named: a 200 MB download; cline only when named: 430 MB; kilo
 # only when named: 290 MB, and 7.8.1 has no linux-x64 package; continue
-# only when named: its command is "cn".) pi
-# needs node 22: npm's "node" package is installed into its prefix too,
-# whose .bin the conformance puts first on the agent's PATH.
+# only when named: its command is "cn"; open-codex only when named.) pi
+# and open-codex need node 22: npm's "node" package is installed into the
+# prefix too, whose .bin the conformance puts first on the agent's PATH.
 # latest: the newest published versions, checked against the registry on
 # every run - how a maintainer learns that an agent changed.
 # Cache: $LISA_AGENTS_CACHE, default ${XDG_CACHE_HOME:-$HOME/.cache}/lisa-agents.
@@ -30,14 +31,16 @@ grok @vibe-kit/grok-cli 0.0.34
 copilot @github/copilot 1.0.102
 pi @earendil-works/pi-coding-agent 1.6.0
 cline cline 3.0.65
-continue @continuedev/cli 1.5.47 cn"
+continue @continuedev/cli 1.5.47 cn
+open-codex open-codex 0.1.31"
 
 mode=pinned
 want=
 for a in "$@"; do
 	case "$a" in
 	pinned|latest) mode=$a ;;
-	claude|codex|gemini|qwen|opencode|kilo|grok|copilot|pi|cline|continue)
+	claude|codex|gemini|qwen|opencode|kilo|grok|copilot|pi|cline|continue|\
+	open-codex)
 		want="$want $a" ;;
 	*) echo "install.sh: unknown argument: $a" >&2; exit 2 ;;
 	esac
@@ -82,7 +85,7 @@ for name in $want; do
 		# in place.
 		# pi 1.6.0 needs node >= 22.19: npm's node@22 beside it.
 		extra=
-		[ $name = pi ] && extra=node@22
+		case $name in pi|open-codex) extra=node@22 ;; esac
 		if ! npm install --prefix "$prefix" --save-exact --no-fund \
 		    --no-audit --loglevel=error "$pkg@$ver" $extra >&2; then
 			if ! npm view "$pkg" version >/dev/null 2>&1; then

@@ -12,8 +12,9 @@ newest typed user message (text in <...> blocks is the agent's own):
 
     #mock slow S        stream text chunks for about S seconds
     #mock run CMD       call the shell tool with CMD (run_shell_command, or
-                        bash, run_commands or Bash when the request offers
-                        that: OpenCode, pi, Cline, Continue)
+                        bash, run_commands, Bash or shell when the request
+                        offers that: OpenCode, pi, Cline, Continue,
+                        open-codex)
     #mock ask Q         ask Q with two options (ask_question: Cline;
                         AskQuestion: Continue)
     #mock error STATUS  answer with HTTP STATUS
@@ -144,11 +145,13 @@ class Chat(Handler):
             # Qwen Code's shell tool, OpenCode's (and pi's), Cline's,
             # Continue's.
             tool = next((n for n in ("run_shell_command", "bash", "run_commands",
-                                     "Bash")
+                                     "Bash", "shell")
                          if n in names), "run_shell_command")
             args = {"command": arg or "true", "description": "the mock command"}
             if tool == "run_commands":
                 args = {"commands": [arg or "true"]}
+            elif tool == "shell":	# open-codex's: an argv
+                args = {"command": ["bash", "-lc", arg or "true"]}
             self.call(tool, args)
         elif verb == "ask":
             # A question with options, where the agent has a tool for it

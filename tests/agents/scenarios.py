@@ -31,7 +31,8 @@ class AgentScenarios:
             return
         if row:
             self.expect(row, pane, t0, "waiting_input", "trust")
-        self.answer_dialog(pane, self.a.trust_text)
+        self.answer_dialog(pane, self.a.trust_text,
+                           key=getattr(self.a, "trust_key", "Enter"))
 
     def gemini_limit(self, pane):
         """The API's daily quota (#mock limit: 429 RESOURCE_EXHAUSTED with a
@@ -230,6 +231,27 @@ class AgentScenarios:
         self.wait_turn(pane, 60)
         self.expect("question done", pane, self.mock_done("after_tool", t),
                     "waiting_input", "prompt")
+
+    def open_codex_middle(self, pane):
+        """open-codex asks before a shell command (y allows, Escape
+        stops), and retries a failing API by itself under its
+        "Thinking..." (no retry shown), then says so over its input box,
+        a 429 as a rate limit."""
+        self.then_escape(pane, "#mock run touch lisa-perm", "tool permission",
+                         "waiting_input", "permission", "permission denied")
+        t = self.type(pane, "#mock run sleep 6")
+        self.expect("tool permission (2)", pane, t, "waiting_input", "permission", 60)
+        t = self.answer_dialog(pane, "Allow command?", key="y")
+        self.expect("running a tool", pane, t, "in_progress")
+        self.wait_turn(pane, 60)
+        self.expect("tool done", pane, self.mock_done("after_tool", t),
+                    "waiting_input", "prompt")
+        self.limit(pane)
+        t = self.type(pane, "#mock error 500")
+        self.expect("API error retried", pane, t, "in_progress", "generating")
+        self.wait_turn(pane, 60)
+        self.expect("API error final", pane, self.mock_done("error", t),
+                    "waiting_input", "error")
 
     def copilot_middle(self, pane):
         """Copilot asks before every shell command, and retries a failing
