@@ -344,6 +344,7 @@ AGENT_VERSIONS ?= pinned
 REPORT ?=
 test-agents: all
 	@python3 tests/agents/conformance.py --versions $(AGENT_VERSIONS) \
+	    $(if $(AGENTS),--agents $(AGENTS)) \
 	    $(if $(AGENT_JOBS),--jobs $(AGENT_JOBS)) \
 	    $(if $(REPORT),--report $(REPORT))
 
