@@ -236,10 +236,11 @@ const struct builtin agent_builtins[] = {
 			/*
 			 * Its retry's line stays, over the turn's own "● ..."
 			 * (its prompt): retrying only right over that and the
-			 * busy row (its stream is paused by then: a spinner).
+			 * busy row, a blank line between or not (its stream is
+			 * paused by then: a spinner).
 			 */
 			[4] = "^Retrying request \\([0-9]+/[0-9]+\\)[^\n]*\n"
-			    "\xe2\x97\x8f [^\n]*(\n  [^\n]*){0,3}\n[^\n]*"
+			    "\xe2\x97\x8f [^\n]*(\n(  [^\n]*)?){0,3}\n[^\n]*"
 			    "esc to interrupt \\)",
 			[6] = "^Error: [^\n]*(\n *)+\xe2\x95\xad",
 			[7] = "Interrupted by user - Press enter to continue",

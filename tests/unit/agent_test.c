@@ -264,6 +264,10 @@ static const struct screen_case screens[] = {
 	{ "continue", "Retrying request (2/9). Error: 500 mock error 500\n"
 	  "\xe2\x97\x8f #mock error 500\n \xe2\xa3\xbf  ( 30s \xe2\x80\xa2 "
 	  "esc to interrupt )\n", SCREEN_RETRYING|SCREEN_BUSY },
+	/* as the real one draws it too: a blank line over its busy row */
+	{ "continue", "Retrying request (4/9). Error: 500 mock error 500\n"
+	  "\xe2\x97\x8f #mock error 500\n\n \xe2\xa0\x90\xe2\xa1\x80  ( 28s "
+	  "\xe2\x80\xa2 esc to interrupt )\n", SCREEN_RETRYING|SCREEN_BUSY },
 	{ "continue", "Retrying request (8/9). Error: 500 mock error 500\n"
 	  "\xe2\x97\x8f #mock error 500\nError: 500 mock error 500\n"
 	  "\xe2\x97\x8f hi\n \xe2\xa3\xbf  ( 3s \xe2\x80\xa2 "
