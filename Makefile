@@ -291,7 +291,7 @@ check-opt:
 # Every shell script lisa ships or runs its tests with is plain POSIX sh.
 SH_SCRIPTS = lisa.tmux plugin/demo.sh plugin/install-deps.sh bench/run.sh \
 	.ci/tmux-debian.sh .ci/macos-cross.sh .ci/musl.sh tests/run.sh \
-	tests/integration/lib.sh tests/layout.sh
+	tests/integration/lib.sh tests/layout.sh tests/agents/install.sh
 lint-sh:
 	@shellcheck -s sh -S warning $(SH_SCRIPTS) && \
 	    echo "shellcheck -s sh: $(words $(SH_SCRIPTS)) scripts, no warning"

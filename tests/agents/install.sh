@@ -11,9 +11,10 @@
 # opencode only when named: a minute of CPU for each start; copilot only
 # when named: a 200 MB download; cline only when named: 430 MB; kilo
 # only when named: 290 MB, and 7.8.1 has no linux-x64 package; continue
-# only when named: its command is "cn"; open-codex only when named.) pi
-# and open-codex need node 22: npm's "node" package is installed into the
-# prefix too, whose .bin the conformance puts first on the agent's PATH.
+# only when named: its command is "cn"; open-codex only when named.) An
+# agent whose package asks for a newer node than the machine's (pi,
+# open-codex: 22) gets npm's "node" package of that major in its prefix
+# too, whose .bin the conformance puts first on the agent's PATH.
 # latest: the newest published versions, checked against the registry on
 # every run - how a maintainer learns that an agent changed.
 # Cache: $LISA_AGENTS_CACHE, default ${XDG_CACHE_HOME:-$HOME/.cache}/lisa-agents.
@@ -67,11 +68,12 @@ installed() {	# prefix package
 }
 
 for name in $want; do
+	# shellcheck disable=SC2046	# (its words: name, package, version)
 	set -- $(printf '%s\n' "$PINS" | grep "^$name ")
 	pkg=$2 ver=$3 cmd=${4:-$name}
 	prefix=$cache/$mode/$name
 	bin=$prefix/node_modules/.bin/$cmd
-	if [ $mode = latest ]; then
+	if [ "$mode" = latest ]; then
 		ver=$(npm view "$pkg" version 2>/dev/null) || {
 			echo "install.sh: npm registry not reachable" \
 			    "(npm view $pkg failed)" >&2
@@ -83,11 +85,15 @@ for name in $want; do
 		mkdir -p "$prefix"
 		# Install scripts must run: Claude Code's puts its native binary
 		# in place.
-		# pi 1.6.0 needs node >= 22.19: npm's node@22 beside it.
+		# A newer node than the machine's where the package asks for
+		# one (pi 1.6.0: >= 22.19, open-codex, Qwen Code 0.24): npm's
+		# node@N beside it, first on its PATH (the conformance's).
 		extra=
-		case $name in pi|open-codex) extra=node@22 ;; esac
+		need=$(npm view "$pkg@$ver" engines.node 2>/dev/null |
+		    sed -n 's/^[^0-9]*\([0-9][0-9]*\).*/\1/p' | head -n 1)
+		[ -n "$need" ] && [ "$need" -gt "$major" ] && extra=node@$need
 		if ! npm install --prefix "$prefix" --save-exact --no-fund \
-		    --no-audit --loglevel=error "$pkg@$ver" $extra >&2; then
+		    --no-audit --loglevel=error "$pkg@$ver" ${extra:+"$extra"} >&2; then
 			if ! npm view "$pkg" version >/dev/null 2>&1; then
 				echo "install.sh: npm registry not reachable" >&2
 				exit 3
