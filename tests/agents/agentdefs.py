@@ -63,6 +63,8 @@ class Agent:
     proc_base = ()
     proc_arg = ()
     proc_deepest = False
+    # A run much longer than the others: started first side by side.
+    long_run = False
 
     def __init__(self, binary, version, top, hooks):
         self.bin = binary
@@ -549,6 +551,7 @@ class Continue(Agent):
     error over its input box."""
     name = "continue"
     proc_arg = (b"cn", b"cn.js")   # node running its cn.js
+    long_run = True   # its retries: two minutes, twice
     command = "cn"
     mock = "mock_chat.py"
     prompts = {"exit": "/exit", "permission": "#mock run touch lisa-perm",

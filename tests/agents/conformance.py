@@ -759,7 +759,8 @@ def main():
         else:
             results = side_by_side(runs, args.jobs, top,
                                    lambda n, hk: run_one(n, hk, top, bins, args),
-                                   lambda n: bins[n][0])
+                                   lambda n: bins[n][0],
+                                   {n for n in names if AGENTS[n].long_run})
     finally:
         if not args.keep:
             shutil.rmtree(top, ignore_errors=True)

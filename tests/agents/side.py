@@ -12,11 +12,12 @@ import time
 import traceback
 
 
-def side_by_side(runs, jobs, top, run_one, version):
+def side_by_side(runs, jobs, top, run_one, version, first=()):
     """RUNS ((agent, hooks) pairs), JOBS at a time, each run_one(agent,
     hooks) in a process of its own (its own server, helper, mock and
     directories already); each one's lines printed together when it ends,
-    in the order they end. Their rows, in the order of RUNS."""
+    in the order they end. Their rows, in the order of RUNS. The agents
+    in FIRST (the longest runs) start before all others."""
     # Started hooks-major (every agent without hooks, then with), an
     # agent of one run (Gemini's, lisa has no hooks for it) last: on two
     # at a time each agent's two runs go apart, and the last comes when
@@ -26,7 +27,10 @@ def side_by_side(runs, jobs, top, run_one, version):
     # 237 s and missed its resume's typing once.
     many = {n for n, _ in runs if sum(1 for m, _ in runs if m == n) > 1}
     order = {hk: i for i, hk in enumerate(dict.fromkeys(hk for _, hk in runs))}
-    pending = sorted(runs, key=lambda r: (r[0] not in many, order[r[1]]))
+    # Continue's run (354 s, its own two-minute retries twice), started
+    # last of twelve three at a time, ran 3 minutes alone at the end.
+    pending = sorted(runs, key=lambda r: (r[0] not in first,
+                                          r[0] not in many, order[r[1]]))
     rows_of, running = {}, {}
     while pending or running:
         while pending and len(running) < jobs:
