@@ -124,18 +124,10 @@ class AgentScenarios:
         """OpenCode asks before a shell command (permission "ask"), and
         retries a failing API by itself, a 429 after the wait it was told:
         working (retrying) until the user interrupts."""
-        self.then_escape(pane, "#mock run touch lisa-perm", "tool permission",
-                         "waiting_input", "permission", "permission denied")
-        t = self.type(pane, "#mock run sleep 6")
-        self.expect("tool permission (2)", pane, t, "waiting_input", "permission", 60)
         # Its hook says permission before the dialog is drawn, and a key
         # that comes first is lost: Enter once the dialog shows, again
         # while it stays (as a person would).
-        t = self.answer_dialog(pane, "Allow once")
-        self.expect("running a tool", pane, t, "in_progress", "tool")
-        self.wait_turn(pane, 60)
-        self.expect("tool done", pane, self.mock_done("after_tool", t),
-                    "waiting_input", "prompt")
+        self.tool_rows(pane, "Allow once", detail="tool")
         self.then_escape(pane, "#mock error 500", "API error retried",
                          "in_progress", "retrying", "interrupt (retrying)")
         self.then_escape(pane, "#mock limit 30 please", "rate limit (waited out)",
@@ -143,6 +135,20 @@ class AgentScenarios:
         # Its tokens are in its SQLite database alone: lisa's plugin tells.
         if self.a.hooks:
             self.context(pane)
+
+    def tool_rows(self, pane, text, key="Enter", detail=None):
+        """A shell command's dialog refused with Escape, then another's
+        (TEXT on its screen) allowed with KEY: its tool runs (DETAIL) and
+        its turn ends at the prompt."""
+        self.then_escape(pane, "#mock run touch lisa-perm", "tool permission",
+                         "waiting_input", "permission", "permission denied")
+        t = self.type(pane, "#mock run sleep 6")
+        self.expect("tool permission (2)", pane, t, "waiting_input", "permission", 60)
+        t = self.answer_dialog(pane, text, key=key)
+        self.expect("running a tool", pane, t, "in_progress", detail)
+        self.wait_turn(pane, 60)
+        self.expect("tool done", pane, self.mock_done("after_tool", t),
+                    "waiting_input", "prompt")
 
     def answer_dialog(self, pane, text, key="Enter", seconds=60):
         """KEY once TEXT is on the screen, again while it stays; when the
@@ -169,15 +175,7 @@ class AgentScenarios:
         """Grok asks before a shell command (arrows and Enter pick), and
         ends a failed turn with its error over its input box (a 429 after
         two retries of its own)."""
-        self.then_escape(pane, "#mock run touch lisa-perm", "tool permission",
-                         "waiting_input", "permission", "permission denied")
-        t = self.type(pane, "#mock run sleep 6")
-        self.expect("tool permission (2)", pane, t, "waiting_input", "permission", 60)
-        t = self.answer_dialog(pane, "Do you want to proceed with this operation")
-        self.expect("running a tool", pane, t, "in_progress")
-        self.wait_turn(pane, 60)
-        self.expect("tool done", pane, self.mock_done("after_tool", t),
-                    "waiting_input", "prompt")
+        self.tool_rows(pane, "Do you want to proceed with this operation")
         self.limit(pane)
         t = self.type(pane, "#mock error 500")
         self.wait_turn(pane, 60)
@@ -190,15 +188,7 @@ class AgentScenarios:
         turns over both. It retries a failing API ten times (about two
         minutes: "Retrying request (1/9)"), then ends the turn with the
         error over its input box, a 429 too."""
-        self.then_escape(pane, "#mock run touch lisa-perm", "tool permission",
-                         "waiting_input", "permission", "permission denied")
-        t = self.type(pane, "#mock run sleep 6")
-        self.expect("tool permission (2)", pane, t, "waiting_input", "permission", 60)
-        t = self.answer_dialog(pane, "Would you like to continue?")
-        self.expect("running a tool", pane, t, "in_progress")
-        self.wait_turn(pane, 60)
-        self.expect("tool done", pane, self.mock_done("after_tool", t),
-                    "waiting_input", "prompt")
+        self.tool_rows(pane, "Would you like to continue?")
         self.continue_question(pane)
         self.limit(pane)
         t = self.type(pane, "#mock error 500")
@@ -237,15 +227,7 @@ class AgentScenarios:
         stops), and retries a failing API by itself under its
         "Thinking..." (no retry shown), then says so over its input box,
         a 429 as a rate limit."""
-        self.then_escape(pane, "#mock run touch lisa-perm", "tool permission",
-                         "waiting_input", "permission", "permission denied")
-        t = self.type(pane, "#mock run sleep 6")
-        self.expect("tool permission (2)", pane, t, "waiting_input", "permission", 60)
-        t = self.answer_dialog(pane, "Allow command?", key="y")
-        self.expect("running a tool", pane, t, "in_progress")
-        self.wait_turn(pane, 60)
-        self.expect("tool done", pane, self.mock_done("after_tool", t),
-                    "waiting_input", "prompt")
+        self.tool_rows(pane, "Allow command?", key="y")
         self.limit(pane)
         t = self.type(pane, "#mock error 500")
         self.expect("API error retried", pane, t, "in_progress", "generating")
@@ -256,15 +238,7 @@ class AgentScenarios:
     def copilot_middle(self, pane):
         """Copilot asks before every shell command, and retries a failing
         API 5 times ("Retrying...") before it gives up at its prompt."""
-        self.then_escape(pane, "#mock run touch lisa-perm", "tool permission",
-                         "waiting_input", "permission", "permission denied")
-        t = self.type(pane, "#mock run sleep 6")
-        self.expect("tool permission (2)", pane, t, "waiting_input", "permission", 60)
-        t = self.answer_dialog(pane, "Do you want to run this command")
-        self.expect("running a tool", pane, t, "in_progress")
-        self.wait_turn(pane, 60)
-        self.expect("tool done", pane, self.mock_done("after_tool", t),
-                    "waiting_input", "prompt")
+        self.tool_rows(pane, "Do you want to run this command")
         t = self.type(pane, "#mock error 500")
         self.expect_seen("API error retried", pane, t, "in_progress", 30, "retrying")
         self.wait_turn(pane, 60)
@@ -293,15 +267,7 @@ class AgentScenarios:
         questions with a tool of its own; its spinner turns over both. It
         retries a failing API silently (about a minute) under its
         "Thinking..." row, then writes the error at its prompt."""
-        self.then_escape(pane, "#mock run touch lisa-perm", "tool permission",
-                         "waiting_input", "permission", "permission denied")
-        t = self.type(pane, "#mock run sleep 6")
-        self.expect("tool permission (2)", pane, t, "waiting_input", "permission", 60)
-        t = self.answer_dialog(pane, "Approve tool call?", key="y")
-        self.expect("running a tool", pane, t, "in_progress")
-        self.wait_turn(pane, 60)
-        self.expect("tool done", pane, self.mock_done("after_tool", t),
-                    "waiting_input", "prompt")
+        self.tool_rows(pane, "Approve tool call?", key="y")
         self.then_escape(pane, "#mock ask Which option?", "question",
                          "waiting_input", "question", "question dismissed")
         t = self.type(pane, "#mock error 500")
