@@ -73,6 +73,8 @@ watch_agent_gone(struct pane *p)
 
 	w->agent_alive = 0;
 	w->agent_gone_at = time_mono_ms();
+	/* (with its busy row left on the screen: it did not end well) */
+	w->agent_gone_busy = w->classified && w->res.state == ST_IN_PROGRESS;
 	watch_unwatch_agent(w);
 	agentfiles_agent_gone(p);
 	watch_shell_words(p, w->tail, w->tail_len);

@@ -84,6 +84,7 @@ watch_new(struct pane *p)
 	osc_init(&w->osc);
 	w->agent_pidfd = -1;
 	w->agent_exit_status = w->agent_exit_signal = -1;
+	w->agent_gone_busy = 0;
 	w->osc133_exit = -1;
 	w->screen_signal = w->shell_signal = -1;
 	w->watch_since = time_mono_ms();
@@ -540,6 +541,7 @@ watch_input(struct pane *p, struct cls_input *in)
 	in->agent_since = w->agent_since;
 	in->agent_exit_status = w->agent_exit_status;
 	in->agent_exit_signal = w->agent_exit_signal;
+	in->agent_gone_busy = w->agent_gone_busy;
 	in->children = w->children;
 	in->background = w->bg.n;
 	in->background_ended_at = w->bg_ended_at;

@@ -38,6 +38,7 @@ struct watch {
 	int			 agent_exit_status;
 	int			 agent_exit_signal;
 	uint64_t		 agent_gone_at;
+	int			 agent_gone_busy; /* shown working as it went */
 	int			 killed_by;	/* KILLED_*, for ... */
 	pid_t			 killed_pid;	/* ... this pane process */
 	pid_t			 killed_agent;	/* ... and this agent */

@@ -590,8 +590,14 @@ classify(const struct cls_input *in, struct cls_result *r)
 		else if (in->title == TITLE_BUSY || in->codex == CX_WORKING ||
 		    (in->session_stale && in->session == SS_BUSY) ||
 		    in->hook == HK_PROMPT || in->hook == HK_PRE_TOOL ||
-		    in->hook == HK_POST_TOOL)
-			/* Its last word was "working": it did not end well. */
+		    in->hook == HK_POST_TOOL ||
+		    (in->agent_gone_busy && (in->screen & SCREEN_BUSY)))
+			/*
+			 * Its last word was "working": it did not end well. A
+			 * busy row still drawn after it went (read once it had:
+			 * watch.c) is that word when nothing else says it
+			 * (Qwen's wrapper's exit 1, reaped by the shell first).
+			 */
 			set(r, ST_CRASHED, "unknown", "agent_gone_while_busy");
 		else
 			set(r, ST_COMPLETED, "agent exited", "agent_exited");

@@ -94,6 +94,7 @@ struct cls_input {
 	uint64_t	agent_since;	/* when we first saw it */
 	int		agent_exit_status;	/* -1 unknown */
 	int		agent_exit_signal;	/* -1 unknown */
+	int		agent_gone_busy;	/* shown working as it went */
 	int		children;	/* live tool processes under it */
 	int		background;	/* tasks it left running (transcript) */
 	uint64_t	background_ended_at;	/* the last of them ended */

@@ -1,6 +1,8 @@
 # Pane exits, learned push-style: dead with status or signal at once, or
 # dropped as "closed" when tmux does not keep the pane.
 
+. "$ROOT/tests/integration/agents.sh"
+
 dead_with() {
 	[ "$(pane_field "$1" dead)" = true ] &&
 	    [ "$(pane_field "$1" "$2")" = "$3" ]
@@ -290,5 +292,47 @@ test_agent_ended_with_a_dead_tmux_is_not_a_crash() {
 	    fail "no end heard with tmux: $(cat "$TESTDIR/after.jsonl")"
 	grep -q '"to":"crashed"' "$TESTDIR/after.jsonl" &&
 	    fail "crashed with tmux: $(grep crashed "$TESTDIR/after.jsonl")"
+	return 0
+}
+
+# Qwen Code's node wrapper runs the agent as its child and, when that
+# child is killed, exits 1 without a word: the status to read is the
+# wrapper's, and the pane's shell reaps it at once. A helper that reads it
+# too late (a loaded machine; here made certain with the pidfd route off)
+# has no status, no "Killed" and no goodbye: that it was shown working as
+# it went says it did not end well. The same wrapper quit at its prompt
+# has ended.
+test_wrapped_agent_killed_while_busy_unread_status() {
+	mkdir -p "$TESTDIR/bin"
+	cat >"$TESTDIR/bin/qwen" <<PY
+#!/usr/bin/python3
+import subprocess, sys
+sys.exit(1 if subprocess.call(["$FAKE/qwen"]) else 0)
+PY
+	chmod +x "$TESTDIR/bin/qwen"
+	LISAD_NO_PIDFD=1 setup_agents
+	T new-window -d -t main:1 "bash --norc"
+	p=$(T display -p -t main:1 '#{pane_id}')
+	for end in quit kill; do
+		T send-keys -t "$p" "$TESTDIR/bin/qwen" Enter
+		expect "$p" waiting_input prompt
+		if [ $end = quit ]; then
+			T send-keys -t "$p" /quit Enter
+			expect "$p" completed
+			continue
+		fi
+		T send-keys -t "$p" 'work 60' Enter
+		busy_row() { T capture-pane -p -t "$p" | grep -q 'esc to cancel'; }
+		until_ms 5000 busy_row || fail "no busy row"
+		expect "$p" in_progress
+		wrapper=$(pgrep -P "$(T display -p -t "$p" '#{pane_pid}')")
+		kill -9 "$(pgrep -P "$wrapper")"
+		expect "$p" crashed
+		# (no pidfd: its end is learned from the process tree, unread)
+		helper_said "pane $p: agent gone from the tree" ||
+		    fail "its end was heard: the test did not test ($(L status "$p"))"
+		L wait "$p" --until completed --timeout 2 >/dev/null &&
+		    fail "completed after the kill: $(L status "$p")"
+	done
 	return 0
 }
