@@ -23,7 +23,7 @@
 set -u
 
 PINS="claude @anthropic-ai/claude-code 2.1.332
-codex @openai/codex 0.169.0
+codex @openai/codex 0.171.0
 gemini @google/gemini-cli 0.61.0
 qwen @qwen-code/qwen-code 0.15.10
 opencode opencode-ai 1.18.33
