@@ -96,15 +96,22 @@ const struct builtin agent_builtins[] = {
 	},
 	{
 		/*
-		 * Qwen Code 0.15.10 (a fork of Gemini CLI): its title never
-		 * changes ("Qwen - <dir>"), so its screen tells. Its input
-		 * box is drawn while it works too: the spinner row ("esc to
+		 * Qwen Code (a fork of Gemini CLI). 0.15.10's title never
+		 * changes ("Qwen - <dir>"), so its screen tells; 0.24.4's
+		 * has a mark before it while it answers (◐) and while a
+		 * dialog waits (✳), none at rest (that title is no state:
+		 * 0.15.10's says the same whatever it does). Its input box is
+		 * drawn while it works too: the spinner row ("esc to
 		 * cancel)") says busy; the permission dialog's spinner stands
-		 * still, so the pane settles and is read.
+		 * still, so the pane settles and is read. 0.24.4 starts as
+		 * "node .../qwen", which runs "node .../qwen-code/cli.js"
+		 * twice over: its own, not tools.
 		 */
 		.name = "qwen",
 		.comm = { "qwen" },
-		.argv = { "qwen" },
+		.argv = { "qwen", "qwen-code/cli.js" },
+		.title_busy = "^\xe2\x97\x90",			/* ◐ */
+		.title_waiting = "^\xe2\x9c\xb3",		/* ✳ */
 		.screen = {
 			[0] = "Allow execution of|Yes, allow once|Waiting for "
 			    "user confirmation",

@@ -449,9 +449,28 @@ base_name(const char *s)
 }
 
 /*
+ * Whether argument ARG names NAME: its basename, or, for a NAME with a
+ * '/' ("qwen-code/cli.js": a script too common a name alone), the end of
+ * its path.
+ */
+static int
+agent_arg_is(const char *arg, const char *name)
+{
+	size_t	alen, nlen;
+
+	if (strchr(name, '/') == NULL)
+		return (strcmp(base_name(arg), name) == 0);
+	alen = strlen(arg);
+	nlen = strlen(name);
+	if (alen < nlen || strcmp(arg + alen - nlen, name) != 0)
+		return (0);
+	return (alen == nlen || arg[alen - nlen - 1] == '/');
+}
+
+/*
  * Which agent, if any, is this process: by its name, or (for agents that
- * run under an interpreter, like node) by a basename among its first
- * arguments.
+ * run under an interpreter, like node) by a basename (or a path's end)
+ * among its first arguments.
  */
 const struct agent_profile *
 agent_match(const char *comm, char **argv, int argc)
@@ -468,8 +487,8 @@ agent_match(const char *comm, char **argv, int argc)
 		for (i = 0; i < nprofiles; i++) {
 			for (j = 0; j < AGENT_MAX_NAMES &&
 			    profiles[i]->argv[j] != NULL; j++) {
-				if (strcmp(base_name(argv[k]),
-				    profiles[i]->argv[j]) == 0)
+				if (agent_arg_is(argv[k],
+				    profiles[i]->argv[j]))
 					return (profiles[i]);
 			}
 		}
@@ -489,7 +508,7 @@ agent_argv_word(const struct agent_profile *p, char **argv, int argc)
 	for (k = 0; k < argc && k < 4; k++) {
 		for (j = 0; j < AGENT_MAX_NAMES; j++) {
 			if ((p->argv[j] != NULL &&
-			    strcmp(base_name(argv[k]), p->argv[j]) == 0) ||
+			    agent_arg_is(argv[k], p->argv[j])) ||
 			    (p->comm[j] != NULL &&
 			    strcmp(base_name(argv[k]), p->comm[j]) == 0))
 				return (k);

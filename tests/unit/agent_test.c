@@ -32,6 +32,10 @@ test_match(void **state)
 		    "/x/bundle/gemini.js" };
 	char	*node_qwen[] = { "/usr/bin/node", "--max-old-space-size=12052",
 		    "/x/node_modules/.bin/qwen" };
+	/* Qwen 0.24.4's own children: its cli.js, named by its path's end. */
+	char	*node_qwen_cli[] = { "/x/node/bin/node", "--expose-gc",
+		    "/x/node_modules/@qwen-code/qwen-code/cli.js" };
+	char	*node_other_cli[] = { "node", "/x/not-qwen-code/cli.js" };
 	char	*node_other[] = { "node", "server.js" };
 	/* Copilot CLI: its wrapper, and its native child named MainThread. */
 	char	*node_copilot[] = { "node",
@@ -55,6 +59,9 @@ test_match(void **state)
 	assert_string_equal(agent_match("node", node_gemini, 3)->name,
 	    "gemini");
 	assert_string_equal(agent_match("node", node_qwen, 3)->name, "qwen");
+	assert_string_equal(agent_match("node", node_qwen_cli, 3)->name,
+	    "qwen");
+	assert_null(agent_match("node", node_other_cli, 2));
 	assert_null(agent_match("node", node_other, 2));
 	assert_null(agent_match("bash", none, 0));
 	assert_string_equal(agent_match("node", node_copilot, 2)->name,
