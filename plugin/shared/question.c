@@ -252,6 +252,33 @@ question_claude_old(struct qline *lines, int qi, struct question *q)
 }
 
 /*
+ * Qwen Code 0.24's auto mode, when it hands a call over to the user, says
+ * why over the command ("⚠ Auto Mode couldn't classify this action (…).
+ * Review it manually. Switching to Default Mode is recommended if you
+ * want to continue without the classifier.", wrapped): the first line
+ * after that notice, or FROM if there is none (or no end to it before TO).
+ */
+static int
+question_notice(const struct qline *lines, int from, int to)
+{
+	const char	*end;
+	size_t		 n;
+	int		 i;
+
+	if (lines[from].n < 4 || memcmp(lines[from].s, "\xe2\x9a\xa0 ", 4) != 0)
+		return (from);
+	end = question_find(lines[from].s, lines[from].n,
+	    "couldn't classify") != NULL ? "classifier." : "manually.";
+	n = strlen(end);
+	for (i = from; i < to; i++) {
+		if (lines[i].n >= n &&
+		    memcmp(lines[i].s + lines[i].n - n, end, n) == 0)
+			return (i + 1);
+	}
+	return (from);
+}
+
+/*
  * Gemini CLI's and Qwen Code's dialog: "? TOOL  WHAT" heads it (Qwen:
  * "?  Shell touch x (why) ←"), what it would run below it, in a box of
  * its own (Gemini) or not (Qwen), then the question.
@@ -289,7 +316,8 @@ question_gemini(struct qline *lines, int qi, struct question *q)
 			;
 		question_subject(q, lines, from + 1, to - 1, 0);
 	} else if (from < qi)
-		question_subject(q, lines, from, qi - 1, 0);
+		question_subject(q, lines, question_notice(lines, from, qi),
+		    qi - 1, 0);
 	if (q->subject_lines == 0) {
 		sp += n + strspn(l->s + sp + n, " ");
 		question_subject(q, lines, top, top, sp < l->n ? sp : l->n);
