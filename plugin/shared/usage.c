@@ -211,6 +211,25 @@ static const struct usage_shape usage_qwen = {
 	"candidatesTokenCount", "thoughtsTokenCount", 0, USAGE_QWEN_WINDOW
 };
 
+/*
+ * Qwen Code's window for a model it does not know, by the version each
+ * record names: 131072 up to 0.15.10, 200000 from 0.21.2 on (the next
+ * published; 0.24.4 too). No version: the old one.
+ */
+static long long
+usage_qwen_window(struct json_doc *d)
+{
+	char	*version = json_get_str(d, 0, "version");
+	long	 major = 0, minor = 0;
+	int	 new;
+
+	if (version != NULL)
+		sscanf(version, "%ld.%ld", &major, &minor);
+	free(version);
+	new = major > 0 || minor >= 21;
+	return (new ? USAGE_QWEN_WINDOW_NEW : USAGE_QWEN_WINDOW);
+}
+
 static int
 usage_shaped_line(struct usage *u, const struct usage_shape *sh,
     const char *line, size_t len)
@@ -251,6 +270,8 @@ usage_shaped_line(struct usage *u, const struct usage_shape *sh,
 		snprintf(u->model, sizeof u->model, "%s", model);
 	u->context = in;	/* the prompt: what "context left" divides */
 	u->fallback = sh->fallback;
+	if (sh->fallback == USAGE_QWEN_WINDOW)
+		u->fallback = usage_qwen_window(d);
 	rc = 1;
 out:
 	free(type);
@@ -312,7 +333,7 @@ usage_gemini_line(struct usage *u, const char *line, size_t len)
 /*
  * One line of Qwen Code's chat log ($QWEN_RUNTIME_DIR, $QWEN_HOME or
  * ~/.qwen, then projects/<cwd, every non-alphanumeric byte a '-'>/chats/
- * <session>.jsonl; 0.15.10): an "assistant" record's usageMetadata in
+ * <session>.jsonl; 0.15.10, 0.24.4): an "assistant" record's usageMetadata in
  * Gemini's names, one record per message (uuid). Same returns.
  */
 int

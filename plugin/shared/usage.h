@@ -12,7 +12,8 @@
 #define USAGE_CLAUDE_WINDOW_1M	1000000LL	/* its long-context one */
 #define USAGE_GEMINI_WINDOW	1048576LL	/* Gemini CLI's default limit */
 #define USAGE_QWEN_WINDOW	131072LL	/* Qwen Code's, for a model it
-						   does not know */
+						   does not know (0.15) */
+#define USAGE_QWEN_WINDOW_NEW	200000LL	/* ... since 0.21 */
 #define USAGE_NO_WINDOW		-1LL		/* fallback: none, if not known */
 
 enum usage_part { USAGE_INPUT, USAGE_OUTPUT, USAGE_CACHE_READ,

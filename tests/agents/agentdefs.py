@@ -330,10 +330,8 @@ class Gemini(Agent):
 
 
 class Qwen(Agent):
-    """Qwen Code 0.15.10, a fork of Gemini CLI, on the Chat Completions mock.
-    The newest (0.24.x) needs node 22; 0.15.10 is the newest npm gives
-    node 20. Its auto-update would run a global `npm install` of the newest
-    version: general.enableAutoUpdate is off here, and must be."""
+    """Qwen Code (Gemini CLI's fork) on the Chat Completions mock. Its
+    auto-update would run a global `npm install`: enableAutoUpdate is off."""
     name = "qwen"
     proc_arg = (b"qwen",)
     proc_deepest = True
@@ -381,12 +379,16 @@ class Qwen(Agent):
         top = os.path.realpath(self.bin)
         while top != "/" and os.path.basename(top) != "qwen-code":
             top = os.path.dirname(top)
-        try:
-            with open(os.path.join(top, "cli.js"), "rb") as fh:
-                m = re.search(rb"DEFAULT_TOKEN_LIMIT = ([0-9e.]+);", fh.read())
-        except OSError:
-            return None
-        return int(float(m.group(1))) if m else None
+        for path in [os.path.join(top, "cli.js")] + sorted(
+                glob.glob(os.path.join(top, "chunks", "*.js"))):
+            try:
+                with open(path, "rb") as fh:
+                    m = re.search(rb"DEFAULT_TOKEN_LIMIT = ([0-9e.]+);", fh.read())
+            except OSError:
+                continue
+            if m:
+                return int(float(m.group(1)))
+        return None
 
 
 class OpenCode(Agent):

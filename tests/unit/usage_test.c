@@ -305,6 +305,31 @@ test_qwen(void **state)
 	assert_int_equal(usage_qwen_line(&u, line, strlen(line)), 0);
 }
 
+/* Qwen Code 0.24.4 (its line as 0.15.10's, its version newer): 200k. */
+static void
+test_qwen_new_window(void **state)
+{
+	struct usage	u;
+	const char	*line;
+
+	(void)state;
+	usage_init(&u);
+	line = "{\"uuid\":\"a\",\"sessionId\":\"6c66\",\"type\":\"assistant\","
+	    "\"cwd\":\"/w\",\"version\":\"0.24.4\",\"model\":\"mock-model\","
+	    "\"usageMetadata\":{\"promptTokenCount\":150000,"
+	    "\"candidatesTokenCount\":20,\"thoughtsTokenCount\":0,"
+	    "\"totalTokenCount\":150020,\"cachedContentTokenCount\":0}}";
+	assert_int_equal(usage_qwen_line(&u, line, strlen(line)), 1);
+	usage_set_window(&u, NULL);
+	assert_int_equal(u.window, USAGE_QWEN_WINDOW_NEW);
+	assert_int_equal(usage_percent(&u), 75);
+	/* 0.15.10's record after it (a resumed log): its own window again. */
+	line = QW("b", "mock-model", 100000, 0, 20);
+	assert_int_equal(usage_qwen_line(&u, line, strlen(line)), 1);
+	usage_set_window(&u, NULL);
+	assert_int_equal(u.window, USAGE_QWEN_WINDOW);
+}
+
 /* A hook's usage (lisa's OpenCode plugin): its window or none guessed. */
 static int
 hook(struct usage *u, const char *json)
@@ -361,6 +386,7 @@ main(void)
 		cmocka_unit_test(test_codex),
 		cmocka_unit_test(test_gemini),
 		cmocka_unit_test(test_qwen),
+		cmocka_unit_test(test_qwen_new_window),
 		cmocka_unit_test(test_hook),
 	};
 
