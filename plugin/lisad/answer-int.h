@@ -65,6 +65,7 @@ struct answer {
 	char			 kind[16];	/* ... of this kind of dialog */
 	enum answer_phase	 phase;
 	uint64_t		 sent_at;
+	uint64_t		 still_since;	/* a read put off since */
 	struct answer_mark	 mark;		/* the pane when the key went */
 	struct listener_conn	*lc;
 	struct loop_timer	 timer;

@@ -10,7 +10,8 @@
  *   2. the screen is read (capture-pane), twice, ANSWER_SETTLE_MS apart,
  *      and the dialog on it must carry the fingerprint of the token
  *      (question.c: every line of it), else nothing is sent (a read
- *      that does not match is read once more, a frame mid-redraw);
+ *      that does not match, or finds none, is read once more: a frame
+ *      mid-redraw);
  *   3. the key is the agent's own for that option, from what it drew
  *      ("(y)", "(esc)", else the option's number); "always" (don't ask
  *      again) only when it was named, never from allow or a default;
@@ -157,19 +158,21 @@ answer_first(struct answer *a, struct pane *p, int drawn, struct question *q,
 	char		 msg[512], now[ANSWER_TOKEN_LEN];
 	int		 pick;
 
-	if (!drawn) {
-		answer_finish(a, "no dialog on its screen now");
-		return;
-	}
-	answer_token(p, q->fingerprint, now, sizeof now);
-	if (!sha256_equal_hex(now, a->token)) {
+	if (drawn)
+		answer_token(p, q->fingerprint, now, sizeof now);
+	if (!drawn || !sha256_equal_hex(now, a->token)) {
 		/*
 		 * A frame caught mid-redraw (a clock in the dialog, a busy
-		 * machine) reads as another dialog: once more, a moment on.
+		 * machine) reads as another dialog, or as none: once more, a
+		 * moment on.
 		 */
 		if (!a->reread) {
 			a->reread = 1;
 			loop_timer_add(&a->timer, ANSWER_SETTLE_MS);
+			return;
+		}
+		if (!drawn) {
+			answer_finish(a, "no dialog on its screen now");
 			return;
 		}
 		snprintf(msg, sizeof msg, "the dialog on its screen is not the "
@@ -444,11 +447,22 @@ answer_read(struct answer *a)
 	struct session	*s;
 	const char	*why;
 	char		 cmd[64];
+	uint64_t	 now;
 
 	if ((why = act_who_same(&a->who, &p)) != NULL) {
 		answer_finish(a, why);
 		return;
 	}
+	/* Not while the pane writes: a redraw half in reads as another. */
+	now = time_mono_ms();
+	if (p->out_last + WATCH_STILL_MS > now && (a->still_since == 0 ||
+	    now - a->still_since < WATCH_STILL_MAX_MS)) {
+		if (a->still_since == 0)
+			a->still_since = now;
+		loop_timer_add(&a->timer, p->out_last + WATCH_STILL_MS - now);
+		return;
+	}
+	a->still_since = 0;
 	if (a->history)
 		snprintf(cmd, sizeof cmd, "capture-pane -p -J%s -S -%d -t "
 		    "'%%%d'", a->buttons ? " -e" : "", WATCH_DIALOG_HISTORY,

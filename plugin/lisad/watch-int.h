@@ -36,6 +36,7 @@ void	watch_agent_gone(struct pane *);
 void	watch_scan(struct pane *);
 void	watch_scan_later(struct pane *);
 void	watch_capture(struct pane *);
+void	watch_capture_timer(void *);
 void	watch_run(void *);
 
 #endif

@@ -232,14 +232,45 @@ watch_capture_history(struct pane *p)
 	}
 }
 
+/* A read put off while the pane wrote: now. */
+void
+watch_capture_timer(void *arg)
+{
+	struct pane	*p = arg;
+
+	p->watch->capturing = 0;
+	watch_capture(p);
+}
+
+/*
+ * Read the screen. Not while the pane is writing: a redraw that reached
+ * tmux in two reads is caught half drawn (a dialog's box without its
+ * options), read as no dialog, and the same dialog then counts as a new
+ * one, its token refused (Copilot's clock in its dialog, a loaded
+ * machine). So once the pane has been still WATCH_STILL_MS, for at most
+ * WATCH_STILL_MAX_MS: the read counts as under way (capturing) meanwhile.
+ */
 void
 watch_capture(struct pane *p)
 {
+	struct watch	*w = p->watch;
 	struct session	*s = pane_session(p);
 	char		 cmd[96];
+	uint64_t	 now = time_mono_ms();
 
-	if (s == NULL || p->watch->capturing)
+	if (s == NULL || w->capturing)
 		return;
+	if (!p->dead && p->out_last + WATCH_STILL_MS > now) {
+		if (w->capture_wanted == 0)
+			w->capture_wanted = now;
+		if (now - w->capture_wanted < WATCH_STILL_MAX_MS) {
+			w->capturing = 1;
+			loop_timer_add(&w->capture_timer,
+			    p->out_last + WATCH_STILL_MS - now);
+			return;
+		}
+	}
+	w->capture_wanted = 0;
 	snprintf(cmd, sizeof cmd, "capture-pane -p -J -t '%%%d'", p->id);
 	if (session_send_screen(s, cmd, watch_capture_cb, p) == 0) {
 		p->watch->capturing = 1;

@@ -89,6 +89,7 @@ watch_new(struct pane *p)
 	w->screen_signal = w->shell_signal = -1;
 	w->watch_since = time_mono_ms();
 	loop_timer_init(&w->timer, watch_run, p);
+	loop_timer_init(&w->capture_timer, watch_capture_timer, p);
 	w->wd_level = w->wd_pending = -1;
 	/* Once: initialising an armed timer would corrupt the loop's tree. */
 	loop_timer_init(&w->wd_timer, wd_timer_cb, p);
@@ -117,6 +118,7 @@ watch_free(struct pane *p)
 	if (ended_is(p))
 		ended_changed();
 	loop_timer_del(&w->timer);
+	loop_timer_del(&w->capture_timer);
 	watchdog_free(p);
 	watch_unwatch_agent(w);
 	free(w->termination);

@@ -82,7 +82,9 @@ struct watch {
 	pid_t			 looked_pids[8]; /* the last look's non-agents */
 	int			 nlooked;
 	uint64_t		 looked_at;
-	int			 capturing;
+	int			 capturing;	/* (or put off: capture_timer) */
+	struct loop_timer	 capture_timer;
+	uint64_t		 capture_wanted; /* mono ms: first put off */
 	uint64_t		 capture_asked;	/* mono ms: when it was asked */
 	uint64_t		 resync_asked;	/* the same, pane_resync's */
 	int			 capture_failed;
@@ -200,6 +202,12 @@ int		 watch_question_kinded(struct watch *, const char *,
  * always: the same text, the same fingerprint).
  */
 #define WATCH_DIALOG_HISTORY	2000
+/*
+ * A screen is read once the pane has been still this long, waiting at
+ * most the other: a redraw can reach tmux in two reads (watch-screen.c).
+ */
+#define WATCH_STILL_MS		40
+#define WATCH_STILL_MAX_MS	300
 void		 watch_json(struct buf *, struct pane *);
 void		 watch_list_json(struct buf *, int);
 int		 watch_title_ours(struct watch *);
