@@ -346,6 +346,7 @@ test-agents: all
 	@python3 tests/agents/conformance.py --versions $(AGENT_VERSIONS) \
 	    $(if $(AGENTS),--agents $(AGENTS)) \
 	    $(if $(AGENT_JOBS),--jobs $(AGENT_JOBS)) \
+	    $(if $(HOOK_AGENTS),--hook-agents $(HOOK_AGENTS)) \
 	    $(if $(REPORT),--report $(REPORT))
 
 bench: all $(BUILD)/bench/lisa-bench $(BUILD)/bench/trickle \

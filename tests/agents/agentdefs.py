@@ -63,8 +63,6 @@ class Agent:
     proc_base = ()
     proc_arg = ()
     proc_deepest = False
-    # A run much longer than the others: started first side by side.
-    long_run = False
 
     def __init__(self, binary, version, top, hooks):
         self.bin = binary
@@ -553,7 +551,6 @@ class Continue(Agent):
     error over its input box."""
     name = "continue"
     proc_arg = (b"cn", b"cn.js")   # node running its cn.js
-    long_run = True   # its retries: two minutes, twice
     command = "cn"
     mock = "mock_chat.py"
     prompts = {"exit": "/exit", "permission": "#mock run touch lisa-perm",

@@ -726,6 +726,8 @@ def main():
     ap.add_argument("--agents", default="claude,codex,gemini,pi",
                     help="of %s; or all" % ", ".join(AGENTS))
     ap.add_argument("--hooks", default="off,on", help="off, on or off,on")
+    ap.add_argument("--hook-agents", default="all",
+                    help="agents whose runs with hooks are made (default all)")
     ap.add_argument("--versions", default=os.environ.get("AGENT_VERSIONS") or "pinned")
     ap.add_argument("--only", help="regex on the step name (interactive, answers, "
                     "oneshot, resume)")
@@ -751,7 +753,9 @@ def main():
             # (lisa has no Gemini, pi, Cline, Grok, Continue or open-codex
             # hooks)
             if not (name in ("gemini", "pi", "cline", "grok", "continue",
-                             "open-codex") and hk == "on")]
+                             "open-codex") and hk == "on") and
+            (hk == "off" or args.hook_agents == "all" or
+             name in args.hook_agents.split(","))]
     try:
         if args.jobs <= 1:
             for name, hk in runs:
@@ -759,8 +763,7 @@ def main():
         else:
             results = side_by_side(runs, args.jobs, top,
                                    lambda n, hk: run_one(n, hk, top, bins, args),
-                                   lambda n: bins[n][0],
-                                   {n for n in names if AGENTS[n].long_run})
+                                   lambda n: bins[n][0])
     finally:
         if not args.keep:
             shutil.rmtree(top, ignore_errors=True)

@@ -12,29 +12,36 @@ import time
 import traceback
 
 
-def side_by_side(runs, jobs, top, run_one, version, first=()):
+# How long each run took in a CI rehearsal, four at a time beside CI's
+# builds (2026-12-02; s): the longest start first, so that the last to
+# end is a short one (packed so, 14 runs took about 17 minutes where
+# Continue-first and otherwise hooks-major had taken 29 for 18).
+RUN_SECONDS = {
+    ("kilo", "off"): 621, ("kilo", "on"): 526,
+    ("opencode", "off"): 535, ("opencode", "on"): 477,
+    ("continue", "off"): 466, ("copilot", "off"): 424,
+    ("codex", "on"): 262, ("codex", "off"): 254,
+    ("qwen", "on"): 250, ("copilot", "on"): 199, ("gemini", "off"): 198,
+    ("qwen", "off"): 197, ("claude", "on"): 194, ("claude", "off"): 193,
+    ("cline", "off"): 186, ("pi", "off"): 134, ("open-codex", "off"): 134,
+    ("grok", "off"): 126,
+}
+
+
+def side_by_side(runs, jobs, top, run_one, version):
     """RUNS ((agent, hooks) pairs), JOBS at a time, each run_one(agent,
     hooks) in a process of its own (its own server, helper, mock and
     directories already); each one's lines printed together when it ends,
-    in the order they end. Their rows, in the order of RUNS. The agents
-    in FIRST (the longest runs) start before all others."""
-    # Started hooks-major (every agent without hooks, then with), an
-    # agent of one run (Gemini's, lisa has no hooks for it) last: on two
-    # at a time each agent's two runs go apart, and the last comes when
-    # the CPUs are freer. Claude's pair (180 s each) and Codex's (240 s)
-    # started together put Gemini's (145 s) last alone: 560 s, against
-    # 506 s. Started in the middle, beside the CI's builds, Gemini took
-    # 237 s and missed its resume's typing once.
-    many = {n for n, _ in runs if sum(1 for m, _ in runs if m == n) > 1}
-    order = {hk: i for i, hk in enumerate(dict.fromkeys(hk for _, hk in runs))}
-    # Continue's run (354 s, its own two-minute retries twice), started
-    # last of twelve three at a time, ran 3 minutes alone at the end.
-    pending = sorted(runs, key=lambda r: (r[0] not in first,
-                                          r[0] not in many, order[r[1]]))
+    in the order they end. Their rows, in the order of RUNS. The longest
+    (RUN_SECONDS) start first; an agent's two runs not together (they
+    share its cache) while another can start."""
+    pending = sorted(runs, key=lambda r: -RUN_SECONDS.get(tuple(r), 200))
     rows_of, running = {}, {}
     while pending or running:
         while pending and len(running) < jobs:
-            name, hk = pending.pop(0)
+            busy = {n for n, _, _, _, _ in running.values()}
+            i = next((i for i, r in enumerate(pending) if r[0] not in busy), 0)
+            name, hk = pending.pop(i)
             out = os.path.join(top, "%s-%s.out" % (name, hk))
             rows = os.path.join(top, "%s-%s.json" % (name, hk))
             sys.stdout.flush()
