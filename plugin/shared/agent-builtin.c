@@ -116,10 +116,17 @@ const struct builtin agent_builtins[] = {
 			[0] = "Allow execution of|Yes, allow once|Waiting for "
 			    "user confirmation",
 			[2] = "Do you trust (the files in )?this folder",
-			[3] = "esc to cancel\\)",
+			/* 0.24.4's footer while it answers, too */
+			[3] = "esc to cancel\\)|Enter to steer \xc2\xb7 Ctrl\\+Q "
+			    "to queue",
 			[6] = "\xe2\x9c\x95 ",			/* ✕ */
 			[7] = "Request cancelled\\.",
-			[8] = "Type your message or @path/to/file",
+			/*
+			 * 0.24.4 puts a cancelled prompt back in its input
+			 * box: then its footer says it waits.
+			 */
+			[8] = "Type your message or @path/to/file|"
+			    "\\(shift \\+ tab to cycle\\)|\\? for shortcuts",
 			[9] = "To continue this session, run qwen --resume",
 		},
 		.qwen_files = 1,

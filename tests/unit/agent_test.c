@@ -112,6 +112,10 @@ static const struct title_case titles[] = {
 	{ "gemini", "\xe2\x9c\xa6  Working\xe2\x80\xa6 (work)", TITLE_BUSY },
 	{ "gemini", "\xe2\x97\x87  Ready (work)            ", TITLE_IDLE },
 	{ "gemini", "\xe2\x9c\x8b  Action Required (work)", TITLE_WAITING },
+	/* Qwen Code 0.24.4 (a mark and U+FE0E); 0.15.10's never changes. */
+	{ "qwen", "\xe2\x97\x90\xef\xb8\x8e Qwen - work", TITLE_BUSY },
+	{ "qwen", "\xe2\x9c\xb3\xef\xb8\x8e Qwen - work", TITLE_WAITING },
+	{ "qwen", "Qwen - work", TITLE_UNKNOWN },
 };
 
 static void
@@ -134,6 +138,13 @@ struct screen_case {
 };
 
 static const struct screen_case screens[] = {
+	/* Qwen Code 0.24.4: a cancelled prompt back in its box; answering. */
+	{ "qwen", "\xe2\x94\x80\xe2\x94\x80\n> #mock error 500 \n"
+	  "\xe2\x94\x80\xe2\x94\x80\n  \xe2\x9e\x9c work \xc2\xb7 mock-model\n"
+	  "  Auto mode (shift + tab to cycle)\n", SCREEN_PROMPT },
+	{ "qwen", "> Type your message\n  Enter to steer \xc2\xb7 Ctrl+Q to "
+	  "queue \xc2\xb7 Auto mode (shift + tab to cycle)\n",
+	  SCREEN_BUSY|SCREEN_PROMPT },
 	{ "claude", " Bash command\n   sleep 20\n Do you want to proceed?\n"
 	  " \xe2\x9d\xaf 1. Yes\n   2. Yes, and always allow\n   3. No\n"
 	  " Esc to cancel \xc2\xb7 Tab to amend \xc2\xb7 ctrl+e to explain\n",
