@@ -507,6 +507,18 @@ observed_state(const struct cls_input *in, struct cls_result *r,
 	}
 	if (!fresh) {
 		r->want_capture = 1;
+		/*
+		 * The clock's tick came after the last read, which showed the
+		 * dialog: it stands until the read asked for now says not
+		 * (said "working" for that moment, the dialog was let go and
+		 * read again as another, its token refused: Copilot, loaded).
+		 */
+		if (in->dialog_clock && (in->screen & (SCREEN_PERMISSION|
+		    SCREEN_QUESTION|SCREEN_TRUST)) && in->screen_at != 0 &&
+		    in->now - in->screen_at < 3 * in->debounce) {
+			set_waiting(in, r, "screen_dialog_clock", 0);
+			return;
+		}
 		set(r, ST_IN_PROGRESS, "generating", "output_quiet");
 		return;
 	}
