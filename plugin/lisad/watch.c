@@ -84,7 +84,6 @@ watch_new(struct pane *p)
 	osc_init(&w->osc);
 	w->agent_pidfd = -1;
 	w->agent_exit_status = w->agent_exit_signal = -1;
-	w->agent_gone_busy = 0;
 	w->osc133_exit = -1;
 	w->screen_signal = w->shell_signal = -1;
 	w->watch_since = time_mono_ms();

@@ -427,6 +427,15 @@ hooks_partial_check(const struct cls_input *in, struct cls_result *r,
 /* Output slower than this (bytes/s) can be a clock, not work. */
 #define CLS_CLOCK_RATE	256
 
+/* A dialog on a read at most three debounces old: a clock's wait stands. */
+static int
+clock_dialog_stands(const struct cls_input *in)
+{
+	return ((in->screen & (SCREEN_PERMISSION|SCREEN_QUESTION|
+	    SCREEN_TRUST)) && in->screen_at != 0 &&
+	    in->now - in->screen_at < 3 * in->debounce);
+}
+
 static void
 observed_state(const struct cls_input *in, struct cls_result *r,
     uint64_t quiet_since)
@@ -492,9 +501,7 @@ observed_state(const struct cls_input *in, struct cls_result *r,
 		else
 			r->recheck_at = earliest(r->recheck_at, in->screen_at +
 			    in->debounce);
-		if ((in->screen & (SCREEN_PERMISSION|SCREEN_QUESTION|
-		    SCREEN_TRUST)) && in->screen_at != 0 &&
-		    in->now - in->screen_at < 3 * in->debounce) {
+		if (clock_dialog_stands(in)) {
 			set_waiting(in, r, "screen_dialog_clock", 0);
 			return;
 		}
@@ -513,9 +520,7 @@ observed_state(const struct cls_input *in, struct cls_result *r,
 		 * (said "working" for that moment, the dialog was let go and
 		 * read again as another, its token refused: Copilot, loaded).
 		 */
-		if (in->dialog_clock && (in->screen & (SCREEN_PERMISSION|
-		    SCREEN_QUESTION|SCREEN_TRUST)) && in->screen_at != 0 &&
-		    in->now - in->screen_at < 3 * in->debounce) {
+		if (in->dialog_clock && clock_dialog_stands(in)) {
 			set_waiting(in, r, "screen_dialog_clock", 0);
 			return;
 		}
