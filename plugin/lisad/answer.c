@@ -447,22 +447,17 @@ answer_read(struct answer *a)
 	struct session	*s;
 	const char	*why;
 	char		 cmd[64];
-	uint64_t	 now;
+	uint64_t	 wait;
 
 	if ((why = act_who_same(&a->who, &p)) != NULL) {
 		answer_finish(a, why);
 		return;
 	}
 	/* Not while the pane writes: a redraw half in reads as another. */
-	now = time_mono_ms();
-	if (p->out_last + WATCH_STILL_MS > now && (a->still_since == 0 ||
-	    now - a->still_since < WATCH_STILL_MAX_MS)) {
-		if (a->still_since == 0)
-			a->still_since = now;
-		loop_timer_add(&a->timer, p->out_last + WATCH_STILL_MS - now);
+	if ((wait = watch_still_wait(p, &a->still_since)) != 0) {
+		loop_timer_add(&a->timer, wait);
 		return;
 	}
-	a->still_since = 0;
 	if (a->history)
 		snprintf(cmd, sizeof cmd, "capture-pane -p -J%s -S -%d -t "
 		    "'%%%d'", a->buttons ? " -e" : "", WATCH_DIALOG_HISTORY,

@@ -232,6 +232,28 @@ watch_capture_history(struct pane *p)
 	}
 }
 
+/*
+ * How long a screen read of P waits for the pane to be still (0: read
+ * now); *SINCE is when the first wait began, 0 when none.
+ */
+uint64_t
+watch_still_wait(struct pane *p, uint64_t *since)
+{
+	uint64_t	now = time_mono_ms();
+
+	if (p->dead || p->out_last + WATCH_STILL_MS <= now) {
+		*since = 0;
+		return (0);
+	}
+	if (*since == 0)
+		*since = now;
+	if (now - *since >= WATCH_STILL_MAX_MS) {
+		*since = 0;
+		return (0);
+	}
+	return (p->out_last + WATCH_STILL_MS - now);
+}
+
 /* A read put off while the pane wrote: now. */
 void
 watch_capture_timer(void *arg)
@@ -256,21 +278,15 @@ watch_capture(struct pane *p)
 	struct watch	*w = p->watch;
 	struct session	*s = pane_session(p);
 	char		 cmd[96];
-	uint64_t	 now = time_mono_ms();
+	uint64_t	 wait;
 
 	if (s == NULL || w->capturing)
 		return;
-	if (!p->dead && p->out_last + WATCH_STILL_MS > now) {
-		if (w->capture_wanted == 0)
-			w->capture_wanted = now;
-		if (now - w->capture_wanted < WATCH_STILL_MAX_MS) {
-			w->capturing = 1;
-			loop_timer_add(&w->capture_timer,
-			    p->out_last + WATCH_STILL_MS - now);
-			return;
-		}
+	if ((wait = watch_still_wait(p, &w->capture_wanted)) != 0) {
+		w->capturing = 1;
+		loop_timer_add(&w->capture_timer, wait);
+		return;
 	}
-	w->capture_wanted = 0;
 	snprintf(cmd, sizeof cmd, "capture-pane -p -J -t '%%%d'", p->id);
 	if (session_send_screen(s, cmd, watch_capture_cb, p) == 0) {
 		p->watch->capturing = 1;

@@ -208,6 +208,7 @@ int		 watch_question_kinded(struct watch *, const char *,
  */
 #define WATCH_STILL_MS		40
 #define WATCH_STILL_MAX_MS	300
+uint64_t	 watch_still_wait(struct pane *, uint64_t *);
 void		 watch_json(struct buf *, struct pane *);
 void		 watch_list_json(struct buf *, int);
 int		 watch_title_ours(struct watch *);
