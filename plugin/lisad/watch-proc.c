@@ -368,7 +368,20 @@ watch_scan(struct pane *p)
 			watch_rescan_in(p, WATCH_EXEC_RESCAN << w->exec_looks);
 		} else if (w->agent_alive) {
 			log_debug("pane %%%d: agent gone from the tree", p->id);
-			watch_agent_gone(p);
+			/*
+			 * Its shell reaped it (no pidfd, or this look came
+			 * first): how it ended is the shell's to say. As for
+			 * a pidfd's end with no status, tmux is asked for the
+			 * screen once the shell has spoken (pane-hup.c): a
+			 * "Killed" written over a full-screen agent's last
+			 * line is read there, by its colours, and nowhere
+			 * else when its stream said nothing.
+			 */
+			if (nodes[0].pid == w->agent_pane_pid &&
+			    pane_hup(p, 1, -1, -1))
+				watch_unwatch_agent(w);
+			else
+				watch_agent_gone(p);
 		}
 		watch_looked(w, nodes, n, -1, read_at);
 		/* A pane a moment old may still be about to exec. */
