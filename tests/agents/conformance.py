@@ -187,10 +187,17 @@ class Driver(TurnRows, AgentScenarios, AnswerRows, ResumeRows):
         # Until the input box shows it: Codex holds fast keystrokes as a
         # paste burst, and an Enter inside the burst is a newline, not a
         # submit (seen under load: two prompts ran as one).
+        # (The tail without its last character too: under load Gemini CLI
+        # once drew the prompt without its final "?", and the Enter
+        # pressed again below never came, since the whole tail was not
+        # on the screen.)
         tail = text[-16:]
+
+        def shown():
+            screen = self.s.tmux("capture-pane", "-p", "-t", pane, check=False)
+            return tail in screen or tail[:-1] in screen
         end = time.time() + 5
-        while time.time() < end and tail not in self.s.tmux(
-                "capture-pane", "-p", "-t", pane, check=False):
+        while time.time() < end and not shown():
             time.sleep(0.05)
         time.sleep(0.4)
         t0 = now_ms()
@@ -203,7 +210,7 @@ class Driver(TurnRows, AgentScenarios, AnswerRows, ResumeRows):
         for _ in range(2):
             if self.mock_asked(t0, 15):
                 break
-            if tail not in self.s.tmux("capture-pane", "-p", "-t", pane, check=False):
+            if not shown():
                 break
             print("note: %s: Enter for %r not taken; pressed again" % (pane, text),
                   file=sys.stderr, flush=True)
