@@ -462,20 +462,64 @@ question_fingerprint(struct question *q, struct qline *lines, int top,
 	sha256_hex(d, q->fingerprint);
 }
 
-/* SCREEN's lines; *N of them. */
+/*
+ * A scrollbar's thumb (█) at the end of a row, after a blank or a frame:
+ * 1 if the row [P, END) ends in one, 2 if it is blank but for it.
+ */
+#define QUESTION_THUMB "\xe2\x96\x88"
+static int
+question_thumb(const char *p, const char *end)
+{
+	const char	*s;
+
+	while (end > p && (end[-1] == '\r' || end[-1] == ' '))
+		end--;
+	if (end - p < 3 || memcmp(end - 3, QUESTION_THUMB, 3) != 0)
+		return (0);
+	for (s = p; s < end - 3 && *s == ' '; s++)
+		;
+	if (s == end - 3)
+		return (2);
+	if (end[-4] == ' ' || (end - p >= 6 && (unsigned char)end[-6] == 0xe2 &&
+	    ((unsigned char)end[-5] == 0x94 || (unsigned char)end[-5] == 0x95)))
+		return (1);
+	return (0);
+}
+
+/*
+ * SCREEN's lines; *N of them. A scrollbar drawn down the right edge
+ * (Qwen Code 0.24 once its history is taller than the pane: a █ at the
+ * end of each row) is not the rows' text: the question's '?' is not at
+ * its end otherwise, and a dialog would not be the same with and without
+ * it. It is one when three rows or more end in it, one of them blank.
+ */
 static struct qline *
 question_lines(const char *screen, int *n)
 {
 	struct qline	*lines;
 	const char	*p, *end;
-	int		 count = 1;
+	int		 count = 1, thumbs = 0, blank = 0, t;
 
-	for (p = screen; *p != '\0'; p++)
-		count += *p == '\n';
+	for (p = screen; *p != '\0'; p = *end != '\0' ? end + 1 : end) {
+		end = p + strcspn(p, "\n");
+		count++;
+		if ((t = question_thumb(p, end)) != 0) {
+			thumbs++;
+			blank |= t == 2;
+		}
+	}
 	lines = xcalloc((size_t)count, sizeof *lines);
 	*n = 0;
 	for (p = screen; *p != '\0'; p = *end != '\0' ? end + 1 : end) {
 		end = p + strcspn(p, "\n");
+		if (thumbs >= 3 && blank && question_thumb(p, end) != 0) {
+			while (end > p && (end[-1] == '\r' || end[-1] == ' '))
+				end--;
+			end -= 3;
+			question_clean(p, end, &lines[(*n)++]);
+			end = p + strcspn(p, "\n");
+			continue;
+		}
 		question_clean(p, end, &lines[(*n)++]);
 	}
 	return (lines);
