@@ -196,9 +196,19 @@ class Driver(TurnRows, AgentScenarios, AnswerRows, ResumeRows):
         def shown():
             screen = self.s.tmux("capture-pane", "-p", "-t", pane, check=False)
             return tail in screen or tail[:-1] in screen
-        end = time.time() + 5
-        while time.time() < end and not shown():
-            time.sleep(0.05)
+        # Typed before the agent's input box listens, the keys are lost
+        # (Qwen Code 0.24.4 ran its SessionStart hook, which lisa reads as
+        # its prompt, before its box took keys: nothing was drawn and the
+        # Enter sent an empty line); a user types it again, and so do we.
+        for attempt in range(3):
+            end = time.time() + 5
+            while time.time() < end and not shown():
+                time.sleep(0.05)
+            if shown() or attempt == 2:
+                break
+            print("note: %s: %r not drawn; typed again" % (pane, text),
+                  file=sys.stderr, flush=True)
+            self.s.tmux("send-keys", "-t", pane, "-l", text)
         time.sleep(0.4)
         t0 = now_ms()
         self.s.tmux("send-keys", "-t", pane, "Enter")
