@@ -308,8 +308,16 @@ PY
 	# see); 2 s leaves it time to be judged while it floods.
 	T set -g @lisa-grace 2
 	start_helper
-	for kind in plain agent; do
-		if [ $kind = plain ]; then
+	# A second try where the first was slowed: beside CI's other suites
+	# (ASan's and valgrind's on the two CPUs) the plain writer with lisa
+	# took 17.65 s against 10.32 s once, when the CPUs that tmux's extra
+	# work for a control client takes were not free at that moment. A
+	# cost of lisa's slows every try; a neighbour's burst passes.
+	for kind in plain agent plain-again agent-again; do
+		case $kind in
+		*-again) [ -f "$TESTDIR/slowed-${kind%-again}" ] || continue ;;
+		esac
+		if [ ${kind%-again} = plain ]; then
 			T new-window -d -t main:1 "$(flood_cmd $gib "$TESTDIR/t-$kind")"
 		else
 			T new-window -d -t main:1 "$TESTDIR/bin/claude $gib $TESTDIR/t-$kind"
@@ -325,15 +333,20 @@ PY
 		t_without=$(cat "$TESTDIR/t0-$kind")
 		read -r n p50 p99 max states <"$TESTDIR/lat-$kind"
 		note "256 MiB, $kind pane, both at once: $t_without s without lisa, $t s with; lisa list: $n requests, p50 $p50 p99 $p99 max $max ms; $(pane_field "$p" mutes) flood mutes, $(pane_field "$p" stream_mutes) stream mutes; agent states seen: $states"
-		python3 -c "import sys; sys.exit(0 if float(sys.argv[2]) <= float(sys.argv[1]) * 1.5 + 2 else 1)" "$t_without" "$t" ||
-		    fail "$kind: the writer was slowed: $t_without s -> $t s"
+		if ! python3 -c "import sys; sys.exit(0 if float(sys.argv[2]) <= float(sys.argv[1]) * 1.5 + 2 else 1)" "$t_without" "$t"; then
+			case $kind in
+			*-again) fail "${kind%-again}: the writer was slowed twice: $(cat "$TESTDIR/slowed-${kind%-again}"), then $t_without s -> $t s" ;;
+			esac
+			echo "$t_without s -> $t s" >"$TESTDIR/slowed-$kind"
+			note "$kind: the writer was slowed ($t_without s -> $t s): once more"
+		fi
 		# Never blocked: a helper stuck on the flood (a full pipe, a
 		# read loop that never yields) would answer seconds late or not
 		# at all. How fast it answers is make bench's (B4): beside a
 		# second suite under ASan the p99 here was 632 ms, alone 4 ms.
 		python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) <= 2000 else 1)" "$p99" ||
 		    fail "$kind: status p99 $p99 ms (at most 2000)"
-		if [ $kind = agent ]; then
+		if [ ${kind%-again} = agent ]; then
 			case "$states" in
 			in_progress|just_started,in_progress|in_progress,just_started) ;;
 			*) fail "agent while flooding: $states" ;;
