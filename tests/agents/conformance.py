@@ -183,6 +183,7 @@ class Driver(TurnRows, AgentScenarios, AnswerRows, ResumeRows):
                            "-n", name, command)
 
     def type(self, pane, text):
+        before = self.s.tmux("capture-pane", "-p", "-t", pane, check=False)
         self.s.tmux("send-keys", "-t", pane, "-l", text)
         # Until the input box shows it: Codex holds fast keystrokes as a
         # paste burst, and an Enter inside the burst is a newline, not a
@@ -200,11 +201,17 @@ class Driver(TurnRows, AgentScenarios, AnswerRows, ResumeRows):
         # (Qwen Code 0.24.4 ran its SessionStart hook, which lisa reads as
         # its prompt, before its box took keys: nothing was drawn and the
         # Enter sent an empty line); a user types it again, and so do we.
+        # Only when no piece of it was drawn: text whose tail is not
+        # found whole (wrapped in a narrow box) is not typed twice.
         for attempt in range(3):
             end = time.time() + 5
             while time.time() < end and not shown():
                 time.sleep(0.05)
             if shown() or attempt == 2:
+                break
+            now = self.s.tmux("capture-pane", "-p", "-t", pane, check=False)
+            if any(now.count(text[i:i + 8]) > before.count(text[i:i + 8])
+                   for i in range(0, max(1, len(text) - 7), 4)):
                 break
             print("note: %s: %r not drawn; typed again" % (pane, text),
                   file=sys.stderr, flush=True)
