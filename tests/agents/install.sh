@@ -7,7 +7,7 @@
 #       [open-codex]
 #
 # pinned (default): the versions below, installed once and kept.
-# (qwen only when named: 0.15.10 is the newest that runs on node 20;
+# (qwen only when named: 0.24.4 asks for node 22, given below;
 # opencode only when named: a minute of CPU for each start; copilot only
 # when named: a 200 MB download; cline only when named: 430 MB; kilo
 # only when named: 290 MB, and 7.8.1 has no linux-x64 package; continue
@@ -25,7 +25,7 @@ set -u
 PINS="claude @anthropic-ai/claude-code 2.1.332
 codex @openai/codex 0.171.0
 gemini @google/gemini-cli 0.61.0
-qwen @qwen-code/qwen-code 0.15.10
+qwen @qwen-code/qwen-code 0.24.4
 opencode opencode-ai 1.18.33
 kilo @kilocode/cli 7.7.7
 grok @vibe-kit/grok-cli 0.0.34
