@@ -417,6 +417,10 @@ class OpenCode(Agent):
     # It retries a 500 for ever; a 401 (invalid_api_key) ends `run`,
     # exit 1, after a few tries (2 minutes here, its start included).
     oneshot_fail = ["run", "#mock error 401"]
+    # (Kilo, its fork, has its start_timeout of 120 s, and beside two
+    # other runs its start alone took 64 s, its tries more than the rest:
+    # the row timed out with Kilo still trying.)
+    oneshot_fail_timeout = 360
 
     def setup(self, server):
         cache = os.environ.get("LISA_AGENTS_CACHE") or os.path.join(

@@ -640,7 +640,8 @@ class Driver(TurnRows, AgentScenarios, AnswerRows, ResumeRows):
         # 0: what lisa says is what the process said.
         want = getattr(a, "oneshot_fail_exit", 1)
         self.expect(a.oneshot_name + " failed", pane, t,
-                    "crashed" if want else "completed", "exit %d" % want, start)
+                    "crashed" if want else "completed", "exit %d" % want,
+                    max(start, getattr(a, "oneshot_fail_timeout", 0)))
 
 
 
