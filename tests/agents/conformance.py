@@ -188,21 +188,16 @@ class Driver(TurnRows, AgentScenarios, AnswerRows, ResumeRows):
         # Until the input box shows it: Codex holds fast keystrokes as a
         # paste burst, and an Enter inside the burst is a newline, not a
         # submit (seen under load: two prompts ran as one).
-        # (The tail without its last character too: under load Gemini CLI
-        # once drew the prompt without its final "?", and the Enter
-        # pressed again below never came, since the whole tail was not
-        # on the screen.)
+        # (Or the tail without its last character: under load Gemini CLI
+        # once drew it without its "?", and no Enter came again below.)
         tail = text[-16:]
 
         def shown():
             screen = self.s.tmux("capture-pane", "-p", "-t", pane, check=False)
             return tail in screen or tail[:-1] in screen
-        # Typed before the agent's input box listens, the keys are lost
-        # (Qwen Code 0.24.4 ran its SessionStart hook, which lisa reads as
-        # its prompt, before its box took keys: nothing was drawn and the
-        # Enter sent an empty line); a user types it again, and so do we.
-        # Only when no piece of it was drawn: text whose tail is not
-        # found whole (wrapped in a narrow box) is not typed twice.
+        # Keys typed before the input box listens are lost (Qwen 0.24.4's
+        # SessionStart hook comes first): with no piece of it drawn (a
+        # wrapped tail is drawn), a user types again, and so do we.
         for attempt in range(3):
             end = time.time() + 5
             while time.time() < end and not shown():
