@@ -464,11 +464,12 @@ question_fingerprint(struct question *q, struct qline *lines, int top,
 
 /*
  * A scrollbar's thumb (█) at the end of a row, after a blank or a frame:
- * 1 if the row [P, END) ends in one, 2 if it is blank but for it.
+ * 1 if the row [P, END) ends in one, 2 if it is blank but for it; *AT is
+ * where the thumb begins.
  */
 #define QUESTION_THUMB "\xe2\x96\x88"
 static int
-question_thumb(const char *p, const char *end)
+question_thumb(const char *p, const char *end, const char **at)
 {
 	const char	*s;
 
@@ -476,6 +477,7 @@ question_thumb(const char *p, const char *end)
 		end--;
 	if (end - p < 3 || memcmp(end - 3, QUESTION_THUMB, 3) != 0)
 		return (0);
+	*at = end - 3;
 	for (s = p; s < end - 3 && *s == ' '; s++)
 		;
 	if (s == end - 3)
@@ -497,13 +499,13 @@ static struct qline *
 question_lines(const char *screen, int *n)
 {
 	struct qline	*lines;
-	const char	*p, *end;
+	const char	*p, *end, *at;
 	int		 count = 1, thumbs = 0, blank = 0, t;
 
 	for (p = screen; *p != '\0'; p = *end != '\0' ? end + 1 : end) {
 		end = p + strcspn(p, "\n");
 		count++;
-		if ((t = question_thumb(p, end)) != 0) {
+		if ((t = question_thumb(p, end, &at)) != 0) {
 			thumbs++;
 			blank |= t == 2;
 		}
@@ -512,15 +514,10 @@ question_lines(const char *screen, int *n)
 	*n = 0;
 	for (p = screen; *p != '\0'; p = *end != '\0' ? end + 1 : end) {
 		end = p + strcspn(p, "\n");
-		if (thumbs >= 3 && blank && question_thumb(p, end) != 0) {
-			while (end > p && (end[-1] == '\r' || end[-1] == ' '))
-				end--;
-			end -= 3;
+		if (thumbs >= 3 && blank && question_thumb(p, end, &at) != 0)
+			question_clean(p, at, &lines[(*n)++]);
+		else
 			question_clean(p, end, &lines[(*n)++]);
-			end = p + strcspn(p, "\n");
-			continue;
-		}
-		question_clean(p, end, &lines[(*n)++]);
 	}
 	return (lines);
 }
