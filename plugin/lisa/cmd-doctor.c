@@ -54,6 +54,24 @@ check(int ok, const char *what, const char *fmt, ...)
 		doctor_failed = 1;
 }
 
+/* Each @lisa-* setting the helper could not use as set, a line each. */
+static void
+doctor_options(struct json_doc *d)
+{
+	int	 arr = json_get(d, 0, "option_warnings"), i, n;
+	char	*w;
+
+	n = arr == -1 ? 0 : json_array_size(d, arr);
+	for (i = 0; i < n; i++) {
+		if (json_tok_str(d, json_array_item(d, arr, i), &w) != 0)
+			continue;
+		check(-1, "option", "%s", w);
+		free(w);
+	}
+	if (n == 0)
+		check(1, "options", "every @lisa-* option set is used as set");
+}
+
 /* tmux -V (a1 NULL), or tmux -S SOCKET a1 a2 a3: first line of stdout. */
 static int
 doctor_tmux(struct lisa_ctx *ctx, char **out, const char *a1, const char *a2,
@@ -232,6 +250,7 @@ cmd_doctor(struct lisa_ctx *ctx, int json)
 			check(1, "tmux ui", "status line, badges, borders and "
 			    "keys applied");
 		free(warning);
+		doctor_options(d);
 		/* Where lisa resume's records go, as the helper found it. */
 		if ((warning = json_get_str(d, 0, "state_error")) != NULL)
 			check(0, "resume records", "cannot be kept: %s (lisa "

@@ -543,18 +543,32 @@ cmd_reload(struct lisa_ctx *ctx)
 {
 	struct json_doc	*d;
 	char		*cause = NULL, *err;
+	int		 rc = 0, arr, i, n;
 
 	if (client_call(ctx, "{\"cmd\":\"reload\"}\n", &d, &cause) != 0)
 		die("%s", cause);
 	if ((err = json_get_str(d, 0, "agents_error")) != NULL) {
 		fprintf(stderr, "lisa: %s (built-in profiles in use)\n", err);
 		free(err);
-		json_free(d);
-		return (1);
+		rc = 1;
+	}
+	/* Reloaded all the same: what was not used as set, and exit 1. */
+	arr = json_get(d, 0, "option_warnings");
+	n = arr == -1 ? 0 : json_array_size(d, arr);
+	for (i = 0; i < n; i++) {
+		if (json_tok_str(d, json_array_item(d, arr, i), &err) != 0)
+			continue;
+		fprintf(stderr, "lisa: %s\n", err);
+		free(err);
+		rc = 1;
 	}
 	json_free(d);
-	printf("lisa: reloaded\n");
-	return (0);
+	if (rc == 0)
+		printf("lisa: reloaded\n");
+	else if (n != 0)
+		printf("lisa: reloaded; %d setting%s not used as set\n", n,
+		    n == 1 ? "" : "s");
+	return (rc);
 }
 
 static int

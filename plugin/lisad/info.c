@@ -11,6 +11,23 @@
 #include "lisad.h"
 #include "tell.h"
 
+/* ,"option_warnings":[...]: the settings lisa could not use as set. */
+void
+info_option_warnings(struct buf *b)
+{
+	const char	**list;
+	u_int		  i, n = config_warnings(&list);
+
+	json_key(b, "option_warnings");
+	buf_addc(b, '[');
+	for (i = 0; i < n; i++) {
+		if (i != 0)
+			buf_addc(b, ',');
+		json_cstr(b, list[i]);
+	}
+	buf_addc(b, ']');
+}
+
 void
 info_json(struct buf *b)
 {
@@ -74,6 +91,7 @@ info_json(struct buf *b)
 	    (unsigned long long)notify_stats.focused);
 	json_key(b, "ui_warning");
 	json_cstr(b, ui_warning());
+	info_option_warnings(b);
 	json_key(b, "hooks_installed");
 	buf_adds(b, lisad.hooks_installed ? "true" : "false");
 	json_key(b, "pane_died_hook");

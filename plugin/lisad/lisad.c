@@ -94,138 +94,6 @@ lisad_stop(int code)
 	loop_exit(code);
 }
 
-/* A duration option in seconds ("1.5") to milliseconds. */
-static uint64_t
-lisad_seconds(const char *v, uint64_t def)
-{
-	char	*end;
-	double	 d;
-
-	d = strtod(v, &end);
-	if (end == v || d < 0 || d > 86400 * 365)
-		return (def);
-	return ((uint64_t)(d * 1000));
-}
-
-/*
- * show-options double-quotes a value with a space or a special character
- * in it, escaping '"', '\\' and '$' with a backslash (every version):
- * a @lisa-on-transition of 'echo "$X"' must run as the user wrote it.
- */
-static void
-lisad_unquote(char *s)
-{
-	char	*o = s;
-
-	for (; *s != '\0'; s++) {
-		if (s[0] == '\\' && (s[1] == '"' || s[1] == '\\' ||
-		    s[1] == '$'))
-			s++;
-		*o++ = *s;
-	}
-	*o = '\0';
-}
-
-/*
- * Read the @lisa-* options (one show-options for all) and the agent
- * profiles. At start, and on `lisa reload`.
- */
-void
-lisad_reload(void)
-{
-	char	*out = NULL, *line, *rest, *value, *cause = NULL;
-	char	*plain = NULL;
-	size_t	 n;
-	int	 quoted;
-
-	lisad.debounce_ms = 1500;
-	lisad.grace_ms = 10000;
-	lisad.limit_wait_ms = 60000;
-	lisad.stale_ms = 240000;
-	lisad.keep_failed = 1;
-	lisad.events_max_bytes = 1024 * 1024;
-	lisad.events_max_lines = 10000;
-	lisad.retry_delay_ms = 1000;
-	free(lisad.context_windows);
-	lisad.context_windows = NULL;
-	ui_reset();
-	notify_reset();
-	watchdog_reset_config();
-	fleet_reset_config();
-	if (tmux_run(&out, "show-options", "-g", (char *)NULL) == 0) {
-		rest = out;
-		while ((line = strsep(&rest, "\n")) != NULL) {
-			if (strncmp(line, "@lisa-", 6) != 0 ||
-			    (value = strchr(line, ' ')) == NULL)
-				continue;
-			*value++ = '\0';
-			n = strlen(value);
-			quoted = n >= 2 && value[0] == '"' &&
-			    value[n - 1] == '"';
-			if (quoted) {
-				value[n - 1] = '\0';
-				value++;
-			}
-			/* 3.4/3.5 print it escaped (best effort). */
-			free(plain);
-			plain = NULL;
-			if (lisad.caps.reply_escaped) {
-				ctl_unvis(value, lisad.caps.dollar_escaped,
-				    &plain);
-				value = plain;
-			}
-			if (quoted)
-				lisad_unquote(value);
-			ui_option(line, value);
-			notify_option(line, value);
-			watchdog_option(line, value);
-			fleet_option(line, value);
-			if (strcmp(line, "@lisa-debounce") == 0)
-				lisad.debounce_ms = lisad_seconds(value, 1500);
-			else if (strcmp(line, "@lisa-grace") == 0)
-				lisad.grace_ms = lisad_seconds(value, 10000);
-			else if (strcmp(line, "@lisa-limit-wait") == 0)
-				lisad.limit_wait_ms = lisad_seconds(value,
-				    60000);
-			else if (strcmp(line, "@lisa-stale") == 0)
-				lisad.stale_ms = lisad_seconds(value, 240000);
-			else if (strcmp(line, "@lisa-retry-delay") == 0)
-				lisad.retry_delay_ms = lisad_seconds(value,
-				    1000);
-			else if (strcmp(line, "@lisa-context-windows") == 0) {
-				free(lisad.context_windows);
-				lisad.context_windows = xstrdup(value);
-			} else if (strcmp(line, "@lisa-keep-failed") == 0)
-				lisad.keep_failed = strcmp(value, "off") != 0;
-			else if (strcmp(line, "@lisa-events-max-bytes") == 0)
-				lisad.events_max_bytes = strtoull(value, NULL,
-				    10);
-			else if (strcmp(line, "@lisa-events-max-lines") == 0)
-				lisad.events_max_lines = strtoull(value, NULL,
-				    10);
-		}
-	}
-	free(plain);
-	free(out);
-	if (lisad.events_max_bytes < 4096)
-		lisad.events_max_bytes = 4096;
-	if (lisad.events_max_lines < 10)
-		lisad.events_max_lines = 10;
-	free(lisad.agents_error);
-	lisad.agents_error = NULL;
-	/* Frees every profile: watch_reload below finds them again. */
-	if (agent_load(NULL, &cause) != 0) {
-		log_warnx("%s (built-in profiles only)", cause);
-		lisad.agents_error = cause;
-	}
-	log_debug("debounce %llu ms, grace %llu ms, stale %llu ms, %d agents",
-	    (unsigned long long)lisad.debounce_ms,
-	    (unsigned long long)lisad.grace_ms,
-	    (unsigned long long)lisad.stale_ms, agent_count());
-	watch_reload();
-	fleet_apply();
-}
-
 static void
 lisad_signal_cb(int fd, short revents, void *arg)
 {
@@ -477,7 +345,7 @@ main(int argc, char **argv)
 	else
 		log_warn("exit watch: server exit noticed through clients only");
 
-	lisad_reload();
+	config_reload();
 	ended_load();
 	live_load();
 	events_open();

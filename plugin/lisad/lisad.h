@@ -70,7 +70,11 @@ struct lisad {
 extern struct lisad lisad;
 void		 lisad_stop(int);
 int		 lisad_server_alive(void);
-void		 lisad_reload(void);
+
+/* config.c: the @lisa-* options, checked. */
+void		 config_reload(void);
+u_int		 config_warnings(const char ***);
+void		 config_client(void);
 
 /* tmux-cmd.c: run tmux outside the control connections. */
 int		 tmux_run(char **, const char *, ...) __attribute__((sentinel));
@@ -116,6 +120,7 @@ RB_PROTOTYPE(sessions, session, entry, session_cmp);
 extern struct sessions sessions;
 int		 session_cmp(struct session *, struct session *);
 struct session	*session_find(int);
+struct session	*session_hearing(void);
 void		 session_start(void);
 void		 session_refresh(void);
 void		 session_changed(void);
@@ -291,5 +296,6 @@ int		 listener_pane_arg(const char *);
 
 /* info.c: what the helper says of itself. */
 void		 info_json(struct buf *);
+void		 info_option_warnings(struct buf *);
 
 #endif

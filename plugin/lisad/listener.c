@@ -351,11 +351,12 @@ listener_request(struct listener_conn *lc, const char *line, size_t len)
 	} else if (strcmp(cmd, "status") == 0 || strcmp(cmd, "wait") == 0) {
 		listener_status(lc, d, strcmp(cmd, "wait") == 0);
 	} else if (strcmp(cmd, "reload") == 0) {
-		lisad_reload();
+		config_reload();
 		ui_apply();
 		buf_adds(&b, "{\"ok\":true");
 		json_key(&b, "agents_error");
 		json_cstr(&b, lisad.agents_error);
+		info_option_warnings(&b);
 		buf_addc(&b, '}');
 		listener_reply(lc, &b);
 	} else if (strcmp(cmd, "run") == 0) {

@@ -22,7 +22,6 @@
 #include "tell.h"
 
 #define NOTIFY_URL_SECONDS	"10"	/* curl gives up: a slow server */
-#define NOTIFY_URL_MAX		2048
 
 /* A value inside a curl config's double quotes; control bytes dropped. */
 static void
@@ -37,23 +36,6 @@ notify_url_quote(struct buf *b, const char *s)
 		buf_addc(b, *s);
 	}
 	buf_addc(b, '"');
-}
-
-/* Is it a URL curl should be given: http(s), no space or control byte? */
-int
-notify_url_valid(const char *url)
-{
-	const char	*p;
-
-	if (strncmp(url, "http://", 7) != 0 && strncmp(url, "https://", 8) != 0)
-		return (0);
-	if (strlen(url) > NOTIFY_URL_MAX)
-		return (0);
-	for (p = url; *p != '\0'; p++) {
-		if ((unsigned char)*p <= 0x20 || *p == 0x7f)
-			return (0);
-	}
-	return (1);
 }
 
 static void

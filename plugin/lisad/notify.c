@@ -111,8 +111,7 @@ notify_reset(void)
 static int
 notify_onoff(const char *v)
 {
-	return (strcmp(v, "on") == 0 || strcmp(v, "1") == 0 ||
-	    strcmp(v, "yes") == 0);
+	return (options_flag(v) == 1);
 }
 
 void
@@ -146,7 +145,7 @@ notify_option(const char *name, const char *value)
 		free(notify_cfg.sound);
 		notify_cfg.sound = *value != '\0' ? xstrdup(value) : NULL;
 	} else if (strcmp(name, "@lisa-notify-cooldown") == 0)
-		notify_cfg.cooldown_ms = (uint64_t)(strtod(value, NULL) * 1000);
+		options_seconds(value, &notify_cfg.cooldown_ms);
 	else if (strcmp(name, "@lisa-on-transition") == 0) {
 		free(notify_cfg.command);
 		notify_cfg.command = *value != '\0' ? xstrdup(value) : NULL;
@@ -154,9 +153,7 @@ notify_option(const char *name, const char *value)
 		free(notify_cfg.url);
 		notify_cfg.url = NULL;
 		/* (its value may hold a token: never said back) */
-		if (*value != '\0' && !notify_url_valid(value))
-			log_warnx("@lisa-notify-url: not an http(s) URL: off");
-		else if (*value != '\0')
+		if (*value != '\0' && options_url_valid(value))
 			notify_cfg.url = xstrdup(value);
 		if (notify_cfg.url != NULL && notify_cfg.curl == NULL)
 			log_warnx("@lisa-notify-url: no curl on PATH: off");

@@ -259,7 +259,7 @@ session_ignore_cb(struct ctl_client *c, int ok, const char *body, size_t len,
  * A client of ours that is attached and can be written to: it hears of
  * new sessions, and can be asked for the list. NULL if there is none.
  */
-static struct session *
+struct session *
 session_hearing(void)
 {
 	struct session	*s;
@@ -359,6 +359,9 @@ session_event(struct ctl_client *c, struct ctl_event *ev, void *arg)
 		break;
 	case CTL_SESSIONS_CHANGED:
 		session_changed();
+		break;
+	case CTL_CLIENT_SESSION_CHANGED:
+		config_client();	/* a human may be there to be told */
 		break;
 	case CTL_SESSION_RENAMED:
 		if ((other = session_find(ev->session)) != NULL) {

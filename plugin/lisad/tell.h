@@ -80,7 +80,6 @@ struct notify_post {
 	const char	*tag;		/* ntfy's tag (an emoji's name) */
 	int		 urgent;
 };
-int		 notify_url_valid(const char *);
 void		 notify_url_post(const char *, const char *, int,
 		     const struct notify_post *);
 

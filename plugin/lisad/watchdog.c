@@ -71,16 +71,17 @@ watchdog_reset_config(void)
 void
 watchdog_option(const char *name, const char *value)
 {
-	double	d;
+	uint64_t	ms;
 
+	/* (values checked already: config.c) */
 	if (strcmp(name, "@lisa-watchdog") == 0)
-		wd.on = strcmp(value, "on") == 0 || strcmp(value, "1") == 0;
+		wd.on = options_flag(value) == 1;
 	else if (strcmp(name, "@lisa-watchdog-stale") == 0 &&
-	    (d = strtod(value, NULL)) > 0)
-		wd.stale_ms = (uint64_t)(d * 1000);
+	    options_seconds(value, &ms) == 0 && ms > 0)
+		wd.stale_ms = ms;
 	else if (strcmp(name, "@lisa-watchdog-step") == 0 &&
-	    (d = strtod(value, NULL)) > 0)
-		wd.step_ms = (uint64_t)(d * 1000);
+	    options_seconds(value, &ms) == 0 && ms > 0)
+		wd.step_ms = ms;
 	else if (strcmp(name, "@lisa-watchdog-nudge") == 0) {
 		free(wd.nudge);
 		wd.nudge = xstrdup(value);

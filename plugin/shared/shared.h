@@ -117,6 +117,7 @@ char		*jv_text(const struct jv *);
 #include "opencode-file.h"	/* OpenCode's log */
 #include "osc.h"		/* the output-stream scanner */
 #include "osc-notify.h"		/* a terminal's own desktop notifications */
+#include "options.h"		/* the @lisa-* options and their values */
 #include "osdep.h"		/* the operating system's calls */
 #include "pi-file.h"		/* pi's session files */
 #include "question.h"		/* what a waiting agent asks, as data */
