@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lisa.h"
@@ -52,6 +53,35 @@ check(int ok, const char *what, const char *fmt, ...)
 	printf("\n");
 	if (ok == 0)
 		doctor_failed = 1;
+}
+
+/* Pushes to @lisa-notify-url: how they went (never the URL). */
+static void
+doctor_phone(struct json_doc *d)
+{
+	int		 n = json_get(d, 0, "notify");
+	long long	 ok = 0, failed = 0, at = 0;
+	char		*why, when[32] = "";
+	time_t		 t;
+	struct tm	 tm;
+
+	if (n == -1)
+		return;
+	json_get_int(d, n, "posts", &ok);
+	json_get_int(d, n, "posts_failed", &failed);
+	if ((why = json_get_str(d, n, "post_error")) != NULL) {
+		if (json_get_int(d, n, "post_error_at", &at) == 0 && at > 0) {
+			t = (time_t)(at / 1000);
+			localtime_r(&t, &tm);
+			strftime(when, sizeof when, " at %H:%M:%S", &tm);
+		}
+		check(-1, "phone", "%lld push%s not delivered, the last%s: "
+		    "%s (%lld delivered)", failed, failed == 1 ? "" : "es",
+		    when, why, ok);
+		free(why);
+	} else if (ok > 0)
+		check(1, "phone", "%lld push%s delivered", ok,
+		    ok == 1 ? "" : "es");
 }
 
 /* Each @lisa-* setting the helper could not use as set, a line each. */
@@ -251,6 +281,7 @@ cmd_doctor(struct lisa_ctx *ctx, int json)
 			    "keys applied");
 		free(warning);
 		doctor_options(d);
+		doctor_phone(d);
 		/* Where lisa resume's records go, as the helper found it. */
 		if ((warning = json_get_str(d, 0, "state_error")) != NULL)
 			check(0, "resume records", "cannot be kept: %s (lisa "

@@ -80,7 +80,7 @@ info_json(struct buf *b)
 	json_key(b, "notify");
 	buf_printf(b, "{\"messages\":%llu,\"bells\":%llu,\"desktop\":%llu,"
 	    "\"commands\":%llu,\"terminal\":%llu,\"sounds\":%llu,"
-	    "\"posts\":%llu,\"focused\":%llu}",
+	    "\"posts\":%llu,\"posts_failed\":%llu,\"focused\":%llu",
 	    (unsigned long long)notify_stats.messages,
 	    (unsigned long long)notify_stats.bells,
 	    (unsigned long long)notify_stats.desktop,
@@ -88,7 +88,14 @@ info_json(struct buf *b)
 	    (unsigned long long)notify_stats.terminal,
 	    (unsigned long long)notify_stats.sounds,
 	    (unsigned long long)notify_stats.posts,
+	    (unsigned long long)notify_stats.posts_failed,
 	    (unsigned long long)notify_stats.focused);
+	json_key(b, "post_error");
+	json_cstr(b, *notify_url_error != '\0' ? notify_url_error : NULL);
+	json_key(b, "post_error_at");
+	json_int_or_null(b, notify_url_error_at != 0,
+	    (long long)notify_url_error_at);
+	buf_addc(b, '}');
 	json_key(b, "ui_warning");
 	json_cstr(b, ui_warning());
 	info_option_warnings(b);

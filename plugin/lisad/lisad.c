@@ -103,8 +103,10 @@ lisad_signal_cb(int fd, short revents, void *arg)
 	while ((sig = osdep_signal_next(fd)) != 0) {
 		switch (sig) {
 		case SIGCHLD:
-			while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+			while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
 				fleet_reaped(pid, status);
+				notify_url_reaped(pid, status);
+			}
 			break;
 		case SIGTERM:
 		case SIGINT:
@@ -360,6 +362,7 @@ main(int argc, char **argv)
 	code = loop_run();
 	act_close();
 	answer_close();
+	notify_url_close();
 	live_close();
 	resume_record_close();
 	agentfiles_close();

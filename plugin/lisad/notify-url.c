@@ -10,6 +10,8 @@
  * What a pane said (titles, names) reaches curl only as quoted config
  * values with every control character dropped: it cannot add a header.
  */
+#include <sys/wait.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -22,6 +24,7 @@
 #include "tell.h"
 
 #define NOTIFY_URL_SECONDS	"10"	/* curl gives up: a slow server */
+#define NOTIFY_URL_RETRY_MS	2000	/* after a refused connection */
 
 /* A value inside a curl config's double quotes; control bytes dropped. */
 static void
@@ -77,21 +80,246 @@ notify_url_write(int fd, const struct buf *b)
 	close(fd);
 }
 
+/*
+ * One POST and what came of it: curl's HTTP code on its stdout (-w), its
+ * exit status from SIGCHLD, both read from the loop, never waited for.
+ * Kept, config and body, for the one retry a refused connection gets.
+ */
+struct notify_url_job {
+	pid_t			 pid;
+	int			 fd;
+	struct loop_fd		*lf;
+	char			 code[8];
+	size_t			 ncode;
+	int			 eof;
+	int			 exited;
+	int			 status;
+	int			 tries;
+	char			 group[16];
+	struct buf		 cfg;
+	struct buf		 body;
+	struct loop_timer	 timer;
+	TAILQ_ENTRY(notify_url_job) entry;
+};
+static TAILQ_HEAD(, notify_url_job) notify_url_jobs =
+    TAILQ_HEAD_INITIALIZER(notify_url_jobs);
+static char	*notify_url_curl;
+
+/* The last failure, for doctor and info: what, never the URL. */
+char	 notify_url_error[128];
+int64_t	 notify_url_error_at;
+
+static void	notify_url_spawn(struct notify_url_job *);
+
+static void
+notify_url_free(struct notify_url_job *j)
+{
+	TAILQ_REMOVE(&notify_url_jobs, j, entry);
+	loop_timer_del(&j->timer);
+	if (j->lf != NULL)
+		loop_del(j->lf);
+	if (j->fd != -1)
+		close(j->fd);
+	buf_free(&j->cfg);
+	buf_free(&j->body);
+	free(j);
+}
+
+/* curl's exit codes a user meets, in words (its man page's). */
+static const char *
+notify_url_exit_text(int code)
+{
+	switch (code) {
+	case 6:
+		return ("could not resolve the host");
+	case 7:
+		return ("could not connect");
+	case 28:
+		return ("no answer within " NOTIFY_URL_SECONDS " s");
+	case 35:
+	case 60:
+		return ("TLS failed");
+	case 52:
+		return ("the server answered nothing");
+	case 55:
+	case 56:
+		return ("the connection broke");
+	}
+	return ("curl failed");
+}
+
+/* Both halves in (its code read to EOF, its exit reaped): judge it. */
+static void
+notify_url_done(struct notify_url_job *j)
+{
+	int	code, http;
+
+	if (!j->eof || !j->exited)
+		return;
+	code = WIFEXITED(j->status) ? WEXITSTATUS(j->status) : -1;
+	j->code[j->ncode] = '\0';
+	http = atoi(j->code);
+	if (code == 0 && http >= 200 && http < 300) {
+		notify_stats.posts++;
+		log_debug("notify url: %s delivered (HTTP %d)", j->group, http);
+		notify_url_free(j);
+		return;
+	}
+	/* Refused or no such host: nothing was sent; once more, soon. */
+	if ((code == 6 || code == 7) && j->tries == 1) {
+		log_debug("notify url: %s: %s, once more", j->group,
+		    notify_url_exit_text(code));
+		j->tries++;
+		j->eof = j->exited = 0;
+		j->ncode = 0;
+		loop_timer_add(&j->timer, NOTIFY_URL_RETRY_MS);
+		return;
+	}
+	if (code == 0)
+		snprintf(notify_url_error, sizeof notify_url_error,
+		    "the server answered HTTP %d", http);
+	else if (code == -1)
+		snprintf(notify_url_error, sizeof notify_url_error,
+		    "curl was killed");
+	else
+		snprintf(notify_url_error, sizeof notify_url_error,
+		    "%s (curl exit %d%s)", notify_url_exit_text(code), code,
+		    j->tries > 1 ? ", tried twice" : "");
+	notify_url_error_at = time_real_ms();
+	notify_stats.posts_failed++;
+	log_warnx("notify url: %s not delivered: %s", j->group,
+	    notify_url_error);
+	notify_url_free(j);
+}
+
+static void
+notify_url_read(int fd, short revents, void *arg)
+{
+	struct notify_url_job	*j = arg;
+	char			 data[64];
+	ssize_t			 n;
+	size_t			 take;
+
+	n = read(fd, data, sizeof data);
+	if (n == -1 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n > 0) {
+		take = sizeof j->code - 1 - j->ncode;
+		if ((size_t)n < take)
+			take = (size_t)n;
+		memcpy(j->code + j->ncode, data, take);
+		j->ncode += take;
+		return;
+	}
+	loop_del(j->lf);
+	j->lf = NULL;
+	close(j->fd);
+	j->fd = -1;
+	j->eof = 1;
+	notify_url_done(j);
+}
+
+/* A child ended (lisad.c's SIGCHLD): one of ours? */
+void
+notify_url_reaped(pid_t pid, int status)
+{
+	struct notify_url_job	*j;
+
+	TAILQ_FOREACH(j, &notify_url_jobs, entry) {
+		if (j->pid == pid) {
+			j->pid = -1;
+			j->exited = 1;
+			j->status = status;
+			notify_url_done(j);
+			return;
+		}
+	}
+}
+
+static void
+notify_url_again(void *arg)
+{
+	notify_url_spawn(arg);
+}
+
+/* curl, its config on stdin (the URL), the body on 3, its code on 1. */
+static void
+notify_url_spawn(struct notify_url_job *j)
+{
+	int	cp[2], bp[2], op[2];
+	pid_t	pid;
+
+	if (compat_pipe(cp) != 0)
+		goto fail;
+	if (compat_pipe(bp) != 0) {
+		close(cp[0]);
+		close(cp[1]);
+		goto fail;
+	}
+	if (compat_pipe(op) != 0) {
+		close(cp[0]);
+		close(cp[1]);
+		close(bp[0]);
+		close(bp[1]);
+		goto fail;
+	}
+	if ((pid = fork()) == -1) {
+		close(cp[0]);
+		close(cp[1]);
+		close(bp[0]);
+		close(bp[1]);
+		close(op[0]);
+		close(op[1]);
+		goto fail;
+	}
+	if (pid == 0) {
+		close(cp[1]);
+		close(bp[1]);
+		close(op[0]);
+		/* (the body's pipe to 3 first, kept as the rest is closed) */
+		if (bp[0] != 3) {
+			if (cp[0] == 3 && (cp[0] = dup(cp[0])) == -1)
+				_exit(127);
+			if (op[1] == 3 && (op[1] = dup(op[1])) == -1)
+				_exit(127);
+			dup2(bp[0], 3);
+			close(bp[0]);
+		}
+		fcntl(3, F_SETFD, 0);
+		notify_child_from(cp[0], op[1], 4);
+		execl(notify_url_curl, "curl", "-s", "-S", "--max-time",
+		    NOTIFY_URL_SECONDS, "-o", "/dev/null", "-w",
+		    "%{http_code}", "-K", "-", "--data-binary", "@/dev/fd/3",
+		    (char *)NULL);
+		_exit(127);
+	}
+	close(cp[0]);
+	close(bp[0]);
+	close(op[1]);
+	j->pid = pid;
+	j->fd = op[0];
+	fcntl(j->fd, F_SETFL, O_NONBLOCK);
+	j->lf = loop_add(j->fd, POLLIN, notify_url_read, j);
+	notify_url_write(cp[1], &j->cfg);
+	notify_url_write(bp[1], &j->body);
+	log_debug("notify url: %s posted (try %d)", j->group, j->tries);
+	return;
+fail:
+	log_warn("notify url: cannot run curl");
+	snprintf(notify_url_error, sizeof notify_url_error,
+	    "curl could not be run");
+	notify_url_error_at = time_real_ms();
+	notify_stats.posts_failed++;
+	notify_url_free(j);
+}
+
 void
 notify_url_post(const char *curl, const char *url, int json,
     const struct notify_post *m)
 {
-	struct buf	 cfg, body;
-	int		 cp[2], bp[2];
-	pid_t		 pid;
+	struct notify_url_job	*j;
+	struct buf		 cfg, body;
 
-	if (compat_pipe(cp) != 0)
-		return;
-	if (compat_pipe(bp) != 0) {
-		close(cp[0]);
-		close(cp[1]);
-		return;
-	}
 	buf_init(&cfg);
 	buf_init(&body);
 	buf_adds(&cfg, "url = ");
@@ -110,34 +338,28 @@ notify_url_post(const char *curl, const char *url, int json,
 		buf_printf(&cfg, "header = \"Tags: %s\"\n", m->tag);
 		buf_adds(&body, m->text);
 	}
-	if ((pid = fork()) == -1) {
-		close(cp[0]);
-		close(cp[1]);
-		close(bp[0]);
-		close(bp[1]);
-	} else if (pid == 0) {
-		close(cp[1]);
-		close(bp[1]);
-		/* (the body's pipe to 3 first, kept as the rest is closed) */
-		if (bp[0] != 3) {
-			if (cp[0] == 3 && (cp[0] = dup(cp[0])) == -1)
-				_exit(127);
-			dup2(bp[0], 3);
-			close(bp[0]);
-		}
-		fcntl(3, F_SETFD, 0);
-		notify_child_from(cp[0], -1, 4);
-		execl(curl, "curl", "-s", "-S", "--max-time", NOTIFY_URL_SECONDS,
-		    "-K", "-", "--data-binary", "@/dev/fd/3", (char *)NULL);
-		_exit(127);
-	} else {
-		close(cp[0]);
-		close(bp[0]);
-		notify_url_write(cp[1], &cfg);
-		notify_url_write(bp[1], &body);
-		log_debug("notify url: %s posted as %s", m->group,
-		    json ? "json" : "ntfy");
-	}
-	buf_free(&cfg);
-	buf_free(&body);
+	free(notify_url_curl);
+	notify_url_curl = xstrdup(curl);
+	j = xcalloc(1, sizeof *j);
+	j->fd = -1;
+	j->pid = -1;
+	j->tries = 1;
+	j->cfg = cfg;
+	j->body = body;
+	strlcpy(j->group, m->group, sizeof j->group);
+	loop_timer_init(&j->timer, notify_url_again, j);
+	TAILQ_INSERT_TAIL(&notify_url_jobs, j, entry);
+	notify_url_spawn(j);
+}
+
+/* At exit: what is still out is the kernel's to end (curl's own timeout). */
+void
+notify_url_close(void)
+{
+	struct notify_url_job	*j;
+
+	while ((j = TAILQ_FIRST(&notify_url_jobs)) != NULL)
+		notify_url_free(j);
+	free(notify_url_curl);
+	notify_url_curl = NULL;
 }

@@ -183,9 +183,9 @@ notify_post(struct notify *n, const char *pane)
 	m.urgent = n->group == UI_CRASHED;
 	m.tag = n->group == UI_CRASHED ? "rotating_light" :
 	    n->group == UI_STUCK ? "hourglass" : "raising_hand";
+	/* (counted when curl says how it went) */
 	notify_url_post(notify_cfg.curl, notify_cfg.url, notify_cfg.url_json,
 	    &m);
-	notify_stats.posts++;
 }
 
 static void

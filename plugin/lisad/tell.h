@@ -54,7 +54,8 @@ struct notify_stats {
 	uint64_t	 commands;
 	uint64_t	 terminal;
 	uint64_t	 sounds;
-	uint64_t	 posts;		/* to @lisa-notify-url */
+	uint64_t	 posts;		/* to @lisa-notify-url, delivered */
+	uint64_t	 posts_failed;	/* ... not: notify_url_error says why */
 	uint64_t	 focused;
 };
 extern struct notify_stats notify_stats;
@@ -82,6 +83,10 @@ struct notify_post {
 };
 void		 notify_url_post(const char *, const char *, int,
 		     const struct notify_post *);
+void		 notify_url_reaped(pid_t, int);
+void		 notify_url_close(void);
+extern char	 notify_url_error[128];
+extern int64_t	 notify_url_error_at;
 
 /* notify-command.c: notify-send, sound, a terminal's own notification. */
 void		 notify_child(int, int);

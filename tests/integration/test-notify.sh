@@ -377,10 +377,12 @@ main:1 · prompt" ] || fail "terminal-notifier got: $(cat "$TESTDIR/terminal-not
 
 # A local HTTP server on 127.0.0.1 that records every request (one JSON
 # line each: method, path, headers, body) in $TESTDIR/posts; a path with
-# "slow" in it waits 30 s before it answers. Its port: $TESTDIR/port.
+# "slow" in it waits 30 s before it answers, one with "status500" answers
+# 500. Its port: $TESTDIR/port. With an argument FILE, its port is bound
+# but refuses connections until FILE exists (then it listens).
 http_recorder() {
 	cat >"$TESTDIR/recorder.py" <<'PY'
-import http.server, json, sys, time
+import http.server, json, os, sys, time
 out, portfile = sys.argv[1], sys.argv[2]
 class H(http.server.BaseHTTPRequestHandler):
     def do_POST(self):
@@ -391,21 +393,31 @@ class H(http.server.BaseHTTPRequestHandler):
                                 "body": body}) + "\n")
         if "slow" in self.path:
             time.sleep(30)
-        self.send_response(200)
+        self.send_response(500 if "status500" in self.path else 200)
         self.end_headers()
     def log_message(self, *a):
         pass
-s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
-open(portfile, "w").write(str(s.server_address[1]))
+s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H,
+                                    bind_and_activate=False)
+s.server_bind()
+open(portfile + ".tmp", "w").write(str(s.server_address[1]))
+os.rename(portfile + ".tmp", portfile)
+if len(sys.argv) > 3:
+    # bound, not listening: a connection is refused
+    while not os.path.exists(sys.argv[3]):
+        time.sleep(0.02)
+s.server_activate()
 s.serve_forever()
 PY
-	python3 "$TESTDIR/recorder.py" "$TESTDIR/posts" "$TESTDIR/port" &
+	python3 "$TESTDIR/recorder.py" "$TESTDIR/posts" "$TESTDIR/port" ${1:+"$1"} &
 	RECORDER=$!
 	trap 'kill $RECORDER 2>/dev/null; cleanup' EXIT
 	until_ms 5000 test -s "$TESTDIR/port" || fail "no recorder"
 	PORT=$(cat "$TESTDIR/port")
 }
 posted_more() { [ "$(info | jget "d['notify']['posts']")" -gt "$1" ]; }
+failed_posts() { [ "$(info | jget "d['notify']['posts_failed']")" -ge "$1" ]; }
+post_error() { info | jget "d['notify']['post_error']"; }
 turn() {
 	T send-keys -t "$1" 'work 2' Enter
 	expect "$1" in_progress
@@ -453,20 +465,28 @@ assert d["title"] == "claude waits" and d["group"] == "waiting", d
 assert d["state"] == "waiting_input" and d["agent"] == "claude", d
 assert d["message"] == "lisa: claude in main:1 waits (prompt)", d
 PY
+	[ "$(info | jget "d['notify']['posts']")" = 2 ] ||
+	    fail "posts: $(info | jget "d['notify']")"
 	# A server that takes 30 s, then one that is not there: the helper
-	# answers as fast as ever meanwhile.
+	# answers as fast as ever meanwhile, and counts neither as delivered.
 	for url in "http://127.0.0.1:$PORT/slow-SECRET1234" "http://127.0.0.1:1/down-SECRET1234"; do
 		T set -g @lisa-notify-url "$url"
 		L reload >/dev/null
-		n=$(info | jget "d['notify']['posts']")
 		turn "$p"
 		# (posted once the helper knows who looks: then the next URL)
-		until_ms 15000 posted_more "$n" || fail "not posted to $url"
+		case $url in
+		*slow*) until_ms 15000 grep -q slow-SECRET "$TESTDIR/posts" ||
+			fail "the slow post never came" ;;
+		*) until_ms 15000 failed_posts 1 || fail "not posted to $url" ;;
+		esac
 		t0=$(now_ms)
 		for _ in 1 2 3 4 5; do L list >/dev/null || fail "lisa list"; done
 		[ $(($(now_ms) - t0)) -lt 5000 ] || fail "the helper was held up: $(($(now_ms) - t0)) ms"
 	done
-	until_ms 15000 grep -q slow-SECRET "$TESTDIR/posts" || fail "the slow post never came"
+	# (curl gives the slow one up after its 10 s)
+	until_ms 20000 failed_posts 2 || fail "the slow post not given up: $(info | jget "d['notify']")"
+	[ "$(info | jget "d['notify']['posts']")" = 2 ] ||
+	    fail "posts: $(info | jget "d['notify']")"
 	# The token: nowhere in what lisa writes or says.
 	L stop >/dev/null
 	for what in "$TESTDIR/lisad.err" "$XDG_RUNTIME_DIR"/lisa/*; do
@@ -477,6 +497,57 @@ PY
 	T show-options -g | grep -v '^@lisa-notify-url ' | grep -q SECRET1234 &&
 	    fail "the token in an option of lisa's: $(T show-options -g | grep SECRET)"
 	return 0
+}
+
+# What came of each push (issue 45): curl's exit status and the HTTP
+# status, read as they come (the helper never waits), a failure counted
+# apart with its reason in lisa info and doctor (never the URL), and one
+# more try when the connection was refused. A port that refuses once and
+# then listens (the retry), a 500, and a port nothing listens on; a slow
+# server is test_notify_url_ntfy_json_and_token's.
+test_phone_push_results() {
+	command -v curl >/dev/null || skip "no curl"
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME"
+	http_recorder "$TESTDIR/listen"
+	start_server main
+	T set -g @lisa-notify-waiting on
+	T set -g @lisa-notify-cooldown 0
+	# Refused once, then listening: one push, delivered on its second try.
+	T set -g @lisa-notify-url "http://127.0.0.1:$PORT/retry-SECRET77"
+	start_helper
+	p=$(agent_window 1 claude)
+	L wait "$p" --until waiting_input --timeout 30 >/dev/null || fail "no agent"
+	turn "$p"
+	until_ms 15000 helper_said "could not connect, once more" ||
+	    fail "no refused first try: $(info | jget "d['notify']")"
+	touch "$TESTDIR/listen"
+	until_ms 15000 posted_more 0 || fail "not delivered on its retry: $(info | jget "d['notify']")"
+	[ "$(grep -c retry-SECRET77 "$TESTDIR/posts")" = 1 ] || fail "posts: $(cat "$TESTDIR/posts")"
+	[ "$(info | jget "d['notify']['posts_failed']")" = 0 ] || fail "counted failed"
+	L doctor 2>&1 | grep -q "^ok    phone  *1 push delivered" ||
+	    fail "doctor: $(L doctor 2>&1 | grep phone)"
+	# A 500: not delivered, not tried again; said with its status.
+	T set -g @lisa-notify-url "http://127.0.0.1:$PORT/status500-SECRET77"
+	L reload >/dev/null
+	turn "$p"
+	until_ms 15000 failed_posts 1 || fail "a 500 not counted: $(info | jget "d['notify']")"
+	[ "$(post_error)" = "the server answered HTTP 500" ] || fail "error: $(post_error)"
+	[ "$(grep -c status500 "$TESTDIR/posts")" = 1 ] || fail "a 500 tried again"
+	# A port nothing listens on: tried twice, then said.
+	T set -g @lisa-notify-url "http://127.0.0.1:1/down-SECRET77"
+	L reload >/dev/null
+	turn "$p"
+	until_ms 15000 failed_posts 2 || fail "a refused post not counted: $(info | jget "d['notify']")"
+	[ "$(post_error)" = "could not connect (curl exit 7, tried twice)" ] ||
+	    fail "error: $(post_error)"
+	L doctor >"$TESTDIR/doctor" 2>&1
+	grep -q "^warn  phone  *2 pushes not delivered, the last at [0-9:]*: could not connect (curl exit 7, tried twice) (1 delivered)" \
+	    "$TESTDIR/doctor" || fail "doctor: $(grep phone "$TESTDIR/doctor")"
+	[ "$(info | jget "d['notify']['posts']")" = 1 ] || fail "posts counted: $(info | jget "d['notify']")"
+	! grep -q SECRET77 "$TESTDIR/doctor" "$TESTDIR/lisad.err" \
+	    "$XDG_RUNTIME_DIR"/lisa/*.log || fail "the URL said back"
+	! info | grep -q SECRET77 || fail "the URL in lisa info"
 }
 
 # The desktop notification's body is text: most daemons read it as
