@@ -119,9 +119,9 @@ cmd_hosts(struct lisa_ctx *ctx, int json)
 		json_get_int(d, item, "panes", &panes);
 		/* Agents of an ended tmux there: lisa resume --host HOST. */
 		json_get_int(d, item, "resume", &resume);
-		printf("%-24s %-11s %-6lld %-6lld %-24s %s\n", v[0] ? v[0] :
-		    "?", v[1] ? v[1] : "?", panes, resume, v[2] ? v[2] : "",
-		    v[3] ? v[3] : "");
+		utf8_column(stdout, v[0] ? v[0] : "?", 24);
+		printf(" %-11s %-6lld %-6lld %-24s %s\n", v[1] ? v[1] : "?",
+		    panes, resume, v[2] ? v[2] : "", v[3] ? v[3] : "");
 		for (j = 0; j < 4; j++)
 			free(v[j]);
 	}

@@ -401,40 +401,22 @@ menu_answers(struct menu_args *ma, struct lisa_ctx *ctx, const char *client,
 	buf_free(&b);
 }
 
-/* Columns on screen: UTF-8 characters, not bytes. */
-static size_t
-menu_width(const char *s)
-{
-	size_t	n = 0;
-
-	for (; *s != '\0'; s++) {
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			n++;
-	}
-	return (n);
-}
-
+/* S in WIDTH columns (as drawn: utf8_width), cut with an ellipsis. */
 static void
 menu_pad(struct buf *b, const char *s, size_t width)
 {
-	size_t	w = menu_width(s);
+	size_t	w = utf8_width(s);
 	char	*cut;
-	size_t	 i, n;
 
 	if (w > width && width > 0) {
 		/* (width - 1 columns of it, then an ellipsis) */
-		for (i = n = 0; s[i] != '\0'; i++) {
-			if (((unsigned char)s[i] & 0xc0) != 0x80 &&
-			    n++ == width - 1)
-				break;
-		}
-		cut = xstrndup(s, i);
+		cut = xstrndup(s, utf8_fit(s, width - 1));
 		menu_text(b, cut);
+		w = utf8_width(cut) + 1;
 		free(cut);
 		buf_adds(b, "\xe2\x80\xa6");
-		return;
-	}
-	menu_text(b, s);
+	} else
+		menu_text(b, s);
 	for (; w < width; w++)
 		buf_addc(b, ' ');
 }
@@ -527,12 +509,12 @@ cmd_key_menu(struct lisa_ctx *ctx, const char *client, const char *arg)
 	/* A table: agent, where, detail, age, each column aligned. */
 	menu_where(list, shown);
 	for (i = 0; i < shown; i++) {
-		if (menu_width(list[i].agent) > wagent)
-			wagent = menu_width(list[i].agent);
-		if (menu_width(list[i].where) > wwhere)
-			wwhere = menu_width(list[i].where);
-		if (menu_width(list[i].detail) > wdetail)
-			wdetail = menu_width(list[i].detail);
+		if (utf8_width(list[i].agent) > wagent)
+			wagent = utf8_width(list[i].agent);
+		if (utf8_width(list[i].where) > wwhere)
+			wwhere = utf8_width(list[i].where);
+		if (utf8_width(list[i].detail) > wdetail)
+			wdetail = utf8_width(list[i].detail);
 	}
 	/*
 	 * No wider than the client (menu_cols): the window names give way;

@@ -311,8 +311,14 @@ resume_print(struct resume_list *l)
 		}
 		resume_command(ra, &plain);
 		snprintf(when, sizeof when, "%s:%s", ra->session, ra->window);
-		printf("%-3d %-9s %-24s %-36s %s%s%s%s\n", i + 1, ra->agent,
-		    when, plain ? "(none: its plain command)" : ra->id, ra->cwd,
+		printf("%-3d ", i + 1);
+		utf8_column(stdout, ra->agent, 9);
+		putchar(' ');
+		utf8_column(stdout, when, 24);
+		putchar(' ');
+		utf8_column(stdout, plain ? "(none: its plain command)" :
+		    ra->id, 36);
+		printf(" %s%s%s%s\n", ra->cwd,
 		    ra->model != NULL ? " (" : "", ra->model != NULL ?
 		    ra->model : "", ra->model != NULL ? ")" : "");
 	}

@@ -605,8 +605,9 @@ cmd_runs(struct lisa_ctx *ctx, int json)
 				    "on them):\n");
 			if (list[i].current && old && !cur++)
 				printf("-- of this tmux server:\n");
-			printf("%-10s %-16s %-7d %-6s %-10s %-8s %s%s\n",
-			    list[i].id, list[i].name, list[i].attempt,
+			printf("%-10s ", list[i].id);
+			utf8_column(stdout, list[i].name, 16);
+			printf(" %-7d %-6s %-10s %-8s %s%s\n", list[i].attempt,
 			    list[i].pane[0] ? list[i].pane : "-",
 			    list[i].lifecycle, exitbuf,
 			    run_summary(list[i].termination, line,

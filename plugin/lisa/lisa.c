@@ -186,6 +186,14 @@ cmd_remote_args(struct lisa_ctx *ctx, const char *cmd, struct args *a)
 	return (cmd_remote(ctx, cmd, a->argv[1], args, n));
 }
 
+/* A table's column and the gap after it (utf8_column). */
+static void
+list_column(const char *s, size_t width)
+{
+	utf8_column(stdout, s, width);
+	putchar(' ');
+}
+
 static int
 cmd_list(struct lisa_ctx *ctx, struct args *a)
 {
@@ -242,10 +250,14 @@ cmd_list(struct lisa_ctx *ctx, struct args *a)
 			snprintf(state, sizeof state, "dead");
 		/* (a remote pane's pid is its host's business: "-") */
 		snprintf(pidtext, sizeof pidtext, "%lld", pid);
-		printf("%-16s %-6s %-8s %-12s %-8s %-30s %s\n",
-		    jstr(d, item, "target", &s1), jstr(d, item, "pane_id", &s2),
-		    pid > 0 ? pidtext : "-", jstr(d, item, "command", &s3),
-		    ag != NULL ? ag : "-", state, jstr(d, item, "title", &s4));
+		/* (names by the columns they take: 日本 is four) */
+		list_column(jstr(d, item, "target", &s1), 16);
+		list_column(jstr(d, item, "pane_id", &s2), 6);
+		list_column(pid > 0 ? pidtext : "-", 8);
+		list_column(jstr(d, item, "command", &s3), 12);
+		list_column(ag != NULL ? ag : "-", 8);
+		list_column(state, 30);
+		printf("%s\n", jstr(d, item, "title", &s4));
 		free(ag);
 		free(as);
 		free(ad);
@@ -653,6 +665,7 @@ main(int argc, char **argv)
 	const struct lisa_cmd *c = NULL;
 
 	osdep_set_argv0(argv[0]);
+	utf8_locale();	/* (wcwidth's: columns of names as drawn) */
 	/*
 	 * The CLI lives for one command and leaves its memory to exit; the
 	 * leak check (make check-asan) is for the helper, which lives all day.

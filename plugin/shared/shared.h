@@ -51,6 +51,12 @@ int64_t	 rfc3339_ms(const char *);
 /* markup.c: a notification body's text, its markup escaped. */
 char	*markup_escape(const char *);
 
+/* utf8-width.c: text in terminal columns (wide, combining characters). */
+void	 utf8_locale(void);
+size_t	 utf8_width(const char *);
+size_t	 utf8_fit(const char *, size_t);
+void	 utf8_column(FILE *, const char *, size_t);
+
 /* which.c: a program on PATH, or NULL. */
 char	*path_which(const char *);
 char	*path_which_in(const char *, const char *, int);

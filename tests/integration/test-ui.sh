@@ -579,3 +579,52 @@ test_menu_many_local_by_state() {
 	L key menu "$CLIENT" state:nonesuch
 	expect_screen "lisa: no such state"
 }
+
+# Names that are not one column a byte (issue 45): a window named with
+# accents, CJK and an emoji beside a plain one. The menu's columns and
+# lisa list's line up as the client draws them (wcwidth).
+test_menu_columns_by_display_width() {
+	setup_agents
+	wide='ünï 日本 🚀'
+	T new-window -d -t main:1 -n "$wide" "$FAKE/claude"
+	T new-window -d -t main:2 -n plain "$FAKE/claude"
+	p1=$(T display -p -t main:1 '#{pane_id}')
+	p2=$(T display -p -t main:2 '#{pane_id}')
+	expect "$p1" waiting_input
+	expect "$p2" waiting_input
+	attach main:0 120 30
+	O send-keys C-b a
+	expect_screen "lisa: 2 agents"
+	screen >"$TESTDIR/screen"
+	# The column (as drawn: East Asian wide is two) where WORD starts, in
+	# each line that has it.
+	cols_of() {
+		python3 - "$1" "$2" <<'PY'
+import sys, unicodedata
+def w(c):
+    if unicodedata.combining(c):
+        return 0
+    return 2 if unicodedata.east_asian_width(c) in "WF" else 1
+word = sys.argv[2]
+for line in open(sys.argv[1], encoding="utf-8"):
+    if "claude" in line:
+        i = line.find(word)
+        if i >= 0:
+            print(sum(w(c) for c in line[:i]))
+PY
+	}
+	[ "$(cols_of "$TESTDIR/screen" prompt | sort -u | wc -l)" = 1 ] ||
+	    fail "the menu's columns do not line up ($(cols_of "$TESTDIR/screen" prompt | tr '\n' ' ')):
+$(cat "$TESTDIR/screen")"
+	[ "$(cols_of "$TESTDIR/screen" prompt | wc -l)" = 2 ] || fail "rows: $(cat "$TESTDIR/screen")"
+	O send-keys Escape
+	# lisa list's targets: a session named so too.
+	T new-session -d -s 'ünï日本' "$FAKE/claude"
+	p3=$(T display -p -t 'ünï日本:0' '#{pane_id}')
+	expect "$p3" waiting_input
+	L list >"$TESTDIR/list"
+	[ "$(cols_of "$TESTDIR/list" "your turn" | wc -l)" = 3 ] &&
+	    [ "$(cols_of "$TESTDIR/list" "your turn" | sort -u | wc -l)" = 1 ] ||
+	    fail "lisa list's columns do not line up:
+$(cat "$TESTDIR/list")"
+}
