@@ -59,7 +59,8 @@ act_has_run(struct lisa_ctx *ctx, const char *pane)
 static void
 act_question(struct json_doc *d, int q, struct act_facts *f)
 {
-	char	*fp, *kind, *subject, *text;
+	char	*fp, *kind, *subject, *text, *o;
+	int	 arr, i, n;
 
 	if (q < 0 || (fp = json_get_str(d, q, "token")) == NULL)
 		return;
@@ -68,6 +69,17 @@ act_question(struct json_doc *d, int q, struct act_facts *f)
 	text = json_get_str(d, q, "text");
 	strlcpy(f->token, fp, sizeof f->token);
 	question_asks(kind, subject, text, f->asks, sizeof f->asks);
+	if (kind != NULL)
+		strlcpy(f->kind, kind, sizeof f->kind);
+	/* Its options as drawn ("1. Option A"): a question's answers. */
+	arr = json_get(d, q, "options");
+	n = arr == -1 ? 0 : json_array_size(d, arr);
+	for (i = 0; i < n && f->noptions < QUESTION_MAX_OPTIONS; i++) {
+		if (json_tok_str(d, json_array_item(d, arr, i), &o) != 0)
+			continue;
+		strlcpy(f->options[f->noptions++], o, sizeof f->options[0]);
+		free(o);
+	}
 	free(fp);
 	free(kind);
 	free(subject);

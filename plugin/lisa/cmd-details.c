@@ -163,8 +163,8 @@ static void
 details_wait(struct lisa_ctx *ctx, const char *pane,
     const struct act_facts *f)
 {
-	char	 line[1024];
-	int	 c;
+	char	 line[1024], n[4];
+	int	 c, question;
 
 	if (!isatty(0))
 		return;
@@ -174,11 +174,21 @@ details_wait(struct lisa_ctx *ctx, const char *pane,
 		details_key();
 		return;
 	}
-	printf("\n  y allow once \xc2\xb7 x deny \xc2\xb7 t reply\xe2\x80\xa6 "
-	    "\xc2\xb7 any other key closes");
+	/* A question: its options by their numbers, as the menu offers. */
+	question = strcmp(f->kind, "question") == 0 && f->noptions > 0;
+	if (question)
+		printf("\n  1-%d its option \xc2\xb7 t reply\xe2\x80\xa6 "
+		    "\xc2\xb7 any other key closes", f->noptions);
+	else
+		printf("\n  y allow once \xc2\xb7 x deny \xc2\xb7 "
+		    "t reply\xe2\x80\xa6 \xc2\xb7 any other key closes");
 	fflush(stdout);
 	c = details_key();
-	if (c == 'y' || c == 'x') {
+	if (question && c >= '1' && c < '1' + f->noptions) {
+		snprintf(n, sizeof n, "%c", c);
+		printf("\n");
+		cmd_answer(ctx, pane, n, NULL, f->token);
+	} else if (!question && (c == 'y' || c == 'x')) {
 		printf("\n");
 		cmd_answer(ctx, pane, c == 'y' ? "allow" : "deny", NULL,
 		    f->token);

@@ -148,7 +148,8 @@ cmd_key_act(struct lisa_ctx *ctx, const char *client, const char *arg)
 			argv[a++] = pane;
 			argv[a++] = "--fallback";
 		} else if (reply != NULL || (inc != NULL &&
-		    (strcmp(what, "allow") == 0 || strcmp(what, "deny") == 0))) {
+		    (strcmp(what, "allow") == 0 || strcmp(what, "deny") == 0 ||
+		    (*what >= '1' && *what <= '9' && what[1] == '\0')))) {
 			argv[a++] = "answer";
 			argv[a++] = pane;
 			if (reply != NULL)

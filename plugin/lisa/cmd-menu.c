@@ -370,7 +370,8 @@ menu_answers(struct menu_args *ma, struct lisa_ctx *ctx, const char *client,
 {
 	struct buf	 label, b;
 	const char	*expect = f->token;
-	char		*sh, *rs;
+	char		*sh, *rs, what[16];
+	int		 i;
 
 	buf_init(&label);
 	buf_init(&b);
@@ -378,10 +379,29 @@ menu_answers(struct menu_args *ma, struct lisa_ctx *ctx, const char *client,
 	menu_cut(&label, f->asks, 48);
 	menu_text(&b, label.data);
 	menu_item(ma, b.data, "", "");
-	menu_action(ma, ctx, client, "Allow once", "y", "allow", 0, pane,
-	    expect);
-	/* (n is "Next agent"; x, Dismiss, is for ended agents alone) */
-	menu_action(ma, ctx, client, "Deny", "x", "deny", 0, pane, expect);
+	if (strcmp(f->kind, "question") == 0 && f->noptions > 0) {
+		/*
+		 * A question: its own options, each `lisa answer N` (the
+		 * number lisa read it by, whatever the agent draws before).
+		 */
+		for (i = 0; i < f->noptions; i++) {
+			buf_reset(&b);
+			menu_cut(&b, f->options[i], 48);
+			buf_reset(&label);
+			if (b.data[0] == '-')
+				buf_addc(&label, ' ');	/* (not a heading) */
+			menu_text(&label, b.data);
+			snprintf(what, sizeof what, "%d", i + 1);
+			menu_action(ma, ctx, client, label.data, "", what, 0,
+			    pane, expect);
+		}
+	} else {
+		menu_action(ma, ctx, client, "Allow once", "y", "allow", 0,
+		    pane, expect);
+		/* (n is "Next agent"; x, Dismiss, is for ended agents alone) */
+		menu_action(ma, ctx, client, "Deny", "x", "deny", 0, pane,
+		    expect);
+	}
 	/*
 	 * Reply: tmux asks for the text, into a buffer the answer reads and
 	 * deletes. The pane goes without its '%': "%1" would be the

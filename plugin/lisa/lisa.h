@@ -212,6 +212,9 @@ struct act_facts {
 	char	 incarnation[64];	/* its process and agent, now */
 	char	 token[256];	/* its dialog's answer token, if lisa read it */
 	char	 asks[160];	/* "asks to run: touch x", "asks: ..." */
+	char	 kind[16];	/* permission, question, ... */
+	char	 options[QUESTION_MAX_OPTIONS][96]; /* a question's, drawn */
+	int	 noptions;
 };
 void	 act_facts(struct lisa_ctx *, const char *, struct act_facts *);
 struct json_doc *act_status(struct lisa_ctx *, const char *, int *);

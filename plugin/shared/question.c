@@ -396,6 +396,31 @@ question_asking(struct qline *lines, int from, int limit)
 }
 
 /*
+ * How far up from the options (FIRST) a question may be: 12 lines, and
+ * not past a line no dialog's question is above: a rule, a question's
+ * header (Claude Code's "☐ Choice"), an earlier turn's result ("⎿
+ * Interrupted · What should Claude do instead?" after a denied dialog:
+ * its '?' is not the next question's).
+ */
+static int
+question_bound(const struct qline *lines, int first)
+{
+	int	i;
+
+	for (i = first - 1; i >= 0 && i >= first - 12; i--) {
+		if (lines[i].rule != QRULE_NONE)
+			return (i + 1);
+		if (lines[i].n >= 3 && (unsigned char)lines[i].s[0] == 0xe2 &&
+		    (((unsigned char)lines[i].s[1] == 0x98 &&
+		    (unsigned char)lines[i].s[2] == 0x90) ||
+		    ((unsigned char)lines[i].s[1] == 0x8e &&
+		    (unsigned char)lines[i].s[2] == 0xbf)))
+			return (i + 1);
+	}
+	return (first - 12);
+}
+
+/*
  * Codex's "$ CMD", its lines under it, between the question and the
  * options: the top "$" line there, or -1. A command longer than the
  * question's reach is found above it, its question over it.
@@ -586,7 +611,7 @@ question_from_screen(const char *kind, const char *screen, struct question *q)
 	}
 
 	/* Up from the options: the question, over Codex's "$ command". */
-	qi = question_asking(lines, first - 1, first - 12);
+	qi = question_asking(lines, first - 1, question_bound(lines, first));
 	if ((dollar = question_codex(lines, first, &qi)) != -1) {
 		strlcpy(q->tool, "shell", sizeof q->tool);
 		question_subject(q, lines, dollar, first - 1, 2);

@@ -575,3 +575,40 @@ for line in sys.stdin:
 	out=$(L answer "$c" deny --expect "$tok") || fail "deny: $out; $(cat "$FAKE_AGENT_LOG" | tail -n 5); $(T capture-pane -p -t "$c" | tail -n 8)"
 	grep -q "answer no '3'" "$FAKE_AGENT_LOG" || fail "not denied"
 }
+
+# After a denied dialog (issue 45): the question that comes next is read
+# with its own text, not the earlier turn's "⎿ Interrupted · What should
+# Claude do instead?" still on the screen; the menu offers its options
+# (not "Allow once" and "Deny"), and the one picked there is answered.
+test_question_after_a_denied_dialog() {
+	start_dialogs
+	T set -g display-time 20000
+	c=$(agent_ready 1 claude)
+	ask_permission "$c" >/dev/null
+	L answer "$c" deny >/dev/null || fail "not denied"
+	until_ms 15000 drawn "$c" "What should Claude do instead?" ||
+	    fail "no leftover: $(T capture-pane -p -t "$c" | tail -n 5)"
+	L wait "$c" --until waiting_input --timeout 20 >/dev/null
+	T send-keys -t "$c" question Enter
+	until_ms 15000 state_is "$c" waiting_input question "" || fail "$(L status "$c")"
+	question_token "$c" >/dev/null
+	drawn "$c" "What should Claude do instead?" ||
+	    fail "the leftover is gone: the test proves nothing"
+	L status "$c" --json >"$TESTDIR/st"
+	text=$(jget "d['question']['text']" <"$TESTDIR/st")
+	[ "$text" = "Pick one" ] || fail "its text: $text"
+	attach main:1
+	O send-keys C-b a
+	expect_screen "1. Option A"
+	screen_has "2. Option B" || fail "no option B: $(screen)"
+	screen_has "Allow once" && fail "Allow once on a question: $(screen)"
+	screen_has "Deny" && fail "Deny on a question: $(screen)"
+	# From the bottom: Kill, Reply, then its second option.
+	O send-keys Up
+	O send-keys Up
+	O send-keys Up
+	O send-keys Enter
+	until_ms 10000 grep -q "answer yes '2'" "$FAKE_AGENT_LOG" ||
+	    fail "the agent got no 2: $(grep answer "$FAKE_AGENT_LOG"; screen)"
+	expect_screen 'answered "2. Option B" (key 2)'
+}
