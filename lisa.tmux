@@ -5,8 +5,11 @@
 DIR="$(cd "$(dirname "$0")" && pwd)"
 LOGDIR="${XDG_CACHE_HOME:-$HOME/.cache}/lisa"
 
-# The clients a human uses (not control clients, the helper's).
+# The clients a human uses (not control clients, the helper's). None
+# while tmux has no session yet (TPM run from tmux.conf as tmux starts),
+# and then not asked: list-clients would log "no current target".
 clients() {
+	[ -n "$(tmux list-sessions -F x 2>/dev/null)" ] || return 0
 	tmux list-clients -F '#{?client_control_mode,,#{client_name}}' 2>/dev/null
 }
 
@@ -17,12 +20,16 @@ clients() {
 SAY_MS=4000
 say() {
 	said=
+	some=
 	for c in $(clients); do
+		some=1
 		tmux display-message -c "$c" -d "$SAY_MS" "lisa: $*" 2>/dev/null && said=1
 	done
 	# (for as long: tmux's display-time, 750 ms, was gone before a
-	# human looked, on 3.2a where this is the way)
-	[ -n "$said" ] || tmux display-message -d "$SAY_MS" "lisa: $*"
+	# human looked, on 3.2a where this is the way; with no client at
+	# all there is nobody to tell: tmux would log "no current target")
+	[ -n "$said" ] || [ -z "$some" ] ||
+	    tmux display-message -d "$SAY_MS" "lisa: $*"
 }
 
 # Text inside a tmux command's double quotes, shown by display-message as
@@ -32,18 +39,22 @@ tq() { printf '%s' "$1" | sed -e 's/[\\"$~]/\\&/g' -e 's/#/##/g'; }
 # lisa's hooks live at this index of tmux's hook arrays (plugin/shared).
 HOOK=5472
 
-# Said while the first build runs: on every client now, until "ready"
-# replaces it; with none attached yet (tmux starting, TPM running the
-# plugin before any client), the first client to attach gets it.
+# Said while the first build runs, until "ready" replaces it: on every
+# client there now, and on each that comes while it builds, however it
+# comes: tmux attach (client-attached), tmux new-session, which TPM's
+# run at tmux's start comes before and which fires no client-attached,
+# and switch-client (client-session-changed). Those hooks go when the
+# build ends.
+BUILD_HOOKS="client-attached client-session-changed"
 say_building() {
 	msg="building in the background (a few seconds; log: $LOGDIR/build.log)"
+	for h in $BUILD_HOOKS; do
+		tmux set-hook -g "${h}[$HOOK]" "display-message -d 0 \"lisa: $(tq "$msg")\""
+	done
 	if [ -n "$(clients)" ]; then
 		SAY_MS=0
 		say "$msg"
 		SAY_MS=4000
-	else
-		tmux set-hook -g "client-attached[$HOOK]" \
-		    "display-message -d 0 \"lisa: $(tq "$msg")\" ; set-hook -gu client-attached[$HOOK]"
 	fi
 }
 
@@ -125,8 +136,10 @@ main() {
 		ok=
 		make -j"${j:-2}" -C "$DIR" BUILD=build BIN=bin \
 		    >"$LOGDIR/build.log" 2>&1 && ok=1
-		# Nobody came while it built: nothing left behind.
-		tmux set-hook -gu "client-attached[$HOOK]" 2>/dev/null
+		# Built: nothing left behind.
+		for h in $BUILD_HOOKS; do
+			tmux set-hook -gu "${h}[$HOOK]" 2>/dev/null
+		done
 		if [ -n "$ok" ]; then
 			if no_client_flag; then
 				# Before the helper's control clients exist,

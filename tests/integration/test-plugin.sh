@@ -309,3 +309,74 @@ test_jsmn_from_the_submodule() {
 	grep -q -- "-Iplugin/jsmn" "$TESTDIR/make.log" || fail "not the submodule's jsmn.h"
 	"$copy/bin/lisa" version | grep -q '^lisa ' || fail "lisa version"
 }
+
+# A copy of the plugin whose "build" is a stub (issue 45's cold start: what
+# is said, not the compiler): make waits for $TESTDIR/go, then puts the
+# suite's own binaries in bin/. The test decides when the build ends.
+stub_plugin() {
+	copy="$TESTDIR/plugin"
+	mkdir -p "$copy/control" "$copy/plugin"
+	cp "$ROOT/lisa.tmux" "$copy/"
+	bindir=$(cd "$(dirname "$LISA")" && pwd -P)
+	printf 'all:\n\t@echo "  CC   stub"; while [ ! -e %s ]; do sleep 0.05; done; mkdir -p bin; cp %s/lisa %s/lisad bin/\n' \
+	    "$TESTDIR/go" "$bindir" "$bindir" >"$copy/Makefile"
+	export XDG_CACHE_HOME="$TESTDIR/cache"
+}
+# What the client in outer session $1 shows.
+outer_screen() { tmux -L "${SOCK}o" capture-pane -p -t "$1:"; }
+outer_shows() { outer_screen "$1" | grep -F -q -- "$2"; }
+expect_outer() {
+	until_ms "${3:-10000}" outer_shows "$1" "$2" ||
+	    fail "client $1 never showed '$2'; it shows:
+$(outer_screen "$1")"
+}
+
+# The first build is seen however tmux starts (issue 45): `tmux new` with
+# lisa in tmux.conf (run before the session and its client exist, and
+# new-session fires no client-attached), a second client that attaches
+# while it builds, and the result on both; tmux's message log has no "no
+# current target" (a message for nobody).
+test_cold_start_seen_by_new_session_and_a_second_client() {
+	stub_plugin
+	cat >"$TESTDIR/tmux.conf" <<CONF
+set -g @lisa-grace 1
+run-shell '$copy/lisa.tmux'
+CONF
+	tmux -L "${SOCK}o" -f /dev/null new-session -d -s one -x 150 -y 30 \
+	    "env -u TMUX tmux -L $SOCK -f $TESTDIR/tmux.conf new-session -s main"
+	trap 'tmux -L "${SOCK}o" kill-server 2>/dev/null; cleanup' EXIT
+	expect_outer one "lisa: building in the background (a few seconds; log: $TESTDIR/cache/lisa/build.log)"
+	tmux -L "${SOCK}o" new-session -d -s two -x 150 -y 30 \
+	    "env -u TMUX tmux -L $SOCK attach -t main"
+	expect_outer two "lisa: building in the background"
+	[ -x "$copy/bin/lisad" ] && fail "built before it was let"
+	touch "$TESTDIR/go"
+	expect_outer one "lisa: ready: prefix + a for the agents menu" 20000
+	expect_outer two "lisa: ready: prefix + a for the agents menu"
+	until_ms 10000 "$copy/bin/lisa" -L "$SOCK" list || fail "helper not started"
+	for h in client-attached client-session-changed; do
+		T show-hooks -g "$h" | grep -q 5472 && fail "hook left: $(T show-hooks -g "$h")"
+	done
+	T show-messages >"$TESTDIR/messages"; grep -q "no current target" "$TESTDIR/messages" &&
+	    fail "a message for nobody: $(cat "$TESTDIR/messages")"
+	"$copy/bin/lisa" -L "$SOCK" stop >/dev/null
+}
+
+# Sourced into a running server (TPM's prefix + I, or run-shell) with a
+# client there: it is told at once; with none, nothing is said to nobody,
+# and the next client to attach is told.
+test_cold_start_seen_in_a_running_server() {
+	stub_plugin
+	start_server main
+	T run-shell "$copy/lisa.tmux"
+	tmux -L "${SOCK}o" -f /dev/null new-session -d -s one -x 150 -y 30 \
+	    "env -u TMUX tmux -L $SOCK attach -t main"
+	trap 'tmux -L "${SOCK}o" kill-server 2>/dev/null; cleanup' EXIT
+	expect_outer one "lisa: building in the background"
+	touch "$TESTDIR/go"
+	expect_outer one "lisa: ready: prefix + a for the agents menu" 20000
+	until_ms 10000 "$copy/bin/lisa" -L "$SOCK" list || fail "helper not started"
+	T show-messages >"$TESTDIR/messages"; grep -q "no current target" "$TESTDIR/messages" &&
+	    fail "a message for nobody: $(cat "$TESTDIR/messages")"
+	"$copy/bin/lisa" -L "$SOCK" stop >/dev/null
+}
