@@ -3,25 +3,44 @@
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-BSD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libbsd-overlay 2>/dev/null)
-BSD_LIBS := $(shell $(PKG_CONFIG) --libs libbsd-overlay 2>/dev/null)
+# Every dependency is probed with $(CC) itself, for the system it builds
+# for (a cross compiler's, not this host's): `make CC="zig cc -target
+# aarch64-macos"` and `make CC=musl-gcc` need no other variable.
+CC_MACROS := $(shell $(CC) -dM -E -x c /dev/null 2>/dev/null)
+CC_OS := $(if $(findstring __APPLE__,$(CC_MACROS)),darwin,$(if \
+	$(findstring __linux__,$(CC_MACROS)),linux,other))
+HOST_OS := $(shell uname -s | tr A-Z a-z)
+# libbsd (pkg-config's, this host's) only when a program that compiler
+# links with it runs (or, for another system, links at all): the host's
+# is not a macOS target's, nor musl's.
+BSD_PC_CFLAGS := $(shell $(PKG_CONFIG) --cflags libbsd-overlay 2>/dev/null)
+BSD_PC_LIBS := $(shell $(PKG_CONFIG) --libs libbsd-overlay 2>/dev/null)
+BSD_OK := $(if $(BSD_PC_LIBS),$(shell t=$$(mktemp -d) && \
+	printf '\043include <string.h>\nint main(void) { char b[2]; return (int)strlcpy(b, "a", 2) - 1; }\n' >$$t/p.c && \
+	$(CC) -std=c11 -D_GNU_SOURCE $(BSD_PC_CFLAGS) -o $$t/p $$t/p.c $(BSD_PC_LIBS) >/dev/null 2>&1 && \
+	{ [ "$(CC_OS)" != "$(HOST_OS)" ] || $$t/p; } && echo 1; rm -rf $$t))
+BSD_CFLAGS ?= $(if $(BSD_OK),$(BSD_PC_CFLAGS))
+BSD_LIBS ?= $(if $(BSD_OK),$(BSD_PC_LIBS))
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 CMOCKA_CFLAGS ?=
-# jsmn is one header: the system's (Debian's libjsmn-dev), else the
-# submodule plugin/jsmn (a release of zserge/jsmn, which TPM's --recursive
-# clone fetches; on a Mac there is no package), else JSMN_INCLUDE=dir.
-JSMN_DIRS ?= /usr/include /usr/local/include /opt/homebrew/include
-JSMN_INCLUDE ?= $(firstword $(foreach d,$(JSMN_DIRS) plugin/jsmn, \
-	$(if $(wildcard $(d)/jsmn.h),$(d))))
-ifeq ($(JSMN_INCLUDE),)
+# jsmn is one header: where the compiler finds it (Debian's libjsmn-dev),
+# else the submodule plugin/jsmn (a release of zserge/jsmn, which TPM's
+# --recursive clone fetches; on a Mac there is no package), else
+# JSMN_INCLUDE=dir. (JSMN_FROM_CC= skips the first: a test's.)
+ifeq ($(origin JSMN_FROM_CC),undefined)
+JSMN_FROM_CC := $(shell printf '\043include <jsmn.h>\n' | \
+	$(CC) -E -x c - >/dev/null 2>&1 && echo 1)
+endif
+JSMN_INCLUDE ?= $(if $(JSMN_FROM_CC),,$(if $(wildcard plugin/jsmn/jsmn.h),plugin/jsmn))
+ifeq ($(JSMN_INCLUDE)$(JSMN_FROM_CC),)
 ifeq ($(filter clean deps check-layout lint-sh,$(MAKECMDGOALS)),)
-$(error jsmn.h not found. Debian and Ubuntu: apt-get install libjsmn-dev. \
-macOS and elsewhere: git submodule update --init (TPM clones with \
---recursive, which does it), or put jsmn.h in a directory and run make \
-JSMN_INCLUDE=that-directory)
+$(error jsmn.h not found by $(CC). Debian and Ubuntu: apt-get install \
+libjsmn-dev. macOS and elsewhere: git submodule update --init (TPM clones \
+with --recursive, which does it), or put jsmn.h in a directory and run \
+make JSMN_INCLUDE=that-directory)
 endif
 endif
-JSMN_CFLAGS = $(if $(filter-out /usr/include,$(JSMN_INCLUDE)),-I$(JSMN_INCLUDE))
+JSMN_CFLAGS = $(if $(JSMN_INCLUDE),-I$(JSMN_INCLUDE))
 
 WARN = -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wpointer-arith \
 	-Wmissing-prototypes -Wstrict-prototypes
@@ -75,10 +94,11 @@ say = @printf '  %-4s %s\n' $(1) '$(patsubst $(BUILD)/%,%,$(2))';
 endif
 # The operating system's backend (plugin/shared/osdep-*.c): linux on Linux, the
 # generic POSIX one elsewhere; `make OSDEP=generic` on Linux too.
-OSDEP ?= $(shell [ "$$(uname -s)" = Linux ] && echo linux || echo generic)
+# (for the system $(CC) builds for)
+OSDEP ?= $(if $(filter linux,$(CC_OS)),linux,generic)
 # The generic backend asks the system for a process's directory where it
 # has a call for it (osdep-cwd-*.c): darwin (libproc) on a Mac, else none.
-OSDEP_CWD ?= $(shell [ "$$(uname -s)" = Darwin ] && echo darwin || echo none)
+OSDEP_CWD ?= $(if $(filter darwin,$(CC_OS)),darwin,none)
 CONTROL_SRCS = control/xmalloc.c control/buf.c control/log.c control/time.c \
 	control/control-parse.c control/control-unescape.c \
 	control/control-quote.c control/control-layout.c \
@@ -96,13 +116,15 @@ LISAD_SRCS = $(sort $(filter-out plugin/lisad/loop-%.c, \
 LISA_SRCS = $(sort $(wildcard plugin/lisa/*.c))
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
+# (linked as objects, not an archive: the host's ar makes no index a
+# cross linker reads, zig's for macOS among them)
 CONTROL_OBJS = $(call obj,$(CONTROL_SRCS))
 SHARED_OBJS = $(call obj,$(SHARED_SRCS))
 
 UNIT_TESTS = control_parse control_unescape control_client control_quote \
 	control_layout json runtime osc classify agent ui_format run_stderr \
 	claude_file run_record usage osc_notify bgtasks gemini_file guard contrast tree question question_list question_qwen sha256 \
-	agent_logs pi_file cline_file classify_agents options
+	agent_logs pi_file cline_file classify_agents options question_leftover
 UNIT_BINS = $(patsubst %,$(BUILD)/tests/%_test,$(UNIT_TESTS))
 
 .PHONY: all clean test test-quick test-unit test-integration test-agents deps bench demo \
@@ -123,9 +145,6 @@ POSIX_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_XOPEN_SOURCE=700 $(WARN) $(
 $(BUILD)/plugin/shared/osdep-generic.o $(BUILD)/plugin/shared/compat.o \
 $(BUILD)/plugin/shared/osdep-cwd-none.o: ALL_CFLAGS = $(POSIX_CFLAGS)
 
-$(BUILD)/libcontrol.a: $(CONTROL_OBJS)
-	$(call say,AR,$@)$(AR) rcs $@ $^
-
 # Relink when OSDEP changes (the other objects are the same for both).
 $(BUILD)/osdep.stamp: FORCE
 	@mkdir -p $(BUILD)
@@ -133,23 +152,23 @@ $(BUILD)/osdep.stamp: FORCE
 	    echo "$(OSDEP) $(OSDEP_CWD)" >$@
 FORCE:
 
-$(BIN)/lisad: $(call obj,$(LISAD_SRCS)) $(SHARED_OBJS) $(BUILD)/libcontrol.a \
+$(BIN)/lisad: $(call obj,$(LISAD_SRCS)) $(SHARED_OBJS) $(CONTROL_OBJS) \
 		$(BUILD)/osdep.stamp
 	@mkdir -p $(BIN)
 	$(call say,LD,$@)$(CC) $(CFLAGS) -o $@ $(filter-out %.stamp,$^) $(LDLIBS)
 
-$(BIN)/lisa: $(call obj,$(LISA_SRCS)) $(SHARED_OBJS) $(BUILD)/libcontrol.a \
+$(BIN)/lisa: $(call obj,$(LISA_SRCS)) $(SHARED_OBJS) $(CONTROL_OBJS) \
 		$(BUILD)/osdep.stamp
 	@mkdir -p $(BIN)
 	$(call say,LD,$@)$(CC) $(CFLAGS) -o $@ $(filter-out %.stamp,$^) $(LDLIBS)
 
 $(BUILD)/tests/unit/%.o: ALL_CFLAGS += $(CMOCKA_CFLAGS)
 $(BUILD)/tests/%_test: $(BUILD)/tests/unit/%_test.o $(SHARED_OBJS) \
-		$(BUILD)/libcontrol.a
+		$(CONTROL_OBJS)
 	@mkdir -p $(dir $@)
 	$(call say,LD,$@)$(CC) $(CFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS) -lm
 
-$(BUILD)/bench/lisa-bench: $(BUILD)/bench/lisa-bench.o $(SHARED_OBJS) $(BUILD)/libcontrol.a
+$(BUILD)/bench/lisa-bench: $(BUILD)/bench/lisa-bench.o $(SHARED_OBJS) $(CONTROL_OBJS)
 	$(call say,LD,$@)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 # Everything: the man page's lint, unit tests (cmocka), then integration
@@ -321,13 +340,13 @@ fuzz-bins: $(patsubst %,$(BUILD)/%,$(FUZZ_TARGETS))
 # libFuzzer), so a changed parser's call breaks here, not in CI's fuzz.
 test-bins: $(patsubst %,$(BUILD)/tests/fuzz/%.o,$(FUZZ_TARGETS))
 
-$(BUILD)/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(SHARED_OBJS) $(BUILD)/libcontrol.a
+$(BUILD)/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(SHARED_OBJS) $(CONTROL_OBJS)
 	$(call say,LD,$@)$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 
 # (the fleet's parser is the helper's: its file, the helper stubbed)
 $(BUILD)/tests/fuzz/fuzz_fleet.o: ALL_CFLAGS += -Iplugin/lisad
 $(BUILD)/fuzz_fleet: $(BUILD)/tests/fuzz/fuzz_fleet.o $(BUILD)/plugin/lisad/fleet-pane.o \
-		$(SHARED_OBJS) $(BUILD)/libcontrol.a
+		$(SHARED_OBJS) $(CONTROL_OBJS)
 	$(call say,LD,$@)$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 
 test-unit: $(UNIT_BINS)
@@ -389,7 +408,7 @@ clean:
 
 $(BUILD)/tests/quote-roundtrip: $(BUILD)/tests/integration/quote-roundtrip.o \
 		$(BUILD)/plugin/shared/tmux-version.o \
-		$(BUILD)/libcontrol.a
+		$(CONTROL_OBJS)
 	@mkdir -p $(dir $@)
 	$(call say,LD,$@)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 

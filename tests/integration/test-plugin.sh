@@ -287,7 +287,7 @@ test_demo_runs_under_busybox() {
 }
 
 # No system jsmn.h (a Mac): the plugin/jsmn submodule's is taken; with
-# neither, make says what to do. JSMN_DIRS= hides the system's here. The
+# neither, make says what to do. JSMN_FROM_CC= hides the compiler's here. The
 # CLI alone is built: jsmn.h is read by plugin/shared's JSON files only,
 # which it links as the helper does (the whole build is the other
 # tests' here, at half the CPU), unoptimised: where jsmn.h comes from is
@@ -299,12 +299,12 @@ test_jsmn_from_the_submodule() {
 	mkdir -p "$copy"
 	cp -r "$ROOT/Makefile" "$ROOT/control" "$ROOT/plugin" "$copy/"
 	rm -rf "$copy/plugin/jsmn"
-	out=$(make -C "$copy" JSMN_DIRS= all 2>&1) && fail "built without jsmn: $out"
+	out=$(make -C "$copy" JSMN_FROM_CC= all 2>&1) && fail "built without jsmn: $out"
 	printf '%s\n' "$out" | grep -q "git submodule update --init" ||
 	    fail "make said: $out"
 	mkdir -p "$copy/plugin/jsmn"
 	cp /usr/include/jsmn.h "$copy/plugin/jsmn/"
-	make -C "$copy" JSMN_DIRS= CFLAGS=-O0 V=1 bin/lisa >"$TESTDIR/make.log" 2>&1 ||
+	make -C "$copy" JSMN_FROM_CC= CFLAGS=-O0 V=1 bin/lisa >"$TESTDIR/make.log" 2>&1 ||
 	    fail "build with the submodule's: $(tail -n 5 "$TESTDIR/make.log")"
 	grep -q -- "-Iplugin/jsmn" "$TESTDIR/make.log" || fail "not the submodule's jsmn.h"
 	"$copy/bin/lisa" version | grep -q '^lisa ' || fail "lisa version"
@@ -379,4 +379,34 @@ test_cold_start_seen_in_a_running_server() {
 	T show-messages >"$TESTDIR/messages"; grep -q "no current target" "$TESTDIR/messages" &&
 	    fail "a message for nobody: $(cat "$TESTDIR/messages")"
 	"$copy/bin/lisa" -L "$SOCK" stop >/dev/null
+}
+
+# The build asks the compiler it is given (issue 45): musl-gcc searches
+# no /usr/include, so Debian's jsmn.h is not its (make says so, naming
+# the compiler, until the submodule has it), and the host's libbsd does
+# not link with it (not used: it would be a glibc library in a musl
+# program). Read from make's own variables: nothing is compiled.
+test_build_probes_the_compiler() {
+	command -v musl-gcc >/dev/null || skip "no musl-gcc (Debian's musl-tools)"
+	copy="$TESTDIR/tree"
+	mkdir -p "$copy"
+	cp -r "$ROOT/Makefile" "$ROOT/control" "$ROOT/plugin" "$copy/"
+	rm -f "$copy/plugin/jsmn/jsmn.h"
+	out=$(make -C "$copy" -n CC=musl-gcc all 2>&1) &&
+	    fail "musl-gcc took a jsmn.h it cannot find: $(echo "$out" | grep -m1 -- -I)"
+	case "$out" in *"jsmn.h not found by musl-gcc"*) ;;
+	*) fail "make said: $out" ;; esac
+	mkdir -p "$copy/plugin/jsmn"
+	printf '#define JSMN_STUB 1\n' >"$copy/plugin/jsmn/jsmn.h"
+	make -C "$copy" -p -n CC=musl-gcc all >"$TESTDIR/vars" 2>&1 ||
+	    fail "make: $(tail -n 3 "$TESTDIR/vars")"
+	grep -q '^BSD_OK := *$' "$TESTDIR/vars" ||
+	    fail "libbsd taken for musl: $(grep -E '^BSD_(OK|CFLAGS)' "$TESTDIR/vars")"
+	grep -q -- '-Iplugin/jsmn' "$TESTDIR/vars" ||
+	    fail "not the submodule's jsmn: $(grep -E '^JSMN' "$TESTDIR/vars")"
+	# And the host's own compiler still takes its libbsd and jsmn.
+	make -C "$copy" -p -n all >"$TESTDIR/vars" 2>&1
+	pkg-config --exists libbsd-overlay 2>/dev/null && ! grep -q '^BSD_OK := 1' "$TESTDIR/vars" &&
+	    fail "libbsd not taken for cc: $(grep -E '^BSD_' "$TESTDIR/vars")"
+	return 0
 }

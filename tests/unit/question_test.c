@@ -150,22 +150,6 @@ static const char *claude_question =
     "  4. Chat about this\n"
     "Enter to select · ↑/↓ to navigate · Esc to cancel\n";
 
-/*
- * The same question after a denied dialog (issue 45): the screen still
- * has the earlier turn's "⎿ Interrupted · What should Claude do
- * instead?", whose '?' is not this question's.
- */
-static const char *claude_question_after_deny =
-    "● Bash(touch x)\n"
-    "  ⎿  Interrupted · What should Claude do instead?\n"
-    "\n"
-    "> \n"
-    " ☐ Choice\n"
-    "Pick one\n"
-    "❯ 1. Option A\n"
-    "  2. Option B\n"
-    "Enter to select · ↑/↓ to navigate · Esc to cancel\n";
-
 /* A question read again into Q: the one before freed first. */
 static int
 parse(const char *kind, const char *screen, struct question *q)
@@ -572,11 +556,6 @@ test_claude_question(void **state)
 	assert_int_equal(question_option_key(&q, "deny", key, sizeof key), -1);
 	assert_int_equal(question_option_key(&q, "2", key, sizeof key), 1);
 	assert_string_equal(key, "2");
-	/* Its own text, not the earlier turn's question. */
-	assert_int_equal(parse("question", claude_question_after_deny, &q), 0);
-	assert_string_equal(q.text, "Pick one");
-	assert_int_equal(q.noptions, 2);
-	assert_string_equal(q.options[0], "1. Option A");
 	question_free(&q);
 }
 
