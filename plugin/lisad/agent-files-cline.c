@@ -162,6 +162,15 @@ agentfiles_cline_session(const char *dir, const char *id)
 		if (!resumed && (cs.started == 0 || cs.started <
 		    w->agent_since_real - CLINE_START_SLACK))
 			continue;	/* another run's */
+		/*
+		 * The session of the agent this pane had before (killed
+		 * while it worked, its file still "running"): begun within
+		 * the slack of the new one's start, where ps says it in
+		 * whole seconds, it is still not the new one's.
+		 */
+		if (!resumed && w->rollout_before != NULL &&
+		    strcmp(w->rollout_before, path) == 0)
+			continue;
 		if (agentfiles_cline_cwd(w, cwd, sizeof cwd) != 0 ||
 		    strcmp(cwd, cs.cwd) != 0)
 			continue;

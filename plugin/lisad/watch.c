@@ -129,6 +129,7 @@ watch_free(struct pane *p)
 	free(w->agent_exe);
 	free(w->codex_home);
 	free(w->rollout);
+	free(w->rollout_before);
 	free(w->gemini_home);
 	free(w->agent_log);
 	free(w->copilot_log);
@@ -189,7 +190,11 @@ watch_reset_run(struct watch *w)
 	free(w->codex_home);
 	w->codex_home = NULL;
 	w->codex_resume_read = 0;
-	free(w->rollout);
+	/* (kept: a session it left behind is not the next agent's) */
+	if (w->rollout != NULL) {
+		free(w->rollout_before);
+		w->rollout_before = w->rollout;
+	}
 	w->rollout = NULL;
 	free(w->gemini_home);
 	w->gemini_home = NULL;

@@ -109,6 +109,7 @@ struct watch {
 	char			*codex_home;	/* its CODEX_HOME */
 	int			 codex_resume_read; /* its arguments, read */
 	char			*rollout;	/* its rollout, or Gemini's chat log */
+	char			*rollout_before; /* the last run's in this pane */
 	char			*gemini_home;	/* its ~/.gemini */
 	char			*gemini_chats;	/* tmp/<project>/chats there */
 	char			*agent_log;	/* Copilot's logs, OpenCode's log */

@@ -118,3 +118,32 @@ test_cline_killed_mid_stream_tree_look() {
 	helper_log | grep -q 'agent gone from the tree' ||
 	    fail "its death was not found by a look"
 }
+
+# Killed while it works and started again at once in the same pane: the
+# killed one's session file still says "running", and was begun within a
+# second or two of the new one's start (the slack a start time read from
+# ps in whole seconds needs: the generic backend's CI run had the new
+# Cline shown working at its prompt). It is the last run's, not the new
+# one's: the new Cline is at its prompt.
+test_cline_killed_and_started_again_at_once() {
+	setup_agents
+	mkdir -p "$TESTDIR/k"
+	p=$(T new-window -d -P -F '#{pane_id}' -t main:1 -c "$TESTDIR/k" \
+	    "PS1='$ ' bash --norc --noprofile -i")
+	T send-keys -t "$p" "$FAKE/cline" Enter
+	expect "$p" waiting_input prompt
+	T send-keys -t "$p" 'stream 30' Enter
+	expect "$p" in_progress
+	until_ms 5000 sh -c "grep -rqs running '$HOME/.cline/data/sessions'" ||
+	    fail "no running session: $(find "$HOME/.cline" -name '*.json' | head -3)"
+	pid=$(pgrep -P "$(T display -p -t "$p" '#{pane_pid}')" -f cline)
+	kill -9 "$pid"
+	T send-keys -t "$p" "$FAKE/cline" Enter
+	expect "$p" waiting_input prompt
+	# (for as long as its files are looked at: it once went "working")
+	busy() { [ "$(pane_field "$p" state)" = in_progress ]; }
+	until_ms 4000 busy && fail "the new Cline shown working: $(L status "$p")"
+	L status "$p" --json >"$TESTDIR/st"
+	[ "$(jget "d['state']" <"$TESTDIR/st")" = waiting_input ] ||
+	    fail "$(cat "$TESTDIR/st")"
+}
