@@ -58,7 +58,9 @@ config_value(struct buf *b, const char *v)
 	size_t	i;
 
 	buf_addc(b, '"');
-	for (i = 0; v[i] != '\0' && i < 48; i++)
+	/* (48 bytes, and the rest of a character cut there) */
+	for (i = 0; v[i] != '\0' && (i < 48 ||
+	    ((unsigned char)v[i] & 0xc0) == 0x80); i++)
 		buf_addc(b, (unsigned char)v[i] < 0x20 || v[i] == 0x7f ?
 		    '?' : v[i]);
 	if (v[i] != '\0')
