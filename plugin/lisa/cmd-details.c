@@ -164,7 +164,7 @@ details_wait(struct lisa_ctx *ctx, const char *pane,
     const struct act_facts *f)
 {
 	char	 line[1024], n[4];
-	int	 c, question;
+	int	 c, question, i;
 
 	if (!isatty(0))
 		return;
@@ -176,9 +176,14 @@ details_wait(struct lisa_ctx *ctx, const char *pane,
 	}
 	/* A question: its options by their numbers, as the menu offers. */
 	question = strcmp(f->kind, "question") == 0 && f->noptions > 0;
-	if (question)
+	if (question) {
+		/* (as lisa read them: what the number picks) */
+		printf("\n");
+		for (i = 0; i < f->noptions; i++)
+			printf("\n  %s", f->options[i]);
 		printf("\n  1-%d its option \xc2\xb7 t reply\xe2\x80\xa6 "
 		    "\xc2\xb7 any other key closes", f->noptions);
+	}
 	else
 		printf("\n  y allow once \xc2\xb7 x deny \xc2\xb7 "
 		    "t reply\xe2\x80\xa6 \xc2\xb7 any other key closes");

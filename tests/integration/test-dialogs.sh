@@ -613,3 +613,24 @@ test_question_after_a_denied_dialog() {
 	    fail "the agent got no 2: $(grep answer "$FAKE_AGENT_LOG"; screen)"
 	expect_screen 'answered "2. Option B" (key 2)'
 }
+
+# The details popup of an agent that asks a question: its options as lisa
+# read them, and the number picks one (not y, which allows nothing here).
+test_details_popup_answers_a_question() {
+	start_dialogs
+	c=$(agent_ready 1 claude)
+	T send-keys -t "$c" question Enter
+	until_ms 15000 state_is "$c" waiting_input question "" || fail "$(L status "$c")"
+	question_token "$c" >/dev/null
+	attach main:1
+	O send-keys C-b a
+	expect_screen "Why? (this pane)"
+	O send-keys d
+	expect_screen "1-2 its option"
+	screen_has "y allow once" && fail "allow offered on a question: $(screen)"
+	[ "$(screen | grep -c '2. Option B')" -ge 2 ] ||
+	    fail "the popup does not list the options: $(screen)"
+	O send-keys 2
+	until_ms 10000 grep -q "answer yes '2'" "$FAKE_AGENT_LOG" ||
+	    fail "the agent got no 2: $(grep answer "$FAKE_AGENT_LOG"; screen)"
+}
