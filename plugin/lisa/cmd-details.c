@@ -67,16 +67,14 @@ details_rows(int cols, int width)
 	return (cols > 0 ? (cols + width - 1) / width : 1);
 }
 
-/* Columns of one line of text (to its newline): UTF-8 lead bytes. */
+/* Columns of one line of text (to its newline), as drawn: utf8_width. */
 static int
 details_cols(const char *line)
 {
-	int	cols = 0;
+	char	*one = xstrndup(line, strcspn(line, "\n"));
+	int	 cols = (int)utf8_width(one);
 
-	for (; *line != '\0' && *line != '\n'; line++) {
-		if (((unsigned char)*line & 0xc0) != 0x80)
-			cols++;
-	}
+	free(one);
 	return (cols);
 }
 

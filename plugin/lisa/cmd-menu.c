@@ -343,19 +343,15 @@ menu_action(struct menu_args *ma, struct lisa_ctx *ctx, const char *client,
 	buf_free(&b);
 }
 
-/* S cut to N characters (UTF-8), an ellipsis if cut. */
+/* S cut to N columns (utf8_fit), an ellipsis if cut. */
 static void
 menu_cut(struct buf *b, const char *s, size_t n)
 {
-	size_t	chars = 0;
+	size_t	len = utf8_fit(s, n);
 
-	for (; *s != '\0'; s++) {
-		if (((unsigned char)*s & 0xc0) != 0x80 && ++chars > n) {
-			buf_adds(b, "\xe2\x80\xa6");
-			return;
-		}
-		buf_addc(b, *s);
-	}
+	buf_add(b, s, len);
+	if (s[len] != '\0')
+		buf_adds(b, "\xe2\x80\xa6");
 }
 
 /*
