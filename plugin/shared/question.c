@@ -410,11 +410,9 @@ question_bound(const struct qline *lines, int first)
 	for (i = first - 1; i >= 0 && i >= first - 12; i--) {
 		if (lines[i].rule != QRULE_NONE)
 			return (i + 1);
-		if (lines[i].n >= 3 && (unsigned char)lines[i].s[0] == 0xe2 &&
-		    (((unsigned char)lines[i].s[1] == 0x98 &&
-		    (unsigned char)lines[i].s[2] == 0x90) ||
-		    ((unsigned char)lines[i].s[1] == 0x8e &&
-		    (unsigned char)lines[i].s[2] == 0xbf)))
+		if (lines[i].n >= 3 &&
+		    (memcmp(lines[i].s, "\xe2\x98\x90", 3) == 0 ||	/* ☐ */
+		    memcmp(lines[i].s, "\xe2\x8e\xbf", 3) == 0))	/* ⎿ */
 			return (i + 1);
 	}
 	return (first - 12);
