@@ -483,10 +483,9 @@ fleet_apply(void)
 	TAILQ_FOREACH(h, &fleet_hosts, entry)
 		h->listed = 0;
 	list = rest = xstrdup(fleet_cfg_hosts != NULL ? fleet_cfg_hosts : "");
-	while ((word = strsep(&rest, " \t,")) != NULL) {
+	while ((word = strsep(&rest, OPTIONS_HOSTS_SEP)) != NULL) {
 		/* (an entry starting with - would be an ssh option) */
-		if (*word == '\0' || *word == '-' || *word == '/' ||
-		    strlen(word) >= FLEET_MAX_STR)
+		if (*word == '\0' || options_host_invalid(word) != NULL)
 			continue;
 		if ((h = fleet_find(word)) != NULL) {
 			h->listed = 1;

@@ -4,7 +4,7 @@
 
 #include "lisad.h"
 
-#define FLEET_MAX_HOSTS		64
+#define FLEET_MAX_HOSTS		OPTIONS_HOSTS_MAX /* (options.h: said as it is checked) */
 #define FLEET_MAX_PANES		1024	/* a host's, beyond: ignored */
 #define FLEET_MAX_LINE		(256 * 1024)
 #define FLEET_MAX_STR		256	/* a remote string, cut there */

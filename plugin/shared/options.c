@@ -14,9 +14,6 @@
 
 /* What a seconds option can be: a year (lisa's clocks are milliseconds). */
 #define OPTIONS_SECONDS_MAX	(86400.0 * 365)
-/* As the fleet takes them (fleet.h). */
-#define OPTIONS_HOSTS_MAX	64
-#define OPTIONS_HOST_LEN	256
 
 static const struct option_def options_table[] = {
 	/* what lisa reads and when (docs/classification.md) */
@@ -220,23 +217,38 @@ options_key_valid(const char *v)
 	return (n > 0 && n <= 32 && strcspn(v, " \t\n\"'#;") == n);
 }
 
+/*
+ * Why an @lisa-hosts entry is not one the fleet takes, or NULL: the rule
+ * fleet_apply keeps (an entry starting with '-' would be an ssh option).
+ */
+const char *
+options_host_invalid(const char *word)
+{
+	if (*word == '-')
+		return ("it would be an ssh option");
+	if (*word == '/')
+		return ("a path");
+	if (strlen(word) >= OPTIONS_HOST_LEN)
+		return ("too long");
+	return (NULL);
+}
+
 /* The fleet skips an entry it cannot take; say which. */
 static enum option_check
 options_hosts(const char *v, char *why, size_t len)
 {
-	char	*copy, *rest, *word;
-	int	 n = 0;
+	char		*copy, *rest, *word;
+	const char	*bad;
+	int		 n = 0;
 	enum option_check rc = OPTION_OK;
 
 	copy = rest = xstrdup(v);
-	while ((word = strsep(&rest, " \t,")) != NULL) {
+	while ((word = strsep(&rest, OPTIONS_HOSTS_SEP)) != NULL) {
 		if (*word == '\0')
 			continue;
-		if (*word == '-' || *word == '/' ||
-		    strlen(word) >= OPTIONS_HOST_LEN) {
+		if ((bad = options_host_invalid(word)) != NULL) {
 			snprintf(why, len, "\"%.64s\" is not a host (%s), "
-			    "left out", word, *word == '-' ? "it would be an "
-			    "ssh option" : *word == '/' ? "a path" : "too long");
+			    "left out", word, bad);
 			rc = OPTION_PARTLY;
 			break;
 		}

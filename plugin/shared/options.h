@@ -53,6 +53,12 @@ int			 options_flag(const char *);
 int			 options_seconds(const char *, uint64_t *);
 int			 options_url_valid(const char *);
 
+const char		*options_host_invalid(const char *);
+
 #define OPTIONS_URL_MAX	2048
+/* @lisa-hosts: the fleet's limits (fleet.h takes them from here). */
+#define OPTIONS_HOSTS_MAX	64
+#define OPTIONS_HOST_LEN	256
+#define OPTIONS_HOSTS_SEP	" \t,"
 
 #endif
