@@ -11,6 +11,7 @@
 #include "util.h"
 #include "options.h"
 #include "ui-format.h"
+#include "usage.h"
 
 /* What a seconds option can be: a year (lisa's clocks are milliseconds). */
 #define OPTIONS_SECONDS_MAX	(86400.0 * 365)
@@ -263,26 +264,19 @@ options_hosts(const char *v, char *why, size_t len)
 	return (rc);
 }
 
-/* PREFIX=TOKENS words: one that is not is ignored (usage.c). */
+/* PREFIX=TOKENS words: one that is not is ignored (usage_window_word). */
 static enum option_check
 options_windows(const char *v, char *why, size_t len)
 {
-	const char	*p, *end, *eq;
-	char		*stop;
-	long long	 n;
+	const char	*p, *end;
+	size_t		 n;
+	long long	 tokens;
 
 	for (p = v; *p != '\0'; p = end) {
 		p += strspn(p, " ");
 		end = p + strcspn(p, " ");
-		if (p == end)
+		if (p == end || usage_window_word(p, end, &n, &tokens) == 0)
 			continue;
-		eq = memchr(p, '=', (size_t)(end - p));
-		if (eq != NULL && eq != p) {
-			n = strtoll(eq + 1, &stop, 10);
-			if (stop == end && n > 0 && isdigit((unsigned char)
-			    eq[1]))
-				continue;
-		}
 		snprintf(why, len, "\"%.*s\" is not PREFIX=TOKENS, left out",
 		    (int)(end - p > 64 ? 64 : end - p), p);
 		return (OPTION_PARTLY);

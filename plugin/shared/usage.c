@@ -403,6 +403,26 @@ out:
 }
 
 /*
+ * One word of @lisa-context-windows, P to END: "PREFIX=TOKENS" gives the
+ * prefix's length and the tokens (0), anything else -1 (ignored, and
+ * said so: options.c).
+ */
+int
+usage_window_word(const char *p, const char *end, size_t *n, long long *v)
+{
+	const char	*eq;
+	char		*stop;
+
+	if ((eq = memchr(p, '=', (size_t)(end - p))) == NULL || eq == p)
+		return (-1);
+	*v = strtoll(eq + 1, &stop, 10);
+	if (stop != end || *v <= 0)
+		return (-1);
+	*n = (size_t)(eq - p);
+	return (0);
+}
+
+/*
  * The window of a model: the longest prefix in user ("PREFIX=TOKENS ...",
  * from @lisa-context-windows), else in what we know, else Claude's
  * standard 200k; a [1m] suffix is the long window.
@@ -410,10 +430,9 @@ out:
 static long long
 usage_window(const char *model, const char *user, long long fallback)
 {
-	const char	*p, *eq, *end;
+	const char	*p, *end;
 	long long	 window, v;
 	size_t		 best = 0, n, i;
-	char		*stop;
 
 	if (fallback == USAGE_NO_WINDOW)
 		window = 0;
@@ -431,11 +450,7 @@ usage_window(const char *model, const char *user, long long fallback)
 	for (p = user; p != NULL && *p != '\0'; p = end) {
 		p += strspn(p, " ");
 		end = p + strcspn(p, " ");
-		if ((eq = memchr(p, '=', (size_t)(end - p))) == NULL)
-			continue;
-		n = (size_t)(eq - p);
-		v = strtoll(eq + 1, &stop, 10);
-		if (stop != end || v <= 0 || n == 0)
+		if (p == end || usage_window_word(p, end, &n, &v) != 0)
 			continue;	/* not PREFIX=TOKENS: ignored */
 		if (n >= best && strncmp(model, p, n) == 0) {
 			best = n;

@@ -49,6 +49,7 @@ int	usage_pi_line(struct usage *, const char *, size_t);
 struct json_doc;
 int	usage_hook(struct usage *, struct json_doc *, int);
 long long usage_model_window(const char *, const char *);
+int	usage_window_word(const char *, const char *, size_t *, long long *);
 void	usage_set_window(struct usage *, const char *);
 int	usage_percent(const struct usage *);
 const char *usage_part_name(enum usage_part);
