@@ -53,9 +53,14 @@ LDLIBS = $(BSD_LIBS)
 # anyway, having none).
 DEFS = $(if $(filter 1,$(OWN_TREE)),-DLISA_OWN_TREE)
 # strlcpy/strlcat: the system's (the BSDs, macOS, musl, glibc 2.38,
-# libbsd), else control/compat-string.c's.
+# libbsd), else control/compat-string.c's. (libbsd's probe above is this
+# program: when its flags are the ones used, it has said so already.)
+ifeq ($(BSD_OK)$(BSD_LIBS),1$(BSD_PC_LIBS))
+HAVE_STRLCPY := 1
+else
 HAVE_STRLCPY := $(shell printf '\043include <string.h>\nint main(void) { char b[2]; return (int)strlcpy(b, "a", 2); }\n' | \
 	$(CC) -std=c11 -D_GNU_SOURCE $(BSD_CFLAGS) -x c -o /dev/null - $(BSD_LIBS) >/dev/null 2>&1 && echo 1)
+endif
 DEFS += $(if $(HAVE_STRLCPY),-DLISA_HAVE_STRLCPY)
 
 BUILD ?= build
