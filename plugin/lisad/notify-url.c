@@ -242,34 +242,38 @@ notify_url_again(void *arg)
 	notify_url_spawn(arg);
 }
 
+/* Three pipes (its config, body and code), or -1 and none left open. */
+static int
+notify_url_pipes(int *cp, int *bp, int *op)
+{
+	if (compat_pipe(cp) != 0)
+		return (-1);
+	if (compat_pipe(bp) == 0) {
+		if (compat_pipe(op) == 0)
+			return (0);
+		close(bp[0]);
+		close(bp[1]);
+	}
+	close(cp[0]);
+	close(cp[1]);
+	return (-1);
+}
+
 /* curl, its config on stdin (the URL), the body on 3, its code on 1. */
 static void
 notify_url_spawn(struct notify_url_job *j)
 {
-	int	cp[2], bp[2], op[2];
+	int	cp[2], bp[2], op[2], i;
 	pid_t	pid;
 
-	if (compat_pipe(cp) != 0)
+	if (notify_url_pipes(cp, bp, op) != 0)
 		goto fail;
-	if (compat_pipe(bp) != 0) {
-		close(cp[0]);
-		close(cp[1]);
-		goto fail;
-	}
-	if (compat_pipe(op) != 0) {
-		close(cp[0]);
-		close(cp[1]);
-		close(bp[0]);
-		close(bp[1]);
-		goto fail;
-	}
 	if ((pid = fork()) == -1) {
-		close(cp[0]);
-		close(cp[1]);
-		close(bp[0]);
-		close(bp[1]);
-		close(op[0]);
-		close(op[1]);
+		for (i = 0; i < 2; i++) {
+			close(cp[i]);
+			close(bp[i]);
+			close(op[i]);
+		}
 		goto fail;
 	}
 	if (pid == 0) {
