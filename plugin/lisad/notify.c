@@ -136,11 +136,9 @@ notify_option(const char *name, const char *value)
 	else if (strcmp(name, "@lisa-notify-desktop") == 0)
 		notify_cfg.desktop = notify_onoff(value);
 	else if (strcmp(name, "@lisa-notify-terminal") == 0) {
-		if ((notify_cfg.terminal = nterm_parse(value)) == -1) {
-			log_warnx("@lisa-notify-terminal: unknown '%s' (off, "
-			    "auto, osc9, osc777, osc99): auto", value);
+		/* (values checked already, and said: config.c) */
+		if ((notify_cfg.terminal = nterm_parse(value)) == -1)
 			notify_cfg.terminal = NTERM_AUTO;
-		}
 	} else if (strcmp(name, "@lisa-notify-sound") == 0) {
 		free(notify_cfg.sound);
 		notify_cfg.sound = *value != '\0' ? xstrdup(value) : NULL;
@@ -157,12 +155,8 @@ notify_option(const char *name, const char *value)
 			notify_cfg.url = xstrdup(value);
 		if (notify_cfg.url != NULL && notify_cfg.curl == NULL)
 			log_warnx("@lisa-notify-url: no curl on PATH: off");
-	} else if (strcmp(name, "@lisa-notify-url-format") == 0) {
+	} else if (strcmp(name, "@lisa-notify-url-format") == 0)
 		notify_cfg.url_json = strcmp(value, "json") == 0;
-		if (!notify_cfg.url_json && strcmp(value, "ntfy") != 0)
-			log_warnx("@lisa-notify-url-format: unknown '%s' (ntfy, "
-			    "json): ntfy", value);
-	}
 }
 
 /* The phone's copy: ntfy's priority and tag by what happened. */

@@ -127,8 +127,8 @@ ui_option(const char *name, const char *value)
 			return;
 		}
 	}
-	if (ui_config_set(&ui_cfg, name, value) == -1)
-		ui_warn("%s: bad value \"%s\", default kept", name, value);
+	/* (a bad value keeps the default, and is said: config.c) */
+	ui_config_set(&ui_cfg, name, value);
 }
 
 static void
