@@ -337,6 +337,9 @@ $(outer_screen "$1")"
 # while it builds, and the result on both; tmux's message log has no "no
 # current target" (a message for nobody).
 test_cold_start_seen_by_new_session_and_a_second_client() {
+	# (on 3.2a the hook's display-message, run as new-session's client
+	# attaches, reaches no client: not built there yet)
+	tmux_at_least 3 3 || skip "tmux 3.2a: the building message is not shown on a client tmux new makes"
 	stub_plugin
 	cat >"$TESTDIR/tmux.conf" <<CONF
 set -g @lisa-grace 1
