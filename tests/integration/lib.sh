@@ -79,7 +79,22 @@ fail() {
 		[ -s "$f" ] && { echo "--- ${f##*/} (tail, requests left out):"
 		    grep -v " request: " "$f" | tail -n ${LISA_LOG_TAIL:-40}; } >&2
 	done
+	server_gone_why >&2
 	exit 1
+}
+
+# A test's tmux server that went away by itself (one did, a second into
+# a test, once in CI): what the kernel said of it, if it crashed, and
+# which signals the machine's other tests sent are not known here; the
+# kernel log is the one witness left. Nothing when the helper did not
+# see its server end.
+server_gone_why() {
+	_gp=$(helper_log | sed -n 's/.* tmux server \([0-9]*\) exited$/\1/p' |
+	    tail -n 1)
+	[ -n "$_gp" ] || return 0
+	echo "--- the test's tmux server (pid $_gp) ended; the kernel's words on it:"
+	dmesg 2>/dev/null | grep -E "\[$_gp\]|[^0-9]$_gp[^0-9]" | tail -n 5 |
+	    grep . || echo "(none, or dmesg not readable)"
 }
 note() { echo "# $*"; }
 
