@@ -337,25 +337,31 @@ $(outer_screen "$1")"
 # while it builds, and the result on both; tmux's message log has no "no
 # current target" (a message for nobody).
 test_cold_start_seen_by_new_session_and_a_second_client() {
-	# (on 3.2a the hook's display-message, run as new-session's client
-	# attaches, reaches no client: not built there yet)
-	tmux_at_least 3 3 || skip "tmux 3.2a: the building message is not shown on a client tmux new makes"
 	stub_plugin
 	cat >"$TESTDIR/tmux.conf" <<CONF
 set -g @lisa-grace 1
 run-shell '$copy/lisa.tmux'
 CONF
+	# (3.2a made the window 80 wide whatever -x said: resize-window)
 	tmux -L "${SOCK}o" -f /dev/null new-session -d -s one -x 150 -y 30 \
-	    "env -u TMUX tmux -L $SOCK -f $TESTDIR/tmux.conf new-session -s main"
+	    "env -u TMUX tmux -L $SOCK -f $TESTDIR/tmux.conf new-session -s main" \; \
+	    resize-window -t one -x 150 -y 30
 	trap 'tmux -L "${SOCK}o" kill-server 2>/dev/null; cleanup' EXIT
 	expect_outer one "lisa: building in the background (a few seconds; log: $TESTDIR/cache/lisa/build.log)"
 	tmux -L "${SOCK}o" new-session -d -s two -x 150 -y 30 \
-	    "env -u TMUX tmux -L $SOCK attach -t main"
+	    "env -u TMUX tmux -L $SOCK attach -t main" \; \
+	    resize-window -t two -x 150 -y 30
 	expect_outer two "lisa: building in the background"
 	[ -x "$copy/bin/lisad" ] && fail "built before it was let"
 	touch "$TESTDIR/go"
-	expect_outer one "lisa: ready: prefix + a for the agents menu" 20000
-	expect_outer two "lisa: ready: prefix + a for the agents menu"
+	if tmux_at_least 3 3; then
+		expect_outer one "lisa: ready: prefix + a for the agents menu" 20000
+	else
+		# (3.2a's display-message -c takes no client: the result goes
+		# to tmux's pick, the client most recently active)
+		note "3.2a: the result on the latest client only"
+	fi
+	expect_outer two "lisa: ready: prefix + a for the agents menu" 20000
 	until_ms 10000 "$copy/bin/lisa" -L "$SOCK" list || fail "helper not started"
 	for h in client-attached client-session-changed; do
 		T show-hooks -g "$h" | grep -q 5472 && fail "hook left: $(T show-hooks -g "$h")"
