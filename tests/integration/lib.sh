@@ -93,7 +93,7 @@ server_gone_why() {
 	    tail -n 1)
 	[ -n "$_gp" ] || return 0
 	echo "--- the test's tmux server (pid $_gp) ended; the kernel's words on it:"
-	dmesg 2>/dev/null | grep -E "\[$_gp\]|[^0-9]$_gp[^0-9]" | tail -n 5 |
+	dmesg 2>/dev/null | grep -E "\[${_gp}\]|[^0-9]${_gp}[^0-9]" | tail -n 5 |
 	    grep . || echo "(none, or dmesg not readable)"
 }
 note() { echo "# $*"; }
