@@ -134,7 +134,17 @@ if what == "publish":
         return {p["pane_id"]: p.get("state") for p in d}
     wait_for(lambda: all(states().get(p) == "waiting_input" for p in panes), 30)
     tpid = int(tmux("display", "-p", "#{pid}"))
+    # tmux's message log (show-messages): the lines lisa's control
+    # clients add (issue 45 asks for at most one a transition). The
+    # bench's server keeps 100,000 lines (run.sh), so none fall out.
+    def lisa_lines():
+        ours = [l.split()[0] for l in tmux(
+            "list-clients", "-F", "#{client_name} #{client_control_mode}"
+        ).splitlines() if l.endswith(" 1")]
+        return sum(1 for m in tmux("show-messages").splitlines()
+                   if any(f" {n} command: " in m for n in ours))
     def window(label, seconds, drive=None):
+        l0 = lisa_lines()
         i0, c0, t0cpu = info(), cpu_ticks(hpid), cpu_ticks(tpid)
         b0 = sum(p.get("output_bytes", 0) for p in lisa_json("list", "--json"))
         t0 = time.time()
@@ -156,6 +166,9 @@ if what == "publish":
         print(f"    transitions          {ev / dt:8.1f} /s")
         print(f"    set-option commands  {cmds / dt:8.1f} /s   ({cmds} in {dt:.0f} s)")
         print(f"    batches (redraws)    {bat / dt:8.1f} /s")
+        lines = lisa_lines() - l0
+        print(f"    message-log lines    {lines:8d}      "
+              f"({lines / ev if ev else 0:.2f} a transition)")
         print(f"    helper CPU           {(c1 - c0) / hz / dt * 100:8.1f} %")
         print(f"    tmux server CPU      {(t1cpu - t0cpu) / hz / dt * 100:8.1f} %")
     print(f"U1 option writes with {len(panes)} agents (publish: first change at once, then 200 ms gap)")

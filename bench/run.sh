@@ -68,6 +68,7 @@ if want U1; then
 	T new-session -d -s main -x 160 -y 40
 	T set -g @lisa-grace 1
 	T set -g @lisa-debounce 0.5
+	T set -g message-limit 100000
 	panes=
 	for i in $(seq 1 20); do
 		T new-window -d -t "main:$i" "$ROOT/tests/fake/claude"
