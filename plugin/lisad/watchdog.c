@@ -11,7 +11,7 @@
  *   the triage says so             3 terminate  TERM the tree, KILL after 2 s
  *
  * The clock stops at triage: the command the user gave decides, however
- * long it takes (up to WD_TRIAGE_TIMEOUT_MS, then "extend"); an agent is
+ * long it takes (up to @lisa-triage-timeout, then "extend"); an agent is
  * never killed while it is still being judged.
  * Signs of life reset it: output, a live child process of the agent, CPU
  * use, a new state. Each level acts once. A pane with @lisa-persistent on
@@ -31,7 +31,6 @@
 #include "tell.h"
 
 #define WD_ENTER_MS		500
-#define WD_TRIAGE_TIMEOUT_MS	60000
 
 static const char *wd_actions[] = { "warn", "nudge", "triage", "terminate" };
 
@@ -41,8 +40,9 @@ struct wd_config {
 	uint64_t	 step_ms;
 	char		*nudge;
 	char		*triage;
+	uint64_t	 triage_ms;	/* then its answer is "extend" */
 };
-static struct wd_config wd = { 0, 300000, 60000, NULL, NULL };
+static struct wd_config wd = { 0, 300000, 60000, NULL, NULL, 60000 };
 
 /* A triage command running: its answer comes on a pipe. */
 struct wd_triage {
@@ -66,6 +66,7 @@ watchdog_reset_config(void)
 	wd.step_ms = 60000;
 	wd.nudge = xstrdup("continue");
 	wd.triage = NULL;
+	wd.triage_ms = 60000;
 }
 
 void
@@ -88,7 +89,9 @@ watchdog_option(const char *name, const char *value)
 	} else if (strcmp(name, "@lisa-triage-command") == 0) {
 		free(wd.triage);
 		wd.triage = *value != '\0' ? xstrdup(value) : NULL;
-	}
+	} else if (strcmp(name, "@lisa-triage-timeout") == 0 &&
+	    options_seconds(value, &ms) == 0 && ms > 0)
+		wd.triage_ms = ms;
 }
 
 static void
@@ -254,7 +257,12 @@ wd_triage_timeout(void *arg)
 {
 	struct wd_triage	*t = arg;
 
-	kill(t->pid, SIGKILL);
+	/*
+	 * Its whole process group (setsid made one): the sh may be gone,
+	 * reaped, its pid another's by now, while a child of its holds the
+	 * pipe; a group lives as long as one of its processes does.
+	 */
+	kill(-t->pid, SIGKILL);
 	log_debug("pane %%%d: triage command timed out", t->pane);
 	buf_reset(&t->answer);
 	buf_addc(&t->answer, '\0');
@@ -332,7 +340,7 @@ wd_triage_cb(struct ctl_client *c, int ok, const char *body, size_t len,
 	TAILQ_INSERT_TAIL(&wd_triages, t, entry);
 	t->ev = loop_add(t->fd, POLLIN, wd_triage_read, t);
 	loop_timer_init(&t->timer, wd_triage_timeout, t);
-	loop_timer_add(&t->timer, WD_TRIAGE_TIMEOUT_MS);
+	loop_timer_add(&t->timer, wd.triage_ms);
 }
 
 static void

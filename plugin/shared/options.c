@@ -64,6 +64,7 @@ static const struct option_def options_table[] = {
 	{ "@lisa-watchdog-step", OPTION_SECONDS_POS, "60", NULL },
 	{ "@lisa-watchdog-nudge", OPTION_TEXT, "continue", NULL },
 	{ "@lisa-triage-command", OPTION_TEXT, "", NULL },
+	{ "@lisa-triage-timeout", OPTION_SECONDS_POS, "60", NULL },
 	{ "@lisa-persistent", OPTION_FLAG, "off", NULL },
 	/* the fleet (docs/fleet.md) */
 	{ "@lisa-hosts", OPTION_HOSTS, "", NULL },

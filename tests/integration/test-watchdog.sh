@@ -266,6 +266,37 @@ echo extend
 	note "watchdog: $ev"
 }
 
+# A triage command that never answers (@lisa-triage-timeout, 2 s here
+# and 60 by default): "extend" decides, and its processes end with it,
+# the child that holds its output too, though its sh has exited (and
+# been reaped: the sh's pid, signalled alone, was no longer its).
+test_watchdog_triage_timeout_ends_its_processes() {
+	triage="$TESTDIR/triage.sh"
+	printf '#!/bin/sh
+cat >/dev/null
+sleep 300 &
+echo $! >"%s/leftover.pid"
+' "$TESTDIR" >"$triage"
+	chmod +x "$triage"
+	watchdog_setup "$triage"
+	T set -g @lisa-triage-timeout 2
+	L reload >/dev/null || fail "reload: $(L reload 2>&1)"
+	p=$(agent_window 1 claude)
+	expect "$p" waiting_input prompt
+	T send-keys -t "$p" 'hang' Enter
+	expect "$p" in_progress
+	until_ms 20000 test -s "$TESTDIR/leftover.pid" ||
+	    fail "no triage: $(wd_history "$p")"
+	left=$(cat "$TESTDIR/leftover.pid")
+	until_ms 15000 sh -c "'$LISA' -L '$SOCK' events --json | grep -q '\"action\":\"triage_decided\"'" ||
+	    { kill "$left"; fail "no decision: $(wd_history "$p")"; }
+	L events --json | grep -q '"decision":"extend"' ||
+	    { kill "$left"; fail "not extended: $(wd_events "$p")"; }
+	until_ms 5000 proc_gone "$left" ||
+	    { kill "$left"; fail "the triage's child outlived its timeout"; }
+	[ "$(T display -p -t "$p" '#{pane_dead}')" = 0 ] || fail "the agent was killed"
+}
+
 # The agent shows life while the triage command decides: its "terminate"
 # comes too late and is dropped; the agent lives on.
 test_watchdog_late_triage_dropped() {
