@@ -203,8 +203,8 @@ AGENTLET_PROFILE = {"agents": [{"name": "agentlet", "comm": ["agentlet"],
                                 "screen": {"prompt": "^> *$"}}]}
 
 def hosts_waiting(probe):
-    """How many remote agents @lisa_hosts says wait ("50 hosts:1000!12")."""
-    v = probe.ask("display -p '#{@lisa_hosts}'")
+    """How many remote agents the hosts' summary says wait ("50 hosts:1000!12")."""
+    v = probe.ask("display -p '#{E:@lisa_hosts_format}'")
     if ":" not in v or "..." in v or "down" in v:
         return -1
     return sum(int(t.split("!")[1]) for t in v.split() if "!" in t)
@@ -354,7 +354,7 @@ def f2(agentlet):
         time.sleep(0.01)
     if hosts_waiting(probe) != n:
         raise SystemExit("F2: @lisa_hosts does not say %d wait: %s" %
-                         (n, probe.ask("display -p '#{@lisa_hosts}'")))
+                         (n, probe.ask("display -p '#{E:@lisa_hosts_format}'")))
     # One agent at a time: the remote move, then the local option showing it.
     pids = agentlets()
     keys = sorted(pids)

@@ -15,6 +15,9 @@ measure.py SOCKET LISA - b5 PANES BASELINE SECS lisa's tax on tmux: the same
 """
 import glob, json, os, signal, socket, subprocess, sys, time
 
+# A pane's state as tmux has it: a field of its @lisa (ui-compose.c).
+STATE = "#{s/^[^|]*[|][^|]*[|]([^|]*[|]).*/\\1/;s/[|]$//:@lisa}"
+
 from probe import Probe
 
 sock, lisa, what = sys.argv[1], sys.argv[2], sys.argv[4]
@@ -255,7 +258,7 @@ if what == "b2poll":
     print()
 
 if what == "b3":
-    # Latencies a user sees: tmux shows the new @lisa_state (display -p).
+    # Latencies a user sees: tmux shows the new state in @lisa (display -p).
     fake, claude, bursty = sys.argv[5], sys.argv[6], sys.argv[7]
     probe = Probe(sock, "b3probe")
     tmux("set", "-g", "remain-on-exit", "on")
@@ -264,7 +267,7 @@ if what == "b3":
         tmux("new-window", "-d", "-t", "main:1", f"{claude} 3600")
         pane = tmux("display", "-p", "-t", "main:1", "#{pane_id}")
         pid = int(tmux("display", "-p", "-t", "main:1", "#{pane_pid}"))
-        until_shown(pane, "#{@lisa_agent}", "claude")
+        until_shown(pane, "#{s/^[^|]*[|]([^|]*[|]).*/\\1/;s/[|]$//:@lisa}", "claude")
         # Not in the same 200 ms as the batch that showed the agent:
         # publish spaces batches (docs/ui.md), deaths are rarely that close.
         time.sleep(0.3)
@@ -275,7 +278,7 @@ if what == "b3":
         dead_at = lisa_at = None
         end = t0 + 10
         while lisa_at is None and time.monotonic() < end:
-            got = show(pane, "#{pane_dead} #{@lisa_state}").split(" ")
+            got = show(pane, "#{pane_dead} " + STATE).split(" ")
             now = time.monotonic()
             if dead_at is None and got[0] == "1":
                 dead_at = now
@@ -294,13 +297,13 @@ if what == "b3":
     # "bursty", 1 s of output per Enter, then "> ").
     tmux("new-window", "-d", "-t", "main:2", bursty)
     pane = tmux("display", "-p", "-t", "main:2", "#{pane_id}")
-    until_shown(pane, "#{@lisa_state}", "waiting_input", 30)
+    until_shown(pane, STATE, "waiting_input", 30)
     busy, quiet = [], []
     for i in range(20):
         t0 = time.monotonic()
         tmux("send-keys", "-t", pane, "Enter")
-        busy.append((until_shown(pane, "#{@lisa_state}", "in_progress") - t0) * 1000)
-        t = until_shown(pane, "#{@lisa_state}", "waiting_input")
+        busy.append((until_shown(pane, STATE, "in_progress") - t0) * 1000)
+        t = until_shown(pane, STATE, "waiting_input")
         now_real = time.time() - (time.monotonic() - t)
         with open(os.environ["BURSTY_LAST"]) as f:
             quiet.append(now_real * 1000 - int(f.read()))
@@ -308,14 +311,14 @@ if what == "b3":
     # Claude with its own signals: the session file says idle.
     tmux("new-window", "-d", "-t", "main:3", fake)
     pane = tmux("display", "-p", "-t", "main:3", "#{pane_id}")
-    until_shown(pane, "#{@lisa_state}", "waiting_input", 30)
+    until_shown(pane, STATE, "waiting_input", 30)
     turn = []
     log = os.environ["FAKE_AGENT_LOG"]
     for i in range(20):
         sent = time.time() * 1000
         tmux("send-keys", "-t", pane, "work 0.5", "Enter")
-        until_shown(pane, "#{@lisa_state}", "in_progress")
-        t = until_shown(pane, "#{@lisa_state}", "waiting_input")
+        until_shown(pane, STATE, "in_progress")
+        t = until_shown(pane, STATE, "waiting_input")
         now_real = time.time() - (time.monotonic() - t)
         # This turn's mark: the fake logs it after writing the file, and
         # lisa may show the verdict first (the last mark would then be
@@ -330,7 +333,7 @@ if what == "b3":
                 time.sleep(0.01)
         turn.append(now_real * 1000 - marks[0])
         time.sleep(0.3)
-    print("B3 latency: until tmux shows it (display -p #{@lisa_state}); "
+    print("B3 latency: until tmux shows it (display -p of the state in @lisa); "
           "first change after quiet published at once")
     row("pane death (SIGKILL) -> crashed", deaths)
     row("  tmux's own #{pane_dead} (floor)", floor)

@@ -23,11 +23,18 @@ RB_GENERATE(panes, pane, entry, pane_cmp);
 struct panes panes = RB_INITIALIZER(&panes);
 
 #define PANE_FIELD_SEP '\037'
+/*
+ * What a helper before us left on a pane: "=" if the per-field options,
+ * "+" if @lisa, then the agent's name (publish.c, ui-compose.c).
+ */
+#define PANE_LISA \
+	"#{?@lisa_state,=,}#{?@lisa,+#{s/^[^|]*[|]([^|]*[|]).*/\\1/;s/[|]$//:@lisa}," \
+	"#{@lisa_agent}}"
 #define PANE_LIST_FORMAT \
 	"#{pane_id}\037#{window_id}\037#{session_id}\037#{window_index}\037" \
 	"#{pane_index}\037#{pane_pid}\037#{pane_dead}\037" \
 	"#{pane_dead_status}\037#{pane_dead_signal}\037" \
-	"#{pane_current_command}\037#{window_name}\037#{@lisa_agent}\037" \
+	"#{pane_current_command}\037#{window_name}\037" PANE_LISA "\037" \
 	"#{pane_title}"
 #define PANE_LIST_FIELDS 13
 
@@ -247,7 +254,7 @@ pane_set_dead(struct pane *p, int dead, int status, int sig, const char *via)
 static struct pane *
 pane_update_line(struct session *s, char *line)
 {
-	char		*f[PANE_LIST_FIELDS];
+	char		*f[PANE_LIST_FIELDS], *agent;
 	struct pane	*wp;
 	int		 id, fresh = 0;
 
@@ -283,18 +290,26 @@ pane_update_line(struct session *s, char *line)
 	pane_set_dead(wp, strcmp(f[6], "1") == 0, pane_num(f[7]),
 	    pane_num(f[8]), "list");
 	pane_drain_check(wp, strcmp(f[6], "1") == 0);
+	agent = f[11];
+	if (*agent == '=')
+		agent++;
 	if (fresh) {
 		ended_pane_new(wp);
 		/*
-		 * No @lisa_agent: no helper before us wrote to it, so there is
-		 * nothing to unset (each unset is a line of the user's
-		 * message log).
+		 * No per-field option: no helper before us wrote them, so
+		 * there is nothing to unset (each unset is a line of the
+		 * user's message log). Its @lisa: one that no composition
+		 * equals, so that the first is written, or unset.
 		 */
-		if (*f[11] == '\0')
+		if (agent == f[11])
 			wp->watch->pub_known = 1;
+		if (*agent == '+')
+			wp->watch->pub_lisa = xstrdup("?");
 	}
-	if (wp->dead && *f[11] != '\0' && !wp->watch->held)
-		watch_adopt(wp, f[11]);
+	if (*agent == '+')
+		agent++;
+	if (wp->dead && *agent != '\0' && !wp->watch->held)
+		watch_adopt(wp, agent);
 	pane_watch(wp);
 	watch_changed(wp);
 	return (wp);

@@ -1,6 +1,16 @@
 /*
  * Writing the verdicts into tmux as user options, so that formats (status
- * line, window list, pane borders) show them with nothing run on redraw:
+ * line, window list, pane borders) show them with nothing run on redraw.
+ * tmux logs every command a client sends (show-messages), so a transition
+ * is one command: the pane's @lisa, its border composed with its rank
+ * hidden in it (ui-compose.c), from which formats derive the badges, the
+ * counts and the places that wait. The fleet's agents are one global,
+ * @lisa_remote ("LETTERS|PLACES|HOSTS"), changed by a remote transition;
+ * past UI_LOOP_MAX panes @lisa_summary too (every agent's letter and the
+ * places), once a batch, so that no redraw loops over hundreds of panes.
+ *
+ * With @lisa-fields on (or a border format of the user's, which reads
+ * them), the per-field options of earlier versions are written as well:
  *
  *   per pane	 @lisa_agent @lisa_state @lisa_detail
  *		 @lisa_since (Unix seconds, as tmux's own times)
@@ -66,6 +76,8 @@ static TAILQ_HEAD(, rollup) rollups = TAILQ_HEAD_INITIALIZER(rollups);
 
 #define PUBLISH_NGLOBALS (UI_NGROUPS + 3)
 static char			*publish_globals[PUBLISH_NGLOBALS];
+static char			*publish_remote;	/* @lisa_remote */
+static char			*publish_summary_v;	/* @lisa_summary */
 static struct loop_timer	 publish_timer;
 static int			 publish_armed;
 static uint64_t			 publish_last;
@@ -166,30 +178,79 @@ publish_asks(struct watch *w)
 	return (buf_detach(&b));
 }
 
+/* The per-field options: with @lisa-fields, or a border that reads them. */
+static int
+publish_fields_on(void)
+{
+	const struct ui_config	*cfg = ui_config();
+
+	return (cfg->fields || cfg->border != NULL);
+}
+
+/* A pane's @lisa: its agent's, or the rank of a remote agent it shows. */
+static char *
+publish_lisa(struct watch *w, int agent, const char *since_s, int pct,
+    const char *asks)
+{
+	const struct ui_config	*cfg = ui_config();
+	struct ui_pane		 f;
+	struct buf		 b;
+
+	memset(&f, 0, sizeof f);
+	f.context = -1;
+	if (agent) {
+		f.rank = ui_state_rank(w->res.state, w->res.detail);
+		f.group = ui_group_of_verdict(w->res.state, w->res.detail);
+		f.agent = w->agent != NULL ? w->agent->name : "";
+		f.state = cls_state_name(w->res.state);
+		f.word = ui_state_word(w->res.state);
+		f.detail = w->res.detail;
+		f.asks = asks;
+		f.watchdog = w->wd_label;
+		f.since = strtoll(since_s, NULL, 10);
+		f.context = pct;
+		if (f.rank == -1)
+			return (NULL);
+	} else if (w->pub_jump != -1)
+		f.rank = w->pub_jump;
+	else
+		return (NULL);
+	buf_init(&b);
+	uiformat_pane(&b, cfg, &f, cfg->border == NULL);
+	return (buf_detach(&b));
+}
+
 static void
 publish_pane_fields(struct pane *p)
 {
 	struct watch	*w = p->watch;
 	struct session	*s;
 	const char	*values[PUBLISH_NFIELDS];
-	char		 target[32], since[32], context[16], *asks;
-	int		 i, agent, pct;
+	char		 target[32], since[32], context[16], *asks, *lisa;
+	int		 i, agent, pct, fields = publish_fields_on();
 
 	if ((s = pane_session(p)) == NULL)
 		return;
 	w->pub_dirty = 0;
 	agent = w->classified && w->res.state != ST_NONE;
 	snprintf(since, sizeof since, "%lld", (long long)(w->since / 1000));
+	pct = agent ? usage_percent(&w->usage) : -1;
+	asks = agent ? publish_asks(w) : NULL;
+	lisa = publish_lisa(w, agent, since, pct, asks);
+	snprintf(target, sizeof target, "%%%d", p->id);
+	if (publish_changed(&w->pub_lisa, lisa))
+		publish_set(s, "p", target, "@lisa", lisa);
+	free(lisa);
+	if (!fields)
+		agent = 0;
 	values[0] = agent && w->agent != NULL ? w->agent->name : NULL;
 	values[1] = agent ? cls_state_name(w->res.state) : NULL;
 	values[2] = agent && *w->res.detail != '\0' ? w->res.detail : NULL;
 	values[3] = agent ? since : NULL;
 	values[4] = agent ? w->wd_label : NULL;
-	pct = usage_percent(&w->usage);
 	snprintf(context, sizeof context, "%d", pct);
 	values[5] = agent && pct >= 0 ? context : NULL;
-	values[6] = asks = agent ? publish_asks(w) : NULL;
-	snprintf(target, sizeof target, "%%%d", p->id);
+	values[6] = agent ? asks : NULL;
 	if (!w->pub_known)
 		publish_set(s, "p", target, PUBLISH_LEGACY, NULL);
 	for (i = 0; i < PUBLISH_NFIELDS; i++) {
@@ -293,7 +354,7 @@ publish_rollups(void)
 	enum cls_state	 st;
 	const char	*detail;
 	char		 target[32];
-	int		 i, rank;
+	int		 i, rank, want, fields = publish_fields_on();
 
 	TAILQ_FOREACH(r, &rollups, entry) {
 		r->want = -1;
@@ -310,7 +371,14 @@ publish_rollups(void)
 		if ((s = pane_session(p)) == NULL)
 			continue;
 		/* A window that shows a remote agent wears its badge. */
-		if (st == ST_NONE)
+		if (st == ST_NONE && p->watch != NULL) {
+			st = fleet_jump_state(p->window, &detail);
+			rank = ui_state_rank(st, detail);
+			if (rank != p->watch->pub_jump) {
+				p->watch->pub_jump = rank;
+				publish_pane_fields(p);
+			}
+		} else if (st == ST_NONE)
 			st = fleet_jump_state(p->window, &detail);
 		rank = ui_state_rank(st, detail);
 		publish_fold('w', p->window, s, rank);
@@ -327,13 +395,15 @@ publish_rollups(void)
 			free(r);
 			continue;
 		}
-		if (r->want != r->state) {
+		/* (the badges read the panes' @lisa: only for the fields) */
+		want = fields ? r->want : -1;
+		if (want != r->state) {
 			snprintf(target, sizeof target, "%c%d",
 			    r->kind == 'w' ? '@' : '$', r->id);
 			publish_set(r->via, r->kind == 'w' ? "w" : "", target,
 			    r->kind == 'w' ? "@lisa_window_state" :
-			    "@lisa_session_state", ui_state_rank_name(r->want));
-			r->state = r->want;
+			    "@lisa_session_state", ui_state_rank_name(want));
+			r->state = want;
 		}
 		if (r->kind == 'w')
 			publish_border(r);
@@ -438,6 +508,39 @@ publish_needs_json(struct buf *b)
 	free(places.list);
 }
 
+/*
+ * @lisa_remote: the fleet's agents as rank letters (one an agent, for the
+ * counts' loops), the places of those that need the human, and the hosts'
+ * summary: "LETTERS|PLACES|HOSTS". NULL without hosts.
+ */
+static char *
+publish_remote_value(void)
+{
+	struct publish_places	 places = { NULL, 0 };
+	struct buf		 b;
+	char			*hosts, *waiting;
+	int			 counts[UI_NGROUPS] = { 0 }, total = 0, g, i;
+
+	if ((hosts = fleet_hosts_summary()) == NULL)
+		return (NULL);
+	fleet_counts(counts, &total, &places);
+	buf_init(&b);
+	for (g = 0; g < UI_NGROUPS; g++) {
+		for (i = 0; i < counts[g]; i++)
+			buf_addc(&b, uiformat_rank_letter(
+			    ui_group_rank(g)));
+	}
+	buf_addc(&b, '|');
+	if ((waiting = publish_waiting(&places)) != NULL)
+		buf_adds(&b, waiting);
+	free(waiting);
+	free(places.list);
+	buf_addc(&b, '|');
+	buf_adds(&b, hosts);
+	free(hosts);
+	return (buf_detach(&b));
+}
+
 /* The server-wide summary the status line shows. */
 static void
 publish_summary(void)
@@ -446,11 +549,14 @@ publish_summary(void)
 	struct session		*s, *via = NULL;
 	struct publish_places	 places = { NULL, 0 };
 	struct watch		*w;
-	char			 where[160], count[16], *name;
+	char			 where[160], count[16], *name, *v, *waiting;
 	char			*values[PUBLISH_NGLOBALS];
+	struct buf		 b;
 	int			 counts[UI_NGROUPS] = { 0 }, g, total = 0, i;
+	int			 fields = publish_fields_on(), npanes = 0;
 
 	RB_FOREACH(p, panes, &panes) {
+		npanes++;
 		if ((s = pane_session(p)) != NULL && via == NULL)
 			via = s;
 		if ((w = p->watch) == NULL || !w->classified ||
@@ -471,15 +577,41 @@ publish_summary(void)
 		free(places.list);
 		return;
 	}
+	/* The one global a remote transition changes. */
+	v = publish_remote_value();
+	if (publish_changed(&publish_remote, v))
+		publish_set(via, "g", NULL, "@lisa_remote", v);
+	free(v);
+	/*
+	 * Past UI_LOOP_MAX panes no redraw loops over them (ui-compose.c):
+	 * every agent's letter and the places, "LETTERS|PLACES".
+	 */
+	v = NULL;
+	if (npanes > UI_LOOP_MAX) {
+		buf_init(&b);
+		for (g = 0; g < UI_NGROUPS; g++) {
+			for (i = 0; i < counts[g]; i++)
+				buf_addc(&b, uiformat_rank_letter(
+				    ui_group_rank(g)));
+		}
+		buf_addc(&b, '|');
+		if ((waiting = publish_waiting(&places)) != NULL)
+			buf_adds(&b, waiting);
+		free(waiting);
+		v = buf_detach(&b);
+	}
+	if (publish_changed(&publish_summary_v, v))
+		publish_set(via, "g", NULL, "@lisa_summary", v);
+	free(v);
 	for (g = 0; g < UI_NGROUPS; g++) {
 		snprintf(count, sizeof count, "%d", counts[g]);
-		values[g] = counts[g] != 0 ? xstrdup(count) : NULL;
+		values[g] = fields && counts[g] != 0 ? xstrdup(count) : NULL;
 	}
 	snprintf(count, sizeof count, "%d", total);
-	values[UI_NGROUPS] = total != 0 ? xstrdup(count) : NULL;
-	values[UI_NGROUPS + 1] = publish_waiting(&places);
+	values[UI_NGROUPS] = fields && total != 0 ? xstrdup(count) : NULL;
+	values[UI_NGROUPS + 1] = fields ? publish_waiting(&places) : NULL;
 	free(places.list);
-	values[UI_NGROUPS + 2] = fleet_hosts_summary();
+	values[UI_NGROUPS + 2] = fields ? fleet_hosts_summary() : NULL;
 	for (i = 0; i < PUBLISH_NGLOBALS; i++) {
 		if (publish_changed(&publish_globals[i], values[i])) {
 			if (i < UI_NGROUPS)
@@ -494,6 +626,19 @@ publish_summary(void)
 		}
 		free(values[i]);
 	}
+}
+
+/* The options changed (lisa reload): every pane's @lisa again. */
+void
+publish_all(void)
+{
+	struct pane	*p;
+
+	RB_FOREACH(p, panes, &panes) {
+		if (p->watch != NULL)
+			p->watch->pub_dirty = 1;
+	}
+	publish_schedule();
 }
 
 static void
@@ -568,6 +713,9 @@ publish_restore(struct buf *b)
 			    "'#{==:#{remain-on-exit},failed}' "
 			    "\"set-option -pqu -t '%%%d' remain-on-exit\"\n",
 			    p->id, p->id);
+		if (p->watch->pub_lisa != NULL)
+			buf_printf(b, "set-option -pqu -t '%%%d' @lisa\n",
+			    p->id);
 		for (i = 0; i < PUBLISH_NFIELDS; i++) {
 			if (p->watch->pub[i] != NULL)
 				buf_printf(b, "set-option -pqu -t '%%%d' %s\n",
@@ -575,7 +723,7 @@ publish_restore(struct buf *b)
 		}
 	}
 	TAILQ_FOREACH(r, &rollups, entry) {
-		if (r->state != ST_NONE)
+		if (r->state != -1)
 			buf_printf(b, "set-option -q%su -t '%c%d' %s\n",
 			    r->kind == 'w' ? "w" : "", r->kind == 'w' ?
 			    '@' : '$', r->id, r->kind == 'w' ?
@@ -588,6 +736,8 @@ publish_restore(struct buf *b)
 		buf_printf(b, "set-option -gqu @lisa_count_%s\n",
 		    ui_group_name(i));
 	buf_adds(b, "set-option -gqu @lisa_agents\n"
+	    "set-option -gqu @lisa_remote\n"
+	    "set-option -gqu @lisa_summary\n"
 	    "set-option -gqu @lisa_waiting\n"
 	    "set-option -gqu @lisa_hosts\n"
 	    "set-option -gqu @lisa_error\n"

@@ -29,6 +29,7 @@ struct publish_places {
 void		 publish_place_add(struct publish_places *, int, int64_t,
 		    const char *);
 void		 publish_schedule(void);
+void		 publish_all(void);
 void		 publish_needs_json(struct buf *);
 void		 publish_pane(struct pane *);
 void		 publish_restore(struct buf *);
@@ -44,6 +45,7 @@ void		 ui_apply(void);
 void		 ui_restore(void);
 void		 ui_remove_key_files(void);
 int		 ui_border_auto(void);
+const struct ui_config *ui_config(void);
 const char	*ui_warning(void);
 
 /* notify.c: messages, bells, desktop, @lisa-on-transition. */

@@ -20,6 +20,9 @@
 #include "fleet.h"
 #include "tell.h"
 
+/* The fleet's hosts, after @lisa_remote's second '|' (publish.c). */
+#define UI_HOSTS "#{q/h;s/^[^|]*[|][^|]*[|]//:@lisa_remote}"
+
 enum ui_kind { UI_PLACEHOLDERS, UI_BADGE, UI_BORDER, UI_RESURRECT };
 
 static const struct {
@@ -68,12 +71,19 @@ static char		*ui_snap_keys;
 static struct ui_config	 ui_cfg;
 static char		*ui_key[UI_NKEYS];
 static int		 ui_border_is_auto;
+static int		 ui_badge_flags;	/* a badge took a flags' space */
 static struct buf	 ui_warnings;
 
 int
 ui_border_auto(void)
 {
 	return (ui_border_is_auto);
+}
+
+const struct ui_config *
+ui_config(void)
+{
+	return (&ui_cfg);
 }
 
 const char *
@@ -272,18 +282,19 @@ ui_transform(size_t i, const char *source)
 		c = uiformat_replace(a, "#{lisa_waiting}", b.data);
 		free(a);
 		buf_reset(&b);
-		uiformat_asks(&b, &ui_cfg);
+		uiformat_asks(&b);
 		a = uiformat_replace(c, "#{lisa_asks}", b.data);
 		free(c);
 		c = a;
-		a = uiformat_replace(c, "#{lisa_hosts}", "#{q/h:@lisa_hosts}");
+		a = uiformat_replace(c, "#{lisa_hosts}", UI_HOSTS);
 		free(c);
 		buf_free(&b);
 		return (a);
 	case UI_BADGE:
 		if (!ui_cfg.window_badge)
 			break;
-		uiformat_badge(&b, &ui_cfg, source);
+		if (uiformat_badge(&b, source))
+			ui_badge_flags = 1;
 		return (buf_detach(&b));
 	case UI_BORDER:
 		if (!ui_cfg.pane_border)
@@ -529,23 +540,62 @@ ui_remove_keys(struct buf *script)
 
 /*
  * The formats themselves, for themes and hand-made status lines:
- * #{E:@lisa_status_format} is what #{lisa_status} becomes.
+ * #{E:@lisa_status_format} is what #{lisa_status} becomes, and the parts
+ * the others are made of (ui-compose.c): #{E:@lisa_n_<group>} a count,
+ * #{E:@lisa_places} the places that wait, #{E:@lisa_window_rank} a
+ * window's worst rank letter. Set once; a transition writes only a pane's
+ * @lisa (publish.c).
  */
 static void
-ui_formats(struct buf *script)
+ui_formats(struct buf *script, int set)
 {
-	struct buf	b;
+	struct buf	 b;
+	char		 name[64];
+	int		 g, r;
 
 	buf_init(&b);
+	for (g = -1; g < UI_NGROUPS; g++) {
+		snprintf(name, sizeof name, "@lisa_n_%s", g < 0 ? "agents" :
+		    ui_group_name(g));
+		buf_reset(&b);
+		uiformat_count(&b, g);
+		ui_set(script, "-g", name, set ? b.data : NULL);
+		if (g < 0)
+			continue;
+		snprintf(name, sizeof name, "@lisa_item_%s", ui_group_name(g));
+		buf_reset(&b);
+		uiformat_item(&b, &ui_cfg, g, 1);
+		ui_set(script, "-g", name, set ? b.data : NULL);
+	}
+	for (r = 0; r < 8; r++) {
+		snprintf(name, sizeof name, "@lisa_badge_%c",
+		    uiformat_rank_letter(r));
+		buf_reset(&b);
+		uiformat_badge_icon(&b, &ui_cfg, r);
+		ui_set(script, "-g", name, set ? b.data : NULL);
+	}
+	ui_set(script, "-g", "@lisa_badge_", set && ui_badge_flags ?
+	    "#{?window_flags,, }" : NULL);
+	buf_reset(&b);
+	uiformat_item(&b, &ui_cfg, UI_ASKS, 0);
+	ui_set(script, "-g", "@lisa_chip_asks", set ? b.data : NULL);
+	ui_set(script, "-g", "@lisa_item_end", set ? "#[default]" : NULL);
+	buf_reset(&b);
+	uiformat_places(&b);
+	ui_set(script, "-g", "@lisa_places", set ? b.data : NULL);
+	buf_reset(&b);
+	uiformat_window_rank(&b);
+	ui_set(script, "-g", "@lisa_window_rank", set ? b.data : NULL);
+	buf_reset(&b);
 	uiformat_status(&b, &ui_cfg);
-	ui_set(script, "-g", "@lisa_status_format", b.data);
+	ui_set(script, "-g", "@lisa_status_format", set ? b.data : NULL);
 	buf_reset(&b);
 	uiformat_waiting(&b, &ui_cfg);
-	ui_set(script, "-g", "@lisa_waiting_format", b.data);
+	ui_set(script, "-g", "@lisa_waiting_format", set ? b.data : NULL);
 	buf_reset(&b);
-	uiformat_asks(&b, &ui_cfg);
-	ui_set(script, "-g", "@lisa_asks_format", b.data);
-	ui_set(script, "-g", "@lisa_hosts_format", "#{q/h:@lisa_hosts}");
+	uiformat_asks(&b);
+	ui_set(script, "-g", "@lisa_asks_format", set ? b.data : NULL);
+	ui_set(script, "-g", "@lisa_hosts_format", set ? UI_HOSTS : NULL);
 	buf_free(&b);
 }
 
@@ -577,9 +627,10 @@ ui_apply(void)
 	free(status);
 
 	buf_init(&script);
+	ui_badge_flags = 0;
 	for (i = 0; i < UI_NOPTIONS; i++)
 		ui_apply_option(&script, i);
-	ui_formats(&script);
+	ui_formats(&script, 1);
 	ui_remove_keys(&script);
 	if (tmux_source(script.data) != 0)
 		log_warnx("ui: some commands failed");
@@ -591,7 +642,7 @@ ui_apply(void)
 	buf_free(&script);
 	log_debug("ui applied (borders %s)", ui_border_is_auto ?
 	    "per agent window" : "the user's");
-	publish_schedule();
+	publish_all();
 }
 
 /*
@@ -634,10 +685,7 @@ ui_restore(void)
 		ui_restore_option(&script, i);
 	ui_remove_keys(&script);
 	ui_snap_clear();
-	ui_set(&script, "-g", "@lisa_status_format", NULL);
-	ui_set(&script, "-g", "@lisa_waiting_format", NULL);
-	ui_set(&script, "-g", "@lisa_asks_format", NULL);
-	ui_set(&script, "-g", "@lisa_hosts_format", NULL);
+	ui_formats(&script, 0);
 	fleet_restore(&script);
 	publish_restore(&script);
 	if (tmux_source(script.data) != 0)

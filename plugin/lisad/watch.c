@@ -81,6 +81,7 @@ watch_new(struct pane *p)
 	struct watch	*w;
 
 	w = xcalloc(1, sizeof *w);
+	w->pub_jump = -1;
 	osc_init(&w->osc);
 	w->agent_pidfd = -1;
 	w->agent_exit_status = w->agent_exit_signal = -1;
@@ -139,6 +140,7 @@ watch_free(struct pane *p)
 	buf_free(&w->usage_part);
 	for (i = 0; i < PUBLISH_NFIELDS; i++)
 		free(w->pub[i]);
+	free(w->pub_lisa);
 	free(w);
 	p->watch = NULL;
 }

@@ -147,6 +147,8 @@ struct watch {
 	char			*pub[PUBLISH_NFIELDS];	/* what tmux has */
 	int			 pub_dirty;	/* to be written */
 	int			 pub_known;	/* pub[] is tmux's truth */
+	char			*pub_lisa;	/* @lisa, as tmux has it */
+	int			 pub_jump;	/* a remote agent's rank, -1 */
 	uint64_t		 notified_at;	/* mono ms */
 	int			 notified_group;
 	int			 shown_waits;	/* its verdict: at its prompt */

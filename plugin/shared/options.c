@@ -39,6 +39,7 @@ static const struct option_def options_table[] = {
 	{ "@lisa-window-badge", OPTION_FLAG, "on", NULL },
 	{ "@lisa-pane-border", OPTION_FLAG, "on", NULL },
 	{ "@lisa-border-format", OPTION_TEXT, "(lisa's)", NULL },
+	{ "@lisa-fields", OPTION_FLAG, "off", NULL },
 	{ "@lisa-resume-resurrect", OPTION_FLAG, "off", NULL },
 	{ "@lisa-menu-key", OPTION_KEY, "a", NULL },
 	{ "@lisa-next-key", OPTION_KEY, "A", NULL },

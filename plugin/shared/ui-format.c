@@ -49,8 +49,6 @@ static const char *ui_styles_light[UI_NGROUPS] = {
 	"fg=colour231,bg=colour90", "fg=colour16", "fg=colour16",
 	"fg=colour16", "fg=colour16"
 };
-/* The watchdog's mark on a border (the terminal's background). */
-#define UI_WATCHDOG_STYLE "fg=colour214"
 /* A helper that sees nothing: the crashed chip, on any bar. */
 #define UI_ERROR_STYLE "fg=colour231#,bg=colour160"
 /* Text on a light bar. */
@@ -171,6 +169,19 @@ ui_state_rank(enum cls_state st, const char *detail)
 
 	for (i = 0; i < UI_NSTATES; i++) {
 		if (ui_states[i].st == st && ui_states[i].group == g)
+			return ((int)i);
+	}
+	return (-1);
+}
+
+/* A group's first rank (its letter in @lisa, ui-compose.c). */
+int
+ui_group_rank(int g)
+{
+	size_t	i;
+
+	for (i = 0; i < UI_NSTATES; i++) {
+		if (ui_states[i].group == g)
 			return ((int)i);
 	}
 	return (-1);
@@ -395,6 +406,8 @@ ui_config_set(struct ui_config *cfg, const char *name, const char *v)
 		return (ui_onoff(v, &cfg->window_badge));
 	if (strcmp(name, "pane-border") == 0)
 		return (ui_onoff(v, &cfg->pane_border));
+	if (strcmp(name, "fields") == 0)
+		return (ui_onoff(v, &cfg->fields));
 	if (strcmp(name, "resume-resurrect") == 0)
 		return (ui_onoff(v, &cfg->resume_resurrect));
 	return (1);
@@ -514,8 +527,8 @@ uiformat_escape(struct buf *b, const char *s)
  * is the style around them. A chip is as wide as its text: the layout is
  * the same whatever the style.
  */
-static void
-uiformat_icon(struct buf *b, const struct ui_config *cfg, int g,
+void
+uiformat_chip(struct buf *b, const struct ui_config *cfg, int g,
     const char *word, const char *count)
 {
 	char	style[64];
@@ -538,51 +551,85 @@ uiformat_icon(struct buf *b, const struct ui_config *cfg, int g,
 }
 
 /*
+ * A regex that matches s as it is, for a format's s/// (its arguments
+ * are expanded first: '#', ',' and '}' escaped for that).
+ */
+static void
+uiformat_literal_re(struct buf *b, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if (strchr("\\.[]()*+?{}|^$", *s) != NULL)
+			buf_addc(b, '\\');
+		if (*s == '#' || *s == ',' || *s == '}')
+			buf_addc(b, '#');
+		buf_addc(b, *s);
+	}
+}
+
+/* A chip's start: its style and icon, then its count, then the end. */
+static void
+uiformat_lead(struct buf *b, const struct ui_config *cfg, int g)
+{
+	uiformat_chip(b, cfg, g, NULL, "");
+	b->len -= strlen("#[default]");
+	b->data[b->len] = '\0';
+}
+
+/*
+ * @lisa_item_<group>: a status item before its count, after the
+ * separator; @lisa_chip_<group> the same without (#{lisa_asks}).
+ */
+void
+uiformat_item(struct buf *b, const struct ui_config *cfg, int g, int sep)
+{
+	if (sep)
+		uiformat_escape(b, cfg->separator != NULL ?
+		    cfg->separator : " ");
+	uiformat_lead(b, cfg, g);
+}
+
+/*
  * #{lisa_status}: "● 3 ◐ 1 ✖ 1", only groups with a count, nothing without
- * agents. A separator goes before an item when one before it is shown.
+ * agents; every agent's letter read once (uiformat_items), and the
+ * separator before the first item goes.
  */
 void
 uiformat_status(struct buf *b, const struct ui_config *cfg)
 {
 	const char	*sep = cfg->separator != NULL ? cfg->separator : " ";
-	char		 count[64];
-	int		 i, j, g;
+	const char	*wrap;
 
+	/* The substitution's own delimiter: one the separator has not. */
+	for (wrap = "/!~&=+@"; *wrap != '\0'; wrap++) {
+		if (strchr(sep, *wrap) == NULL)
+			break;
+	}
+	if (*wrap == '\0')
+		sep = "";	/* (then the first item keeps it) */
 	buf_adds(b, "#[push-default]");
 	/* A helper that sees nothing says so where the counts would be. */
 	buf_adds(b, "#{?@lisa_error,#[" UI_ERROR_STYLE "] #{q/h:@lisa_error} "
 	    "#[default] ,}");
-	for (i = 0; i < cfg->norder; i++) {
-		g = cfg->order[i];
-		buf_printf(b, "#{?@lisa_count_%s,", ui_group_name(g));
-		if (i > 0) {
-			buf_adds(b, "#{?");
-			for (j = 0; j < i - 1; j++)
-				buf_printf(b, "#{||:#{@lisa_count_%s},",
-				    ui_group_name(cfg->order[j]));
-			buf_printf(b, "#{@lisa_count_%s}",
-			    ui_group_name(cfg->order[i - 1]));
-			for (j = 0; j < i - 1; j++)
-				buf_addc(b, '}');
-			buf_addc(b, ',');
-			uiformat_escape(b, sep);
-			buf_adds(b, ",}");
-		}
-		snprintf(count, sizeof count, "#{@lisa_count_%s}",
-		    ui_group_name(g));
-		uiformat_icon(b, cfg, g, NULL, count);
-		buf_adds(b, ",}");
+	if (*sep != '\0') {
+		buf_printf(b, "#{s%c^", *wrap);
+		uiformat_literal_re(b, sep);
+		buf_printf(b, "%c%c:", *wrap, *wrap);
 	}
+	uiformat_items(b, "@lisa_item_", cfg->order, cfg->norder);
+	if (*sep != '\0')
+		buf_adds(b, "}");
 	buf_adds(b, "#[pop-default]");
 }
 
 /* #{lisa_asks}: how many agents ask, as its chip; nothing when none. */
 void
-uiformat_asks(struct buf *b, const struct ui_config *cfg)
+uiformat_asks(struct buf *b)
 {
-	buf_adds(b, "#{?@lisa_count_asks,#[push-default]");
-	uiformat_icon(b, cfg, UI_ASKS, NULL, "#{@lisa_count_asks}");
-	buf_adds(b, "#[pop-default],}");
+	static const int	asks = UI_ASKS;
+
+	buf_adds(b, "#[push-default]");
+	uiformat_items(b, "@lisa_chip_", &asks, 1);
+	buf_adds(b, "#[pop-default]");
 }
 
 /*
@@ -593,101 +640,71 @@ uiformat_asks(struct buf *b, const struct ui_config *cfg)
  * On a light bar in black: the bar's own black may be a grey (tango's).
  */
 #define UI_WAITING_WIDTH "20"
-#define UI_WAITING "#{=/" UI_WAITING_WIDTH "/\u2026;q/h:@lisa_waiting}"
+#define UI_WAITING "#{=/" UI_WAITING_WIDTH "/\u2026:#{E:@lisa_places}}"
 void
 uiformat_waiting(struct buf *b, const struct ui_config *cfg)
 {
 	if (cfg->light)
-		buf_adds(b, "#{?@lisa_waiting,#[push-default]#[" UI_TEXT_LIGHT
-		    "]" UI_WAITING "#[pop-default],}");
+		buf_adds(b, "#[push-default]#[" UI_TEXT_LIGHT "]" UI_WAITING
+		    "#[pop-default]");
 	else
 		buf_adds(b, UI_WAITING);
 }
 
-/* A chain of #{?#{==:OPT,state},...} choosing by a state option. */
-static void
-uiformat_by_state(struct buf *b, const struct ui_config *cfg,
-    const char *opt, int words)
+/*
+ * @lisa_badge_<letter>: the badge of a window whose worst agent has that
+ * rank. A helper that died: no verdict is current, "?".
+ */
+void
+uiformat_badge_icon(struct buf *b, const struct ui_config *cfg, int rank)
 {
-	size_t	i;
-
-	for (i = 0; i < UI_NSTATES; i++) {
-		if (ui_states[i].group == UI_ASKS && words) {
-			/* A pane's: waiting, and not at its prompt. */
-			buf_printf(b, "#{?#{&&:#{==:#{%s},waiting_input},"
-			    "#{&&:#{!=:#{@lisa_detail},prompt},"
-			    "#{!=:#{@lisa_detail},error}}},", opt);
-		} else
-			buf_printf(b, "#{?#{==:#{%s},%s},", opt,
-			    ui_states[i].name);
-		uiformat_icon(b, cfg, ui_states[i].group, !words ? NULL :
-		    ui_states[i].group == UI_ASKS ? "asks" :
-		    ui_state_word(ui_states[i].st), NULL);
-		buf_addc(b, ',');
-	}
-	for (i = 0; i < UI_NSTATES; i++)
-		buf_addc(b, '}');
+	buf_adds(b, "#[push-default] #{?@lisa_down,?,");
+	uiformat_chip(b, cfg, ui_states[rank].group, NULL, NULL);
+	buf_adds(b, "}#[pop-default]");
 }
 
 /*
- * After a window's name: the icon of its worst agent. tmux's default
- * format ends with the flags or a space; there the space gives way to the
- * badge, so "1:api ●" and "2:web* ◐" read alike.
+ * After a window's name: the icon of its worst agent, the window's rank
+ * expanded once and its badge taken from @lisa_badge_<letter>. tmux's
+ * default format ends with the flags or a space; there the space gives
+ * way to the badge, so "1:api ●" and "2:web* ◐" read alike: 1 if so, and
+ * @lisa_badge_ (no agent) gives the space back.
  */
 #define UI_FLAGS_OR_SPACE "#{?window_flags,#{window_flags}, }"
-void
-uiformat_badge(struct buf *b, const struct ui_config *cfg, const char *user)
+int
+uiformat_badge(struct buf *b, const char *user)
 {
 	size_t	n = strlen(user), m = strlen(UI_FLAGS_OR_SPACE);
+	int	flags = 0;
 
 	if (n >= m && strcmp(user + n - m, UI_FLAGS_OR_SPACE) == 0) {
 		buf_add(b, user, n - m);
-		buf_adds(b, "#{?window_flags,#{window_flags},"
-		    "#{?@lisa_window_state,, }}");
+		buf_adds(b, "#{?window_flags,#{window_flags},}");
+		flags = 1;
 	} else
 		buf_adds(b, user);
-	/* (a helper that died: no verdict is current, "?") */
-	buf_adds(b, "#{?@lisa_window_state,#[push-default] #{?@lisa_down,?,");
-	uiformat_by_state(b, cfg, "@lisa_window_state", 0);
-	buf_adds(b, "}#[pop-default],}");
+	buf_adds(b, "#{E:##{E:@lisa_badge_");
+	uiformat_window_rank(b);
+	buf_adds(b, "#}}");
+	return (flags);
 }
 
-/* Seconds since @lisa_since (pane borders are strftime-expanded: %s). */
-#define UI_AGE "#{e|-:%s,#{@lisa_since}}"
-
 /*
- * " claude · ◐ waiting · permission · 2m " on agent panes, the user's own
+ * Agent panes' border: their @lisa, composed by the helper; the user's own
  * format (user) on the others.
  */
 void
 uiformat_border(struct buf *b, const struct ui_config *cfg, const char *user)
 {
-	struct ui_config	 dark = *cfg;
-
-	/* Borders are drawn on the terminal's background, not the bar's. */
-	dark.light = 0;
-	buf_adds(b, "#{?@lisa_state,");
+	buf_adds(b, "#{?#{==:#{=-1:#{=6:@lisa}},a},");
 	/* A helper that died: its verdicts and their clocks are stale. */
-	buf_adds(b, "#{?@lisa_down,#[push-default] #{q/h:@lisa_agent} \u00b7 "
+	buf_adds(b, "#{?@lisa_down,#[push-default] "
+	    "#{s/^[^|]*[|]([^|]*[|]).*/\\1/;s/[|]$//:@lisa} \u00b7 "
 	    "lisa is not running #[pop-default],");
 	if (cfg->border != NULL)
 		buf_adds(b, cfg->border);	/* the user's, as written */
-	else {
-		buf_adds(b, "#[push-default] #{q/h:@lisa_agent} \u00b7 ");
-		uiformat_by_state(b, &dark, "@lisa_state", 1);
-		buf_adds(b, "#{?@lisa_detail, \u00b7 #{q/h:@lisa_detail},}"
-		    "#{?@lisa_asks, \u00b7 #{q/h:@lisa_asks},}"
-		    "#{?@lisa_watchdog, \u00b7 #[" UI_WATCHDOG_STYLE "]\u26a0 "
-		    "#{@lisa_watchdog}#[default],}"
-		    "#{?@lisa_since, \u00b7 "
-		    "#{?#{e|<:" UI_AGE ",60}," UI_AGE "s,"
-		    "#{?#{e|<:" UI_AGE ",3600},#{e|/:" UI_AGE ",60}m,"
-		    "#{?#{e|<:" UI_AGE ",86400},#{e|/:" UI_AGE ",3600}h,"
-		    "#{e|/:" UI_AGE ",86400}d}}},}"
-		    /* The border is strftime-expanded: %% is one %. */
-		    "#{?@lisa_context, \u00b7 #{@lisa_context}%%,}"
-		    " #[pop-default]");
-	}
+	else
+		buf_adds(b, "#{E:@lisa}");
 	buf_adds(b, "},");
 	buf_adds(b, user);
 	buf_addc(b, '}');

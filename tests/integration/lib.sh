@@ -330,6 +330,24 @@ pane_known() { has_pane "$1"; }
 # gets one key.
 raw_writer() { echo "stty raw -echo; head -c 1 >/dev/null; $1; sleep 600"; }
 
+# What lisa shows of a pane, a window, the server, as formats: a pane's
+# fields are in its @lisa (the hidden head, plugin/shared/ui-compose.c), a
+# window's worst rank and the counts are derived by lisa's own formats.
+# (A field is taken with its '|', then that goes: tmux 3.3a's s/// makes
+# an empty \1 into "1".)
+# shellcheck disable=SC2034 # (the test files read it)
+PANE_AGENT='#{s/^[^|]*[|]([^|]*[|]).*/\1/;s/[|]$//:@lisa}'
+# shellcheck disable=SC2034 # (the test files read it)
+PANE_STATE='#{s/^[^|]*[|][^|]*[|]([^|]*[|]).*/\1/;s/[|]$//:@lisa}'
+# shellcheck disable=SC2034 # (the test files read it)
+PANE_DETAIL='#{s/^[^|]*[|][^|]*[|][^|]*[|]([^|]*[|]).*/\1/;s/[|]$//:@lisa}'
+# shellcheck disable=SC2034 # (the test files read it)
+PANE_WD='#{s/^[^|]*[|][^|]*[|][^|]*[|][^|]*[|]([^|]*[|]).*/\1/;s/[|]$//:@lisa}'
+# shellcheck disable=SC2034 # (the test files read it)
+PANE_CTX='#{s/^[^|]*[|][^|]*[|][^|]*[|][^|]*[|][^|]*[|]([^|]*[|]).*/\1/;s/[|]$//:@lisa}'
+# shellcheck disable=SC2034 # (the test files read it)
+WINDOW_STATE='#{s/^a$/asking/;s/^b$/crashed/;s/^c$/stuck/;s/^d$/waiting_input/;s/^e$/degraded/;s/^f$/in_progress/;s/^g$/just_started/;s/^h$/completed/:#{E:@lisa_window_rank}}'
+
 # What tmux shows for a format on a target is (within 2 s) the expected
 # text: lisa writes options in batches, a few tens of ms after a verdict.
 shows() { [ "$(T display -p -t "$1" "$2")" = "$3" ]; }

@@ -57,14 +57,14 @@ test_asks_first_never_hidden_behind_idle_agents() {
 	expect "$c" crashed "exit 3"
 
 	# The status line's counts: one asks, forty wait their turn.
-	expect_shown main '#{@lisa_count_asks}' 1
-	expect_shown main '#{@lisa_count_waiting}' 40
-	expect_shown main '#{@lisa_count_crashed}' 1
+	expect_shown main '#{E:@lisa_n_asks}' 1
+	expect_shown main '#{E:@lisa_n_waiting}' 40
+	expect_shown main '#{E:@lisa_n_crashed}' 1
 	# The places that need you: the asking one first, then the crash.
-	w=$(T show -gv @lisa_waiting)
+	w=$(T display -p '#{E:@lisa_places}')
 	case "$w" in
 	"other:1 main:50 "*) ;;
-	*) fail "@lisa_waiting: $w" ;;
+	*) fail "@lisa_places: $w" ;;
 	esac
 
 	# The first menu on a 24-line client: the asking one first, named
@@ -126,8 +126,8 @@ test_asks_all_reachable_among_300() {
 		    fail "ask$i never at its prompt: $(L status "$p")"
 		T send-keys -t "$p" permission Enter
 	done
-	until_ms 120000 sh -c "[ \"\$(tmux -L $SOCK show -gv @lisa_count_asks)/\$(tmux -L $SOCK show -gv @lisa_count_waiting)\" = 5/300 ]" ||
-	    fail "counts: asks $(T show -gv @lisa_count_asks) waiting $(T show -gv @lisa_count_waiting)"
+	until_ms 120000 sh -c "[ \"\$(tmux -L $SOCK display -p '#{E:@lisa_n_asks}/#{E:@lisa_n_waiting}')\" = 5/300 ]" ||
+	    fail "counts: $(T display -p 'asks #{E:@lisa_n_asks} waiting #{E:@lisa_n_waiting}')"
 	# (what they ask comes with the screen's read, after the asking)
 	for i in 1 2 3 4 5; do
 		p=$(T display -p -t "main:$((400 + i))" '#{pane_id}')

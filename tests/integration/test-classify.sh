@@ -10,7 +10,7 @@ test_claude_states_from_title_and_screen() {
 	p=$(agent_window 1 claude)
 	expect_passed "$p" "$t" just_started "" grace_period
 	expect "$p" waiting_input prompt title_idle
-	expect_shown "$p" '#{@lisa_agent} #{@lisa_state} #{@lisa_detail}' "claude waiting_input prompt"
+	expect_shown "$p" "$PANE_AGENT $PANE_STATE $PANE_DETAIL" "claude waiting_input prompt"
 
 	T send-keys -t "$p" 'work 3' Enter
 	expect "$p" in_progress generating title_busy
@@ -24,12 +24,11 @@ test_claude_states_from_title_and_screen() {
 	T send-keys -t "$p" 'permission' Enter
 	expect "$p" waiting_input permission title_idle_screen_dialog
 	note "quiet -> waiting_input: $(latency "$p" waiting_input "title idle") ms after the title went idle; -> permission: $(latency "$p" waiting_input "title idle" permission) ms (debounce 500 ms + capture)"
-	expect_shown "$p" '#{@lisa_detail}' permission
-	# One that asks, told from one at its prompt: its window and session
-	# say "asking", and the status line counts it apart.
-	expect_shown main:1 '#{@lisa_window_state}' asking
-	expect_shown main '#{@lisa_session_state}' asking
-	expect_shown main '#{@lisa_count_asks}/#{@lisa_count_waiting}' 1/
+	expect_shown "$p" "$PANE_DETAIL" permission
+	# One that asks, told from one at its prompt: its window says
+	# "asking", and the status line counts it apart.
+	expect_shown main:1 "$WINDOW_STATE" asking
+	expect_shown main '#{E:@lisa_n_asks}/#{E:@lisa_n_waiting}' 1/
 	T send-keys -t "$p" y Enter
 	expect "$p" in_progress
 	expect "$p" waiting_input prompt
@@ -67,7 +66,7 @@ test_claude_states_from_title_and_screen() {
 		note "crashed, no signal: tmux lost the SIGCHLD (no status in tmux either)"
 		return 0
 	fi
-	expect_shown "$p" '#{@lisa_state} #{@lisa_detail}' "crashed signal 9"
+	expect_shown "$p" "$PANE_STATE $PANE_DETAIL" "crashed signal 9"
 }
 
 closed_event() { L events --json | grep -q "\"pane_id\":\"$1\",\"event\":\"closed\""; }
@@ -586,7 +585,7 @@ test_background_work_is_not_done() {
 	T send-keys -t "$o" "background $TESTDIR/bg-done" Enter
 	expect "$c" in_progress background claude_session_shell
 	expect "$o" in_progress background claude_background_tasks
-	expect_shown "$c" '#{@lisa_detail}' background
+	expect_shown "$c" "$PANE_DETAIL" background
 	until_ms 10000 sh -c "[ \$((\$(date +%s%N) / 1000000 - $bg0)) -ge 4000 ]"
 	touch "$TESTDIR/bg-done"
 	# The shell ends; Claude reads it in a turn of its own; then a prompt.
@@ -642,7 +641,7 @@ test_gemini_context_and_limit() {
 	    fail "context: $(L status "$g" --json)"
 	ctx=$(L status "$g" --json | jget "'%(used)d/%(window)d/%(percent)d' % d['context']")
 	[ "$ctx" = "524288/1048576/50" ] || fail "context: $ctx"
-	expect_shown "$g" '#{@lisa_context}' 50
+	expect_shown "$g" "$PANE_CTX" 50
 	# The quota: the dialog, then the error it leaves.
 	T send-keys -t "$g" limit Enter
 	expect "$g" waiting_input limit title_busy_screen_limit

@@ -84,9 +84,9 @@ test_helper_sigkilled_restarted() {
 	expect "$a" waiting_input prompt
 	expect "$b" in_progress
 	expect "$c" crashed
-	expect_shown "$a" '#{@lisa_state}' waiting_input
-	expect_shown "$b" '#{@lisa_state}' in_progress
-	expect_shown "$c" '#{@lisa_state}' crashed
+	expect_shown "$a" "$PANE_STATE" waiting_input
+	expect_shown "$b" "$PANE_STATE" in_progress
+	expect_shown "$c" "$PANE_STATE" crashed
 	L status "$c" | grep -q 'exit 3' || fail "exit code lost: $(L status "$c")"
 	hooks2=$(T show-hooks -g; T show-hooks -gw)
 	[ "$hooks1" = "$hooks2" ] || fail "hooks changed: $hooks1 // $hooks2"

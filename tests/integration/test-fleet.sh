@@ -169,9 +169,9 @@ test_fleet_remote_states_push() {
 	[ "$(rfield "$p" "$H1" remote_target)" = work:1.0 ] || fail "remote_target"
 	# Everywhere local ones are: the counts and the waiting list, the
 	# per-host summary.
-	expect_shown main '#{@lisa_count_waiting}' 1
-	expect_shown main '#{@lisa_waiting}' "$p@$H1"
-	expect_shown main '#{@lisa_hosts}' "$H1:1!1 $H2:0"
+	expect_shown main '#{E:@lisa_n_waiting}' 1
+	expect_shown main "#{E:@lisa_places}" "$p@$H1"
+	expect_shown main "#{E:@lisa_hosts_format}" "$H1:1!1 $H2:0"
 	[ "$(L list --json | jget "[p['host'] for p in d if p['pane_id']=='%0' and p['host'] is None][0]")" = null ] ||
 	    fail "no local pane with host null"
 	# A remote transition, pushed: seen locally within a moment.
@@ -209,7 +209,7 @@ test_fleet_remote_states_push() {
 	expect_remote "$p" "$H1" crashed
 	[ "$(rfield "$p" "$H1" exit_code)" = 3 ] ||
 	    fail "exit code: $(rfield "$p" "$H1" exit_code)"
-	expect_shown main '#{@lisa_count_crashed}' 1
+	expect_shown main '#{E:@lisa_n_crashed}' 1
 	# Commands on it: status there, as a target of the form %N@HOST.
 	L status "$p@$H1" | grep -q "crashed" || fail "remote status: $(L status "$p@$H1" 2>&1)"
 	L status "$p@$H1" --json | jget "d['host']" | grep -qx "$H1" ||
@@ -320,7 +320,7 @@ test_fleet_host_down_and_back() {
 	    fail "down without a reason: $(cat "$TESTDIR/hosts.json")"
 	reason=$(jget "d[0]['reason']" <"$TESTDIR/hosts.json")
 	note "down: $reason"
-	expect_shown main '#{@lisa_hosts}' "$H1:down $H2:down"
+	expect_shown main "#{E:@lisa_hosts_format}" "$H1:down $H2:down"
 	[ -z "$(L list --json | jget "[p for p in d if p['host']] or ''")" ] ||
 	    fail "remote panes of a down host listed"
 	# Meanwhile the remote changes: one pane goes, another comes.
@@ -369,7 +369,7 @@ EVIL
 	T set -g @lisa-ssh-command "ssh -F $S/config"
 	T set -g @lisa-remote-lisa "$TESTDIR/evil"
 	T set -g @lisa-hosts "devbox/evil"
-	T set -g status-right '#{@lisa_hosts} #{@lisa_waiting} #{@lisa_count_waiting}'
+	T set -g status-right "#{E:@lisa_hosts_format} #{E:@lisa_places} #{E:@lisa_n_waiting}"
 	T set -g @lisa-notify-crashed on
 	T set -g @lisa-notify-desktop off
 	T set -g display-time 20000
@@ -400,9 +400,9 @@ EVIL
 	[ "$(L list --json | jget "len([p for p in d if p['pane_id']=='%8'][0]['title'])")" -le 256 ] ||
 	    fail "a long title kept whole"
 	# What tmux shows: the host's name and numbers, none of its text.
-	expect_shown main '#{@lisa_hosts}' "$H:2!1"
+	expect_shown main "#{E:@lisa_hosts_format}" "$H:2!1"
 	# (%9 crashed: after %7, whose unknown detail is taken as a dialog)
-	expect_shown main '#{@lisa_waiting}' "%7@$H %9@$H"
+	expect_shown main "#{E:@lisa_places}" "%7@$H %9@$H"
 	T refresh-client -S 2>/dev/null
 	L status "%7@$H" >/dev/null 2>&1	# (no bridge there to answer)
 	sleep 0.5
@@ -475,7 +475,7 @@ test_fleet_jump_to_remote_agent() {
 	[ "$(T list-windows -F x | wc -l)" = 2 ] || fail "windows: $(T list-windows)"
 	# The window wears the remote agent's badge in the window list.
 	w=$(T list-windows -F '#{window_id} #{@lisa_jump}' | sed -n "s| $H1\$||p")
-	expect_shown "$w" '#{@lisa_window_state}' asking
+	expect_shown "$w" "$WINDOW_STATE" asking
 	# Again, from the jump window: the same window, respawned there.
 	pids=$(T list-windows -F '#{pane_pid}' | sort | tr '\n' ' ')
 	O send-keys C-b A
@@ -583,10 +583,15 @@ test_fleet_menu_with_300_agents() {
 	printf '%s\n' "$screen" | grep -q "$H1:" && fail "another host's: $screen"
 	O send-keys q
 	# The status line's parts stay short at this scale.
-	w=$(T show -gv @lisa_waiting)
-	case "$w" in *" +"[0-9]*) ;; *) fail "@lisa_waiting: $w" ;; esac
-	[ "$(printf '%s' "$w" | wc -w)" -le 9 ] || fail "@lisa_waiting long: $w"
-	note "@lisa_waiting: $w; @lisa_hosts: $(T show -gv @lisa_hosts)"
+	# (#{lisa_waiting} is cut at 20 columns and an ellipsis; the remote
+	# places in @lisa_remote at eight and +N, so that the option a remote
+	# transition rewrites stays short)
+	w=$(T display -p '#{E:@lisa_waiting_format}' | sed 's/#\[[^]]*\]//g')
+	[ "$(printf '%s' "$w" | wc -m)" -le 21 ] || fail "#{lisa_waiting} long: $w"
+	r=$(T show -gv @lisa_remote | cut -d'|' -f2)
+	case "$r" in *" +"[0-9]*) ;; *) fail "@lisa_remote's places: $r" ;; esac
+	[ "$(printf '%s' "$r" | wc -w)" -le 9 ] || fail "@lisa_remote long: $r"
+	note "#{lisa_waiting}: $w; remote places: $r; hosts: $(T display -p '#{E:@lisa_hosts_format}')"
 }
 
 # Past eight hosts, @lisa_hosts is one short line: how many, their
@@ -595,6 +600,6 @@ test_fleet_many_hosts_short_summary() {
 	setup_fleet
 	T set -g @lisa-hosts "$H1 $H2 nohost1 nohost2 nohost3 nohost4 nohost5 nohost6 nohost7"
 	L reload >/dev/null
-	until_ms 30000 sh -c "tmux -L $SOCK show -gv @lisa_hosts | grep -qx '9 hosts:0 down:nohost1,nohost2,nohost3+4'" ||
-	    fail "@lisa_hosts: $(T show -gv @lisa_hosts)"
+	until_ms 30000 sh -c "tmux -L $SOCK display -p '#{E:@lisa_hosts_format}' | grep -qx '9 hosts:0 down:nohost1,nohost2,nohost3+4'" ||
+	    fail "hosts: $(T display -p '#{E:@lisa_hosts_format}')"
 }

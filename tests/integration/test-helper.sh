@@ -366,7 +366,7 @@ test_helper_death_shown_on_status_line() {
 	attach main:0
 	start_helper
 	T new-window -d -t main:1 "$FAKE/claude"
-	until_ms 15000 sh -c "[ -n \"\$(tmux -L $SOCK show -gqv @lisa_agents)\" ]" ||
+	until_ms 15000 sh -c "[ -n \"\$(tmux -L $SOCK display -p '#{E:@lisa_n_agents}')\" ]" ||
 	    fail "no count: $(L list)"
 	t0=$(now_ms)
 	kill -9 "$HELPER_PID"
@@ -375,7 +375,7 @@ test_helper_death_shown_on_status_line() {
 	until_ms 10000 status_says "lisa is not running" ||
 	    fail "status line: $(T display -p '#{T:status-right}'); clients: $(T list-clients -F '#{client_pid} #{client_control_mode}'); hooks: $(T show-hooks -g | grep client-detached)"
 	note "shown $(($(now_ms) - t0)) ms after SIGKILL"
-	[ -z "$(T show -gqv @lisa_agents)" ] || fail "stale counts kept"
+	[ -z "$(T display -p '#{E:@lisa_n_agents}')" ] || fail "stale counts kept"
 	# The agent's border and its window's badge: no verdict, no clock.
 	border=$(T display -p -t main:1 '#{T:pane-border-format}')
 	case "$border" in *"claude "*" lisa is not running"*) ;;

@@ -227,8 +227,8 @@ test_opencode_plugin_context() {
 	drive "$params" "$(echo "$msg" | sed 's/,"completed":2//')"
 	helper_said "hook opencode LisaUsage" && fail "an incomplete message told"
 	drive "$params" "$msg" "$msg"
-	until_ms 5000 sh -c "[ \"\$(tmux -L $SOCK display -p -t $p '#{@lisa_context}')\" = 76 ]" ||
-	    fail "no @lisa_context 76: '$(T display -p -t "$p" '#{@lisa_context}')'; $(L status "$p" --json | grep -A3 context)"
+	until_ms 5000 sh -c "[ \"\$(tmux -L $SOCK display -p -t $p '$PANE_CTX')\" = 76 ]" ||
+	    fail "no context 76: '$(T display -p -t "$p" "$PANE_CTX")'; $(L status "$p" --json | grep -A3 context)"
 	got=$(L status "$p" --json | jget "'%s/%s %s%% in %s out %s read %s' % (d['context']['used'], d['context']['window'], d['context']['percent'], d['tokens']['input'], d['tokens']['output'], d['tokens']['cache_read'])")
 	[ "$got" = "100000/131072 76% in 90000 out 200 read 10000" ] || fail "context: $got"
 	L explain "$p" | grep -q "context: 76% (100000 of 131072 tokens)" ||
@@ -242,7 +242,7 @@ test_opencode_plugin_context() {
 	    fail "no usage of s3: $(L status "$p" --json | grep -A3 context)"
 	got=$(L status "$p" --json | jget "'%s/%s %s in %s' % (d['context']['used'], d['context']['window'], d['context']['percent'], d['tokens']['input'])")
 	[ "$got" = "30000/None None in 110000" ] || fail "context without a window: $got"
-	until_ms 5000 sh -c "[ -z \"\$(tmux -L $SOCK display -p -t $p '#{@lisa_context}')\" ]" ||
+	until_ms 5000 sh -c "[ -z \"\$(tmux -L $SOCK display -p -t $p '$PANE_CTX')\" ]" ||
 	    fail "@lisa_context without a window"
 	L explain "$p" | grep -q "context: 30000 tokens (its window not known)" ||
 	    fail "explain: $(L explain "$p" | grep context)"

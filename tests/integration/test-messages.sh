@@ -33,10 +33,10 @@ test_message_log_lines_per_transition() {
 	# Past the start: what the helper published of it is in tmux (its
 	# batch goes out up to 200 ms after the verdict), then the turns alone.
 	for p in $a1 $a2 $a3; do
-		until_ms 5000 shows "$p" '#{@lisa_state}/#{@lisa_detail}' waiting_input/prompt ||
-		    fail "$p: $(T display -p -t "$p" '#{@lisa_state}/#{@lisa_detail}')"
+		until_ms 5000 shows "$p" "$PANE_STATE/$PANE_DETAIL" waiting_input/prompt ||
+		    fail "$p: $(T display -p -t "$p" "$PANE_STATE/$PANE_DETAIL")"
 	done
-	until_ms 5000 shows main:0 '#{@lisa_count_waiting}' 3 || fail "the count"
+	until_ms 5000 shows main:0 '#{E:@lisa_n_waiting}' 3 || fail "the count"
 	n0=$(lisa_lines | wc -l)
 	e0=$(transitions)
 	for p in $a1 $a2 $a3; do
@@ -59,12 +59,40 @@ test_message_log_lines_per_transition() {
 	n2=$(lisa_lines | wc -l)
 	[ "$n2" = "$n1" ] || fail "$((n2 - n1)) lines while nothing changed:
 $(T show-messages | tail -n $((n2 - n1)))"
-	# A turn's start or end writes the pane's state, detail and since, its
-	# window's state, two counts and where agents wait: 7 commands, 6.8 to
-	# 7.0 a transition here. (lisa 0.1.0 wrote 7.8 to 8.0: the reason too,
-	# which changes while nothing a user sees does.)
-	[ $((n * 2)) -le $((t * 15)) ] ||
-	    fail "$n lines for $t transitions, more than 7.5 each:
+	# A turn's start or end writes one option, the pane's @lisa: the
+	# badges, counts and places are formats over those (issue 45). lisa
+	# 0.1.0 wrote 7.8 to 8.0 a transition, the reason among them; the
+	# per-field options, 6.8 to 7.0; @lisa alone, 1.00 here.
+	[ "$n" -le "$t" ] ||
+	    fail "$n lines for $t transitions, more than one each:
 $(lisa_lines | head -n "$n")
 $(L events --json | tail -n 12)"
+}
+
+# @lisa-fields on: the per-field options of earlier versions for the
+# formats of users who read them (a window's and a session's state too),
+# at their price in the log; off again, they go, and @lisa stays.
+test_fields_option_writes_and_takes_back_the_old_options() {
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME"
+	start_server main
+	T set -g @lisa-fields on
+	start_helper
+	a=$(agent_window 1 claude)
+	L wait "$a" --until waiting_input --timeout 30 >/dev/null ||
+	    fail "never at its prompt: $(L status "$a")"
+	T send-keys -t "$a" permission Enter
+	expect "$a" waiting_input permission
+	expect_shown "$a" '#{@lisa_agent} #{@lisa_state} #{@lisa_detail}' \
+	    "claude waiting_input permission"
+	expect_shown main:1 '#{@lisa_window_state}' asking
+	expect_shown main '#{@lisa_session_state}/#{@lisa_count_asks}' asking/1
+	# (the same as the formats say)
+	expect_shown "$a" "$PANE_STATE/#{E:@lisa_n_asks}" waiting_input/1
+	T set -g @lisa-fields off
+	L reload >/dev/null
+	until_ms 5000 shows "$a" '#{@lisa_state}#{@lisa_window_state}' '' ||
+	    fail "left: $(T show -p -t "$a"; T show -w -t main:1)"
+	[ -z "$(T show -gqv @lisa_count_asks)" ] || fail "a count left"
+	expect_shown "$a" "$PANE_STATE" waiting_input
 }

@@ -316,7 +316,7 @@ test_failed_run_of_any_command_shows() {
 	    fail "never shown: $(L status "$pane"); $(L runs)"
 	[ "$(L status "$pane" --json | jget "d['agent'] + ' ' + d['detail']")" = "run exit 42" ] ||
 	    fail "status: $(L status "$pane")"
-	expect_shown "$pane" '#{@lisa_state}' crashed
+	expect_shown "$pane" "$PANE_STATE" crashed
 	# The run's record may say it ended before tmux says the pane died
 	# (the generic backend has no pidfd): the nudges below are into a
 	# pane lisa knows is dead.

@@ -267,12 +267,12 @@ test_restarted_helper_remembers_ended_agents() {
 	expect "$dead" crashed "exit 3"
 	L stop >/dev/null
 	wait_helper_exit 5000 || fail "helper did not exit"
-	[ -z "$(T show -pqv -t "$shell" @lisa_state)" ] || fail "stop left @lisa_state"
+	[ -z "$(T show -pqv -t "$shell" @lisa)" ] || fail "stop left @lisa"
 	start_helper
 	expect "$shell" crashed "exit 1"
 	expect "$dead" crashed "exit 3"
-	expect_shown "$shell" '#{@lisa_state}' crashed
-	expect_shown "$dead" '#{@lisa_state}' crashed
+	expect_shown "$shell" "$PANE_STATE" crashed
+	expect_shown "$dead" "$PANE_STATE" crashed
 	[ "$(pane_field "$shell" exit_code)" = 1 ] || fail "exit code: $(pane_json "$shell")"
 	[ "$(pane_field "$shell" agent)" = claude ] || fail "agent: $(pane_json "$shell")"
 	# Restored, not crashed again: no new transition, no notification.
@@ -335,7 +335,7 @@ test_crash_dismissed_by_command_or_user() {
 	    fail "the plain shell is not watched: $(L status "$plain" --json)"
 	T send-keys -t "$plain" 'echo builtin' Enter
 	T send-keys -t "$marks" 'echo builtin' Enter
-	until_ms 5000 sh -c "[ -z \"\$(tmux -L $SOCK show -pv -t '$marks' @lisa_state)\" ]" ||
+	until_ms 5000 sh -c "[ -z \"\$(tmux -L $SOCK display -p -t '$marks' '$PANE_STATE')\" ]" ||
 	    fail "OSC 133 command did not clear: $(L status "$marks")"
 	[ "$(pane_field "$marks" state)" = null ] || fail "state: $(pane_json "$marks")"
 	until_ms 3000 sh -c "tmux -L $SOCK capture-pane -p -t '$plain' | grep -q '^builtin'" ||
@@ -346,7 +346,7 @@ test_crash_dismissed_by_command_or_user() {
 	cleared="$plain $marks $user"
 	if [ "$SYSTEM" = linux ]; then
 		T send-keys -t "$plain" 'ls /' Enter
-		until_ms 5000 sh -c "[ -z \"\$(tmux -L $SOCK show -pv -t '$plain' @lisa_state)\" ]" ||
+		until_ms 5000 sh -c "[ -z \"\$(tmux -L $SOCK display -p -t '$plain' '$PANE_STATE')\" ]" ||
 		    fail "ls did not clear: $(L status "$plain")"
 	else
 		note "SKIPPED the plain shell's ls: its children are counted in /proc"
@@ -355,7 +355,7 @@ test_crash_dismissed_by_command_or_user() {
 	# The user: lisa dismiss.
 	[ "$(pane_field "$user" state)" = crashed ] || fail "$user: $(pane_json "$user")"
 	L dismiss "$user" >/dev/null || fail "dismiss failed"
-	expect_shown "$user" '#{@lisa_state}' ''
+	expect_shown "$user" "$PANE_STATE" ''
 	out=$(L dismiss "$user" 2>&1) && fail "dismissed twice: $out"
 	note "again: $out"
 	# Crashes are not lost.

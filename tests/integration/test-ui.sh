@@ -6,6 +6,7 @@
 
 . "$ROOT/tests/integration/client.sh"
 status_line() { screen | tail -n 1; }
+border_has() { screen | head -n 1 | grep -F -q -- "$1"; }
 
 # Three agents: one works, one waits for permission, one crashed.
 three_agents() {
@@ -50,15 +51,15 @@ test_status_line_badges_and_border_on_screen() {
 	[ -z "$(T show -wv -t main:0 pane-border-status)" ] || fail "border on the shell's window"
 	[ "$(T show -wv -t main:2 pane-border-status)" = top ] || fail "no border on the agent window"
 	# The counts and the list the formats read.
-	expect_shown main '#{@lisa_count_working}/#{@lisa_count_asks}/#{@lisa_count_waiting}/#{@lisa_count_crashed}/#{@lisa_agents}' "1/1//1/3"
-	expect_shown main '#{@lisa_waiting}' "main:2 main:3"
+	expect_shown main "#{E:@lisa_n_working}/#{E:@lisa_n_asks}/#{E:@lisa_n_waiting}/#{E:@lisa_n_crashed}/#{E:@lisa_n_agents}" "1/1//1/3"
+	expect_shown main "#{E:@lisa_places}" "main:2 main:3"
 	# Permission given, a new turn: nothing waits.
 	T send-keys -t "$a2" y Enter
 	expect "$a2" waiting_input prompt
 	T send-keys -t "$a2" 'work 30' Enter
 	expect "$a2" in_progress
 	expect_screen "● 2 ✖ 1 |"
-	[ "$(T show -gv @lisa_waiting)" = "main:3" ] || fail "still listed as asking"
+	[ "$(T display -p '#{E:@lisa_places}')" = "main:3" ] || fail "still listed as asking"
 }
 
 # How full an agent's context is, from what Claude's transcript records:
@@ -73,11 +74,11 @@ test_context_on_border_from_transcript() {
 	# 12 new + 125000 cache read + 999 cache written of a 200k window.
 	T send-keys -t "$p" 'usage 12 340 125000 999' Enter
 	expect_screen_re "claude · .* · 63% "
-	expect_shown "$p" '#{@lisa_context}' 63
+	expect_shown "$p" "$PANE_CTX" 63
 	ctx=$(L status "$p" --json | jget "'%(used)d/%(window)d/%(percent)d' % d['context']")
 	[ "$ctx" = "126011/200000/63" ] || fail "context: $ctx"
 	T send-keys -t "$p" 'usage 5 60 126011 100' Enter
-	expect_shown "$p" '#{@lisa_context}' 63
+	expect_shown "$p" "$PANE_CTX" 63
 	until_ms 5000 sh -c "'$LISA' -L '$SOCK' status '$p' --json | grep -q '\"output\": *400'" ||
 	    fail "tokens: $(L status "$p" --json | jget "d['tokens']")"
 	tok=$(L status "$p" --json | jget "'%(input)d %(output)d %(cache_read)d %(cache_write)d' % d['tokens']")
@@ -89,13 +90,13 @@ test_context_on_border_from_transcript() {
 	T set -g @lisa-context-windows 'other=5 claude-fake=252232'
 	L reload >/dev/null
 	T send-keys -t "$p" 'usage 1 1 126115 0' Enter
-	expect_shown "$p" '#{@lisa_context}' 50
+	expect_shown "$p" "$PANE_CTX" 50
 	# A pane whose agent records nothing shows no context at all.
 	q=$(agent_window 2 codex)
 	expect "$q" waiting_input
 	[ "$(L status "$q" --json | jget "str(d['context'])")" = None ] ||
 	    fail "codex context: $(L status "$q" --json)"
-	[ -z "$(T show -pv -t "$q" @lisa_context)" ] || fail "codex @lisa_context set"
+	[ -z "$(T display -p -t "$q" "$PANE_CTX")" ] || fail "codex's context shown: $(T show -pv -t "$q" @lisa)"
 }
 
 test_menu_next_and_details_from_keys() {
@@ -173,6 +174,36 @@ test_hostile_names_shown_as_text() {
 	return 0
 }
 
+# What an agent asks reaches the border inside the pane's @lisa, which
+# tmux expands (#{E:@lisa}): a hostile repository's command, holding a
+# shell command in #(), a style, strftime's %s and a '|' (the head's own
+# separator), must be drawn as the text it is, run nothing, and leave the
+# pane's rank and fields as they were. At lisa's defaults.
+test_agent_text_on_border_runs_nothing() {
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME"
+	pw=/tmp/lp$$
+	rm -f "$pw"
+	# (40 characters at most: the border shows no more of it)
+	export FAKE_AGENT_COMMAND="a|b #(touch $pw) #[bg=red]%s 5%"
+	start_server main
+	start_helper
+	p=$(agent_window 1 claude)
+	L wait "$p" --until waiting_input --timeout 30 >/dev/null ||
+	    fail "never at its prompt: $(L status "$p")"
+	T send-keys -t "$p" permission Enter
+	expect "$p" waiting_input permission
+	attach main:1
+	# (the pane draws the dialog too: the border's line, the first)
+	until_ms 10000 border_has "claude · ⚑ asks · permission · $FAKE_AGENT_COMMAND ·" ||
+	    fail "border: $(screen | head -n 1)"
+	expect_shown "$p" "$PANE_AGENT|$PANE_STATE|$PANE_DETAIL" \
+	    "claude|waiting_input|permission"
+	expect_shown main:1 "$WINDOW_STATE" asking
+	[ -e "$pw" ] && { rm -f "$pw"; fail "the agent's text ran a command"; }
+	note "border: $(screen | head -n 1 | sed 's/─*$//')"
+}
+
 # A window named longer than the client is wide: the menu still opens
 # (tmux before 3.3 draws no menu wider than its client, and the key did
 # nothing), the name cut with an ellipsis, its key still there.
@@ -206,7 +237,7 @@ test_user_keys_kept_and_everything_restored_on_stop() {
 	info | jget "d['ui_warning']" | grep -q "prefix a is bound already" ||
 	    fail "no warning about prefix a: $(info)"
 	case "$(T show -gv status-right)" in
-	*lisa_count_*) ;;
+	*lisa_item_*) ;;
 	*) fail "status-right not interpolated: $(T show -gv status-right)" ;;
 	esac
 	p=$(agent_window 1 claude)
@@ -314,7 +345,7 @@ test_menu_actions_nudge_and_kill() {
 		until_ms 10000 shows "$p" '#{pane_dead}' 1 || fail "pane not killed"
 		# The user's own kill is its own ending, not a crash.
 		expect "$p" completed "killed by you" killed_by_user
-		expect_shown main '#{@lisa_count_crashed}' ''
+		expect_shown main '#{E:@lisa_n_crashed}' ''
 	else
 		# (3.2a's display -t falls back to another pane when it is gone)
 		until_ms 10000 pane_gone "$p" || fail "pane not killed"
@@ -471,7 +502,7 @@ $(screen)"
 $(screen)"
 	done
 	O send-keys x
-	expect_shown "$p" '#{@lisa_state}' ''
+	expect_shown "$p" "$PANE_STATE" ''
 	expect_screen "lisa: dismissed $p"
 }
 

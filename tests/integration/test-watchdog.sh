@@ -36,7 +36,7 @@ test_watchdog_warn_nudge_triage_terminate() {
 	expect "$p" waiting_input prompt
 	T send-keys -t "$p" 'hang' Enter
 	expect "$p" in_progress
-	until_ms 4000 shows "$p" '#{@lisa_watchdog}' warn || fail "no warn: $(wd_history "$p")"
+	until_ms 4000 shows "$p" "$PANE_WD" warn || fail "no warn: $(wd_history "$p")"
 	until_ms 8000 sh -c "'$LISA' -L '$SOCK' runs --json | grep -q '\"lifecycle\":\"finished\"'" ||
 	    fail "not terminated: $(wd_history "$p")"
 	ev=$(wd_events "$p")
@@ -145,7 +145,7 @@ test_watchdog_output_resets_level() {
 	expect "$p" waiting_input prompt
 	T send-keys -t "$p" 'hang' Enter
 	expect "$p" in_progress
-	until_ms 4000 shows "$p" '#{@lisa_watchdog}' warn || fail "no warn"
+	until_ms 4000 shows "$p" "$PANE_WD" warn || fail "no warn"
 	# Any output is a sign of life.
 	kill -WINCH "$(T display -p -t "$p" '#{pane_pid}')" 2>/dev/null
 	T resize-window -t main:1 -x 150 2>/dev/null
@@ -176,7 +176,7 @@ test_watchdog_wall_clock_step() {
 	echo 30 >"$TESTDIR/shift"
 	T send-keys -t "$p" 'hang' Enter
 	expect "$p" in_progress
-	until_ms 4000 shows "$p" '#{@lisa_watchdog}' warn || fail "no warn: $(wd_history "$p")"
+	until_ms 4000 shows "$p" "$PANE_WD" warn || fail "no warn: $(wd_history "$p")"
 	n=$(helper_log | grep -c "agent claude pid")
 	[ "$n" = 1 ] || fail "the agent was met $n times"
 	helper_log | grep -Eq "the wall clock moved (29|30|31) s" || fail "the step was not seen"
@@ -207,7 +207,7 @@ EOF
 	expect "$p" waiting_input prompt
 	T send-keys -t "$p" 'hang' Enter
 	expect "$p" in_progress
-	until_ms 4000 shows "$p" '#{@lisa_watchdog}' warn || fail "no warn: $(wd_history "$p")"
+	until_ms 4000 shows "$p" "$PANE_WD" warn || fail "no warn: $(wd_history "$p")"
 	n=$(helper_log | grep -c "agent claude pid")
 	[ "$n" = 1 ] || fail "the agent was met $n times"
 	! helper_log | grep "the wall clock moved" || fail "a wrapped time taken for a step"
@@ -222,7 +222,7 @@ test_watchdog_late_wakeup_skips_no_level() {
 	expect "$p" waiting_input prompt
 	T send-keys -t "$p" 'hang' Enter
 	expect "$p" in_progress
-	until_ms 4000 shows "$p" '#{@lisa_watchdog}' warn || fail "no warn: $(wd_history "$p")"
+	until_ms 4000 shows "$p" "$PANE_WD" warn || fail "no warn: $(wd_history "$p")"
 	kill -STOP "$HELPER_PID"
 	sleep 2.5	# the stall the helper sleeps through
 	kill -CONT "$HELPER_PID"

@@ -229,8 +229,9 @@ test_lisa_colours_read(void **state)
 {
 	struct ui_config	 cfg;
 	struct buf		 b;
+	struct ui_pane		 f;
 	size_t			 i;
-	int			 ascii, n, bad = 0;
+	int			 ascii, n, bad = 0, g, r;
 
 	(void)state;
 	buf_init(&b);
@@ -240,7 +241,15 @@ test_lisa_colours_read(void **state)
 			cfg.ascii = ascii;
 			cfg.light = uiformat_style_light(bars[i].style);
 			buf_reset(&b);
+			/* The status line: its error, and each group's item. */
 			uiformat_status(&b, &cfg);
+			/* (an item, its count, then @lisa_item_end) */
+			for (g = 0; g < UI_NGROUPS; g++) {
+				uiformat_item(&b, &cfg, g, 1);
+				buf_adds(&b, "1#[default]");
+			}
+			uiformat_item(&b, &cfg, UI_ASKS, 0);
+			buf_adds(&b, "1#[default]");
 			bad += check_styles("status", b.data, &bars[i], &n);
 			/* Every group and the error were checked. */
 			assert_true(n >= UI_NGROUPS + 1);
@@ -249,8 +258,8 @@ test_lisa_colours_read(void **state)
 			bad += check_styles("waiting", b.data, &bars[i], &n);
 			assert_int_equal(n, cfg.light ? 1 : 0);
 			buf_reset(&b);
-			uiformat_badge(&b, &cfg,
-			    "#I:#W#{?window_flags,#{window_flags}, }");
+			for (r = 0; r < 8; r++)
+				uiformat_badge_icon(&b, &cfg, r);
 			bad += check_styles("badge", b.data, &bars[i], &n);
 			assert_true(n >= UI_NGROUPS);
 			ui_config_free(&cfg);
@@ -259,7 +268,19 @@ test_lisa_colours_read(void **state)
 		cfg.ascii = ascii;
 		cfg.light = 1;	/* a border is drawn dark whatever the bar */
 		buf_reset(&b);
-		uiformat_border(&b, &cfg, "");
+		/* A pane's @lisa in every state, the watchdog's mark on it. */
+		for (r = 0; r < 8; r++) {
+			memset(&f, 0, sizeof f);
+			f.rank = r;
+			f.group = r == 0 ? UI_ASKS : r == 1 ? UI_CRASHED :
+			    r == 2 ? UI_STUCK : r == 3 ? UI_WAITING : r == 4 ?
+			    UI_DEGRADED : r == 7 ? UI_DONE : UI_WORKING;
+			f.agent = "claude";
+			f.word = "word";
+			f.watchdog = "warn";
+			f.context = -1;
+			uiformat_pane(&b, &cfg, &f, 1);
+		}
 		bad += check_styles("border", b.data, &border_bar, &n);
 		/* Every state and the watchdog's mark. */
 		assert_true(n >= UI_NGROUPS + 1);

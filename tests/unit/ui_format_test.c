@@ -204,33 +204,43 @@ test_status_format(void **state)
 	buf_init(&b);
 	uiformat_status(&b, &cfg);
 	check_format(b.data);
-	/* Agents that ask come first, as a chip; the others' separator
-	 * depends on those before them. */
-	assert_non_null(strstr(b.data, "#{?@lisa_count_asks,"
-	    "#[fg=colour16#,bg=colour220]"));
-	assert_non_null(strstr(b.data, "#{?@lisa_count_working,#{?#{@lisa_count"
-	    "_asks}, ,}#[fg=colour81]"));
-	assert_non_null(strstr(b.data, "#{?@lisa_count_waiting,#{?#{||:#{@lisa_"
-	    "count_asks},#{@lisa_count_working}}, ,}#[fg=colour229]"));
+	/* Every agent's letter read once, put into a format of the items
+	 * (agents that ask first) by a substitution whose replacement is
+	 * expanded twice; the separator before the first item goes. */
+	assert_non_null(strstr(b.data, "#{s/^ //:#{?@lisa_down,,"
+	    "#{E:#{s|^(.*)$|####{?####{n#{l:;}s/[^a]//#{l:;}l#{l::}\\1###}###,"
+	    "####{E#{l::}@lisa_item_asks###}"));
 	assert_non_null(strstr(b.data, "#[push-default]"));
+	buf_reset(&b);
+	uiformat_item(&b, &cfg, UI_ASKS, 1);
+	check_format(b.data);
+	assert_string_equal(b.data, " #[fg=colour16#,bg=colour220]\u2691 ");
 
 	/* Hostile icons and separators stay text. */
 	ui_config_set(&cfg, "@lisa-icon-working", "a,}#{b}");
-	ui_config_set(&cfg, "@lisa-status-separator", " | ,");
+	ui_config_set(&cfg, "@lisa-status-separator", " | ,/");
+	buf_reset(&b);
+	uiformat_item(&b, &cfg, UI_WORKING, 1);
+	check_format(b.data);
+	assert_non_null(strstr(b.data, "a#,#}##{b#}"));
+	assert_true(strncmp(b.data, " | #,/#[", 8) == 0);
 	buf_reset(&b);
 	uiformat_status(&b, &cfg);
 	check_format(b.data);
-	assert_non_null(strstr(b.data, "a#,#}##{b#}"));
-	assert_non_null(strstr(b.data, " | #,"));
+	/* (a delimiter the separator has not, the regex's own escaped) */
+	assert_non_null(strstr(b.data, "#{s!^ \\| #,/!!:"));
+	/* (the chip alone, for #{lisa_asks}: no separator) */
+	buf_reset(&b);
+	uiformat_item(&b, &cfg, UI_ASKS, 0);
+	assert_true(strncmp(b.data, "#[fg=colour16#,", 15) == 0);
 
 	cfg.ascii = 1;
 	free(cfg.icon[UI_WORKING]);
 	cfg.icon[UI_WORKING] = NULL;
 	buf_reset(&b);
-	uiformat_status(&b, &cfg);
+	uiformat_item(&b, &cfg, UI_WORKING, 1);
 	check_format(b.data);
-	assert_non_null(strstr(b.data,
-	    "#[fg=colour81]> #{@lisa_count_working}#[default]"));
+	assert_non_null(strstr(b.data, "#[fg=colour81]> "));
 	buf_free(&b);
 	ui_config_free(&cfg);
 }
@@ -239,28 +249,67 @@ static void
 test_badge_and_border(void **state)
 {
 	struct ui_config	cfg;
+	struct ui_pane		f;
 	struct buf		b;
 	const char		*def = "#I:#W#{?window_flags,#{window_flags}, }";
 
 	ui_config_defaults(&cfg);
 	buf_init(&b);
 	/* tmux's default format: the trailing space gives way to a badge. */
-	uiformat_badge(&b, &cfg, def);
+	assert_int_equal(uiformat_badge(&b, def), 1);
 	check_format(b.data);
-	assert_true(strncmp(b.data, "#I:#W#{?window_flags,#{window_flags},"
-	    "#{?@lisa_window_state,, }}", 60) == 0);
+	assert_true(strncmp(b.data, "#I:#W#{?window_flags,#{window_flags},}"
+	    "#{E:##{E:@lisa_badge_#{?#{==:#{window_panes},1},", 84) == 0);
 	buf_reset(&b);
-	uiformat_badge(&b, &cfg, "#W");
+	assert_int_equal(uiformat_badge(&b, "#W"), 0);
 	check_format(b.data);
-	assert_true(strncmp(b.data, "#W#{?@lisa_window_state,", 24) == 0);
+	assert_true(strncmp(b.data, "#W#{E:##{E:@lisa_badge_", 23) == 0);
+	buf_reset(&b);
+	uiformat_badge_icon(&b, &cfg, 0);
+	check_format(b.data);
+	assert_non_null(strstr(b.data, "#{?@lisa_down,?,#[fg=colour16#,"));
 
 	/* The user's border format is the other branch, untouched. */
 	buf_reset(&b);
 	uiformat_border(&b, &cfg, "#{pane_index}, #{pane_title}");
 	check_format(b.data);
-	assert_non_null(strstr(b.data, "#{q/h:@lisa_detail}"));
-	assert_non_null(strstr(b.data, "%s"));
+	assert_non_null(strstr(b.data, "#{E:@lisa}"));
 	assert_non_null(strstr(b.data, ",#{pane_index}, #{pane_title}}"));
+
+	/* A pane's @lisa: the hidden head, then the border's text, the
+	 * agent's words shown as text ("#(" never runs, "%" stays one). */
+	memset(&f, 0, sizeof f);
+	f.rank = 0;
+	f.group = UI_ASKS;
+	f.agent = "claude";
+	f.state = "waiting_input";
+	f.word = "your turn";
+	f.detail = "permission";
+	f.asks = "touch #(x) #[bg=red]##[y] 5%";
+	f.since = 1000;
+	f.context = 42;
+	buf_reset(&b);
+	uiformat_pane(&b, &cfg, &f, 1);
+	check_format(b.data);
+	assert_true(strncmp(b.data, "#{?,aa|claude|waiting_input|permission"
+	    "||42|,}#[push-default] claude \u00b7 ", 60) == 0);
+	assert_non_null(strstr(b.data,
+	    "touch ####(x) ##[bg=red]####[y] 5%%"));
+	assert_non_null(strstr(b.data, "#{e|-:%s,1000}"));
+	assert_non_null(strstr(b.data, " \u00b7 42%%"));
+	/* A name holding the head's own characters cannot shift a field. */
+	f.agent = "a|b,#{c}%";
+	buf_reset(&b);
+	uiformat_pane(&b, &cfg, &f, 0);
+	assert_string_equal(b.data,
+	    "#{?,aa|a_b___c__|waiting_input|permission||42|,}");
+	/* A pane that shows a remote agent: the head only. */
+	f.agent = NULL;
+	f.rank = 3;
+	buf_reset(&b);
+	uiformat_pane(&b, &cfg, &f, 1);
+	assert_true(strncmp(b.data, "#{?,dr|", 7) == 0);
+	assert_null(strstr(b.data, "push-default"));
 	buf_free(&b);
 	ui_config_free(&cfg);
 }
@@ -283,6 +332,7 @@ static void
 test_light_status_bar(void **state)
 {
 	struct ui_config	cfg;
+	struct ui_pane		f;
 	struct buf		b;
 
 	(void)state;
@@ -301,17 +351,23 @@ test_light_status_bar(void **state)
 	ui_config_defaults(&cfg);
 	cfg.light = 1;
 	buf_init(&b);
-	uiformat_status(&b, &cfg);
+	uiformat_item(&b, &cfg, UI_WORKING, 1);
 	assert_null(strstr(b.data, "fg=colour81"));
 	assert_non_null(strstr(b.data, "#[fg=colour16]"));
 	/* Borders are on the terminal's background: the dark palette. */
+	memset(&f, 0, sizeof f);
+	f.group = UI_WORKING;
+	f.rank = 5;
+	f.agent = "claude";
+	f.word = "working";
+	f.context = -1;
 	buf_reset(&b);
-	uiformat_border(&b, &cfg, "");
+	uiformat_pane(&b, &cfg, &f, 1);
 	assert_non_null(strstr(b.data, "fg=colour81"));
 	/* The user's own colour wins over either palette. */
 	assert_int_equal(ui_config_set(&cfg, "@lisa-color-asks", "yellow"), 0);
 	buf_reset(&b);
-	uiformat_status(&b, &cfg);
+	uiformat_item(&b, &cfg, UI_ASKS, 1);
 	assert_non_null(strstr(b.data, "#[fg=yellow]"));
 	assert_null(strstr(b.data, "colour220"));
 	buf_free(&b);
