@@ -275,18 +275,23 @@ ui_transform(size_t i, const char *source)
 	buf_init(&b);
 	switch (ui_options[i].kind) {
 	case UI_PLACEHOLDERS:
-		uiformat_status(&b, &ui_cfg);
-		a = uiformat_replace(source, "#{lisa_status}", b.data);
-		buf_reset(&b);
-		uiformat_waiting(&b, &ui_cfg);
-		c = uiformat_replace(a, "#{lisa_waiting}", b.data);
+		/*
+		 * The formats themselves are lisa's options (ui_formats): they
+		 * hold backslashes (\1), which tmux 3.4 and 3.5 do not print
+		 * back exactly, and the user's option must read back as what
+		 * lisa applied, to be given back at stop.
+		 */
+		a = uiformat_replace(source, "#{lisa_status}",
+		    "#{E:@lisa_status_format}");
+		c = uiformat_replace(a, "#{lisa_waiting}",
+		    "#{E:@lisa_waiting_format}");
 		free(a);
-		buf_reset(&b);
-		uiformat_asks(&b);
-		a = uiformat_replace(c, "#{lisa_asks}", b.data);
+		a = uiformat_replace(c, "#{lisa_asks}",
+		    "#{E:@lisa_asks_format}");
 		free(c);
 		c = a;
-		a = uiformat_replace(c, "#{lisa_hosts}", UI_HOSTS);
+		a = uiformat_replace(c, "#{lisa_hosts}",
+		    "#{E:@lisa_hosts_format}");
 		free(c);
 		buf_free(&b);
 		return (a);
@@ -580,8 +585,12 @@ ui_formats(struct buf *script, int set)
 	uiformat_item(&b, &ui_cfg, UI_ASKS, 0);
 	ui_set(script, "-g", "@lisa_chip_asks", set ? b.data : NULL);
 	ui_set(script, "-g", "@lisa_item_end", set ? "#[default]" : NULL);
+	/* A helper that died: the agent's name, and that lisa is not there. */
+	ui_set(script, "-g", "@lisa_border_down", set ? "#[push-default] "
+	    "#{s/^[^|]*[|]([^|]*[|]).*/\\1/;s/[|]$//:@lisa} \u00b7 "
+	    "lisa is not running #[pop-default]" : NULL);
 	buf_reset(&b);
-	uiformat_places(&b);
+	uiformat_places(&b, &ui_cfg);
 	ui_set(script, "-g", "@lisa_places", set ? b.data : NULL);
 	buf_reset(&b);
 	uiformat_window_rank(&b);
@@ -624,6 +633,7 @@ ui_apply(void)
 			status[strcspn(status, "\n")] = '\0';
 	}
 	ui_cfg.light = uiformat_style_light(status);
+	ui_cfg.literal_unescapes = lisad.caps.literal_unescapes;
 	free(status);
 
 	buf_init(&script);

@@ -81,6 +81,8 @@ tmux_caps_get(const struct tmux_version *v, struct tmux_caps *c)
 	c->subscriptions = tmux_version_ge(v, 3, 7);
 	/* The list-keys rework in 3.7 (09bd68632); ui-install.c reads the table. */
 	c->list_keys_quiet = tmux_version_ge(v, 3, 7);
+	/* #{l:TEXT} gives TEXT unescaped ("##" as '#') since 3.4. */
+	c->literal_unescapes = tmux_version_ge(v, 3, 4);
 	/* display-popup's -T (and -b, -s, -S) came in 3.3. */
 	c->popup_title = tmux_version_ge(v, 3, 3);
 	/* (tmux ded695504: up to the cells used, not allocated) */

@@ -28,6 +28,7 @@ struct tmux_caps {
 	int	 list_keys_quiet; /* list-keys -T T KEY prints nothing (3.7+) */
 	int	 popup_title;	/* display-popup -T TITLE (3.3+) */
 	int	 capture_padded; /* capture-pane -J pads lines (< 3.3) */
+	int	 literal_unescapes; /* #{l:} halves "##" (3.4+) */
 };
 
 struct tmux_bug {

@@ -279,18 +279,36 @@ uiformat_items(struct buf *b, const char *item, const int *order, int n)
  * prompt, each in tmux's order (a window once, under its worst); then the
  * fleet's (@lisa_remote, between its '|'s). Past UI_LOOP_MAX panes, the
  * helper's (@lisa_summary, after its '|').
+ *
+ * One loop over the windows makes ".LETTERS.SESSION:INDEX" a window
+ * (a session's name has no '.' or ':', and a modifier's argument no
+ * ':'), and three substitutions on that, put into a format as its
+ * literal, keep each group's windows. In the name, '}' and '%' are made
+ * '_' (so that it stays inside the literal and strftime leaves it alone:
+ * "#}" and "%%" as the format is read and strftime'd), and its '#'s,
+ * doubled for the drawing by q/h, are doubled again where #{l:} halves
+ * them (tmux 3.4 and later).
  */
-#define UI_PLACE "#{q/h:session_name}:#{window_index} "
+#define UI_ITEM ".#{P:" UI_RANK "}.#{q/h:session_name}:#{window_index}"
+/* (an argument of s/// is expanded twice: "####" is one '#') */
+#define UI_HASHES "s/####/########/;"
+#define UI_KEEP(drop) "#{l;" drop "s/[.][a-h]*[.]/ /:\\1}"
 void
-uiformat_places(struct buf *b)
+uiformat_places(struct buf *b, const struct ui_config *cfg)
 {
 	buf_adds(b, "#{?@lisa_down,,#{?@lisa_summary,"
-	    "#{q/h;s/^[^|]*[|]//:@lisa_summary},#{s/ $//:");
-	buf_adds(b, "#{S:#{W:" UI_ONCE("#{?#{m:*a*,#{P:" UI_RANK "}},"
-	    UI_PLACE ",}") "}}");
-	buf_adds(b, "#{S:#{W:" UI_ONCE("#{?#{m:*[bc]*,#{s/.*a.*//:#{P:"
-	    UI_RANK "}}}," UI_PLACE ",}") "}}");
-	buf_adds(b, "#{S:#{W:" UI_ONCE("#{?#{m:*d*,#{s/.*[abc].*//:#{P:"
-	    UI_RANK "}}}," UI_PLACE ",}") "}}");
+	    "#{q/h;s/^[^|]*[|]//:@lisa_summary},#{s/^ //;s/ $//:#{E:#{");
+	/* (on the whole text: one regex, not one a window) */
+	if (cfg->literal_unescapes)
+		buf_adds(b, UI_HASHES);
+	buf_adds(b, "s/[#}%%]/_/;s|^(.*)$|");
+	uiformat_twice(b,
+	    /* those that ask */
+	    UI_KEEP("s/[.][b-h]*[.][^.]*//;")
+	    /* crashed or stuck, and none asks */
+	    UI_KEEP("s/[.][a-h]*a[a-h]*[.][^.]*//;s/[.][d-h]*[.][^.]*//;")
+	    /* at their prompt, and none of those */
+	    UI_KEEP("s/[.][a-h]*[abc][a-h]*[.][^.]*//;s/[.][e-h]*[.][^.]*//;"));
+	buf_adds(b, "|:#{S:#{W:" UI_ONCE(UI_ITEM) "}}}} ");
 	buf_adds(b, "#{q/h;s/^[^|]*[|]([^|]*[|]).*/\\1/;s/[|]$//:@lisa_remote}}}}");
 }

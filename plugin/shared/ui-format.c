@@ -697,10 +697,11 @@ void
 uiformat_border(struct buf *b, const struct ui_config *cfg, const char *user)
 {
 	buf_adds(b, "#{?#{==:#{=-1:#{=6:@lisa}},a},");
-	/* A helper that died: its verdicts and their clocks are stale. */
-	buf_adds(b, "#{?@lisa_down,#[push-default] "
-	    "#{s/^[^|]*[|]([^|]*[|]).*/\\1/;s/[|]$//:@lisa} \u00b7 "
-	    "lisa is not running #[pop-default],");
+	/*
+	 * A helper that died: its verdicts and their clocks are stale. (Its
+	 * format has a backslash: in an option of lisa's, ui-install.c.)
+	 */
+	buf_adds(b, "#{?@lisa_down,#{E:@lisa_border_down},");
 	if (cfg->border != NULL)
 		buf_adds(b, cfg->border);	/* the user's, as written */
 	else

@@ -38,6 +38,7 @@ struct ui_config {
 	int	 light;			/* the status bar is light (green...) */
 	int	 resume_resurrect;	/* resume into tmux-resurrect's panes */
 	int	 fields;		/* @lisa_state ... too (@lisa-fields) */
+	int	 literal_unescapes;	/* tmux's #{l:} halves "##" (3.4+) */
 };
 
 const char	*ui_group_name(int);
@@ -62,7 +63,7 @@ int		 uiformat_style_light(const char *);
 /* The watchdog's mark on a border (the terminal's background). */
 #define UI_WATCHDOG_STYLE "fg=colour214"
 /* Panes a redraw loops over, at most; past it @lisa_summary (publish.c). */
-#define UI_LOOP_MAX 60
+#define UI_LOOP_MAX 100
 
 /* What a pane's @lisa says (ui-compose.c). */
 struct ui_pane {
@@ -97,7 +98,7 @@ void		 uiformat_pane(struct buf *, const struct ui_config *,
 		    const struct ui_pane *, int);
 void		 uiformat_window_rank(struct buf *);
 void		 uiformat_count(struct buf *, int);
-void		 uiformat_places(struct buf *);
+void		 uiformat_places(struct buf *, const struct ui_config *);
 void		 uiformat_border(struct buf *, const struct ui_config *,
 		    const char *);
 int		 ui_word_in(const char *, size_t, const char *);

@@ -129,7 +129,7 @@ CONF
 	note "status line: $(tmux -L "${SOCK}o" capture-pane -p | tail -n 1)"
 	# The config sourced again (the placeholders are back): applied again.
 	tmux -L "$SOCK" source-file "$HOME/.tmux.conf"
-	until_ms 5000 sh -c "tmux -L $SOCK show -gv status-right | grep -q lisa_item_" ||
+	until_ms 5000 sh -c "tmux -L $SOCK show -gv status-right | grep -q lisa_status_format" ||
 	    fail "not applied after a reload: $(tmux -L "$SOCK" show -gv status-right)"
 	"$plugins/lisa/bin/lisa" -L "$SOCK" stop >/dev/null
 }

@@ -204,6 +204,35 @@ test_agent_text_on_border_runs_nothing() {
 	note "border: $(screen | head -n 1 | sed 's/─*$//')"
 }
 
+# #{lisa_waiting} reads every window's place in one loop and keeps each
+# group's by substitutions on that text, a literal inside a format: a
+# session named with a '}' (which would end the literal), a '%' (which
+# strftime would read) or a '#' must neither spill out nor run, nor hide
+# the windows listed after it. (Such characters show as '_' there.)
+test_places_survive_hostile_session_names() {
+	setup_agents
+	pw=/tmp/lq$$
+	rm -f "$pw"
+	# (new-session expands its -s: "##{" makes "#{"; tmux makes ':' '_')
+	T new-session -d -s "a}##{T_x}%s"
+	T new-window -d -t "a}#{T_x}%s:1" "$FAKE/claude"
+	T new-session -d -s "b##(touch $pw)"
+	T new-window -d -t "b#(touch $pw):1" "$FAKE/claude"
+	p1=$(T display -p -t "a}#{T_x}%s:1" '#{pane_id}')
+	p2=$(T display -p -t "b#(touch $pw):1" '#{pane_id}')
+	q=$(agent_window 1 claude)
+	for p in $p1 $p2 $q; do expect "$p" waiting_input; done
+	T send-keys -t "$p2" permission Enter
+	expect "$p2" waiting_input permission
+	# (asks first; then, in tmux's order, the others at their prompt;
+	# display -p shows the '#'s doubled for the drawing, as #{q/h:})
+	expect_shown main '#{E:@lisa_places}' \
+	    "b##(touch $pw):1 a_##{T_x__s:1 main:1"
+	expect_shown main '#{E:@lisa_n_asks}/#{E:@lisa_n_waiting}' 1/2
+	[ -e "$pw" ] && { rm -f "$pw"; fail "a session name ran a command"; }
+	return 0
+}
+
 # A window named longer than the client is wide: the menu still opens
 # (tmux before 3.3 draws no menu wider than its client, and the key did
 # nothing), the name cut with an ellipsis, its key still there.
@@ -237,7 +266,7 @@ test_user_keys_kept_and_everything_restored_on_stop() {
 	info | jget "d['ui_warning']" | grep -q "prefix a is bound already" ||
 	    fail "no warning about prefix a: $(info)"
 	case "$(T show -gv status-right)" in
-	*lisa_item_*) ;;
+	*@lisa_status_format*) ;;
 	*) fail "status-right not interpolated: $(T show -gv status-right)" ;;
 	esac
 	p=$(agent_window 1 claude)

@@ -314,6 +314,36 @@ test_badge_and_border(void **state)
 	ui_config_free(&cfg);
 }
 
+/*
+ * #{lisa_waiting}: one loop over the windows; a session name's '#'s
+ * doubled once more where tmux's #{l:} halves them (3.4 and later).
+ */
+static void
+test_places_format(void **state)
+{
+	struct ui_config	cfg;
+	struct buf		b;
+
+	ui_config_defaults(&cfg);
+	buf_init(&b);
+	uiformat_places(&b, &cfg);
+	check_format(b.data);
+	assert_null(strstr(b.data, "s/####/########/"));
+	assert_non_null(strstr(b.data, "#{E:#{s/[#}%%]/_/;s|^(.*)$|"));
+	assert_non_null(strstr(b.data, ".#{q/h:session_name}:"));
+	/* (the whole: one loop over the windows, not one a group) */
+	assert_non_null(strstr(b.data, "#{S:#{W:"));
+	assert_null(strstr(strstr(b.data, "#{S:#{W:") + 1, "#{S:#{W:"));
+	cfg.literal_unescapes = 1;
+	buf_reset(&b);
+	uiformat_places(&b, &cfg);
+	check_format(b.data);
+	assert_non_null(strstr(b.data,
+	    "#{E:#{s/####/########/;s/[#}%%]/_/;s|^(.*)$|"));
+	buf_free(&b);
+	ui_config_free(&cfg);
+}
+
 static void
 test_word_in(void **state)
 {
@@ -387,6 +417,7 @@ main(void)
 		cmocka_unit_test(test_badge_and_border),
 		cmocka_unit_test(test_word_in),
 		cmocka_unit_test(test_light_status_bar),
+		cmocka_unit_test(test_places_format),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
