@@ -224,7 +224,7 @@ void		 pane_session_gone(int, int);
 void		 pane_output(struct session *, int, const char *, size_t,
 		    uint64_t);
 void		 pane_pause(struct session *, int);
-void		 pane_died(int, int, int);
+void		 pane_died(int, int, int, int);
 void		 pane_set_dead(struct pane *, int, int, int, const char *);
 int		 pane_hup(struct pane *, int, int, int);
 void		 pane_hup_free(struct pane *, int);

@@ -158,20 +158,33 @@ listener_num_arg(const char *s)
 	return (*end == '\0' && v >= 0 && v < 100000 ? (int)v : -1);
 }
 
+/* A pid from a hook's argument, or -1. */
+static int
+listener_pid_arg(const char *s)
+{
+	char	*end;
+	long	 v;
+
+	if (s == NULL || *s == '\0')
+		return (-1);
+	v = strtol(s, &end, 10);
+	return (*end == '\0' && v > 0 && v < 0x7fffffffL ? (int)v : -1);
+}
+
 static void
 listener_hook(struct listener_conn *lc, struct json_doc *d)
 {
-	char	*event, *a[3] = { NULL, NULL, NULL };
+	char	*event, *a[4] = { NULL, NULL, NULL, NULL };
 	int	 args, i;
 
 	event = json_get_str(d, 0, "event");
 	args = json_get(d, 0, "args");
-	for (i = 0; i < 3 && i < json_array_size(d, args); i++)
+	for (i = 0; i < 4 && i < json_array_size(d, args); i++)
 		json_tok_str(d, json_array_item(d, args, i), &a[i]);
 	if (event != NULL && strcmp(event, "pane-died") == 0 &&
 	    listener_pane_arg(a[0]) != -1) {
 		pane_died(listener_pane_arg(a[0]), listener_num_arg(a[1]),
-		    listener_num_arg(a[2]));
+		    listener_num_arg(a[2]), listener_pid_arg(a[3]));
 		buf_add(&lc->out, "{\"ok\":true}\n", 12);
 	} else if (event != NULL && strcmp(event, "respawned") == 0 &&
 	    listener_pane_arg(a[0]) != -1) {
@@ -190,7 +203,7 @@ listener_hook(struct listener_conn *lc, struct json_doc *d)
 	} else
 		listener_error(lc, "unknown hook event");
 	free(event);
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < 4; i++)
 		free(a[i]);
 }
 

@@ -590,14 +590,24 @@ pane_exit_look(struct pane *p)
 	pane_set_dead(p, 1, -1, -1, "proc");
 }
 
-/* From the pane-died hook: the fastest word of a death (remain-on-exit). */
+/*
+ * From the pane-died hook: the fastest word of a death (remain-on-exit).
+ * It runs as a shell command and can come after the pane was respawned
+ * and listed alive again: the dead process's pid tells (-1 from a hook
+ * an older helper set).
+ */
 void
-pane_died(int id, int status, int sig)
+pane_died(int id, int status, int sig, int pid)
 {
 	struct pane	*p;
 
 	if ((p = pane_find(id)) == NULL) {
 		log_debug("pane-died for unknown pane %%%d", id);
+		return;
+	}
+	if (pid > 0 && p->pid > 0 && pid != p->pid) {
+		log_debug("pane %%%d: pane-died of pid %d, its pid is %ld now "
+		    "(respawned): stale", id, pid, (long)p->pid);
 		return;
 	}
 	pane_set_dead(p, 1, status, sig, "hook");

@@ -88,8 +88,9 @@ hooks_install(void)
 
 	buf_init(&script);
 	if (lisad.dead_hook) {
+		/* (its pid: a hook that comes after a respawn is stale) */
 		body = hooks_body("pane-died", "'#{pane_id}' "
-		    "'#{pane_dead_status}' '#{pane_dead_signal}'");
+		    "'#{pane_dead_status}' '#{pane_dead_signal}' '#{pane_pid}'");
 		hooks_line(&script, "pane-died", body);
 		free(body);
 	}
