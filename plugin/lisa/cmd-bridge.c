@@ -105,7 +105,7 @@ bridge_request(struct lisa_ctx *ctx, const char *line, size_t len)
 {
 	struct json_doc	*d;
 	struct buf	 b, out;
-	char		*argv[BRIDGE_MAX_ARGS], *cause = NULL;
+	char		*argv[BRIDGE_MAX_ARGS], *cause = NULL, *t;
 	long long	 id = -1;
 	int		 arr, n, i, rc = 2, ok = 1;
 
@@ -117,6 +117,20 @@ bridge_request(struct lisa_ctx *ctx, const char *line, size_t len)
 		return (0);		/* not ours to answer */
 	}
 	json_get_int(d, 0, "id", &id);
+	/*
+	 * {"t":"ping","id":N}: the local side asks whether this connection
+	 * still carries (it stalled, or slept): answered here at once, after
+	 * whatever the helper's stream had before it.
+	 */
+	if ((t = json_get_str(d, 0, "t")) != NULL && strcmp(t, "ping") == 0) {
+		free(t);
+		json_free(d);
+		buf_printf(&b, "{\"t\":\"pong\",\"id\":%lld}\n", id);
+		rc = bridge_write(b.data, b.len);
+		buf_free(&b);
+		return (rc);
+	}
+	free(t);
 	arr = json_get(d, 0, "argv");
 	n = json_array_size(d, arr);
 	if (n < 1 || n > BRIDGE_MAX_ARGS)

@@ -70,7 +70,7 @@ static const struct lisa_cmd lisa_cmds[] = {
 	{ "tap", NULL, "PANE [--bytes N]",
 	  "copy a pane's output as the helper decodes it", 1, 1, 1 },
 	{ "hosts", NULL, "[--json]", "the @lisa-hosts machines: connected, "
-	  "connecting or down, since when, why", 0, 0, 1 },
+	  "connecting, stalled or down, since when, why", 0, 0, 1 },
 	{ "bridge", NULL, "", "what a fleet's ssh runs on a host (lisa "
 	  "hosts)", 0, 0, 0 },
 	{ "version", NULL, "", "lisa's version", 0, 0, 0 },

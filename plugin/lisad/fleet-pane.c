@@ -454,6 +454,7 @@ fleet_pane_line(struct fleet_host *h, const char *line, size_t len)
 	struct json_doc		*d;
 	struct fleet_pane	*fp, *fp1;
 	char			*t, *cause = NULL, *s;
+	long long		 pong;
 	int			 id, ok = 0, b;
 
 	if ((d = json_parse(line, len, &cause)) == NULL) {
@@ -499,6 +500,10 @@ fleet_pane_line(struct fleet_host *h, const char *line, size_t len)
 		ok = 1;
 	} else if (strcmp(t, "reply") == 0)
 		ok = fleet_reply(h, d) == 0;
+	else if (strcmp(t, "pong") == 0) {
+		ok = json_get_int(d, 0, "id", &pong) == 0 &&
+		    fleet_check_answered(h, pong) == 0;
+	}
 	else if (strcmp(t, "resume") == 0)
 		ok = fleet_resumable(h, d) == 0;
 	if (!ok)
@@ -696,7 +701,7 @@ fleet_hosts_short(int nhosts)
 
 	buf_init(&down);
 	TAILQ_FOREACH(h, &fleet_hosts, entry) {
-		if (h->state == FLEET_DOWN) {
+		if (h->state == FLEET_DOWN || h->state == FLEET_STALLED) {
 			if (ndown < 3) {
 				buf_adds(&down, ndown == 0 ? "" : ",");
 				buf_adds(&down, h->name);
@@ -748,8 +753,10 @@ fleet_hosts_summary(void)
 		if (b.len != 0)
 			buf_addc(&b, ' ');
 		buf_adds(&b, h->name);
-		if (h->state == FLEET_DOWN) {
-			buf_adds(&b, ":down");
+		if (h->state == FLEET_DOWN || h->state == FLEET_STALLED) {
+			/* (a stalled host's word is not current: no count) */
+			buf_adds(&b, h->state == FLEET_DOWN ? ":down" :
+			    ":stalled");
 			continue;
 		}
 		if (h->state == FLEET_CONNECTING || !h->synced) {

@@ -30,7 +30,8 @@ fleet_send(struct fleet_host *h, char **argv, int argc,
 
 	if (h->state != FLEET_CONNECTED || h->wfd == -1) {
 		xasprintf(cause, "%s is %s", h->name,
-		    h->state == FLEET_DOWN ? "down" : "connecting");
+		    h->state == FLEET_DOWN ? "down" : h->state ==
+		    FLEET_STALLED ? "stalled" : "connecting");
 		return (-1);
 	}
 	TAILQ_FOREACH(r, &h->reqs, entry)

@@ -109,7 +109,7 @@ fleet_parse_target(const char *s, struct fleet_host **h, int *id)
 	return (*h != NULL ? 0 : -1);
 }
 
-static void
+void
 fleet_set_state(struct fleet_host *h, enum fleet_state st, const char *why)
 {
 	if (h->state != st)
@@ -141,6 +141,7 @@ fleet_disconnect(struct fleet_host *h)
 		kill(h->pid, SIGTERM);
 	h->pid = 0;
 	loop_timer_del(&h->hello);
+	fleet_check_free(h);
 	buf_reset(&h->in);
 	buf_reset(&h->errbuf);
 	/* Requests in flight will not be answered: say so. */
@@ -160,8 +161,6 @@ fleet_retry_cb(void *arg)
 	fleet_connect(arg);
 }
 
-static void fleet_down(struct fleet_host *, const char *);
-
 static void
 fleet_hello_cb(void *arg)
 {
@@ -178,7 +177,7 @@ fleet_hello_cb(void *arg)
 }
 
 /* Down, with why; try again after the backoff. */
-static void
+void
 fleet_down(struct fleet_host *h, const char *why)
 {
 	log_warnx("fleet %s: down: %s", h->name, why);
@@ -332,10 +331,11 @@ fleet_connect(struct fleet_host *h)
 	 * The user's ssh command is theirs (options, a wrapper); the host
 	 * and the remote command go as sh's arguments, never into its text.
 	 * BatchMode: nobody is there to answer a prompt. A host that does not
-	 * answer is down after 15 s, a link that dies after 45.
+	 * answer is down after 15 s, a link that dies after 15 to 20: ssh's
+	 * keepalives, not ours, so the helper wakes for nothing at rest.
 	 */
 	xasprintf(&sh, "exec %s -T -o BatchMode=yes -o ConnectTimeout=15 "
-	    "-o ServerAliveInterval=15 -o ServerAliveCountMax=3 -- "
+	    "-o ServerAliveInterval=5 -o ServerAliveCountMax=3 -- "
 	    "\"$1\" \"$2\"",
 	    fleet_ssh != NULL ? fleet_ssh : "ssh");
 	if ((pid = fork()) == 0) {
@@ -585,7 +585,8 @@ fleet_close(void)
 void
 fleet_hosts_json(struct buf *b)
 {
-	static const char	*names[] = { "down", "connecting", "connected" };
+	static const char	*names[] = { "down", "connecting", "connected",
+	    "stalled" };
 	struct fleet_host	*h;
 	char			 when[40];
 

@@ -9,7 +9,9 @@
 #define FLEET_MAX_LINE		(256 * 1024)
 #define FLEET_MAX_STR		256	/* a remote string, cut there */
 
-enum fleet_state { FLEET_DOWN, FLEET_CONNECTING, FLEET_CONNECTED };
+/* (STALLED: connected, its word not current: fleet-check.c) */
+enum fleet_state { FLEET_DOWN, FLEET_CONNECTING, FLEET_CONNECTED,
+    FLEET_STALLED };
 
 /* A remote pane, as its host's helper last described it. */
 struct fleet_pane {
@@ -69,6 +71,10 @@ struct fleet_host {
 	struct buf		 errbuf;
 	struct loop_timer	 retry;
 	struct loop_timer	 hello;		/* its bridge's hello, due */
+	struct loop_timer	 check;		/* a check's answer, due */
+	int			 checking;
+	long long		 check_id;
+	char			 check_why[FLEET_MAX_STR];
 	uint64_t		 backoff;
 	int			 listed;	/* still in @lisa-hosts */
 
@@ -88,6 +94,15 @@ void		 fleet_restore(struct buf *);
 enum cls_state	 fleet_jump_state(int, const char **);
 void		 fleet_jump_set(int, const char *);
 void		 fleet_reaped(pid_t, int);
+void		 fleet_down(struct fleet_host *, const char *);
+void		 fleet_set_state(struct fleet_host *, enum fleet_state,
+		    const char *);
+/* fleet-check.c */
+void		 fleet_check(struct fleet_host *, const char *);
+int		 fleet_check_answered(struct fleet_host *, long long);
+void		 fleet_stopped(pid_t, int);
+void		 fleet_wake(const char *);
+void		 fleet_check_free(struct fleet_host *);
 struct fleet_host *fleet_find(const char *);
 int		 fleet_parse_target(const char *, struct fleet_host **,
 		     int *);

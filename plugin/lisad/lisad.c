@@ -103,7 +103,13 @@ lisad_signal_cb(int fd, short revents, void *arg)
 	while ((sig = osdep_signal_next(fd)) != 0) {
 		switch (sig) {
 		case SIGCHLD:
-			while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+			/* (a host's ssh stopped or continued: fleet-check.c) */
+			while ((pid = waitpid(-1, &status, WNOHANG | WUNTRACED |
+			    WCONTINUED)) > 0) {
+				if (WIFSTOPPED(status) || WIFCONTINUED(status)) {
+					fleet_stopped(pid, WIFSTOPPED(status));
+					continue;
+				}
 				fleet_reaped(pid, status);
 				notify_url_reaped(pid, status);
 			}
@@ -116,6 +122,7 @@ lisad_signal_cb(int fd, short revents, void *arg)
 		case SIGCONT:
 			/* We were stopped: tmux may have parked our queues. */
 			session_kick_all();
+			fleet_wake("the helper was stopped");
 			break;
 		}
 	}

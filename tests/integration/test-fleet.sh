@@ -603,3 +603,84 @@ test_fleet_many_hosts_short_summary() {
 	until_ms 30000 sh -c "tmux -L $SOCK display -p '#{E:@lisa_hosts_format}' | grep -qx '9 hosts:0 down:nohost1,nohost2,nohost3+4'" ||
 	    fail "hosts: $(T display -p '#{E:@lisa_hosts_format}')"
 }
+
+# The pid of the ssh that carries HOST (lisad's child, "ssh ... HOST").
+host_ssh() {
+	pgrep -P "$HELPER_PID" -a ssh | grep -F -- " ${1%%/*} " | awk '{ print $1 }'
+}
+# A host's agents as (pane, state) pairs: as it has them, as we do.
+host_states() {
+	env XDG_RUNTIME_DIR="$TESTDIR/remote-run" "$LISA" -L "${SOCK}$1" list --json |
+	    jget "sorted((p['pane_id'], p['state']) for p in d if p['state'])"
+}
+local_states() {
+	L list --json | jget "sorted((p['pane_id'], p['state']) for p in d if p['host'] == '$1' and p['state'])"
+}
+states_as_host() { [ "$(host_states "$1")" = "$(local_states "$2")" ]; }
+host_state_is() {
+	[ "$(L hosts --json | jget "[h['state'] for h in d if h['host']=='$1'][0]")" = "$2" ]
+}
+
+# Issue 46: the ssh of a host stopped for a minute (a laptop's network
+# stack, a debugger, kill -STOP): its agents' last states must not be
+# shown as current meanwhile, and once it continues the host is checked
+# (a ping through the bridge) and every state is the host's own again.
+test_fleet_ssh_stopped_then_continued() {
+	setup_fleet
+	R1 new-window -d -t work:1 -n claude "$FAKE/claude"
+	p=$(R1 display -p -t work:1 '#{pane_id}')
+	expect_remote "$p" "$H1" waiting_input
+	expect_shown main '#{E:@lisa_n_waiting}' 1
+	ssh_pid=$(host_ssh "$H1")
+	[ -n "$ssh_pid" ] || fail "no ssh for $H1: $(pgrep -P "$HELPER_PID" -a)"
+	t0=$(now_ms)
+	kill -STOP "$ssh_pid"
+	until_ms 20000 host_state_is "$H1" stalled ||
+	    fail "not stalled: $(L hosts --json)"
+	note "stalled $(($(now_ms) - t0)) ms after its ssh stopped"
+	# Not current: not counted, said in the hosts' summary.
+	expect_shown main '#{E:@lisa_n_waiting}' ''
+	expect_shown main "#{E:@lisa_hosts_format}" "$H1:stalled $H2:0"
+	# The agent works meanwhile, there.
+	R1 send-keys -t "$p" 'work 2' Enter
+	sleep 60
+	kill -CONT "$ssh_pid"
+	t1=$(now_ms)
+	until_ms 10000 host_state_is "$H1" connected ||
+	    fail "not back: $(L hosts --json)"
+	note "connected again $(($(now_ms) - t1)) ms after its ssh continued"
+	# Every state as the host has it, no agent lost or twice.
+	until_ms 10000 states_as_host r1 "$H1" ||
+	    fail "states differ: the host $(host_states r1); here $(local_states "$H1")"
+	expect_shown main '#{E:@lisa_n_waiting}' 1
+}
+
+# Issue 46: the helper itself stopped (a laptop's sleep; kill -STOP here)
+# checks every host as it wakes: a host whose bridge hangs (stopped
+# there: sshd still answers ssh's keepalives, so ssh never gives up) is
+# marked down within 5 s of the wake (4 s for the answer), with why; one
+# that answers stays.
+test_fleet_helper_woken_checks_every_host() {
+	setup_fleet
+	R1 new-window -d -t work:1 -n claude "$FAKE/claude"
+	p=$(R1 display -p -t work:1 '#{pane_id}')
+	expect_remote "$p" "$H1" waiting_input
+	bridge=$(pgrep -f -- "-L ${SOCK}r1 bridge" | head -n 1)
+	[ -n "$bridge" ] || fail "no bridge for $H1: $(pgrep -a -f bridge)"
+	kill -STOP "$bridge"
+	kill -STOP "$HELPER_PID"
+	sleep 2
+	kill -CONT "$HELPER_PID"
+	t0=$(now_ms)
+	until_ms 8000 host_state_is "$H1" down ||
+	    fail "not down after the wake: $(L hosts --json)"
+	note "down $(($(now_ms) - t0)) ms after the wake: $(L hosts --json | jget "d[0]['reason']")"
+	L hosts --json | jget "d[0]['reason']" | grep -q "no answer in 4 s to a check (the helper was stopped)" ||
+	    fail "reason: $(L hosts --json)"
+	host_state_is "$H2" connected || fail "$H2: $(L hosts --json)"
+	kill -CONT "$bridge"
+	# (a new connection, a new bridge: the host's agents again)
+	until_ms 20000 host_state_is "$H1" connected || fail "not back: $(L hosts)"
+	until_ms 10000 states_as_host r1 "$H1" ||
+	    fail "states differ: the host $(host_states r1); here $(local_states "$H1")"
+}
