@@ -146,8 +146,9 @@ listener_pane_arg(const char *s)
 	return (*end == '\0' && end != s + 1 && v >= 0 ? (int)v : -1);
 }
 
+/* A hook's number below max (a status, a signal, a pid), or -1. */
 static int
-listener_num_arg(const char *s)
+listener_num_arg(const char *s, long max)
 {
 	char	*end;
 	long	 v;
@@ -155,20 +156,7 @@ listener_num_arg(const char *s)
 	if (s == NULL || *s == '\0')
 		return (-1);
 	v = strtol(s, &end, 10);
-	return (*end == '\0' && v >= 0 && v < 100000 ? (int)v : -1);
-}
-
-/* A pid from a hook's argument, or -1. */
-static int
-listener_pid_arg(const char *s)
-{
-	char	*end;
-	long	 v;
-
-	if (s == NULL || *s == '\0')
-		return (-1);
-	v = strtol(s, &end, 10);
-	return (*end == '\0' && v > 0 && v < 0x7fffffffL ? (int)v : -1);
+	return (*end == '\0' && v >= 0 && v < max ? (int)v : -1);
 }
 
 static void
@@ -183,8 +171,10 @@ listener_hook(struct listener_conn *lc, struct json_doc *d)
 		json_tok_str(d, json_array_item(d, args, i), &a[i]);
 	if (event != NULL && strcmp(event, "pane-died") == 0 &&
 	    listener_pane_arg(a[0]) != -1) {
-		pane_died(listener_pane_arg(a[0]), listener_num_arg(a[1]),
-		    listener_num_arg(a[2]), listener_pid_arg(a[3]));
+		pane_died(listener_pane_arg(a[0]),
+		    listener_num_arg(a[1], 100000),
+		    listener_num_arg(a[2], 100000),
+		    listener_num_arg(a[3], 0x7fffffffL));
 		buf_add(&lc->out, "{\"ok\":true}\n", 12);
 	} else if (event != NULL && strcmp(event, "respawned") == 0 &&
 	    listener_pane_arg(a[0]) != -1) {
@@ -197,8 +187,8 @@ listener_hook(struct listener_conn *lc, struct json_doc *d)
 		session_changed();
 		buf_add(&lc->out, "{\"ok\":true}\n", 12);
 	} else if (event != NULL && strcmp(event, "session-created") == 0 &&
-	    a[0] != NULL && a[0][0] == '$' && listener_num_arg(a[0] + 1) != -1) {
-		session_hooked(listener_num_arg(a[0] + 1));
+	    a[0] != NULL && a[0][0] == '$' && listener_num_arg(a[0] + 1, 100000) != -1) {
+		session_hooked(listener_num_arg(a[0] + 1, 100000));
 		buf_add(&lc->out, "{\"ok\":true}\n", 12);
 	} else
 		listener_error(lc, "unknown hook event");

@@ -189,8 +189,7 @@ publish_fields_on(void)
 
 /* A pane's @lisa: its agent's, or the rank of a remote agent it shows. */
 static char *
-publish_lisa(struct watch *w, int agent, const char *since_s, int pct,
-    const char *asks)
+publish_lisa(struct watch *w, int agent, int pct, const char *asks)
 {
 	const struct ui_config	*cfg = ui_config();
 	struct ui_pane		 f;
@@ -207,7 +206,7 @@ publish_lisa(struct watch *w, int agent, const char *since_s, int pct,
 		f.detail = w->res.detail;
 		f.asks = asks;
 		f.watchdog = w->wd_label;
-		f.since = strtoll(since_s, NULL, 10);
+		f.since = (long long)(w->since / 1000);
 		f.context = pct;
 		if (f.rank == -1)
 			return (NULL);
@@ -236,7 +235,7 @@ publish_pane_fields(struct pane *p)
 	snprintf(since, sizeof since, "%lld", (long long)(w->since / 1000));
 	pct = agent ? usage_percent(&w->usage) : -1;
 	asks = agent ? publish_asks(w) : NULL;
-	lisa = publish_lisa(w, agent, since, pct, asks);
+	lisa = publish_lisa(w, agent, pct, asks);
 	snprintf(target, sizeof target, "%%%d", p->id);
 	if (publish_changed(&w->pub_lisa, lisa))
 		publish_set(s, "p", target, "@lisa", lisa);
@@ -354,7 +353,7 @@ publish_rollups(void)
 	enum cls_state	 st;
 	const char	*detail;
 	char		 target[32];
-	int		 i, rank, want, fields = publish_fields_on();
+	int		 i, rank, want, local, fields = publish_fields_on();
 
 	TAILQ_FOREACH(r, &rollups, entry) {
 		r->want = -1;
@@ -371,16 +370,15 @@ publish_rollups(void)
 		if ((s = pane_session(p)) == NULL)
 			continue;
 		/* A window that shows a remote agent wears its badge. */
-		if (st == ST_NONE && p->watch != NULL) {
-			st = fleet_jump_state(p->window, &detail);
-			rank = ui_state_rank(st, detail);
-			if (rank != p->watch->pub_jump) {
-				p->watch->pub_jump = rank;
-				publish_pane_fields(p);
-			}
-		} else if (st == ST_NONE)
+		local = st != ST_NONE;
+		if (!local)
 			st = fleet_jump_state(p->window, &detail);
 		rank = ui_state_rank(st, detail);
+		/* (which the badge reads from the pane's @lisa) */
+		if (!local && p->watch != NULL && rank != p->watch->pub_jump) {
+			p->watch->pub_jump = rank;
+			publish_pane_fields(p);
+		}
 		publish_fold('w', p->window, s, rank);
 		for (i = 0; i < p->nsessions; i++) {
 			s = session_find(p->sessions[i]);
@@ -509,36 +507,24 @@ publish_needs_json(struct buf *b)
 }
 
 /*
- * @lisa_remote: the fleet's agents as rank letters (one an agent, for the
- * counts' loops), the places of those that need the human, and the hosts'
- * summary: "LETTERS|PLACES|HOSTS". NULL without hosts.
+ * "LETTERS|PLACES": each agent's rank letter (the formats count them,
+ * ui-compose.c), then where agents need the human (@lisa_remote's first
+ * two parts, and @lisa_summary).
  */
-static char *
-publish_remote_value(void)
+static void
+publish_letters(struct buf *b, const int *counts, struct publish_places *pl)
 {
-	struct publish_places	 places = { NULL, 0 };
-	struct buf		 b;
-	char			*hosts, *waiting;
-	int			 counts[UI_NGROUPS] = { 0 }, total = 0, g, i;
+	char	*waiting;
+	int	 g, i;
 
-	if ((hosts = fleet_hosts_summary()) == NULL)
-		return (NULL);
-	fleet_counts(counts, &total, &places);
-	buf_init(&b);
 	for (g = 0; g < UI_NGROUPS; g++) {
 		for (i = 0; i < counts[g]; i++)
-			buf_addc(&b, uiformat_rank_letter(
-			    ui_group_rank(g)));
+			buf_addc(b, uiformat_rank_letter(ui_group_rank(g)));
 	}
-	buf_addc(&b, '|');
-	if ((waiting = publish_waiting(&places)) != NULL)
-		buf_adds(&b, waiting);
+	buf_addc(b, '|');
+	if ((waiting = publish_waiting(pl)) != NULL)
+		buf_adds(b, waiting);
 	free(waiting);
-	free(places.list);
-	buf_addc(&b, '|');
-	buf_adds(&b, hosts);
-	free(hosts);
-	return (buf_detach(&b));
 }
 
 /* The server-wide summary the status line shows. */
@@ -547,13 +533,15 @@ publish_summary(void)
 {
 	struct pane		*p;
 	struct session		*s, *via = NULL;
-	struct publish_places	 places = { NULL, 0 };
+	struct publish_places	 places = { NULL, 0 }, remote = { NULL, 0 };
 	struct watch		*w;
-	char			 where[160], count[16], *name, *v, *waiting;
+	char			 where[160], count[16], *name, *v, *hosts;
 	char			*values[PUBLISH_NGLOBALS];
 	struct buf		 b;
 	int			 counts[UI_NGROUPS] = { 0 }, g, total = 0, i;
+	int			 rcounts[UI_NGROUPS] = { 0 }, rtotal = 0;
 	int			 fields = publish_fields_on(), npanes = 0;
+	size_t			 k;
 
 	RB_FOREACH(p, panes, &panes) {
 		npanes++;
@@ -572,32 +560,39 @@ publish_summary(void)
 		    s->name : "?", p->window_index);
 		publish_place_add(&places, g, w->since, where);
 	}
-	fleet_counts(counts, &total, &places);
 	if (via == NULL) {
 		free(places.list);
 		return;
 	}
-	/* The one global a remote transition changes. */
-	v = publish_remote_value();
+	/*
+	 * The one global a remote transition changes: the fleet's letters,
+	 * places and hosts, "LETTERS|PLACES|HOSTS" (NULL without hosts).
+	 */
+	fleet_counts(rcounts, &rtotal, &remote);
+	v = NULL;
+	if ((hosts = fleet_hosts_summary()) != NULL) {
+		buf_init(&b);
+		publish_letters(&b, rcounts, &remote);
+		buf_addc(&b, '|');
+		buf_adds(&b, hosts);
+		v = buf_detach(&b);
+	}
 	if (publish_changed(&publish_remote, v))
 		publish_set(via, "g", NULL, "@lisa_remote", v);
 	free(v);
-	/*
-	 * Past UI_LOOP_MAX panes no redraw loops over them (ui-compose.c):
-	 * every agent's letter and the places, "LETTERS|PLACES".
-	 */
+	/* Everything else counts the fleet's agents with the local ones. */
+	for (g = 0; g < UI_NGROUPS; g++)
+		counts[g] += rcounts[g];
+	total += rtotal;
+	for (k = 0; k < remote.n; k++)
+		publish_place_add(&places, remote.list[k].group,
+		    remote.list[k].since, remote.list[k].where);
+	free(remote.list);
+	/* Past UI_LOOP_MAX panes no redraw loops over them (ui-compose.c). */
 	v = NULL;
 	if (npanes > UI_LOOP_MAX) {
 		buf_init(&b);
-		for (g = 0; g < UI_NGROUPS; g++) {
-			for (i = 0; i < counts[g]; i++)
-				buf_addc(&b, uiformat_rank_letter(
-				    ui_group_rank(g)));
-		}
-		buf_addc(&b, '|');
-		if ((waiting = publish_waiting(&places)) != NULL)
-			buf_adds(&b, waiting);
-		free(waiting);
+		publish_letters(&b, counts, &places);
 		v = buf_detach(&b);
 	}
 	if (publish_changed(&publish_summary_v, v))
@@ -611,7 +606,9 @@ publish_summary(void)
 	values[UI_NGROUPS] = fields && total != 0 ? xstrdup(count) : NULL;
 	values[UI_NGROUPS + 1] = fields ? publish_waiting(&places) : NULL;
 	free(places.list);
-	values[UI_NGROUPS + 2] = fields ? fleet_hosts_summary() : NULL;
+	values[UI_NGROUPS + 2] = fields ? hosts : NULL;
+	if (!fields)
+		free(hosts);
 	for (i = 0; i < PUBLISH_NGLOBALS; i++) {
 		if (publish_changed(&publish_globals[i], values[i])) {
 			if (i < UI_NGROUPS)

@@ -47,12 +47,6 @@ uiformat_rank_letter(int rank)
 	return (rank < 0 || rank > 7 ? '\0' : (char)('a' + rank));
 }
 
-int
-uiformat_letter_rank(char c)
-{
-	return (c < 'a' || c > 'h' ? -1 : c - 'a');
-}
-
 /* A word of lisa's for the hidden fields: nothing a format would read. */
 static void
 uiformat_field(struct buf *b, const char *s)
@@ -75,7 +69,7 @@ uiformat_field(struct buf *b, const char *s)
  * '[' as it is (a style, for the drawing); the drawing halves what it
  * gets. So a run of k '#'s goes in as 4k, or as 2k before a '['.
  */
-void
+static void
 uiformat_text(struct buf *b, const char *s)
 {
 	size_t	k, i;

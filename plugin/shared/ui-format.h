@@ -92,8 +92,6 @@ void		 uiformat_badge_icon(struct buf *, const struct ui_config *,
 		    int);
 int		 uiformat_badge(struct buf *, const char *);
 char		 uiformat_rank_letter(int);
-int		 uiformat_letter_rank(char);
-void		 uiformat_text(struct buf *, const char *);
 void		 uiformat_pane(struct buf *, const struct ui_config *,
 		    const struct ui_pane *, int);
 void		 uiformat_window_rank(struct buf *);
