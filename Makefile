@@ -341,9 +341,14 @@ fuzz:
 	done; echo "fuzz: $(words $(FUZZ_TARGETS)) targets, no findings"
 
 fuzz-bins: $(patsubst %,$(BUILD)/%,$(FUZZ_TARGETS))
-# Every build compiles the fuzzers' sources (not linked: that needs clang's
-# libFuzzer), so a changed parser's call breaks here, not in CI's fuzz.
-test-bins: $(patsubst %,$(BUILD)/tests/fuzz/%.o,$(FUZZ_TARGETS))
+# Every build links each fuzzer with tests/fuzz/replay.c instead of
+# libFuzzer (clang only), so a changed parser's call or a symbol a fuzzer
+# lacks breaks here, not in CI's make fuzz.
+test-bins: $(patsubst fuzz_%,$(BUILD)/tests/replay_%,$(FUZZ_TARGETS))
+$(BUILD)/tests/replay_%: $(BUILD)/tests/fuzz/fuzz_%.o \
+		$(BUILD)/tests/fuzz/replay.o $(SHARED_OBJS) $(CONTROL_OBJS)
+	$(call say,LD,$@)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/tests/replay_fleet: $(BUILD)/plugin/lisad/fleet-pane.o
 
 $(BUILD)/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(SHARED_OBJS) $(CONTROL_OBJS)
 	$(call say,LD,$@)$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
