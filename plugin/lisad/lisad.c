@@ -128,6 +128,17 @@ lisad_signal_cb(int fd, short revents, void *arg)
 	}
 }
 
+/* The wall clock stepped, or the machine slept (osdep_clock_watch). */
+static void
+lisad_clock_cb(int fd, short revents, void *arg)
+{
+	if (!osdep_clock_changed(fd))
+		return;
+	log_debug("the wall clock stepped (a sleep, or set)");
+	session_kick_all();
+	fleet_wake("the clock jumped: a sleep, or set");
+}
+
 static void
 lisad_server_gone_cb(int fd, short revents, void *arg)
 {
@@ -242,7 +253,7 @@ main(int argc, char **argv)
 	const char	*label = NULL, *path = NULL;
 	char		*cause = NULL, *logpath = NULL;
 	const char	*env;
-	int		 ch, foreground = 0, verbose = 0, lockfd, code;
+	int		 ch, foreground = 0, verbose = 0, lockfd, code, fd;
 	pid_t		 holder;
 	sigset_t	 set;
 
@@ -345,6 +356,10 @@ main(int argc, char **argv)
 	if (lisad_sigfd == -1)
 		fatal("signals");
 	loop_add(lisad_sigfd, POLLIN, lisad_signal_cb, NULL);
+	if ((fd = osdep_clock_watch()) != -1)
+		loop_add(fd, POLLIN, lisad_clock_cb, NULL);
+	else
+		log_debug("no clock watch: a sleep is seen by SIGCONT only");
 
 	lisad.pidfd = proc_pidfd(lisad.server_pid);
 	if (lisad.pidfd != -1)

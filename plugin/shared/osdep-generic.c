@@ -739,6 +739,20 @@ osdep_signal_next(int fd)
 	return (b);
 }
 
+/* (POSIX has no event for a clock set or a wake: SIGCONT only) */
+int
+osdep_clock_watch(void)
+{
+	errno = ENOSYS;
+	return (-1);
+}
+
+int
+osdep_clock_changed(int fd)
+{
+	return (0);
+}
+
 int
 osdep_fwatch_open(void)
 {

@@ -7,10 +7,12 @@
 #include <sys/inotify.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/timerfd.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 
 #include <dirent.h>
+#include <errno.h>
 #include <malloc.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -330,6 +332,54 @@ osdep_signal_next(int fd)
 	if (read(fd, &si, sizeof si) != sizeof si)
 		return (0);
 	return ((int)si.ssi_signo);
+}
+
+/*
+ * A timer on the wall clock, due in ten years, that the kernel cancels
+ * when the clock is set; timekeeping_resume sets it after a suspend. It
+ * never fires: nothing at rest.
+ */
+static int
+osdep_clock_arm(int fd)
+{
+	struct itimerspec	its;
+	struct timespec		now;
+
+	if (clock_gettime(CLOCK_REALTIME, &now) != 0)
+		return (-1);
+	memset(&its, 0, sizeof its);
+	its.it_value.tv_sec = now.tv_sec + 10 * 365 * 86400;
+	return (timerfd_settime(fd, TFD_TIMER_ABSTIME|TFD_TIMER_CANCEL_ON_SET,
+	    &its, NULL));
+}
+
+int
+osdep_clock_watch(void)
+{
+	int	fd;
+
+	if ((fd = timerfd_create(CLOCK_REALTIME, TFD_NONBLOCK|TFD_CLOEXEC)) ==
+	    -1)
+		return (-1);
+	if (osdep_clock_arm(fd) != 0) {
+		close(fd);
+		return (-1);
+	}
+	return (fd);
+}
+
+int
+osdep_clock_changed(int fd)
+{
+	uint64_t	n;
+	ssize_t		r;
+
+	r = read(fd, &n, sizeof n);
+	if (r == -1 && errno == EAGAIN)
+		return (0);
+	/* (ECANCELED: set; a read that counted expiries: ten years on) */
+	osdep_clock_arm(fd);
+	return (1);
 }
 
 int

@@ -62,6 +62,16 @@ int		 osdep_signal_fd(const sigset_t *, sigset_t *);
 int		 osdep_signal_next(int);
 
 /*
+ * The wall clock stepped (set by hand or by NTP) or the machine slept and
+ * woke, as an event on a descriptor (Linux: a timerfd cancelled when the
+ * clock is set, which a resume from suspend does too); -1 where there is
+ * none (then only the helper's own SIGCONT says it slept).
+ * osdep_clock_changed reads it and watches again: 1 if it changed.
+ */
+int		 osdep_clock_watch(void);
+int		 osdep_clock_changed(int);
+
+/*
  * Directories watched for entries made, written, moved or removed, as
  * events on a descriptor (Linux: inotify). -1 where the system has no
  * such thing: then lisa looks at the files when it wakes for other reasons.
