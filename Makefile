@@ -348,7 +348,8 @@ test-bins: $(patsubst fuzz_%,$(BUILD)/tests/replay_%,$(FUZZ_TARGETS))
 $(BUILD)/tests/replay_%: $(BUILD)/tests/fuzz/fuzz_%.o \
 		$(BUILD)/tests/fuzz/replay.o $(SHARED_OBJS) $(CONTROL_OBJS)
 	$(call say,LD,$@)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-$(BUILD)/tests/replay_fleet: $(BUILD)/plugin/lisad/fleet-pane.o
+$(BUILD)/tests/replay_fleet: $(BUILD)/plugin/lisad/fleet-pane.o \
+		$(BUILD)/plugin/lisad/fleet-show.o
 
 $(BUILD)/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(SHARED_OBJS) $(CONTROL_OBJS)
 	$(call say,LD,$@)$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
@@ -356,6 +357,7 @@ $(BUILD)/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(SHARED_OBJS) $(CONTROL_OBJS)
 # (the fleet's parser is the helper's: its file, the helper stubbed)
 $(BUILD)/tests/fuzz/fuzz_fleet.o: ALL_CFLAGS += -Iplugin/lisad
 $(BUILD)/fuzz_fleet: $(BUILD)/tests/fuzz/fuzz_fleet.o $(BUILD)/plugin/lisad/fleet-pane.o \
+		$(BUILD)/plugin/lisad/fleet-show.o \
 		$(SHARED_OBJS) $(CONTROL_OBJS)
 	$(call say,LD,$@)$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 

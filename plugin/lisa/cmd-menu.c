@@ -51,14 +51,86 @@ menu_cmp(const void *a0, const void *b0)
 	    b->where != NULL ? b->where : b->target));
 }
 
-/* The agents the helper knows, worst group first. */
-static int
-menu_agents(struct lisa_ctx *ctx, struct menu_agent **out, size_t *n)
+/*
+ * A host not connected now: its agents are what we last saw, not shown
+ * as current (docs/fleet.md) but said in a line of their own.
+ */
+struct menu_stale {
+	char		*host;
+	char		*host_state;
+	int		 n;
+	long long	 seen_ms;	/* the most recent of them */
+};
+
+static void
+menu_stale_add(struct menu_stale **stale, size_t *nstale,
+    struct json_doc *d, int item)
+{
+	struct menu_stale	*s = NULL;
+	char			*host = menu_str(d, item, "host");
+	long long		 ms = -1;
+	size_t			 i;
+
+	json_get_int(d, item, "seen_age_ms", &ms);
+	for (i = 0; i < *nstale; i++) {
+		if (strcmp((*stale)[i].host, host) == 0)
+			s = &(*stale)[i];
+	}
+	if (s == NULL) {
+		*stale = xreallocarray(*stale, *nstale + 1, sizeof **stale);
+		s = &(*stale)[(*nstale)++];
+		s->host = host;
+		s->host_state = menu_str(d, item, "host_state");
+		s->n = 0;
+		s->seen_ms = ms;
+	} else
+		free(host);
+	s->n++;
+	if (ms >= 0 && (s->seen_ms < 0 || ms < s->seen_ms))
+		s->seen_ms = ms;
+}
+
+/* A line for each host whose agents are not current (if SHOW); freed. */
+static void
+menu_stale_items(struct menu_args *ma, struct menu_stale *stale,
+    size_t nstale, int show)
+{
+	struct buf	 name;
+	char		 age[16], *host;
+	size_t		 i;
+
+	buf_init(&name);
+	for (i = 0; i < nstale; i++) {
+		menu_age(stale[i].seen_ms, age, sizeof age);
+		buf_reset(&name);
+		/* (a host's name is the user's; a heading is not chosen) */
+		buf_adds(&name, "-  ");
+		host = stale[i].host;
+		menu_text(&name, host);
+		buf_printf(&name, " %s: %d agent%s last seen %s ago",
+		    stale[i].host_state, stale[i].n, stale[i].n == 1 ? "" : "s",
+		    *age != '\0' ? age : "?");
+		if (show)
+			menu_item(ma, name.data, "", "");
+		free(stale[i].host);
+		free(stale[i].host_state);
+	}
+	free(stale);
+	buf_free(&name);
+}
+
+/*
+ * The agents the helper knows, worst group first; STALE (if not NULL):
+ * those of hosts not connected now, by host (else left out).
+ */
+int
+menu_agents(struct lisa_ctx *ctx, struct menu_agent **out, size_t *n,
+    struct menu_stale **stale, size_t *nstale)
 {
 	struct json_doc		*d;
 	struct menu_agent	*list = NULL, *m;
 	char			*cause = NULL, *state;
-	int			 panes, i, count, item;
+	int			 panes, i, count, item, current;
 	enum cls_state		 st;
 
 	*n = 0;
@@ -79,6 +151,12 @@ menu_agents(struct lisa_ctx *ctx, struct menu_agent **out, size_t *n)
 		free(state);
 		if (ui_group_of(st) == -1)
 			continue;
+		if (json_get_bool(d, item, "current", &current) == 0 &&
+		    !current) {
+			if (stale != NULL)
+				menu_stale_add(stale, nstale, d, item);
+			continue;
+		}
 		list = xreallocarray(list, *n + 1, sizeof *list);
 		m = &list[(*n)++];
 		m->pane = menu_str(d, item, "pane_id");
@@ -122,7 +200,7 @@ menu_agent_free(struct menu_agent *m)
 	free(m->detail);
 }
 
-static void
+void
 menu_free(struct menu_agent *list, size_t n)
 {
 	size_t	i;
@@ -246,7 +324,7 @@ menu_run_shell(const char *sh)
 	return (buf_detach(&cmd));
 }
 
-static void
+void
 menu_age(long long ms, char *out, size_t len)
 {
 	if (ms < 0)
@@ -499,8 +577,10 @@ cmd_key_menu(struct lisa_ctx *ctx, const char *client, const char *arg)
 	char			 key[2] = { 0, 0 }, age[16], title[160], *sh;
 	char			*rs, *pane;
 	struct act_facts	 f;
+	struct menu_stale	*stale = NULL;
+	size_t			 nstale = 0;
 
-	if (menu_agents(ctx, &list, &n) != 0)
+	if (menu_agents(ctx, &list, &n, &stale, &nstale) != 0)
 		return (1);
 	total = n;
 	if (arg != NULL && menu_filter(ctx, arg, list, &n, title,
@@ -594,9 +674,10 @@ cmd_key_menu(struct lisa_ctx *ctx, const char *client, const char *arg)
 		    n - shown);
 		menu_item(&ma, name.data, "", "");
 	}
-	if (n == 0)
+	if (n == 0 && (nstale == 0 || arg != NULL))
 		menu_item(&ma, arg != NULL ? "-none" : "-no agents in this tmux",
 		    "", "");
+	menu_stale_items(&ma, stale, nstale, arg == NULL);
 	if (many || arg != NULL || total > rows)
 		menu_find_item(ctx, client, &ma);
 	menu_add(&ma, xstrdup(""));	/* a separator line */
@@ -641,131 +722,6 @@ cmd_key_menu(struct lisa_ctx *ctx, const char *client, const char *arg)
 	menu_free(list, n);
 	return (menu_exec(ctx, ma.argv, ma.argc));
 }
-
-/*
- * Could CURRENT be a jump window (cmd-jump.c)? Not where the key said it
- * is not, nor an agent's own pane: then tmux need not be asked.
- */
-static int
-menu_maybe_jump(struct lisa_ctx *ctx, char **cand, size_t n,
-    const char *current)
-{
-	size_t	i;
-
-	if (*ctx->key_pane != '\0')
-		return (ctx->key_jump);
-	for (i = 0; i < n; i++) {
-		if (!fleet_is_target(cand[i]) && strcmp(cand[i], current) == 0)
-			return (0);
-	}
-	return (1);
-}
-
-/*
- * Every agent that needs you, in the order prefix A goes through them:
- * the helper's (@lisa_waiting's) order, asked of it by pane; from the
- * whole list where the helper is older than the request.
- */
-static char **
-menu_needs(struct lisa_ctx *ctx, size_t *n)
-{
-	/* As the menu and the badges rank them: the worst first. */
-	static const int	 order[] = { UI_ASKS, UI_CRASHED, UI_STUCK,
-				    UI_WAITING };
-	struct json_doc		*d;
-	struct menu_agent	*list;
-	char			**cand, *cause = NULL;
-	size_t			 nl, i, j;
-	int			 arr, k;
-
-	*n = 0;
-	if (client_call(ctx, "{\"cmd\":\"needs\"}\n", &d, &cause) == 0) {
-		arr = json_get(d, 0, "panes");
-		k = json_array_size(d, arr);
-		cand = xcalloc(k > 0 ? (size_t)k : 1, sizeof *cand);
-		for (i = 0; k > 0 && i < (size_t)k; i++) {
-			if (json_tok_str(d, json_array_item(d, arr, (int)i),
-			    &cand[*n]) == 0 && cand[*n] != NULL)
-				(*n)++;
-		}
-		json_free(d);
-		return (cand);
-	}
-	if (cause == NULL || strcmp(cause, "unknown cmd") != 0) {
-		fprintf(stderr, "lisa: %s\n", cause != NULL ? cause : "?");
-		free(cause);
-		return (NULL);
-	}
-	free(cause);
-	if (menu_agents(ctx, &list, &nl) != 0)
-		return (NULL);
-	cand = xcalloc(nl + 1, sizeof *cand);
-	for (j = 0; j < sizeof order / sizeof order[0]; j++) {
-		for (i = 0; i < nl; i++) {
-			if (list[i].group == order[j])
-				cand[(*n)++] = xstrdup(list[i].pane);
-		}
-	}
-	menu_free(list, nl);
-	return (cand);
-}
-
-/*
- * Those that ask first, then crashed, stuck, and those at their prompt;
- * after the current one, cycling.
- */
-static int
-cmd_key_next(struct lisa_ctx *ctx, const char *client)
-{
-	size_t	 ncand, i, pick;
-	char	**cand, *current, pane[64];
-	char	*argv[5];
-
-	if (escalate_next(ctx, client))
-		return (0);
-	if ((cand = menu_needs(ctx, &ncand)) == NULL)
-		return (1);
-	if (ncand == 0) {
-		free(cand);
-		return (menu_message(ctx, client,
-		    "lisa: no agent needs you"));
-	}
-	current = menu_client_pane(ctx, client);
-	/* In a jump window: the remote pane it shows is the current one. */
-	if (current != NULL && menu_maybe_jump(ctx, cand, ncand, current)) {
-		const char	*q[] = { "display-message", "-p", "-t",
-				    current, "#{@lisa_jump_target}", NULL };
-		char		*jt = NULL;
-
-		if (client_tmux(ctx, &jt, q) == 0 && jt != NULL &&
-		    fleet_is_target(jt)) {
-			free(current);
-			current = jt;
-		} else
-			free(jt);
-	}
-	pick = 0;
-	for (i = 0; current != NULL && i < ncand; i++) {
-		if (strcmp(cand[i], current) == 0) {
-			pick = (i + 1) % ncand;
-			break;
-		}
-	}
-	strlcpy(pane, cand[pick], sizeof pane);
-	free(current);
-	for (i = 0; i < ncand; i++)
-		free(cand[i]);
-	free(cand);
-	if (fleet_is_target(pane))
-		return (cmd_key_jump(ctx, client, pane));
-	argv[0] = (char *)"switch-client";
-	argv[1] = (char *)"-c";
-	argv[2] = (char *)client;
-	argv[3] = (char *)"-t";
-	argv[4] = pane;
-	return (menu_exec(ctx, argv, 5));
-}
-
 
 int
 cmd_key(struct lisa_ctx *ctx, const char *what, const char *client,

@@ -140,6 +140,13 @@ struct menu_agent {
 	long long age_ms;
 };
 void	 menu_agent_free(struct menu_agent *);
+struct menu_stale;
+int	 menu_agents(struct lisa_ctx *, struct menu_agent **, size_t *,
+	    struct menu_stale **, size_t *);
+void	 menu_free(struct menu_agent *, size_t);
+/* cmd-key-next.c */
+int	 cmd_key_next(struct lisa_ctx *, const char *);
+void	 menu_age(long long, char *, size_t);
 struct menu_args {		/* a display-menu command, built up */
 	char	**argv;
 	int	  argc;
@@ -239,6 +246,8 @@ int	 fleet_is_target(const char *);
 int	 cmd_remote(struct lisa_ctx *, const char *, const char *, char **,
 	    int);
 int	 cmd_hosts(struct lisa_ctx *, int);
+/* cmd-events.c */
+int	 cmd_events(struct lisa_ctx *, struct args *);
 int	 cmd_bridge(struct lisa_ctx *);
 int	 cmd_key_jump(struct lisa_ctx *, const char *, const char *);
 

@@ -91,14 +91,22 @@ fleet_stopped(pid_t pid, int stopped)
 	}
 }
 
-/* This helper was stopped, or the machine slept: check every host. */
+/*
+ * This helper was stopped, or the machine slept: check every host, and
+ * try a down one again now (its backoff may have grown to a minute while
+ * the network was gone with the lid closed).
+ */
 void
 fleet_wake(const char *why)
 {
 	struct fleet_host	*h;
 
-	TAILQ_FOREACH(h, &fleet_hosts, entry)
-		fleet_check(h, why);
+	TAILQ_FOREACH(h, &fleet_hosts, entry) {
+		if (h->state == FLEET_DOWN)
+			fleet_retry_now(h);
+		else
+			fleet_check(h, why);
+	}
 }
 
 void

@@ -17,7 +17,7 @@ fleet_pane_cmp(struct fleet_pane *a, struct fleet_pane *b)
 {
 	return (a->id < b->id ? -1 : a->id > b->id);
 }
-RB_GENERATE_STATIC(fleet_panes, fleet_pane, entry, fleet_pane_cmp);
+RB_GENERATE(fleet_panes, fleet_pane, entry, fleet_pane_cmp);
 
 /* A copy cut at max bytes (not inside a UTF-8 character), controls '?'. */
 char *
@@ -123,7 +123,31 @@ fleet_pane_find(struct fleet_host *h, int id)
 	return (RB_FIND(fleet_panes, &h->panes, &find));
 }
 
-/* A host is down or gone: its panes are not known any more. */
+/*
+ * Is what we have of FP current? Its host is connected and FP was in the
+ * host's word since then. Otherwise it is what we last saw, kept (and
+ * said as such) until the host says again or leaves @lisa-hosts.
+ */
+int
+fleet_pane_current(struct fleet_host *h, struct fleet_pane *fp)
+{
+	return (h->state == FLEET_CONNECTED && (h->synced || fp->seen));
+}
+
+/* H's word stops being current: its panes were last seen now. */
+void
+fleet_pane_unconfirm(struct fleet_host *h)
+{
+	struct fleet_pane	*fp;
+	uint64_t		 now = time_real_ms();
+
+	RB_FOREACH(fp, fleet_panes, &h->panes) {
+		if (fleet_pane_current(h, fp))
+			fp->confirmed = now;
+	}
+}
+
+/* A host left @lisa-hosts (or the helper stops): its panes go. */
 void
 fleet_pane_clear(struct fleet_host *h)
 {
@@ -152,7 +176,7 @@ static const char *fleet_own_keys[] = {
 	"pane_id", "host", "session", "window", "window_name", "pane_index",
 	"target", "command", "title", "dead", "exit_status", "exit_signal",
 	"agent", "state", "detail", "group", "reason", "since", "exit_code",
-	NULL
+	"current", "last_seen", "host_state", "seen_age_ms", NULL
 };
 
 static int
@@ -466,17 +490,15 @@ fleet_pane_line(struct fleet_host *h, const char *line, size_t len)
 	if ((t = json_get_str(d, 0, "t")) == NULL)
 		;
 	else if (strcmp(t, "hello") == 0) {
-		h->state = FLEET_CONNECTED;
-		h->since = time_real_ms();
 		loop_timer_del(&h->hello);
 		h->started = json_get_bool(d, 0, "started", &b) == 0 && b;
 		fleet_resumable(h, d);
-		strlcpy(h->reason, h->started ? "started its helper" : "",
-		    sizeof h->reason);
-		h->synced = 0;
 		/* What the last connection showed is checked again. */
+		h->synced = 0;
 		RB_FOREACH(fp, fleet_panes, &h->panes)
 			fp->seen = 0;
+		fleet_set_state(h, FLEET_CONNECTED, h->started ?
+		    "started its helper" : "");
 		log_debug("fleet %s: connected%s", h->name,
 		    h->started ? ", its helper started" : "");
 		ok = 1;
@@ -491,12 +513,15 @@ fleet_pane_line(struct fleet_host *h, const char *line, size_t len)
 		}
 		free(s);
 	} else if (strcmp(t, "synced") == 0) {
-		/* Panes the remote no longer has: gone while we were away. */
+		/*
+		 * Panes the remote no longer has: gone while we were away
+		 * (synced first: their waits are answered, not_found).
+		 */
+		h->synced = 1;
 		RB_FOREACH_SAFE(fp, fleet_panes, &h->panes, fp1) {
 			if (!fp->seen)
 				fleet_pane_remove(h, fp);
 		}
-		h->synced = 1;
 		ok = 1;
 	} else if (strcmp(t, "reply") == 0)
 		ok = fleet_reply(h, d) == 0;
@@ -513,260 +538,4 @@ fleet_pane_line(struct fleet_host *h, const char *line, size_t len)
 		publish_schedule();
 	free(t);
 	json_free(d);
-}
-
-/* A remote pane for `lisa list --json` and `lisa status`. */
-void
-fleet_pane_json(struct buf *b, struct fleet_host *h, struct fleet_pane *fp)
-{
-	char	tmp[64], *target;
-
-	buf_addc(b, '{');
-	snprintf(tmp, sizeof tmp, "%%%d", fp->id);
-	json_key(b, "pane_id");
-	json_cstr(b, tmp);
-	json_key(b, "host");
-	json_cstr(b, h->name);
-	json_key(b, "session");
-	json_cstr(b, fp->session != NULL ? fp->session : "");
-	json_key(b, "window");
-	buf_printf(b, "%d", fp->window);
-	json_key(b, "window_name");
-	json_cstr(b, fp->window_name != NULL ? fp->window_name : "");
-	json_key(b, "pane_index");
-	buf_printf(b, "%d", fp->pane_index);
-	xasprintf(&target, "%%%d@%s", fp->id, h->name);
-	json_key(b, "target");
-	json_cstr(b, target);
-	free(target);
-	json_key(b, "command");
-	json_cstr(b, fp->command != NULL ? fp->command : "");
-	json_key(b, "title");
-	json_cstr(b, fp->title != NULL ? fp->title : "");
-	json_key(b, "dead");
-	buf_adds(b, fp->dead ? "true" : "false");
-	json_key(b, "exit_status");
-	json_int_or_null(b, fp->exit_status != -1, fp->exit_status);
-	json_key(b, "exit_signal");
-	json_int_or_null(b, fp->exit_signal != -1, fp->exit_signal);
-	json_key(b, "agent");
-	if (fp->agent != NULL)
-		json_cstr(b, fp->agent);
-	else
-		buf_adds(b, "null");
-	json_key(b, "state");
-	if (fp->has_state)
-		json_cstr(b, cls_state_name(fp->state));
-	else
-		buf_adds(b, "null");
-	json_key(b, "detail");
-	json_cstr(b, fp->detail != NULL ? fp->detail : "");
-	json_key(b, "group");
-	if (fp->has_state)
-		json_cstr(b, ui_group_name(ui_group_of_verdict(fp->state,
-		    fp->detail)));
-	else
-		buf_adds(b, "null");
-	json_key(b, "reason");
-	json_cstr(b, fp->reason != NULL ? fp->reason : "");
-	json_key(b, "since");
-	if (fp->since != NULL)
-		json_cstr(b, fp->since);
-	else
-		buf_adds(b, "null");
-	json_key(b, "exit_code");
-	json_int_or_null(b, fp->exit_code != -1, fp->exit_code);
-	if (fp->extra != NULL)
-		buf_adds(b, fp->extra);
-	buf_addc(b, '}');
-}
-
-/* A remote agent as the menus read it (watch_list_json's BRIEF). */
-static void
-fleet_pane_json_brief(struct buf *b, struct fleet_host *h,
-    struct fleet_pane *fp)
-{
-	int64_t	 since = fp->since != NULL ? rfc3339_ms(fp->since) : 0;
-	char	*target;
-
-	buf_printf(b, "{\"pane_id\":\"%%%d\"", fp->id);
-	json_key(b, "host");
-	json_cstr(b, h->name);
-	json_key(b, "session");
-	json_cstr(b, fp->session != NULL ? fp->session : "");
-	buf_printf(b, ",\"window\":%d", fp->window);
-	json_key(b, "window_name");
-	json_cstr(b, fp->window_name != NULL ? fp->window_name : "");
-	buf_printf(b, ",\"pane_index\":%d", fp->pane_index);
-	xasprintf(&target, "%%%d@%s", fp->id, h->name);
-	json_key(b, "target");
-	json_cstr(b, target);
-	free(target);
-	json_key(b, "agent");
-	json_cstr(b, fp->agent);
-	json_key(b, "state");
-	json_cstr(b, cls_state_name(fp->state));
-	json_key(b, "detail");
-	json_cstr(b, fp->detail != NULL ? fp->detail : "");
-	if (since > 0)
-		buf_printf(b, ",\"state_age_ms\":%lld",
-		    (long long)(time_real_ms() - since));
-	buf_addc(b, '}');
-}
-
-/*
- * Every remote pane of every connected host, each after a comma; BRIEF:
- * the agents only, as the menus read them.
- */
-void
-fleet_list_json(struct buf *b, int first, int brief)
-{
-	struct fleet_host	*h;
-	struct fleet_pane	*fp;
-
-	TAILQ_FOREACH(h, &fleet_hosts, entry) {
-		if (h->state != FLEET_CONNECTED)
-			continue;
-		RB_FOREACH(fp, fleet_panes, &h->panes) {
-			if (brief && !fp->has_state)
-				continue;
-			if (!first)
-				buf_addc(b, ',');
-			first = 0;
-			if (brief)
-				fleet_pane_json_brief(b, h, fp);
-			else
-				fleet_pane_json(b, h, fp);
-		}
-	}
-}
-
-/*
- * Remote agents into the status line's counts and the waiting list (at
- * most PUBLISH_WAITING_MAX places in it; the rest counted in *more).
- */
-void
-fleet_counts(int *counts, int *total, struct publish_places *places)
-{
-	struct fleet_host	*h;
-	struct fleet_pane	*fp;
-	char			 where[160];
-	int			 g;
-
-	TAILQ_FOREACH(h, &fleet_hosts, entry) {
-		if (h->state != FLEET_CONNECTED)
-			continue;
-		RB_FOREACH(fp, fleet_panes, &h->panes) {
-			if (!fp->has_state || (g = ui_group_of_verdict(
-			    fp->state, fp->detail)) == -1)
-				continue;
-			counts[g]++;
-			(*total)++;
-			snprintf(where, sizeof where, "%%%d@%s", fp->id,
-			    h->name);
-			publish_place_add(places, g, fp->since != NULL ?
-			    rfc3339_ms(fp->since) : 0, where);
-		}
-	}
-}
-
-/* A host's agents, and how many of them wait for you. */
-static void
-fleet_host_counts(struct fleet_host *h, int *n, int *w)
-{
-	struct fleet_pane	*fp;
-	int			 g;
-
-	*n = *w = 0;
-	RB_FOREACH(fp, fleet_panes, &h->panes) {
-		if (!fp->has_state || (g = ui_group_of_verdict(fp->state,
-		    fp->detail)) == -1)
-			continue;
-		(*n)++;
-		*w += g == UI_WAITING || g == UI_ASKS;
-	}
-}
-
-/*
- * Past PUBLISH_HOSTS_MAX hosts, one short line: "50 hosts:940!12" (their
- * agents, how many wait), then "down:h3,h7" (three names at most, then
- * "+N") and "...:2" (connecting).
- */
-static char *
-fleet_hosts_short(int nhosts)
-{
-	struct fleet_host	*h;
-	struct buf		 b, down;
-	int			 n, w, agents = 0, waiting = 0, ndown = 0, conn = 0;
-
-	buf_init(&down);
-	TAILQ_FOREACH(h, &fleet_hosts, entry) {
-		if (h->state == FLEET_DOWN || h->state == FLEET_STALLED) {
-			if (ndown < 3) {
-				buf_adds(&down, ndown == 0 ? "" : ",");
-				buf_adds(&down, h->name);
-			}
-			ndown++;
-		} else if (h->state == FLEET_CONNECTING || !h->synced)
-			conn++;
-		else {
-			fleet_host_counts(h, &n, &w);
-			agents += n;
-			waiting += w;
-		}
-	}
-	buf_init(&b);
-	buf_printf(&b, "%d hosts:%d", nhosts, agents);
-	if (waiting != 0)
-		buf_printf(&b, "!%d", waiting);
-	if (ndown != 0) {
-		buf_printf(&b, " down:%s", down.data);
-		if (ndown > 3)
-			buf_printf(&b, "+%d", ndown - 3);
-	}
-	if (conn != 0)
-		buf_printf(&b, " ...:%d", conn);
-	buf_free(&down);
-	return (buf_detach(&b));
-}
-
-/*
- * @lisa_hosts: "HOST:N" for each host (its agents), "HOST:N!W" when W of
- * them wait for you, "HOST:..." while connecting, "HOST:down"; past
- * PUBLISH_HOSTS_MAX hosts, fleet_hosts_short's one line.
- */
-char *
-fleet_hosts_summary(void)
-{
-	struct fleet_host	*h;
-	struct buf		 b;
-	int			 n, w, nhosts = 0;
-
-	if (TAILQ_EMPTY(&fleet_hosts))
-		return (NULL);
-	TAILQ_FOREACH(h, &fleet_hosts, entry)
-		nhosts++;
-	if (nhosts > PUBLISH_HOSTS_MAX)
-		return (fleet_hosts_short(nhosts));
-	buf_init(&b);
-	TAILQ_FOREACH(h, &fleet_hosts, entry) {
-		if (b.len != 0)
-			buf_addc(&b, ' ');
-		buf_adds(&b, h->name);
-		if (h->state == FLEET_DOWN || h->state == FLEET_STALLED) {
-			/* (a stalled host's word is not current: no count) */
-			buf_adds(&b, h->state == FLEET_DOWN ? ":down" :
-			    ":stalled");
-			continue;
-		}
-		if (h->state == FLEET_CONNECTING || !h->synced) {
-			buf_adds(&b, ":...");
-			continue;
-		}
-		fleet_host_counts(h, &n, &w);
-		buf_printf(&b, ":%d", n);
-		if (w != 0)
-			buf_printf(&b, "!%d", w);
-	}
-	return (buf_detach(&b));
 }

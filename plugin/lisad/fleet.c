@@ -109,13 +109,33 @@ fleet_parse_target(const char *s, struct fleet_host **h, int *id)
 	return (*h != NULL ? 0 : -1);
 }
 
+static const char *fleet_state_names[] = { "down", "connecting",
+    "connected", "stalled" };
+
+/* A host's new state: into the events log, and its panes' word. */
 void
 fleet_set_state(struct fleet_host *h, enum fleet_state st, const char *why)
 {
-	if (h->state != st)
-		h->since = time_real_ms();
-	h->state = st;
+	struct buf	b;
+
 	strlcpy(h->reason, why != NULL ? why : "", sizeof h->reason);
+	if (h->state != st) {
+		if (h->state == FLEET_CONNECTED)
+			fleet_pane_unconfirm(h);
+		buf_init(&b);
+		json_key(&b, "host");
+		json_cstr(&b, h->name);
+		json_key(&b, "from");
+		json_cstr(&b, fleet_state_names[h->state]);
+		json_key(&b, "to");
+		json_cstr(&b, fleet_state_names[st]);
+		json_key(&b, "reason");
+		json_cstr(&b, h->reason);
+		events_json_add("host", -1, b.data);
+		buf_free(&b);
+		h->since = time_real_ms();
+	}
+	h->state = st;
 	publish_schedule();
 }
 
@@ -137,8 +157,11 @@ fleet_disconnect(struct fleet_host *h)
 	if (h->efd != -1)
 		close(h->efd);
 	h->rfd = h->wfd = h->efd = -1;
-	if (h->pid > 0)
+	/* (a stopped ssh takes its SIGTERM when continued) */
+	if (h->pid > 0) {
 		kill(h->pid, SIGTERM);
+		kill(h->pid, SIGCONT);
+	}
 	h->pid = 0;
 	loop_timer_del(&h->hello);
 	fleet_check_free(h);
@@ -151,7 +174,7 @@ fleet_disconnect(struct fleet_host *h)
 			listener_send_error(r->lc, "the host went down");
 		free(r);
 	}
-	fleet_pane_clear(h);
+	/* (its panes stay, not current: fleet_pane_current) */
 	h->synced = 0;
 }
 
@@ -159,6 +182,19 @@ static void
 fleet_retry_cb(void *arg)
 {
 	fleet_connect(arg);
+}
+
+/* A down host, tried again now, its backoff from the start (a wake). */
+void
+fleet_retry_now(struct fleet_host *h)
+{
+	/* (not armed: down for good, until its entry changes) */
+	if (h->state != FLEET_DOWN || !h->retry.armed)
+		return;
+	loop_timer_del(&h->retry);
+	h->backoff = FLEET_BACKOFF_MIN;
+	log_debug("fleet %s: tried again now", h->name);
+	fleet_connect(h);
 }
 
 static void
@@ -443,6 +479,8 @@ fleet_host_free(struct fleet_host *h)
 {
 	loop_timer_del(&h->retry);
 	fleet_disconnect(h);
+	h->state = FLEET_DOWN;	/* (its waits: not_found) */
+	fleet_pane_clear(h);
 	TAILQ_REMOVE(&fleet_hosts, h, entry);
 	buf_free(&h->in);
 	buf_free(&h->errbuf);
@@ -553,9 +591,8 @@ fleet_jump_state(int window, const char **detail)
 		if (j->window != window)
 			continue;
 		if ((h = fleet_find(j->host)) == NULL ||
-		    h->state != FLEET_CONNECTED ||
 		    (fp = fleet_pane_find(h, j->pane)) == NULL ||
-		    !fp->has_state)
+		    !fp->has_state || !fleet_pane_current(h, fp))
 			return (ST_NONE);
 		*detail = fp->detail;
 		return (fp->state);
@@ -585,8 +622,6 @@ fleet_close(void)
 void
 fleet_hosts_json(struct buf *b)
 {
-	static const char	*names[] = { "down", "connecting", "connected",
-	    "stalled" };
 	struct fleet_host	*h;
 	char			 when[40];
 
@@ -598,7 +633,7 @@ fleet_hosts_json(struct buf *b)
 		json_key(b, "host");
 		json_cstr(b, h->name);
 		json_key(b, "state");
-		json_cstr(b, names[h->state]);
+		json_cstr(b, fleet_state_names[h->state]);
 		json_key(b, "since");
 		rfc3339(h->since, when, sizeof when);
 		json_cstr(b, when);

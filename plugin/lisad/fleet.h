@@ -34,11 +34,13 @@ struct fleet_pane {
 	int			 exit_code;	/* -1: none */
 	char			*extra;		/* its other keys, cleaned */
 	int			 seen;		/* in the last sync */
+	uint64_t		 confirmed;	/* real ms: last known current */
 	uint64_t		 notified_at;
 	int			 notified_group;
 	RB_ENTRY(fleet_pane)	 entry;
 };
 RB_HEAD(fleet_panes, fleet_pane);
+RB_PROTOTYPE(fleet_panes, fleet_pane, entry, fleet_pane_cmp);
 
 struct fleet_req;
 /* A command on a remote pane, its answer awaited (fleet-req.c). */
@@ -55,6 +57,7 @@ struct fleet_host {
 	enum fleet_state	 state;
 	uint64_t		 since;		/* real ms */
 	char			 reason[FLEET_MAX_STR * 2];
+	/* (its panes are kept while it is not connected: "last seen") */
 	char			 err[FLEET_MAX_STR];	/* ssh's last word */
 	int			 started;	/* we started its helper */
 	int			 resumable;	/* agents it has to resume */
@@ -95,6 +98,7 @@ enum cls_state	 fleet_jump_state(int, const char **);
 void		 fleet_jump_set(int, const char *);
 void		 fleet_reaped(pid_t, int);
 void		 fleet_down(struct fleet_host *, const char *);
+void		 fleet_retry_now(struct fleet_host *);
 void		 fleet_set_state(struct fleet_host *, enum fleet_state,
 		    const char *);
 /* fleet-check.c */
@@ -121,15 +125,19 @@ void		 listener_fleet_changed(struct fleet_host *, struct fleet_pane *,
 /* fleet-pane.c */
 void		 fleet_pane_line(struct fleet_host *, const char *, size_t);
 void		 fleet_pane_clear(struct fleet_host *);
-void		 fleet_pane_json(struct buf *, struct fleet_host *,
-		     struct fleet_pane *);
+int		 fleet_pane_current(struct fleet_host *, struct fleet_pane *);
+void		 fleet_pane_unconfirm(struct fleet_host *);
 struct fleet_pane *fleet_pane_find(struct fleet_host *, int);
 int		 fleet_pane_count(struct fleet_host *);
+char		*fleet_clean(const char *, size_t);
+char		*fleet_clean_text(const char *, size_t);
+
+/* fleet-show.c */
+void		 fleet_pane_json(struct buf *, struct fleet_host *,
+		     struct fleet_pane *);
 void		 fleet_list_json(struct buf *, int, int);
 struct publish_places;
 void		 fleet_counts(int *, int *, struct publish_places *);
 char		*fleet_hosts_summary(void);
-char		*fleet_clean(const char *, size_t);
-char		*fleet_clean_text(const char *, size_t);
 
 #endif

@@ -738,7 +738,9 @@ listener_fleet_changed(struct fleet_host *h, struct fleet_pane *fp, int id)
 		if (lc->wait_host == NULL || lc->wait_pane != id ||
 		    strcmp(lc->wait_host, h->name) != 0)
 			continue;
+		/* (what we last saw of a host not connected: not yet) */
 		if (fp != NULL && (!fp->has_state ||
+		    !fleet_pane_current(h, fp) ||
 		    (lc->wait_mask & (1u << fp->state)) == 0))
 			continue;
 		/* (not there: not yet synced is not gone) */

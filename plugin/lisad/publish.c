@@ -98,18 +98,6 @@ pane_session(struct pane *p)
 	return (NULL);
 }
 
-void
-rfc3339(int64_t ms, char *out, size_t len)
-{
-	time_t		t = (time_t)(ms / 1000);
-	struct tm	tm;
-	char		tmp[32];
-
-	gmtime_r(&t, &tm);
-	strftime(tmp, sizeof tmp, "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(out, len, "%s.%03dZ", tmp, (int)(ms % 1000));
-}
-
 /* set (or unset, value NULL) one option: scope "p", "w", "" or "g". */
 static void
 publish_set(struct session *s, const char *scope, const char *target,

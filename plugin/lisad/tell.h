@@ -36,7 +36,6 @@ void		 publish_restore(struct buf *);
 void		 publish_forget(struct pane *);
 void		 publish_keep_failed(struct pane *);
 struct session	*pane_session(struct pane *);
-void		 rfc3339(int64_t, char *, size_t);
 
 /* ui-install.c: status line, window badges, borders, keys. */
 void		 ui_reset(void);

@@ -3,6 +3,7 @@
  * "2026-11-27T09:14:02.112Z"), read to the millisecond.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -29,4 +30,17 @@ rfc3339_ms(const char *s)
 			ms += (*p - '0') * i;
 	}
 	return (ms);
+}
+
+/* Epoch MS as "2026-11-27T09:14:02.112Z". */
+void
+rfc3339(int64_t ms, char *out, size_t len)
+{
+	time_t		t = (time_t)(ms / 1000);
+	struct tm	tm;
+	char		tmp[32];
+
+	gmtime_r(&t, &tm);
+	strftime(tmp, sizeof tmp, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(out, len, "%s.%03dZ", tmp, (int)(ms % 1000));
 }

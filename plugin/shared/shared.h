@@ -45,8 +45,9 @@ int	 runtime_read_file(const char *, size_t, char **, size_t *);
 int	 runtime_lines(const char *, size_t, int,
 	    void (*)(const char *, size_t));
 
-/* rfc3339.c: "2026-11-27T09:14:02.112Z" as epoch ms, 0 if none. */
+/* rfc3339.c: "2026-11-27T09:14:02.112Z" as epoch ms, 0 if none; back. */
 int64_t	 rfc3339_ms(const char *);
+void	 rfc3339(int64_t, char *, size_t);
 
 /* markup.c: a notification body's text, its markup escaped. */
 char	*markup_escape(const char *);

@@ -67,6 +67,13 @@ fleet_reply(struct fleet_host *h, struct json_doc *d)
 	return (-1);
 }
 
+/* A hello (fleet.c's, whose events go to events_json_add above). */
+void
+fleet_set_state(struct fleet_host *h, enum fleet_state st, const char *why)
+{
+	h->state = st;
+}
+
 /* A pong (fleet-check.c): no check is pending here. */
 int
 fleet_check_answered(struct fleet_host *h, long long id)

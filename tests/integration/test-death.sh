@@ -336,3 +336,21 @@ PY
 	done
 	return 0
 }
+
+# Issue 46: the helper stopped (a laptop's sleep; kill -STOP here) while an
+# agent crashed: once it wakes the pane is shown as it ended, within 5 s.
+test_agent_crashed_while_helper_stopped() {
+	setup_agents
+	p=$(crash_window 1 claude)
+	expect "$p" waiting_input
+	pid=$(T display -p -t "$p" '#{pane_pid}')
+	tmux_at_least 3 3 || pid=$(pgrep -P "$pid" | head -n 1)
+	kill -STOP "$HELPER_PID"
+	kill -KILL "$pid"
+	sleep 1
+	kill -CONT "$HELPER_PID"
+	t0=$(now_ms)
+	until_ms 5000 sh -c "$LISA -L $SOCK status '$p' --json | grep -q '\"state\":\"crashed\"'" ||
+	    fail "not shown as ended 5 s after the wake: $(L status "$p")"
+	note "crashed shown $(($(now_ms) - t0)) ms after the wake"
+}

@@ -1,155 +1,7 @@
 # The fleet (docs/fleet.md): remote hosts' agents in the local tmux, over a
-# real OpenSSH server on loopback. Two "hosts" (devbox, gpu1) are names in
-# an ssh_config for the same sshd, each with its own tmux server.
+# real OpenSSH server on loopback (fleet.sh).
 
-. "$ROOT/tests/integration/agents.sh"
-
-R1() { tmux -L "${SOCK}r1" -f /dev/null "$@"; }
-R2() { tmux -L "${SOCK}r2" -f /dev/null "$@"; }
-
-# sshd on a free loopback port, a throwaway host key, our key authorized.
-start_sshd() {
-	SSHD=$(command -v sshd || echo /usr/sbin/sshd)
-	[ -x "$SSHD" ] || skip "no OpenSSH server (Debian: openssh-server)"
-	# (OpenSSH's privilege separation directory, which its package
-	# makes at boot; root only)
-	if [ ! -d /run/sshd ]; then
-		[ "$(id -u)" = 0 ] || skip "no /run/sshd, and not root to make it"
-		mkdir -p -m 755 /run/sshd
-	fi
-	S="$TESTDIR/ssh"
-	mkdir -m 700 "$S"
-	ssh-keygen -q -t ed25519 -N '' -f "$S/hostkey" || fail "ssh-keygen"
-	ssh-keygen -q -t ed25519 -N '' -f "$S/id" || fail "ssh-keygen"
-	# The sessions' environment, as a host's own would be: lisa on its
-	# PATH (the default @lisa-remote-lisa finds it), the tmux under test,
-	# the remote helpers' runtime directory.
-	mkdir -p "$TESTDIR/rbin" "$TESTDIR/remote-run"
-	chmod 700 "$TESTDIR/remote-run"
-	ln -s "$LISA" "$TESTDIR/rbin/lisa"
-	# (its state, lisa resume's records, is its own: another machine's)
-	printf 'environment="PATH=%s:%s",environment="XDG_RUNTIME_DIR=%s",environment="HOME=%s",environment="XDG_STATE_HOME=%s" %s\n' \
-	    "$TESTDIR/rbin" "$PATH" "$TESTDIR/remote-run" "$HOME" \
-	    "$TESTDIR/remote-state" "$(cat "$S/id.pub")" >"$S/authorized_keys"
-	PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-	# SHLVL: bash reads no ~/.bashrc for a command sshd runs when it
-	# is set (a user's rc files are not what this tests).
-	cat >"$S/sshd_config" <<EOF
-Port $PORT
-ListenAddress 127.0.0.1
-HostKey $S/hostkey
-AuthorizedKeysFile $S/authorized_keys
-PidFile $S/sshd.pid
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-StrictModes no
-PermitRootLogin prohibit-password
-AcceptEnv SHLVL
-PermitUserEnvironment yes
-EOF
-	cat >"$S/config" <<EOF
-Host devbox gpu1
-  HostName 127.0.0.1
-  Port $PORT
-  User $(id -un)
-  IdentityFile $S/id
-  IdentitiesOnly yes
-  UserKnownHostsFile /dev/null
-  StrictHostKeyChecking no
-  LogLevel ERROR
-  SetEnv SHLVL=1
-EOF
-	sshd_up
-}
-
-sshd_up() {
-	"$SSHD" -D -f "$S/sshd_config" -E "$S/sshd.log" &
-	SSHD_PID=$!
-	until_ms 10000 ssh -F "$S/config" -o BatchMode=yes devbox true ||
-	    fail "sshd did not come up: $(cat "$S/sshd.log")"
-}
-
-# The listener and every connection it serves (its own descendants only:
-# another suite's sshd may run beside): the host is gone.
-kill_tree() {
-	for _c in $(pgrep -P "$1"); do
-		kill_tree "$_c"
-	done
-	kill "$1" 2>/dev/null
-}
-sshd_down() {
-	kill -STOP "$SSHD_PID" 2>/dev/null	# (accepts nothing meanwhile)
-	kill_tree "$SSHD_PID"
-	kill -CONT "$SSHD_PID" 2>/dev/null
-	wait "$SSHD_PID" 2>/dev/null
-	SSHD_PID=
-}
-
-fleet_cleanup() {
-	[ -n "${SSHD_PID:-}" ] && sshd_down
-	R1 kill-server 2>/dev/null
-	R2 kill-server 2>/dev/null
-	cleanup
-}
-
-# Two remote tmux servers, the local one, lisa on it with both as hosts.
-# The remote helpers keep their sockets in their own runtime directory.
-setup_fleet() {
-	trap fleet_cleanup EXIT
-	export HOME="$TESTDIR/home"
-	mkdir -p "$HOME"
-	export FAKE_AGENT_LOG="$TESTDIR/agent.log"
-	start_sshd
-	for r in R1 R2; do
-		$r new-session -d -s work -x 120 -y 40 sh
-		$r set -g @lisa-grace 1
-		$r set -g @lisa-debounce 0.5
-		$r set -g remain-on-exit on
-	done
-	H1="devbox/${SOCK}r1" H2="gpu1/${SOCK}r2"
-	# A test that acts there starts the hosts' helpers itself, verbose,
-	# in the environment sshd gives (the bridge finds them running): a
-	# failure shows what they did (a bridge starts them quiet).
-	if [ -n "${FLEET_REMOTE_LOGS:-}" ]; then
-		for r in r1 r2; do
-			env PATH="$TESTDIR/rbin:$PATH" HOME="$HOME" \
-			    XDG_RUNTIME_DIR="$TESTDIR/remote-run" \
-			    XDG_STATE_HOME="$TESTDIR/remote-state" \
-			    "$LISA" -L "${SOCK}$r" start -v >/dev/null ||
-			    fail "no helper on $r"
-		done
-		LISA_MORE_LOGS="$TESTDIR/remote-run/lisa/*.log"
-	fi
-	PATH="${FLEET_SERVER_PATH:-$PATH}" start_server main
-	T set -g @lisa-ssh-command "ssh -F $S/config"
-	T set -g @lisa-hosts "$H1 $H2"
-	start_helper
-	until_ms 20000 hosts_are connected connected ||
-	    fail "hosts not connected: $(L hosts)"
-}
-
-down_with_reason() {
-	L hosts --json >"$TESTDIR/hosts.json" &&
-	    jget "(d[0]['state'] == 'down' and d[0]['reason']) or exit(1)" \
-	    <"$TESTDIR/hosts.json"
-}
-hosts_are() {
-	[ "$(L hosts --json | jget "' '.join(h['state'] for h in d)")" = "$*" ]
-}
-
-# A remote pane's field as the local helper has it.
-rfield() {
-	L list --json | jget "[p for p in d if p['pane_id']=='$1' and p['host']=='$2'][0]['$3']"
-}
-rstate_is() { [ "$(rfield "$1" "$2" state)" = "$3" ]; }
-rpane_gone() {
-	[ "$(L list --json | jget "len([p for p in d if p['pane_id']=='$1' and p['host']=='$2'])")" = 0 ]
-}
-expect_remote() {
-	until_ms "${4:-8000}" rstate_is "$1" "$2" "$3" ||
-	    fail "$1@$2 never $3 locally: $(L list --json | jget "[p for p in d if p['host']=='$2']")"
-}
+. "$ROOT/tests/integration/fleet.sh"
 
 test_fleet_remote_states_push() {
 	setup_fleet
@@ -304,38 +156,6 @@ test_fleet_resume_on_a_host() {
 	case "$out" in *"no such host"*) ;; *) fail "no such host: $out" ;; esac
 }
 
-# The host drops (sshd and its connections gone): down, with ssh's reason;
-# back: connected again, resynchronised (what changed meanwhile, no
-# duplicates, no stale panes).
-test_fleet_host_down_and_back() {
-	setup_fleet
-	R1 new-window -d -t work:1 -n claude "$FAKE/claude"
-	p=$(R1 display -p -t work:1 '#{pane_id}')
-	expect_remote "$p" "$H1" waiting_input
-	sshd_down
-	until_ms 10000 hosts_are down down || fail "not down: $(L hosts)"
-	# Its state and its reason from one look: a second look can fall in
-	# a retry (connecting, no reason yet) once the 1 s backoff is over.
-	until_ms 10000 down_with_reason ||
-	    fail "down without a reason: $(cat "$TESTDIR/hosts.json")"
-	reason=$(jget "d[0]['reason']" <"$TESTDIR/hosts.json")
-	note "down: $reason"
-	expect_shown main "#{E:@lisa_hosts_format}" "$H1:down $H2:down"
-	[ -z "$(L list --json | jget "[p for p in d if p['host']] or ''")" ] ||
-	    fail "remote panes of a down host listed"
-	# Meanwhile the remote changes: one pane goes, another comes.
-	R1 kill-pane -t "$p"
-	R1 new-window -d -t work:2 -n claude "$FAKE/claude"
-	q=$(R1 display -p -t work:2 '#{pane_id}')
-	sshd_up
-	# Backoff: 1 s, 2 s, 4 s... capped; a few tries at most here.
-	until_ms 30000 hosts_are connected connected || fail "not back: $(L hosts)"
-	expect_remote "$q" "$H1" waiting_input
-	n=$(L list --json | jget "len([p for p in d if p['host']=='$H1' and p['pane_id'] in ('$p', '$q')])")
-	[ "$n" = 1 ] || fail "after the resync: $(L list --json | jget "[(p['pane_id'], p['host']) for p in d]")"
-	[ "$(L hosts --json | jget "d[0]['connects']")" -ge 2 ] || fail "no reconnect counted"
-}
-
 # A hostile remote: a fake remote lisa that sends garbage, lies, tmux
 # formats and shell metacharacters, then a line too long. Nothing of it
 # runs locally, the helper stays up, what is kept is cleaned and bounded.
@@ -353,7 +173,7 @@ printf 'not json at all\n\0\1\2\n{"t":\n[1,2,3]\n{"t":"hello","v":1,"started":"y
 printf '{"t":"pane","pane":{"pane_id":"%%1;touch $c.1","state":"waiting_input"}}\n'
 printf '{"t":"pane","pane":{"pane_id":"%%99999999999","state":"waiting_input"}}\n'
 printf '{"t":"pane","pane":{"pane_id":"%%7","session":"#(touch $c.2)","window_name":"\$(touch $c.3)\`touch $c.4\`","title":"\\\\u001b]0;x\\\\u0007#[fg=red]%%1;touch $c.5'"'"'","agent":"claude","state":"waiting_input","detail":"#{pane_id}","reason":"%%%%(x)","exit_code":99999,"window":-5,"Bad Key":1,"x;y":2,"ok_key":"a\\u0007b","n":1.5e3,"bad_n":0x10}}\n'
-printf '{"t":"pane","pane":{"pane_id":"%%9","session":"#(touch $c.6)","agent":"\$(touch $c.7)","state":"crashed","detail":"#{?#(touch $c.8),x,y}'"'"';touch $c.9"}}\n'
+printf '{"t":"pane","pane":{"pane_id":"%%9","session":"#(touch $c.6)","agent":"\$(touch $c.7)","state":"crashed","detail":"#{?#(touch $c.8),x,y}'"'"';touch $c.9","current":false,"host_state":"down","last_seen":"2000-01-01T00:00:00.000Z"}}\n'
 printf '{"t":"pane","pane":{"pane_id":"%%8","state":"pwned","title":"'
 head -c 5000 /dev/zero | tr '\0' 'A'
 printf '"}}\n{"t":"reply","id":424242,"rc":0,"out":"x"}\n{"t":"gone","pane_id":"%%x"}\n{"t":"synced"}\n'
@@ -384,6 +204,11 @@ EVIL
 	# Only %7 and %8 were well-formed enough to keep.
 	ids=$(L list --json | jget "' '.join(sorted(p['pane_id'] for p in d if p['host']))")
 	[ "$ids" = "%7 %8 %9" ] || fail "remote panes kept: $ids"
+	# Whether its word is current is ours to say, never the host's.
+	[ "$(L list --json | grep -o '"current":' | wc -l)" = 3 ] ||
+	    fail "a key the host sent kept twice: $(L list --json)"
+	L list --json | grep -q '"host_state"\|"last_seen"' &&
+	    fail "the host's own freshness kept: $(L list --json)"
 	# Its crash notified, its text shown as text (3.2a: no message).
 	if tmux_at_least 3 3; then
 		until_ms 10000 sh -c "tmux -L '$OUTER' capture-pane -p | grep -qF 'on $H in #(touch'" ||
@@ -411,20 +236,6 @@ EVIL
 	note "kept 3 of 6 panes, cleaned; a 300 kB line refused and the host retried; nothing ran"
 	note "%7 as kept: $(echo "$p7" | jget "{k: d[k] for k in ('session', 'window_name', 'title', 'detail', 'reason', 'state')}")"
 }
-
-# A real client on the local server (an outer tmux's pane), whose screen
-# the test reads.
-attach_outer() {
-	OUTER="${SOCK}o"
-	tmux -L "$OUTER" -f /dev/null new-session -d -x 160 -y 30 \
-	    "env -u TMUX tmux -L $SOCK attach -t main"
-	# (tmux 3.2a gives a detached session 80x23 whatever -x and -y say)
-	tmux_at_least 3 3 || tmux -L "$OUTER" resize-window -x 160 -y 30
-	trap 'tmux -L "$OUTER" kill-server 2>/dev/null; fleet_cleanup' EXIT
-	until_ms 5000 sh -c "[ -n \"\$(tmux -L $SOCK list-clients -F '#{client_control_mode}' | grep 0)\" ]" ||
-	    fail "client did not attach"
-}
-O() { tmux -L "$OUTER" -f /dev/null "$@"; }
 
 # prefix + A goes to a remote agent that waits: a local window runs ssh -t
 # to its host and tmux attach at that pane; the screen shows the agent.
@@ -602,85 +413,4 @@ test_fleet_many_hosts_short_summary() {
 	L reload >/dev/null
 	until_ms 30000 sh -c "tmux -L $SOCK display -p '#{E:@lisa_hosts_format}' | grep -qx '9 hosts:0 down:nohost1,nohost2,nohost3+4'" ||
 	    fail "hosts: $(T display -p '#{E:@lisa_hosts_format}')"
-}
-
-# The pid of the ssh that carries HOST (lisad's child, "ssh ... HOST").
-host_ssh() {
-	pgrep -P "$HELPER_PID" -a ssh | grep -F -- " ${1%%/*} " | awk '{ print $1 }'
-}
-# A host's agents as (pane, state) pairs: as it has them, as we do.
-host_states() {
-	env XDG_RUNTIME_DIR="$TESTDIR/remote-run" "$LISA" -L "${SOCK}$1" list --json |
-	    jget "sorted((p['pane_id'], p['state']) for p in d if p['state'])"
-}
-local_states() {
-	L list --json | jget "sorted((p['pane_id'], p['state']) for p in d if p['host'] == '$1' and p['state'])"
-}
-states_as_host() { [ "$(host_states "$1")" = "$(local_states "$2")" ]; }
-host_state_is() {
-	[ "$(L hosts --json | jget "[h['state'] for h in d if h['host']=='$1'][0]")" = "$2" ]
-}
-
-# Issue 46: the ssh of a host stopped for a minute (a laptop's network
-# stack, a debugger, kill -STOP): its agents' last states must not be
-# shown as current meanwhile, and once it continues the host is checked
-# (a ping through the bridge) and every state is the host's own again.
-test_fleet_ssh_stopped_then_continued() {
-	setup_fleet
-	R1 new-window -d -t work:1 -n claude "$FAKE/claude"
-	p=$(R1 display -p -t work:1 '#{pane_id}')
-	expect_remote "$p" "$H1" waiting_input
-	expect_shown main '#{E:@lisa_n_waiting}' 1
-	ssh_pid=$(host_ssh "$H1")
-	[ -n "$ssh_pid" ] || fail "no ssh for $H1: $(pgrep -P "$HELPER_PID" -a)"
-	t0=$(now_ms)
-	kill -STOP "$ssh_pid"
-	until_ms 20000 host_state_is "$H1" stalled ||
-	    fail "not stalled: $(L hosts --json)"
-	note "stalled $(($(now_ms) - t0)) ms after its ssh stopped"
-	# Not current: not counted, said in the hosts' summary.
-	expect_shown main '#{E:@lisa_n_waiting}' ''
-	expect_shown main "#{E:@lisa_hosts_format}" "$H1:stalled $H2:0"
-	# The agent works meanwhile, there.
-	R1 send-keys -t "$p" 'work 2' Enter
-	sleep 60
-	kill -CONT "$ssh_pid"
-	t1=$(now_ms)
-	until_ms 10000 host_state_is "$H1" connected ||
-	    fail "not back: $(L hosts --json)"
-	note "connected again $(($(now_ms) - t1)) ms after its ssh continued"
-	# Every state as the host has it, no agent lost or twice.
-	until_ms 10000 states_as_host r1 "$H1" ||
-	    fail "states differ: the host $(host_states r1); here $(local_states "$H1")"
-	expect_shown main '#{E:@lisa_n_waiting}' 1
-}
-
-# Issue 46: the helper itself stopped (a laptop's sleep; kill -STOP here)
-# checks every host as it wakes: a host whose bridge hangs (stopped
-# there: sshd still answers ssh's keepalives, so ssh never gives up) is
-# marked down within 5 s of the wake (4 s for the answer), with why; one
-# that answers stays.
-test_fleet_helper_woken_checks_every_host() {
-	setup_fleet
-	R1 new-window -d -t work:1 -n claude "$FAKE/claude"
-	p=$(R1 display -p -t work:1 '#{pane_id}')
-	expect_remote "$p" "$H1" waiting_input
-	bridge=$(pgrep -f -- "-L ${SOCK}r1 bridge" | head -n 1)
-	[ -n "$bridge" ] || fail "no bridge for $H1: $(pgrep -a -f bridge)"
-	kill -STOP "$bridge"
-	kill -STOP "$HELPER_PID"
-	sleep 2
-	kill -CONT "$HELPER_PID"
-	t0=$(now_ms)
-	until_ms 8000 host_state_is "$H1" down ||
-	    fail "not down after the wake: $(L hosts --json)"
-	note "down $(($(now_ms) - t0)) ms after the wake: $(L hosts --json | jget "d[0]['reason']")"
-	L hosts --json | jget "d[0]['reason']" | grep -q "no answer in 4 s to a check (the helper was stopped)" ||
-	    fail "reason: $(L hosts --json)"
-	host_state_is "$H2" connected || fail "$H2: $(L hosts --json)"
-	kill -CONT "$bridge"
-	# (a new connection, a new bridge: the host's agents again)
-	until_ms 20000 host_state_is "$H1" connected || fail "not back: $(L hosts)"
-	until_ms 10000 states_as_host r1 "$H1" ||
-	    fail "states differ: the host $(host_states r1); here $(local_states "$H1")"
 }
