@@ -699,13 +699,12 @@ notify_remote(const char *host, const char *agent, const char *where,
 		if (s->ctl != NULL && s->attached && !s->closing)
 			break;
 	}
-	if (s == NULL)
-		return;
 	n = xcalloc(1, sizeof *n);
 	n->id = notify_next_id++;
 	n->at = *at;
 	n->pane = -1;
-	n->session = s->id;
+	/* (no client of ours yet, as the helper starts: held for one) */
+	n->session = s != NULL ? s->id : -1;
 	n->group = g;
 	if (asks != NULL && g == UI_ASKS && question_detail(detail))
 		xasprintf(&n->message, "lisa: %s on %s in %s %s", agent, host,
@@ -720,5 +719,23 @@ notify_remote(const char *host, const char *agent, const char *where,
 	xasprintf(&n->body, "%s%s%s", where, *detail != '\0' ? " \u00b7 " :
 	    "", detail);
 	TAILQ_INSERT_TAIL(&notifies, n, entry);
-	notify_ask_clients(s, n);
+	if (s != NULL)
+		notify_ask_clients(s, n);
+}
+
+/*
+ * A control client of ours has its session (session.c): what a host told
+ * before there was one is told now.
+ */
+void
+notify_attached(struct session *s)
+{
+	struct notify	*n, *n1;
+
+	TAILQ_FOREACH_SAFE(n, &notifies, entry, n1) {
+		if (n->session != -1)
+			continue;
+		n->session = s->id;
+		notify_ask_clients(s, n);
+	}
 }

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "lisad.h"
+#include "tell.h"
 
 int
 session_cmp(struct session *a, struct session *b)
@@ -351,6 +352,7 @@ session_event(struct ctl_client *c, struct ctl_event *ev, void *arg)
 			/* Only now does the client have a session to act on. */
 			s->attached = 1;
 			session_subscribe(s);
+			notify_attached(s);
 			/* (not once stopping: the stop has taken it out) */
 			if (!session_ears && !lisad.stopping && session_send(s,
 			    "set-option -gq @lisa_ears 1", NULL, NULL) == 0)

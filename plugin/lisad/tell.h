@@ -67,6 +67,7 @@ void		 notify_transition(struct pane *, enum cls_state,
 		    const struct cls_result *, const char *);
 void		 notify_escalate(struct pane *, const char *);
 void		 notify_question(struct pane *);
+void		 notify_attached(struct session *);
 void		 notify_remote(const char *, const char *, const char *,
 		     const char *, const char *, enum cls_state, enum cls_state,
 		     uint64_t *, int *);

@@ -207,3 +207,53 @@ fleet_agreed() {
 	L events | grep -q "$H1: .* -> $1" ||
 	    fail "no event of the fault: $(L events | tail -n 8)"
 }
+
+# Host "cutbox": the r1 server through a proxy of the test's own (ssh's
+# ProxyCommand). Once $TESTDIR/cut exists it passes half of the next
+# piece from the host and closes (mid-packet; $TESTDIR/cut.log says how
+# much); while $TESTDIR/hold exists it passes nothing either way and
+# closes nothing (a network gone silent). Later connections pass whole.
+proxy_host() {
+	cat >"$TESTDIR/cutproxy.py" <<'PY'
+import os, select, socket, sys, time
+s = socket.create_connection((sys.argv[1], int(sys.argv[2])))
+cut, hold, log = sys.argv[3], sys.argv[4], sys.argv[3] + ".log"
+i, o = sys.stdin.fileno(), sys.stdout.fileno()
+held = False
+while True:
+    if held or os.path.exists(hold):
+        held = True
+        time.sleep(0.2)
+        continue
+    r, _, _ = select.select([i, s], [], [], 0.2)
+    if i in r:
+        b = os.read(i, 65536)
+        if not b:
+            break
+        s.sendall(b)
+    if s in r:
+        b = s.recv(65536)
+        if not b:
+            break
+        if os.path.exists(cut) and len(b) >= 2:
+            os.unlink(cut)
+            os.write(o, b[:len(b) // 2])
+            with open(log, "a") as f:
+                f.write("cut %d of %d bytes\n" % (len(b) // 2, len(b)))
+            break
+        os.write(o, b)
+PY
+	cat >>"$S/config" <<EOF
+Host cutbox
+  HostName 127.0.0.1
+  Port $PORT
+  User $(id -un)
+  IdentityFile $S/id
+  IdentitiesOnly yes
+  UserKnownHostsFile /dev/null
+  StrictHostKeyChecking no
+  LogLevel ERROR
+  SetEnv SHLVL=1
+  ProxyCommand python3 $TESTDIR/cutproxy.py %h %p $TESTDIR/cut $TESTDIR/hold
+EOF
+}

@@ -197,49 +197,11 @@ test_fleet_remote_tmux_restarted() {
 	    fail "agents of the old server kept: $(L list --json)"
 }
 
-# Issue 46: a network that drops half of a message. The test's own proxy
-# (ssh's ProxyCommand) relays the host's bytes; once $TESTDIR/cut exists
-# it passes half of the next piece and closes, mid-packet, mid-line
-# (later connections pass whole). Nothing half read is taken as a pane.
+# Issue 46: a network that drops half of a message (fleet.sh's proxy_host:
+# mid-packet, mid-line). Nothing half read is taken as a pane.
 test_fleet_proxy_cuts_mid_line() {
 	setup_fleet
-	cat >"$TESTDIR/cutproxy.py" <<'PY'
-import os, select, socket, sys
-s = socket.create_connection((sys.argv[1], int(sys.argv[2])))
-cut, log = sys.argv[3], sys.argv[3] + ".log"
-i, o = sys.stdin.fileno(), sys.stdout.fileno()
-while True:
-    r, _, _ = select.select([i, s], [], [])
-    if i in r:
-        b = os.read(i, 65536)
-        if not b:
-            break
-        s.sendall(b)
-    if s in r:
-        b = s.recv(65536)
-        if not b:
-            break
-        if os.path.exists(cut) and len(b) >= 2:
-            os.unlink(cut)
-            os.write(o, b[:len(b) // 2])
-            with open(log, "a") as f:
-                f.write("cut %d of %d bytes\n" % (len(b) // 2, len(b)))
-            break
-        os.write(o, b)
-PY
-	cat >>"$S/config" <<EOF
-Host cutbox
-  HostName 127.0.0.1
-  Port $PORT
-  User $(id -un)
-  IdentityFile $S/id
-  IdentitiesOnly yes
-  UserKnownHostsFile /dev/null
-  StrictHostKeyChecking no
-  LogLevel ERROR
-  SetEnv SHLVL=1
-  ProxyCommand python3 $TESTDIR/cutproxy.py %h %p $TESTDIR/cut
-EOF
+	proxy_host
 	H1="cutbox/${SOCK}r1"
 	T set -g @lisa-hosts "$H1 $H2"
 	L reload >/dev/null
@@ -285,4 +247,38 @@ test_fleet_clock_step_checks_every_host() {
 	host_state_is "$H2" connected || fail "$H2: $(L hosts --json)"
 	kill -CONT "$bridge"
 	fleet_agreed down
+}
+
+# Issue 46: a network gone silent (Wi-Fi lost: nothing closes, nothing
+# arrives; fleet.sh's proxy_host holds every byte). Within 20 s of the
+# stall the host is no longer shown connected and its agents are last
+# seen (ssh's keepalive: 4 s, three missed); the next connection, once
+# the network is back, brings the host's word again.
+test_fleet_network_silent_shown_within_20s() {
+	setup_fleet
+	proxy_host
+	H1="cutbox/${SOCK}r1"
+	T set -g @lisa-hosts "$H1 $H2"
+	L reload >/dev/null
+	until_ms 20000 sh -c "$LISA -L $SOCK hosts | grep -q '^cutbox/.* connected'" ||
+	    fail "cutbox not connected: $(L hosts)"
+	R1 new-window -d -t work:1 -n claude "$FAKE/claude"
+	p=$(R1 display -p -t work:1 '#{pane_id}')
+	expect_remote "$p" "$H1" waiting_input
+	: >"$TESTDIR/hold"
+	t0=$(now_ms)
+	# (the agent goes on there; nothing of it arrives)
+	R1 send-keys -t "$p" 'work 2' Enter
+	not_connected() { ! host_state_is "$H1" connected; }
+	until_ms 25000 not_connected ||
+	    fail "still connected 25 s into the silence: $(L hosts)"
+	ms=$(($(now_ms) - t0))
+	note "not connected $ms ms into the silence: $(L hosts --json | jget "[h['state'] + ': ' + h['reason'] for h in d if h['host'] == '$H1'][0]")"
+	[ "$ms" -le 21000 ] || fail "$ms ms: past 20 s"
+	[ "$(rfield "$p" "$H1" current)" = false ] ||
+	    fail "shown as current: $(L list --json)"
+	expect_shown main '#{E:@lisa_n_waiting}' ''
+	rm -f "$TESTDIR/hold"
+	fleet_agreed down 40000
+	expect_remote "$p" "$H1" waiting_input 15000
 }
