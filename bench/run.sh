@@ -11,6 +11,8 @@
 #   F1  the fleet: 10 hosts x 20 agents over sshd on loopback (root)
 #   F2  the fleet: 50 hosts x 20 agents (1,000), at rest and in a burst
 #   B6  500 agents x 10 KB/s: lisa's tax, as B5
+#   C1  an hour of chaos over the fleet (root; only when asked: BENCH=C1,
+#       C1_SEED, C1_MINUTES, C1_FAULT_S, C1_SAMPLE_S)
 # Runs on private tmux servers; needs python3 for precise timing.
 # BENCH="B3 B5" runs only those (make bench BENCH="B3 B5").
 # LISA_BIN_DIR and LISA_BUILD_DIR (make bench sets them): the binaries
@@ -174,5 +176,13 @@ fi
 if want F2; then
 	python3 "$ROOT/bench/fleet.py" F2 "$BIN/lisa" "$BLD/bench/agentlet" \
 	    "${F2_HOSTS:-50}" "${F2_AGENTS:-20}" "${F2_SECONDS:-30}" 100 2>/dev/null
+	echo
+fi
+
+# C1: the fleet through an hour of faults (bench/chaos.py); never by default.
+if [ "${BENCH:-}" != "${BENCH#*C1}" ]; then
+	python3 "$ROOT/bench/chaos.py" "$BIN/lisa" "$ROOT/tests/fake/claude" \
+	    "${C1_SEED:-1}" "${C1_MINUTES:-60}" 10 20 "${C1_FAULT_S:-60}" \
+	    "${C1_SAMPLE_S:-10}" 2>/dev/null
 	echo
 fi
