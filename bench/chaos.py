@@ -325,16 +325,36 @@ def rss(pid):
     return 0
 
 
+# A helper keeps its last 1024 events: they are gathered as the run goes.
+gathered = {}
+
+
+def gather(since):
+    for i, r in enumerate([local] + remotes):
+        last = gathered.get(r, [since - 1, {}])
+        when = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(last[0] / 1000.0))
+        for e in lisa_json(r, "events", "--json", "--since", when,
+                           runtime=run_local if r == local else run_remote) or []:
+            key = (e.get("ts_ms"), e.get("pane_id"), e.get("event"), e.get("to"),
+                   e.get("host"), e.get("server"))
+            if e.get("ts_ms", 0) >= since and key not in last[1]:
+                last[1][key] = e
+                last[0] = max(last[0], e["ts_ms"] - 2000)
+        gathered[r] = last
+
+
 def transitions(since):
-    """Every remote transition (host, pane, to, ts) by the hosts' logs, and
-    the local helper's relayed ones."""
+    """Every remote transition of a state (host, pane, to, ts) by the hosts'
+    logs (a detail's change within a state is not relayed as one), and
+    the local helper's relayed ones, and its host events."""
+    gather(since)
     rem, loc, hev = [], [], []
     for i, r in enumerate(remotes):
-        for e in lisa_json(r, "events", "--json", runtime=run_remote) or []:
-            if e.get("event") == "transition" and e["ts_ms"] >= since:
+        for e in gathered.get(r, [0, {}])[1].values():
+            if e.get("event") == "transition" and e.get("from") != e.get("to"):
                 rem.append((names[i], e["pane_id"], e["to"], e["ts_ms"]))
-    for e in lisa_json(local, "events", "--json") or []:
-        if e.get("host") and e.get("event") == "transition" and e["ts_ms"] >= since:
+    for e in gathered.get(local, [0, {}])[1].values():
+        if e.get("host") and e.get("event") == "transition":
             loc.append((e["host"], e["pane_id"], e["to"], e["ts_ms"]))
         elif e.get("event") == "host":
             hev.append(e)
@@ -360,6 +380,7 @@ def main():
     pending, runs, open_runs = [], [], {}
     samples = blips = unconf_samples = 0
     nfault = 0
+    next_gather = t_start + 30
     while time.time() < stop_at:
         now = time.time()
         for job in [j for j in pending if j[0] <= now]:
@@ -391,6 +412,9 @@ def main():
             for k in [k for k in open_runs if k not in wrong]:
                 runs.append(open_runs.pop(k))
             next_sample += sample_s
+        if now >= next_gather and not state["helper_stopped"]:
+            gather(since)
+            next_gather += 30
         life_step()
         time.sleep(rng.uniform(0.2, 1.0))
     # Faults stop; what is pending ends; then the views must agree.
