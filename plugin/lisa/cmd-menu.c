@@ -96,7 +96,7 @@ menu_stale_items(struct menu_args *ma, struct menu_stale *stale,
     size_t nstale, int show)
 {
 	struct buf	 name;
-	char		 age[16], *host;
+	char		 age[16];
 	size_t		 i;
 
 	buf_init(&name);
@@ -105,8 +105,7 @@ menu_stale_items(struct menu_args *ma, struct menu_stale *stale,
 		buf_reset(&name);
 		/* (a host's name is the user's; a heading is not chosen) */
 		buf_adds(&name, "-  ");
-		host = stale[i].host;
-		menu_text(&name, host);
+		menu_text(&name, stale[i].host);
 		buf_printf(&name, " %s: %d agent%s last seen %s ago",
 		    stale[i].host_state, stale[i].n, stale[i].n == 1 ? "" : "s",
 		    *age != '\0' ? age : "?");

@@ -29,9 +29,8 @@ fleet_send(struct fleet_host *h, char **argv, int argc,
 	ssize_t			 w;
 
 	if (h->state != FLEET_CONNECTED || h->wfd == -1) {
-		xasprintf(cause, "%s is %s", h->name,
-		    h->state == FLEET_DOWN ? "down" : h->state ==
-		    FLEET_STALLED ? "stalled" : "connecting");
+		xasprintf(cause, "%s is %s", h->name, h->state ==
+		    FLEET_CONNECTED ? "connecting" : fleet_state_name(h->state));
 		return (-1);
 	}
 	TAILQ_FOREACH(r, &h->reqs, entry)

@@ -11,6 +11,16 @@
 #include "fleet.h"
 #include "tell.h"
 
+/* A host's state as lisa hosts, the events and the JSON say it. */
+const char *
+fleet_state_name(enum fleet_state st)
+{
+	static const char	*names[] = { "down", "connecting", "connected",
+	    "stalled" };
+
+	return (names[st]);
+}
+
 /*
  * Whether FP is current; if not, when it was last seen and why not (its
  * host's state); BRIEF: the menus' age in ms instead of the time.
@@ -19,8 +29,6 @@ static void
 fleet_pane_json_seen(struct buf *b, struct fleet_host *h,
     struct fleet_pane *fp, int brief)
 {
-	static const char	*names[] = { "down", "connecting", "connected",
-	    "stalled" };
 	char			 when[40];
 
 	json_key(b, "current");
@@ -32,7 +40,7 @@ fleet_pane_json_seen(struct buf *b, struct fleet_host *h,
 	json_key(b, "host_state");
 	/* (connected, not yet synced: its word is on its way) */
 	json_cstr(b, h->state == FLEET_CONNECTED ? "connecting" :
-	    names[h->state]);
+	    fleet_state_name(h->state));
 	if (brief) {
 		json_key(b, "seen_age_ms");
 		buf_printf(b, "%lld", (long long)(time_real_ms() -

@@ -109,9 +109,6 @@ fleet_parse_target(const char *s, struct fleet_host **h, int *id)
 	return (*h != NULL ? 0 : -1);
 }
 
-static const char *fleet_state_names[] = { "down", "connecting",
-    "connected", "stalled" };
-
 /* A host's new state: into the events log, and its panes' word. */
 void
 fleet_set_state(struct fleet_host *h, enum fleet_state st, const char *why)
@@ -126,9 +123,9 @@ fleet_set_state(struct fleet_host *h, enum fleet_state st, const char *why)
 		json_key(&b, "host");
 		json_cstr(&b, h->name);
 		json_key(&b, "from");
-		json_cstr(&b, fleet_state_names[h->state]);
+		json_cstr(&b, fleet_state_name(h->state));
 		json_key(&b, "to");
-		json_cstr(&b, fleet_state_names[st]);
+		json_cstr(&b, fleet_state_name(st));
 		json_key(&b, "reason");
 		json_cstr(&b, h->reason);
 		events_json_add("host", -1, b.data);
@@ -634,7 +631,7 @@ fleet_hosts_json(struct buf *b)
 		json_key(b, "host");
 		json_cstr(b, h->name);
 		json_key(b, "state");
-		json_cstr(b, fleet_state_names[h->state]);
+		json_cstr(b, fleet_state_name(h->state));
 		json_key(b, "since");
 		rfc3339(h->since, when, sizeof when);
 		json_cstr(b, when);

@@ -133,6 +133,7 @@ char		*fleet_clean(const char *, size_t);
 char		*fleet_clean_text(const char *, size_t);
 
 /* fleet-show.c */
+const char	*fleet_state_name(enum fleet_state);
 void		 fleet_pane_json(struct buf *, struct fleet_host *,
 		     struct fleet_pane *);
 void		 fleet_list_json(struct buf *, int, int);

@@ -213,6 +213,7 @@ fleet_agreed() {
 # piece from the host and closes (mid-packet; $TESTDIR/cut.log says how
 # much); while $TESTDIR/hold exists it passes nothing either way and
 # closes nothing (a network gone silent). Later connections pass whole.
+# It takes devbox's place as H1, connected.
 proxy_host() {
 	cat >"$TESTDIR/cutproxy.py" <<'PY'
 import os, select, socket, sys, time
@@ -256,4 +257,9 @@ Host cutbox
   SetEnv SHLVL=1
   ProxyCommand python3 $TESTDIR/cutproxy.py %h %p $TESTDIR/cut $TESTDIR/hold
 EOF
+	H1="cutbox/${SOCK}r1"
+	T set -g @lisa-hosts "$H1 $H2"
+	L reload >/dev/null
+	until_ms 20000 host_state_is "$H1" connected ||
+	    fail "cutbox not connected: $(L hosts)"
 }

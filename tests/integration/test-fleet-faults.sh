@@ -202,11 +202,6 @@ test_fleet_remote_tmux_restarted() {
 test_fleet_proxy_cuts_mid_line() {
 	setup_fleet
 	proxy_host
-	H1="cutbox/${SOCK}r1"
-	T set -g @lisa-hosts "$H1 $H2"
-	L reload >/dev/null
-	until_ms 20000 sh -c "$LISA -L $SOCK hosts | grep -q '^cutbox/.* connected'" ||
-	    fail "cutbox not connected: $(L hosts)"
 	R1 new-window -d -t work:1 -n claude "$FAKE/claude"
 	p=$(R1 display -p -t work:1 '#{pane_id}')
 	expect_remote "$p" "$H1" waiting_input
@@ -257,11 +252,6 @@ test_fleet_clock_step_checks_every_host() {
 test_fleet_network_silent_shown_within_20s() {
 	setup_fleet
 	proxy_host
-	H1="cutbox/${SOCK}r1"
-	T set -g @lisa-hosts "$H1 $H2"
-	L reload >/dev/null
-	until_ms 20000 sh -c "$LISA -L $SOCK hosts | grep -q '^cutbox/.* connected'" ||
-	    fail "cutbox not connected: $(L hosts)"
 	R1 new-window -d -t work:1 -n claude "$FAKE/claude"
 	p=$(R1 display -p -t work:1 '#{pane_id}')
 	expect_remote "$p" "$H1" waiting_input
