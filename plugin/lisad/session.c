@@ -464,14 +464,22 @@ session_kick(struct session *s)
 	buf_free(&b);
 }
 
+/* After a stop or a sleep: every session moved on and looked at again. */
 void
 session_kick_all(void)
 {
 	struct session	*s;
 
 	RB_FOREACH(s, sessions, &sessions) {
-		if (s->attached && !s->closing)
+		if (s->attached && !s->closing) {
 			session_kick(s);
+			/*
+			 * And every pane looked at again: a death told by a
+			 * hook that ran while we were stopped is lost (no
+			 * pidfd on osdep-generic), tmux's list still has it.
+			 */
+			pane_list_session(s);
+		}
 	}
 }
 
