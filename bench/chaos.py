@@ -454,6 +454,15 @@ def main():
           (len(rem), seen, missed_out, len(rem) - seen - missed_out))
     for h, p, to, ts in missed_up[:5]:
         print("    missed: %s@%s -> %s at %.1f s" % (p, h, to, ts / 1000.0 - t_start))
+        # What was shown of it here, and its host's state, around then
+        for e in sorted(hev + [("pane", x) for x in loc], key=lambda e: e[1][3]
+                        if isinstance(e, tuple) else e["ts_ms"]):
+            if isinstance(e, tuple):
+                x = e[1]
+                if x[0] == h and x[1] == p and abs(x[3] - ts) < 20000:
+                    print("      %.1f s here: -> %s" % (x[3] / 1000.0 - t_start, x[2]))
+            elif e["host"] == h and abs(e["ts_ms"] - ts) < 20000:
+                print("      %.1f s host: -> %s" % (e["ts_ms"] / 1000.0 - t_start, e["to"]))
     print("  host outages: %d, %.0f host-seconds not connected" %
           (sum(len(v) for v in out.values()),
            sum(min(b, time.time() * 1000) - a for v in out.values() for a, b in v) / 1000))
