@@ -495,6 +495,8 @@ fleet_pane_line(struct fleet_host *h, const char *line, size_t len)
 		fleet_resumable(h, d);
 		/* What the last connection showed is checked again. */
 		h->synced = 0;
+		/* (what ssh said while it connected is no reason for its end) */
+		h->err[0] = '\0';
 		RB_FOREACH(fp, fleet_panes, &h->panes)
 			fp->seen = 0;
 		fleet_set_state(h, FLEET_CONNECTED, h->started ?

@@ -157,6 +157,34 @@ test_fleet_ssh_killed() {
 	expect_remote "$p" "$H1" waiting_input 15000
 }
 
+# What ssh (or the user's wrapper) said while it connected is no reason
+# for an end an hour later: killed, the host is down because the
+# connection closed, not with that old line.
+test_fleet_down_reason_is_of_its_end() {
+	setup_fleet
+	printf '#!/bin/sh\necho "wrapper: a note while connecting" >&2\nexec ssh -F %s/config "$@"\n' \
+	    "$S" >"$TESTDIR/noisy-ssh"
+	chmod +x "$TESTDIR/noisy-ssh"
+	old=$(host_ssh "$H1")
+	T set -g @lisa-ssh-command "$TESTDIR/noisy-ssh"
+	L reload >/dev/null || fail "lisa reload failed"
+	new_ssh() { s=$(host_ssh "$H1"); [ -n "$s" ] && [ "$s" != "$old" ]; }
+	until_ms 20000 new_ssh || fail "not connected again through the wrapper"
+	until_ms 20000 hosts_are connected connected || fail "not back: $(L hosts)"
+	L hosts --json | jget "d[0]['reason']" | grep -q wrapper &&
+	    fail "connected, said with the wrapper's note: $(L hosts)"
+	kill -KILL "$(host_ssh "$H1")"
+	until_ms 10000 sh -c "$LISA -L $SOCK events | grep -q '$H1: connected -> down'" ||
+	    fail "no down event: $(L events | tail -n 5)"
+	ev=$(L events | grep "$H1: connected -> down" | tail -n 1)
+	note "$ev"
+	case "$ev" in
+	*wrapper*) fail "down with what was said at its start: $ev" ;;
+	*"the connection closed"*) ;;
+	*) fail "down, said as: $ev" ;;
+	esac
+}
+
 # The helper there killed: its bridge ends, so does the connection; the
 # next bridge starts a helper, which finds the agents again.
 test_fleet_remote_helper_killed() {
