@@ -129,7 +129,7 @@ SHARED_OBJS = $(call obj,$(SHARED_SRCS))
 UNIT_TESTS = control_parse control_unescape control_client control_quote \
 	control_layout json runtime osc classify agent ui_format run_stderr \
 	claude_file run_record usage osc_notify bgtasks gemini_file guard contrast tree question question_list question_qwen sha256 \
-	agent_logs pi_file cline_file classify_agents options question_leftover
+	agent_logs pi_file cline_file classify_agents options question_leftover tap_token
 UNIT_BINS = $(patsubst %,$(BUILD)/tests/%_test,$(UNIT_TESTS))
 
 .PHONY: all clean test test-quick test-unit test-integration test-agents deps bench demo \
