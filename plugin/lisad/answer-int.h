@@ -68,6 +68,9 @@ struct answer {
 	uint64_t		 still_since;	/* a read put off since */
 	struct answer_mark	 mark;		/* the pane when the key went */
 	struct listener_conn	*lc;
+	answer_done_cb		 done;		/* or a caller of ours */
+	void			*done_arg;
+	const char		*by;		/* user, phone: the event's */
 	struct loop_timer	 timer;
 	struct loop_timer	 deadline;
 	TAILQ_ENTRY(answer)	 entry;

@@ -86,7 +86,8 @@ answer_finish(struct answer *a, const char *refused)
 	answer_verdict(p, now, sizeof now);
 	buf_init(&b);
 	buf_init(&e);
-	buf_adds(&e, "\"by\":\"user\"");
+	json_key(&e, "by");
+	json_cstr(&e, a->by != NULL ? a->by : "user");
 	if (refused != NULL) {
 		buf_adds(&b, "{\"ok\":false,\"error\":");
 		json_cstr(&b, refused);
@@ -122,6 +123,8 @@ answer_finish(struct answer *a, const char *refused)
 	buf_addc(&b, '}');
 	if (a->lc != NULL)
 		listener_send(a->lc, &b);
+	if (a->done != NULL)
+		a->done(a->done_arg, refused, a->chose);
 	events_json_add(refused != NULL ? "answer_refused" : "answer",
 	    a->who.pane, e.data);
 	log_debug("pane %%%d: answer %s: %s", a->who.pane, a->what,
@@ -498,9 +501,10 @@ answer_deadline_cb(void *arg)
  * --json's question.token, whole); NULL or empty: the dialog lisa shows
  * now. LC is answered when it is done.
  */
-void
-answer_start(struct pane *p, const char *what, const char *reply,
-    const char *token, struct listener_conn *lc)
+static void
+answer_begin(struct pane *p, const char *what, const char *reply,
+    const char *token, struct listener_conn *lc, const char *by,
+    answer_done_cb done, void *arg)
 {
 	struct watch	*w = p->watch;
 	struct answer	*a, *o;
@@ -509,6 +513,9 @@ answer_start(struct pane *p, const char *what, const char *reply,
 
 	a = xcalloc(1, sizeof *a);
 	a->id = answer_next_id++;
+	a->by = by;
+	a->done = done;
+	a->done_arg = arg;
 	act_who_set(&a->who, p);
 	a->buttons = w != NULL && w->agent != NULL &&
 	    (w->agent->dialog_buttons || w->agent->dialog_list);
@@ -568,6 +575,24 @@ answer_start(struct pane *p, const char *what, const char *reply,
 		return;
 	}
 	answer_read(a);
+}
+
+void
+answer_start(struct pane *p, const char *what, const char *reply,
+    const char *token, struct listener_conn *lc)
+{
+	answer_begin(p, what, reply, token, lc, "user", NULL, NULL);
+}
+
+/*
+ * The same, for a caller in the helper (a phone's tap, tap.c): BY names
+ * it in the events, DONE is called at the end, once, whatever it was.
+ */
+void
+answer_start_by(struct pane *p, const char *what, const char *token,
+    const char *by, answer_done_cb done, void *arg)
+{
+	answer_begin(p, what, NULL, token, NULL, by, done, arg);
 }
 
 /* A connection that went away is answered no more. */

@@ -20,6 +20,7 @@
 #include "fleet.h"
 #include "watch.h"
 #include "tell.h"
+#include "tap.h"
 
 struct lisad lisad;
 static int	lisad_sigfd = -1;
@@ -112,6 +113,7 @@ lisad_signal_cb(int fd, short revents, void *arg)
 				}
 				fleet_reaped(pid, status);
 				notify_url_reaped(pid, status);
+				tap_ntfy_reaped(pid, status);
 			}
 			break;
 		case SIGTERM:
@@ -384,6 +386,8 @@ main(int argc, char **argv)
 	code = loop_run();
 	act_close();
 	answer_close();
+	tap_close();
+	tap_ntfy_close();
 	notify_url_close();
 	live_close();
 	resume_record_close();

@@ -340,6 +340,14 @@ notify_url_post(const char *curl, const char *url, int json,
 		buf_printf(&cfg, "\nheader = \"Priority: %s\"\n",
 		    m->urgent ? "urgent" : "high");
 		buf_printf(&cfg, "header = \"Tags: %s\"\n", m->tag);
+		if (m->actions != NULL) {
+			buf_reset(&body);
+			buf_printf(&body, "Actions: %s", m->actions);
+			buf_adds(&cfg, "header = ");
+			notify_url_quote(&cfg, body.data);
+			buf_adds(&cfg, "\n");
+			buf_reset(&body);
+		}
 		buf_adds(&body, m->text);
 	}
 	free(notify_url_curl);

@@ -23,6 +23,7 @@
 
 #include "lisad.h"
 #include "watch.h"
+#include "tap.h"
 #include "tell.h"
 
 #define NOTIFY_EXPIRE_MS 10000	/* a question tmux never answered */
@@ -94,6 +95,7 @@ notify_reset(void)
 	free(notify_cfg.curl);
 	memset(&notify_cfg, 0, sizeof notify_cfg);
 	notify_cfg.curl = path_which("curl");
+	tap_ntfy_reset(notify_cfg.curl);
 	notify_cfg.message = notify_cfg.bell = notify_cfg.desktop = 1;
 	notify_cfg.terminal = NTERM_AUTO;
 	notify_cfg.cooldown_ms = 10000;
@@ -117,6 +119,7 @@ notify_onoff(const char *v)
 void
 notify_option(const char *name, const char *value)
 {
+	tap_ntfy_option(name, value);
 	/* "waiting" is both kinds, unless "asks" has its own say. */
 	if (strcmp(name, "@lisa-notify-waiting") == 0) {
 		notify_cfg.on[UI_WAITING] = notify_onoff(value);
@@ -159,15 +162,43 @@ notify_option(const char *name, const char *value)
 		notify_cfg.url_json = strcmp(value, "json") == 0;
 }
 
+/*
+ * An ask's buttons for the phone (tap.c): only for a dialog lisa has
+ * read, bound to it by its answer token. 1 if there are some.
+ */
+static int
+notify_buttons(struct notify *n, struct buf *actions)
+{
+	struct pane		*p = pane_find(n->pane);
+	struct tap_buttons	 bt;
+	char			 token[ANSWER_TOKEN_LEN];
+
+	if (p == NULL || p->watch == NULL || !p->watch->question_ok ||
+	    !question_detail(p->watch->res.detail))
+		return (0);
+	answer_token(p, p->watch->question.fingerprint, token, sizeof token);
+	if (tap_buttons(p->id, token, n->body, &bt) != 0)
+		return (0);
+	if (tap_ntfy_actions(actions, &bt) != 0) {
+		tap_pane_over(p->id);
+		return (0);
+	}
+	return (1);
+}
+
 /* The phone's copy: ntfy's priority and tag by what happened. */
 static void
 notify_post(struct notify *n, const char *pane)
 {
 	struct notify_post	m;
+	struct buf		actions;
 
 	if (notify_cfg.url == NULL || notify_cfg.curl == NULL)
 		return;
 	memset(&m, 0, sizeof m);
+	buf_init(&actions);
+	if (n->group == UI_ASKS && n->pane >= 0 && notify_buttons(n, &actions))
+		m.actions = actions.data;
 	m.title = n->title;
 	m.text = n->message;
 	m.group = ui_group_name(n->group);
@@ -180,6 +211,7 @@ notify_post(struct notify *n, const char *pane)
 	/* (counted when curl says how it went) */
 	notify_url_post(notify_cfg.curl, notify_cfg.url, notify_cfg.url_json,
 	    &m);
+	buf_free(&actions);
 }
 
 static void
@@ -577,6 +609,9 @@ notify_transition(struct pane *p, enum cls_state from,
 
 	if (notify_cfg.command != NULL)
 		notify_command(p, json, cls_state_name(r->state));
+	/* Its dialog is over: the phone's buttons for it end. */
+	if (g != UI_ASKS)
+		tap_pane_over(p->id);
 	/*
 	 * Not told yet: a situation that is over goes untold (a turn's end
 	 * that the next turn followed at once must not be told later with the

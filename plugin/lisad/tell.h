@@ -81,6 +81,7 @@ struct notify_post {
 	const char	*agent;
 	const char	*pane;		/* %N, or "" for a remote one */
 	const char	*tag;		/* ntfy's tag (an emoji's name) */
+	const char	*actions;	/* ntfy's Actions: the phone's buttons */
 	int		 urgent;
 };
 void		 notify_url_post(const char *, const char *, int,

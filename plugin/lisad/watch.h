@@ -320,6 +320,10 @@ void		 act_conn_gone(struct listener_conn *);
 void		 act_close(void);
 
 /* answer.c: answering a dialog on purpose, checked at that moment. */
+/* An answer's end for a caller in the helper: refused (why), or what was chosen. */
+typedef void	(*answer_done_cb)(void *, const char *, const char *);
+void		 answer_start_by(struct pane *, const char *, const char *,
+		     const char *, answer_done_cb, void *);
 void		 answer_start(struct pane *, const char *, const char *,
 		    const char *, struct listener_conn *);
 void		 answer_conn_gone(struct listener_conn *);

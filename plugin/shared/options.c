@@ -58,6 +58,10 @@ static const struct option_def options_table[] = {
 	{ "@lisa-notify-cooldown", OPTION_SECONDS, "10", NULL },
 	{ "@lisa-notify-url", OPTION_URL, "", NULL },
 	{ "@lisa-notify-url-format", OPTION_CHOICE, "ntfy", "ntfy json" },
+	{ "@lisa-notify-buttons", OPTION_FLAG, "on", NULL },
+	{ "@lisa-notify-always", OPTION_FLAG, "off", NULL },
+	{ "@lisa-notify-button-expiry", OPTION_SECONDS_POS, "900", NULL },
+	{ "@lisa-notify-reply-url", OPTION_URL, "(-url's topic, -reply)", NULL },
 	{ "@lisa-on-transition", OPTION_TEXT, "", NULL },
 	/* the watchdog (docs/lifecycle.md) */
 	{ "@lisa-watchdog", OPTION_FLAG, "off", NULL },

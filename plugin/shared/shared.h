@@ -131,6 +131,7 @@ char		*jv_text(const struct jv *);
 #include "run-record.h"		/* lisa run's records (runs/ID.json) */
 #include "run-stderr.h"		/* an agent's stderr, head and tail */
 #include "sha256.h"		/* SHA-256 and HMAC: fingerprints, tokens */
+#include "tap-token.h"		/* the tokens a phone's buttons carry */
 #include "tmux-version.h"	/* what differs between tmux versions */
 #include "ui-format.h"		/* formats for the status line and borders */
 #include "usage.h"		/* tokens and context window */

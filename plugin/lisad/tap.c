@@ -1,0 +1,359 @@
+/*
+ * Answering from the phone (issue 47, docs/phone.md): an ask pushed with
+ * buttons is remembered here, each button a token (tap-token.c) bound to
+ * the dialog the user read; a tap that comes back is carried out only
+ * through answer.c, as lisa answer is, and at most once.
+ *
+ * The key is made once (32 random bytes, hex, 0600 in lisa's state
+ * directory, never through a link); a key file that cannot be read as
+ * one is replaced, which only ends the buttons already sent. An ask is
+ * forgotten when a button of it is taken, when its dialog is over (the
+ * pane no longer waits on it), or when the helper stops; an expired one
+ * a while after it expired (TAP_LATE_S, at most its own life), so that a
+ * tap just too late is told so. A tap on one forgotten is refused, and
+ * told if the reply topic is still read.
+ */
+#include <sys/types.h>
+#ifdef __APPLE__
+#include <sys/random.h>
+#endif
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lisad.h"
+#include "tap.h"
+#include "watch.h"
+
+struct tap_ask {
+	uint32_t		 id;
+	int			 pane;
+	char			*asks;		/* what the push said it asks */
+	char			 answer[ANSWER_TOKEN_LEN];
+	int64_t			 expires;	/* unix s */
+	int64_t			 forget;	/* unix s: a late tap is told */
+	TAILQ_ENTRY(tap_ask)	 entry;
+};
+static TAILQ_HEAD(, tap_ask) tap_asks = TAILQ_HEAD_INITIALIZER(tap_asks);
+
+/* A tap under way: what to tell, and to whom, when answer.c is done. */
+struct tap_taking {
+	tap_reply_cb		 reply;
+	void			*arg;
+	char			 choice;
+	char			*asks;
+};
+
+struct tap_cfg	 tap_cfg = { 1, 0, TAP_EXPIRY_DEFAULT };
+static unsigned char	 tap_key[TAP_KEY_LEN];
+static int		 tap_key_ok;
+static uint32_t		 tap_next_id = 1;
+static struct loop_timer tap_timer;
+static int		 tap_timer_ready;
+
+#define TAP_LATE_S	60
+
+static int
+tap_hex(int c)
+{
+	if (c >= '0' && c <= '9')
+		return (c - '0');
+	if (c >= 'a' && c <= 'f')
+		return (c - 'a' + 10);
+	return (-1);
+}
+
+/* The key from DATA (64 hex digits and maybe a newline); 0 if it is one. */
+static int
+tap_key_parse(const char *data, size_t len)
+{
+	int	i, hi, lo;
+
+	if (len != TAP_KEY_LEN * 2 && !(len == TAP_KEY_LEN * 2 + 1 &&
+	    data[len - 1] == '\n'))
+		return (-1);
+	for (i = 0; i < TAP_KEY_LEN; i++) {
+		if ((hi = tap_hex(data[2 * i])) == -1 ||
+		    (lo = tap_hex(data[2 * i + 1])) == -1)
+			return (-1);
+		tap_key[i] = (unsigned char)(hi << 4 | lo);
+	}
+	return (0);
+}
+
+/*
+ * The key, read or made once: 0 if there is one. Asked at the first ask
+ * with buttons, so a user without them never has a key file.
+ */
+static int
+tap_key_load(void)
+{
+	char	*dir, *path, *cause, *data, hex[TAP_KEY_LEN * 2 + 2];
+	size_t	 len;
+	int	 i;
+
+	if (tap_key_ok)
+		return (0);
+	if (runtime_state_dir("phone", &dir, &cause) != 0) {
+		log_warnx("phone buttons: %s", cause);
+		free(cause);
+		return (-1);
+	}
+	xasprintf(&path, "%s/key", dir);
+	free(dir);
+	if (runtime_read_file(path, sizeof hex, &data, &len) == 0) {
+		tap_key_ok = tap_key_parse(data, len) == 0;
+		free(data);
+		if (!tap_key_ok)
+			log_warnx("phone buttons: %s is not a key: a new one "
+			    "(buttons sent before are refused)", path);
+	} else if (errno != ENOENT)
+		log_warn("phone buttons: %s: a new key", path);
+	if (!tap_key_ok) {
+		if (getentropy(tap_key, sizeof tap_key) != 0) {
+			log_warn("phone buttons: no random bytes for a key");
+			free(path);
+			return (-1);
+		}
+		for (i = 0; i < TAP_KEY_LEN; i++)
+			snprintf(hex + 2 * i, 3, "%02x", tap_key[i]);
+		hex[TAP_KEY_LEN * 2] = '\n';
+		if (runtime_write_file(path, hex, TAP_KEY_LEN * 2 + 1) != 0) {
+			log_warn("phone buttons: cannot write %s", path);
+			free(path);
+			return (-1);
+		}
+		tap_key_ok = 1;
+	}
+	free(path);
+	return (0);
+}
+
+static void
+tap_ask_free(struct tap_ask *a)
+{
+	TAILQ_REMOVE(&tap_asks, a, entry);
+	free(a->asks);
+	free(a);
+}
+
+/* The next expiry's deadline (no ask: no timer). */
+static void
+tap_timer_set(void)
+{
+	struct tap_ask	*a;
+	int64_t		 first = -1, now = time_real_ms() / 1000;
+
+	TAILQ_FOREACH(a, &tap_asks, entry) {
+		if (first == -1 || a->forget < first)
+			first = a->forget;
+	}
+	if (!tap_timer_ready)
+		return;
+	loop_timer_del(&tap_timer);
+	if (first != -1)
+		loop_timer_add(&tap_timer, (uint64_t)(first > now ?
+		    first - now : 0) * 1000 + 500);
+}
+
+static void
+tap_expire_cb(void *arg)
+{
+	struct tap_ask	*a, *a1;
+	int64_t		 now = time_real_ms() / 1000;
+
+	TAILQ_FOREACH_SAFE(a, &tap_asks, entry, a1) {
+		if (now >= a->forget) {
+			log_debug("phone: ask %u expired", a->id);
+			tap_ask_free(a);
+		}
+	}
+	tap_timer_set();
+	tap_changed();
+}
+
+/*
+ * Pane P's dialog, its answer token ANSWER and what the push says it
+ * asks (ASKS): remembered, its buttons' tokens into B. 0 if made (then
+ * B->n buttons), -1 if buttons are off or cannot be made.
+ */
+int
+tap_buttons(int pane, const char *answer, const char *asks,
+    struct tap_buttons *b)
+{
+	struct tap_ask		*a;
+	struct tap_token	 t;
+	static const char	 choices[] = { TAP_ALLOW, TAP_DENY, TAP_ALWAYS };
+	int			 i;
+
+	b->n = 0;
+	if (!tap_cfg.on || answer == NULL || *answer == '\0' ||
+	    tap_key_load() != 0)
+		return (-1);
+	if (!tap_timer_ready) {
+		loop_timer_init(&tap_timer, tap_expire_cb, NULL);
+		tap_timer_ready = 1;
+	}
+	/* One ask per pane: a newer dialog there ends the older's buttons. */
+	tap_pane_over(pane);
+	a = xcalloc(1, sizeof *a);
+	a->id = tap_next_id++;
+	a->pane = pane;
+	a->asks = xstrdup(asks != NULL ? asks : "");
+	strlcpy(a->answer, answer, sizeof a->answer);
+	a->expires = time_real_ms() / 1000 + tap_cfg.expiry_s;
+	a->forget = a->expires + (tap_cfg.expiry_s < TAP_LATE_S ?
+	    tap_cfg.expiry_s : TAP_LATE_S);
+	for (i = 0; i < (tap_cfg.always ? 3 : 2); i++) {
+		t.ask = a->id;
+		t.choice = choices[i];
+		t.expires = a->expires;
+		if (tap_token_make(tap_key, &t, NULL, a->answer,
+		    b->token[i]) != 0) {
+			free(a->asks);
+			free(a);
+			b->n = 0;
+			return (-1);
+		}
+		b->choice[i] = choices[i];
+		b->n++;
+	}
+	TAILQ_INSERT_TAIL(&tap_asks, a, entry);
+	log_debug("phone: ask %u for %%%d, %d buttons", a->id, pane, b->n);
+	tap_timer_set();
+	tap_changed();
+	return (0);
+}
+
+/* Pane PANE's dialog is over (answered here, or gone): its buttons end. */
+void
+tap_pane_over(int pane)
+{
+	struct tap_ask	*a, *a1;
+	int		 n = 0;
+
+	TAILQ_FOREACH_SAFE(a, &tap_asks, entry, a1) {
+		if (a->pane == pane) {
+			tap_ask_free(a);
+			n++;
+		}
+	}
+	if (n != 0) {
+		tap_timer_set();
+		tap_changed();
+	}
+}
+
+int
+tap_pending(void)
+{
+	return (!TAILQ_EMPTY(&tap_asks));
+}
+
+static void
+tap_done(void *arg, const char *refused, const char *chose)
+{
+	struct tap_taking	*tk = arg;
+	char			 text[512];
+
+	if (refused != NULL)
+		snprintf(text, sizeof text, "not answered: %s", refused);
+	else
+		snprintf(text, sizeof text, "%s%s%s%s%s",
+		    tk->choice == TAP_DENY ? "denied" : tk->choice ==
+		    TAP_ALWAYS ? "always allowed" : "allowed",
+		    *chose != '\0' ? " (" : "", chose, *chose != '\0' ? ")" : "",
+		    "");
+	if (refused == NULL && *tk->asks != '\0') {
+		strlcat(text, ": ", sizeof text);
+		strlcat(text, tk->asks, sizeof text);
+	}
+	tk->reply(tk->arg, refused == NULL, text);
+	free(tk->asks);
+	free(tk);
+}
+
+/*
+ * A tap's TOKEN, as it came back: carried out if it is a button of an
+ * ask still open, made by us for that dialog, not expired; REPLY is told
+ * what came of it (now, or when answer.c is done), whatever that was.
+ */
+void
+tap_take(const char *token, tap_reply_cb reply, void *arg)
+{
+	struct tap_ask		*a;
+	struct tap_token	 t;
+	struct tap_taking	*tk;
+	struct pane		*p;
+	const char		*why;
+	char			 text[256];
+
+	if ((why = tap_token_parse(token, &t)) != NULL) {
+		log_debug("phone: a tap refused: %s", why);
+		snprintf(text, sizeof text, "not answered: %s", why);
+		reply(arg, 0, text);
+		return;
+	}
+	TAILQ_FOREACH(a, &tap_asks, entry) {
+		if (a->id == t.ask)
+			break;
+	}
+	if (a == NULL) {
+		/* (taken, expired, its dialog over, or another helper's) */
+		reply(arg, 0, "not answered: the button is used, expired or "
+		    "its dialog is over");
+		return;
+	}
+	if (!tap_key_ok)
+		why = "lisa has no key for its buttons";
+	else
+		why = tap_token_check(tap_key, token, NULL, a->answer,
+		    time_real_ms() / 1000, &t);
+	if (why != NULL) {
+		/* (a forgery ends nothing: the ask stays for its own) */
+		log_debug("phone: ask %u: a tap refused: %s", a->id, why);
+		snprintf(text, sizeof text, "not answered: %s", why);
+		reply(arg, 0, text);
+		if (strcmp(why, "the button has expired") == 0) {
+			tap_ask_free(a);
+			tap_timer_set();
+			tap_changed();
+		}
+		return;
+	}
+	/* Used once: whatever comes of it, no second tap is taken. */
+	tk = xcalloc(1, sizeof *tk);
+	tk->reply = reply;
+	tk->arg = arg;
+	tk->choice = t.choice;
+	tk->asks = a->asks;
+	a->asks = NULL;
+	p = pane_find(a->pane);
+	strlcpy(text, a->answer, sizeof text);
+	log_debug("phone: ask %u: %s", a->id, tap_choice_name(t.choice));
+	tap_ask_free(a);
+	tap_timer_set();
+	tap_changed();
+	if (p == NULL) {
+		tap_done(tk, "the pane is gone", "");
+		return;
+	}
+	answer_start_by(p, tap_choice_name(t.choice), text, "phone", tap_done,
+	    tk);
+}
+
+void
+tap_close(void)
+{
+	struct tap_ask	*a;
+
+	while ((a = TAILQ_FIRST(&tap_asks)) != NULL)
+		tap_ask_free(a);
+	if (tap_timer_ready)
+		loop_timer_del(&tap_timer);
+	explicit_bzero(tap_key, sizeof tap_key);
+	tap_key_ok = 0;
+}

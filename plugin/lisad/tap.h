@@ -1,0 +1,42 @@
+/*
+ * Answering from the phone (issue 47, docs/phone.md): tap.c keeps the
+ * asks sent with buttons and takes the taps; tap-ntfy.c is ntfy's side
+ * (the buttons on a push, the reply topic read while an ask is open).
+ */
+#ifndef LISA_TAP_H
+#define LISA_TAP_H
+
+#define TAP_EXPIRY_DEFAULT	900	/* s: @lisa-notify-button-expiry */
+
+struct tap_cfg {
+	int	 on;		/* @lisa-notify-buttons */
+	int	 always;	/* @lisa-notify-always: a third button */
+	int	 expiry_s;
+};
+extern struct tap_cfg	 tap_cfg;
+
+struct tap_buttons {
+	int	 n;
+	char	 choice[3];
+	char	 token[3][TAP_TOKEN_LEN];
+};
+
+/* What came of a tap (OK: carried out), in words for the phone. */
+typedef void	(*tap_reply_cb)(void *, int, const char *);
+
+/* tap.c */
+int	 tap_buttons(int, const char *, const char *, struct tap_buttons *);
+void	 tap_pane_over(int);
+int	 tap_pending(void);
+void	 tap_take(const char *, tap_reply_cb, void *);
+void	 tap_close(void);
+
+/* tap-ntfy.c */
+void	 tap_ntfy_reset(const char *);
+void	 tap_ntfy_option(const char *, const char *);
+int	 tap_ntfy_actions(struct buf *, const struct tap_buttons *);
+void	 tap_changed(void);
+void	 tap_ntfy_reaped(pid_t, int);
+void	 tap_ntfy_close(void);
+
+#endif

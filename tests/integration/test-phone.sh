@@ -1,0 +1,221 @@
+# Answering from the phone (issue 47, docs/phone.md), against a stand-in
+# ntfy server of the tests' own (tests/fake/ntfy) on 127.0.0.1: an ask's
+# push carries Allow and Deny buttons; a tap, sent as the phone sends it
+# (ntfy's http action: a POST of the button's body to its URL), reaches
+# lisa through the reply topic it reads only while an ask is open, and
+# answers the very dialog that was pushed, once. A tap replayed, forged,
+# expired or for a dialog that changed is refused, nothing is typed, and
+# the phone is told. At lisa's defaults (buttons on, 15 minutes).
+
+. "$ROOT/tests/integration/agents.sh"
+
+# The stand-in (keepalives every $1 s, ntfy's 45 by default) and a server
+# whose pushes go to it: $TOPIC.
+start_phone() {
+	command -v curl >/dev/null || skip "no curl"
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME"
+	export FAKE_AGENT_LOG="$TESTDIR/agent.log"
+	python3 "$FAKE/ntfy" "$TESTDIR/ntfy.log" "${1:-45}" &
+	NTFY=$!
+	trap 'kill $NTFY 2>/dev/null; cleanup' EXIT
+	until_ms 10000 test -f "$TESTDIR/ntfy.log.port" || fail "no ntfy stand-in"
+	TOPIC="http://127.0.0.1:$(cat "$TESTDIR/ntfy.log.port")/lisa-k3y"
+	start_server main
+	T set -g @lisa-notify-asks on
+	T set -g @lisa-notify-cooldown 0
+	T set -g @lisa-notify-url "$TOPIC"
+}
+
+agent_ready() {
+	a=$(agent_window "$1" "$2")
+	L wait "$a" --until waiting_input --timeout 30 >/dev/null ||
+	    fail "no $2: $(L status "$a")"
+	echo "$a"
+}
+
+# The stand-in's log, as python sees it: publishes and subscriptions.
+ntfy_q() {
+	python3 - "$TESTDIR/ntfy.log" "$1" <<'PY'
+import json, sys
+log = [json.loads(l) for l in open(sys.argv[1])] if __import__("os").path.exists(sys.argv[1]) else []
+pubs = [e for e in log if e["kind"] == "publish"]
+subs = len([e for e in log if e["kind"] == "subscribe"]) - \
+    len([e for e in log if e["kind"] == "unsubscribe"])
+print(eval(sys.argv[2]))
+PY
+}
+
+# The Nth push with buttons (from 0): its message; $2: what of it.
+pushed_with_buttons() {
+	[ "$(ntfy_q "len([p for p in pubs if p.get('actions')])")" -gt "$1" ]
+}
+button() {
+	ntfy_q "[a for a in [p for p in pubs if p.get('actions')][$1]['actions'] if a['label'] == '$2'][0]['$3']"
+}
+
+# Tap: what the phone does for an http action (ntfy's docs): its method,
+# its URL, its body.
+tap() {
+	curl -s -o /dev/null -X POST --data-binary "$2" "$1" || fail "the tap's POST"
+}
+
+# A push back to the phone whose message holds $1 (the Nth such, $2).
+told() {
+	[ "$(ntfy_q "len([p for p in pubs if p['topic'] == 'lisa-k3y' and '''$1''' in p['message']])")" -ge "${2:-1}" ]
+}
+
+curl_children() { pgrep -P "$HELPER_PID" curl | wc -l; }
+reading() { [ "$(ntfy_q subs)" = "$1" ]; }
+
+# Pane $1 asks its permission; lisa read it.
+ask() {
+	T send-keys -t "$1" permission Enter
+	until_ms 15000 state_is "$1" waiting_input permission "" ||
+	    fail "$1: no dialog: $(L status "$1")"
+}
+
+still_asks() {
+	state_is "$1" waiting_input permission "" ||
+	    fail "$2: the dialog is not there any more: $(L status "$1")"
+	[ "$(grep -c ' answer ' "$FAKE_AGENT_LOG" 2>/dev/null || true)" = "$3" ] ||
+	    fail "$2: a key reached the agent: $(grep answer "$FAKE_AGENT_LOG")"
+}
+
+# The push of an ask carries Allow and Deny (no Always: off by default),
+# each an http action POSTing a token to the reply topic; the tap on
+# Allow answers that dialog (the agent's own key for yes), the phone is
+# told, and the reply topic is read only while the ask is open.
+test_phone_allow_answers_the_dialog() {
+	start_phone
+	start_helper
+	c=$(agent_ready 1 claude)
+	# At rest: nothing read, no curl.
+	[ "$(ntfy_q subs)" = 0 ] || fail "a subscription at rest"
+	[ "$(curl_children)" = 0 ] || fail "a curl at rest"
+	ask "$c"
+	until_ms 15000 pushed_with_buttons 0 ||
+	    fail "no push with buttons: $(cat "$TESTDIR/ntfy.log")"
+	labels=$(ntfy_q "[a['label'] for a in [p for p in pubs if p.get('actions')][0]['actions']]")
+	[ "$labels" = "['Allow', 'Deny']" ] || fail "buttons: $labels"
+	msg=$(ntfy_q "[p for p in pubs if p.get('actions')][0]['message']")
+	case "$msg" in
+	*"claude in main:1 asks to run: touch x"*) ;;
+	*) fail "the push: $msg" ;;
+	esac
+	url=$(button 0 Allow url)
+	[ "$url" = "$TOPIC-reply" ] || fail "the reply URL: $url"
+	[ "$(button 0 Allow method)" = POST ] || fail "not a POST"
+	[ "$(button 0 Allow clear)" = true ] || fail "not cleared on tap"
+	until_ms 5000 reading 1 || fail "the reply topic is not read: $(ntfy_q subs)"
+	tap "$url" "$(button 0 Allow body)"
+	until_ms 15000 sh -c "grep -q \"answer yes '1'\" '$FAKE_AGENT_LOG'" ||
+	    fail "the agent got no yes: $(cat "$FAKE_AGENT_LOG" 2>/dev/null | tail -n 3)"
+	until_ms 15000 told "allowed" || fail "the phone not told: $(ntfy_q "[p['message'] for p in pubs]")"
+	ntfy_q "[p['message'] for p in pubs if 'allowed' in p['message']][0]" | grep -q "touch x" ||
+	    fail "told without what: $(ntfy_q "[p['message'] for p in pubs]")"
+	L events "$c" | grep -E "answer +by phone" ||
+	    L events --json | grep -q '"by":"phone"' ||
+	    fail "no event by the phone: $(L events --json | grep answer)"
+	# Nothing open: the reply topic let go, no curl left.
+	until_ms 5000 reading 0 || fail "still reading the reply topic"
+	until_ms 5000 sh -c "[ \$(pgrep -P $HELPER_PID curl | wc -l) = 0 ]" ||
+	    fail "a curl left: $(pgrep -a -P "$HELPER_PID")"
+}
+
+# The attacker's taps, one after the other on one open dialog: the last
+# dialog's button replayed, a deny's token made an allow, a token of
+# lisa's form never made, a button for another dialog of the same text.
+# Each is refused, said back, and nothing reaches the agent; the real
+# button still works after them.
+test_phone_replayed_forged_and_stale_taps_refused() {
+	start_phone
+	start_helper
+	c=$(agent_ready 1 claude)
+	ask "$c"
+	until_ms 15000 pushed_with_buttons 0 || fail "no first push"
+	url=$(button 0 Allow url)
+	old=$(button 0 Allow body)
+	until_ms 5000 reading 1 || fail "not reading"
+	tap "$url" "$old"
+	until_ms 15000 told "allowed" || fail "the first tap not taken"
+	n=$(grep -c ' answer ' "$FAKE_AGENT_LOG")
+	until_ms 15000 state_is "$c" waiting_input prompt "" || fail "no prompt after"
+	# The same dialog again, the same text: another dialog.
+	ask "$c"
+	until_ms 15000 pushed_with_buttons 1 || fail "no second push"
+	until_ms 5000 reading 1 || fail "not reading again"
+	tap "$url" "$old"
+	until_ms 10000 told "not answered" 1 || fail "the replay not refused: $(ntfy_q "[p['message'] for p in pubs]")"
+	still_asks "$c" "a replayed tap" "$n"
+	deny=$(button 1 Deny body)
+	forged=$(echo "$deny" | sed 's/^\(t1\.[0-9]*\)\.d\./\1.a./')
+	[ "$forged" != "$deny" ] || fail "no forgery made of $deny"
+	tap "$url" "$forged"
+	until_ms 10000 told "not answered" 2 || fail "the forgery not refused"
+	still_asks "$c" "a deny made an allow" "$n"
+	tap "$url" "t1.999.a.99999999999.AAAAAAAAAAAAAAAAAAAAAA"
+	until_ms 10000 told "not answered" 3 || fail "a made-up token not refused"
+	still_asks "$c" "a made-up token" "$n"
+	tap "$url" "touch /tmp/not-a-token; rm -rf ~"
+	until_ms 10000 told "not answered" 4 || fail "junk not refused"
+	still_asks "$c" "junk" "$n"
+	ntfy_q "[p['message'] for p in pubs if 'not answered' in p['message']]" |
+	    grep -q "for this dialog" || fail "the forgery's reason: $(ntfy_q "[p['message'] for p in pubs]")"
+	# The real one, still good.
+	tap "$url" "$(button 1 Deny body)"
+	until_ms 15000 sh -c "grep -q \"answer no '3'\" '$FAKE_AGENT_LOG'" ||
+	    fail "the real deny not taken: $(tail -n 3 "$FAKE_AGENT_LOG")"
+	until_ms 10000 told "denied" || fail "the deny not told"
+}
+
+# A button that expired (@lisa-notify-button-expiry 3), and a tap after
+# the dialog was answered here and another drawn: refused, nothing typed.
+test_phone_expired_and_changed_dialog_refused() {
+	start_phone
+	T set -g @lisa-notify-button-expiry 3
+	start_helper
+	c=$(agent_ready 1 claude)
+	ask "$c"
+	until_ms 15000 pushed_with_buttons 0 || fail "no push"
+	url=$(button 0 Allow url)
+	# (just after it expired: told so while lisa still reads, 3 s more)
+	exp=$(button 0 Allow body | cut -d. -f4)
+	until_ms 10000 sh -c "[ \$(date +%s) -ge $exp ]" || fail "the clock"
+	tap "$url" "$(button 0 Allow body)"
+	until_ms 10000 told "not answered: the button has expired" ||
+	    fail "the expired tap not refused: $(ntfy_q "[p['message'] for p in pubs]")"
+	still_asks "$c" "an expired button" 0
+	# (expired, the ask is over: nothing left to read)
+	until_ms 5000 reading 0 || fail "still reading after the expiry"
+	T set -g @lisa-notify-button-expiry 900
+	L reload >/dev/null
+	# Answered here; the same question again: the first push's button
+	# names a dialog that is over.
+	T send-keys -t "$c" n
+	until_ms 15000 state_is "$c" waiting_input prompt "" || fail "not denied here"
+	ask "$c"
+	until_ms 15000 pushed_with_buttons 1 || fail "no second push"
+	until_ms 5000 reading 1 || fail "not reading"
+	tap "$url" "$(button 0 Allow body)"
+	until_ms 10000 told "not answered" 2 || fail "the old dialog's tap not refused"
+	still_asks "$c" "a tap for a dialog that is over" 1
+}
+
+# Buttons off (@lisa-notify-buttons off): pushes as before, no buttons,
+# nothing read, ever.
+test_phone_buttons_off() {
+	start_phone
+	T set -g @lisa-notify-buttons off
+	start_helper
+	c=$(agent_ready 1 claude)
+	ask "$c"
+	until_ms 15000 sh -c "grep -q 'asks to run' '$TESTDIR/ntfy.log'" || fail "no push"
+	[ "$(ntfy_q "len([p for p in pubs if p.get('actions')])")" = 0 ] ||
+	    fail "buttons while off"
+	[ "$(ntfy_q "len([p for p in pubs if 'Actions' in p['headers']])")" = 0 ] ||
+	    fail "an Actions header while off"
+	sleep 1
+	[ "$(ntfy_q subs)" = 0 ] || fail "read the reply topic while off"
+	[ "$(curl_children)" = 0 ] || fail "a curl while off"
+}
