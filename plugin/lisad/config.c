@@ -78,7 +78,8 @@ config_warn(const char *name, const char *value, enum option_check rc,
 	buf_init(&b);
 	buf_adds(&b, name);
 	/* (a URL may hold its token: never said back) */
-	if (rc != OPTION_UNKNOWN && (o == NULL || o->kind != OPTION_URL)) {
+	if (rc != OPTION_UNKNOWN && (o == NULL || (o->kind != OPTION_URL &&
+	    strstr(name, "-token") == NULL))) {
 		buf_addc(&b, ' ');
 		config_value(&b, value);
 	}

@@ -114,6 +114,7 @@ lisad_signal_cb(int fd, short revents, void *arg)
 				fleet_reaped(pid, status);
 				notify_url_reaped(pid, status);
 				tap_ntfy_reaped(pid, status);
+				tap_telegram_reaped(pid, status);
 			}
 			break;
 		case SIGTERM:
@@ -388,6 +389,7 @@ main(int argc, char **argv)
 	answer_close();
 	tap_close();
 	tap_ntfy_close();
+	tap_telegram_close();
 	notify_url_close();
 	live_close();
 	resume_record_close();

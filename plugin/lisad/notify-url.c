@@ -317,11 +317,31 @@ fail:
 	notify_url_free(j);
 }
 
+/* A job for CFG and BODY (both taken), run now. */
+static void
+notify_url_job(const char *curl, struct buf *cfg, struct buf *body,
+    const char *group)
+{
+	struct notify_url_job	*j;
+
+	free(notify_url_curl);
+	notify_url_curl = xstrdup(curl);
+	j = xcalloc(1, sizeof *j);
+	j->fd = -1;
+	j->pid = -1;
+	j->tries = 1;
+	j->cfg = *cfg;
+	j->body = *body;
+	strlcpy(j->group, group, sizeof j->group);
+	loop_timer_init(&j->timer, notify_url_again, j);
+	TAILQ_INSERT_TAIL(&notify_url_jobs, j, entry);
+	notify_url_spawn(j);
+}
+
 void
 notify_url_post(const char *curl, const char *url, int json,
     const struct notify_post *m)
 {
-	struct notify_url_job	*j;
 	struct buf		 cfg, body;
 
 	buf_init(&cfg);
@@ -350,18 +370,27 @@ notify_url_post(const char *curl, const char *url, int json,
 		}
 		buf_adds(&body, m->text);
 	}
-	free(notify_url_curl);
-	notify_url_curl = xstrdup(curl);
-	j = xcalloc(1, sizeof *j);
-	j->fd = -1;
-	j->pid = -1;
-	j->tries = 1;
-	j->cfg = cfg;
-	j->body = body;
-	strlcpy(j->group, m->group, sizeof j->group);
-	loop_timer_init(&j->timer, notify_url_again, j);
-	TAILQ_INSERT_TAIL(&notify_url_jobs, j, entry);
-	notify_url_spawn(j);
+	notify_url_job(curl, &cfg, &body, m->group);
+}
+
+/*
+ * A POST of JSON BODY to URL (a bot's API: Telegram's), the same way: the
+ * URL, which holds the bot's token, on curl's stdin; what came of it
+ * counted with the pushes, under GROUP.
+ */
+void
+notify_url_send(const char *curl, const char *url, const char *body,
+    const char *group)
+{
+	struct buf	cfg, b;
+
+	buf_init(&cfg);
+	buf_init(&b);
+	buf_adds(&cfg, "url = ");
+	notify_url_quote(&cfg, url);
+	buf_adds(&cfg, "\nheader = \"Content-Type: application/json\"\n");
+	buf_adds(&b, body);
+	notify_url_job(curl, &cfg, &b, group);
 }
 
 /* At exit: what is still out is the kernel's to end (curl's own timeout). */

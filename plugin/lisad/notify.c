@@ -96,6 +96,7 @@ notify_reset(void)
 	memset(&notify_cfg, 0, sizeof notify_cfg);
 	notify_cfg.curl = path_which("curl");
 	tap_ntfy_reset(notify_cfg.curl);
+	tap_telegram_reset(notify_cfg.curl);
 	notify_cfg.message = notify_cfg.bell = notify_cfg.desktop = 1;
 	notify_cfg.terminal = NTERM_AUTO;
 	notify_cfg.cooldown_ms = 10000;
@@ -120,6 +121,7 @@ void
 notify_option(const char *name, const char *value)
 {
 	tap_ntfy_option(name, value);
+	tap_telegram_option(name, value);
 	/* "waiting" is both kinds, unless "asks" has its own say. */
 	if (strcmp(name, "@lisa-notify-waiting") == 0) {
 		notify_cfg.on[UI_WAITING] = notify_onoff(value);
@@ -167,23 +169,17 @@ notify_option(const char *name, const char *value)
  * read, bound to it by its answer token. 1 if there are some.
  */
 static int
-notify_buttons(struct notify *n, struct buf *actions)
+notify_buttons(struct notify *n, struct tap_buttons *bt)
 {
 	struct pane		*p = pane_find(n->pane);
-	struct tap_buttons	 bt;
 	char			 token[ANSWER_TOKEN_LEN];
 
 	if (p == NULL || p->watch == NULL || !p->watch->question_ok ||
-	    !question_detail(p->watch->res.detail))
+	    !question_detail(p->watch->res.detail) ||
+	    (!tap_ntfy_on() && !tap_telegram_on()))
 		return (0);
 	answer_token(p, p->watch->question.fingerprint, token, sizeof token);
-	if (tap_buttons(p->id, token, n->body, &bt) != 0)
-		return (0);
-	if (tap_ntfy_actions(actions, &bt) != 0) {
-		tap_pane_over(p->id);
-		return (0);
-	}
-	return (1);
+	return (tap_buttons(p->id, token, n->body, bt) == 0);
 }
 
 /* The phone's copy: ntfy's priority and tag by what happened. */
@@ -192,12 +188,18 @@ notify_post(struct notify *n, const char *pane)
 {
 	struct notify_post	m;
 	struct buf		actions;
+	struct tap_buttons	bt;
+	int			has = 0;
 
+	bt.n = 0;
+	if (n->group == UI_ASKS && n->pane >= 0)
+		has = notify_buttons(n, &bt);
+	tap_telegram_push(n->title, n->message, has ? &bt : NULL);
 	if (notify_cfg.url == NULL || notify_cfg.curl == NULL)
 		return;
 	memset(&m, 0, sizeof m);
 	buf_init(&actions);
-	if (n->group == UI_ASKS && n->pane >= 0 && notify_buttons(n, &actions))
+	if (has && tap_ntfy_actions(&actions, &bt) == 0)
 		m.actions = actions.data;
 	m.title = n->title;
 	m.text = n->message;

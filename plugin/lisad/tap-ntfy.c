@@ -113,7 +113,7 @@ tap_ntfy_reply_url(void)
 }
 
 /* Buttons go with pushes to ntfy, a reply topic known and curl there. */
-static int
+int
 tap_ntfy_on(void)
 {
 	char	*r;
@@ -239,7 +239,7 @@ static void
 tap_ntfy_retry_cb(void *arg)
 {
 	tap_sub.retrying = 0;
-	tap_changed();
+	tap_ntfy_changed();
 }
 
 /* curl ended (SIGCHLD): again after a while if asks are still open. */
@@ -357,7 +357,7 @@ tap_ntfy_stop(void)
 
 /* The asks open changed: the reply topic read while there are any. */
 void
-tap_changed(void)
+tap_ntfy_changed(void)
 {
 	int	want = tap_pending() && tap_ntfy_on();
 

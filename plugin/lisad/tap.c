@@ -345,6 +345,14 @@ tap_take(const char *token, tap_reply_cb reply, void *arg)
 	    tk);
 }
 
+/* The asks open changed: each channel reads taps while there are any. */
+void
+tap_changed(void)
+{
+	tap_ntfy_changed();
+	tap_telegram_changed();
+}
+
 void
 tap_close(void)
 {

@@ -1,7 +1,8 @@
 /*
  * Answering from the phone (issue 47, docs/phone.md): tap.c keeps the
  * asks sent with buttons and takes the taps; tap-ntfy.c is ntfy's side
- * (the buttons on a push, the reply topic read while an ask is open).
+ * (the buttons on a push, the reply topic read while an ask is open),
+ * tap-telegram.c a bot's (an inline keyboard, a long poll meanwhile).
  */
 #ifndef LISA_TAP_H
 #define LISA_TAP_H
@@ -29,14 +30,26 @@ int	 tap_buttons(int, const char *, const char *, struct tap_buttons *);
 void	 tap_pane_over(int);
 int	 tap_pending(void);
 void	 tap_take(const char *, tap_reply_cb, void *);
+void	 tap_changed(void);
 void	 tap_close(void);
 
 /* tap-ntfy.c */
 void	 tap_ntfy_reset(const char *);
 void	 tap_ntfy_option(const char *, const char *);
+int	 tap_ntfy_on(void);
 int	 tap_ntfy_actions(struct buf *, const struct tap_buttons *);
-void	 tap_changed(void);
+void	 tap_ntfy_changed(void);
 void	 tap_ntfy_reaped(pid_t, int);
 void	 tap_ntfy_close(void);
+
+/* tap-telegram.c */
+void	 tap_telegram_reset(const char *);
+void	 tap_telegram_option(const char *, const char *);
+int	 tap_telegram_on(void);
+void	 tap_telegram_push(const char *, const char *,
+	     const struct tap_buttons *);
+void	 tap_telegram_changed(void);
+void	 tap_telegram_reaped(pid_t, int);
+void	 tap_telegram_close(void);
 
 #endif

@@ -62,6 +62,9 @@ static const struct option_def options_table[] = {
 	{ "@lisa-notify-always", OPTION_FLAG, "off", NULL },
 	{ "@lisa-notify-button-expiry", OPTION_SECONDS_POS, "900", NULL },
 	{ "@lisa-notify-reply-url", OPTION_URL, "(-url's topic, -reply)", NULL },
+	{ "@lisa-telegram-token", OPTION_TEXT, "", NULL },
+	{ "@lisa-telegram-chat", OPTION_TEXT, "", NULL },
+	{ "@lisa-telegram-api", OPTION_URL, "https://api.telegram.org", NULL },
 	{ "@lisa-on-transition", OPTION_TEXT, "", NULL },
 	/* the watchdog (docs/lifecycle.md) */
 	{ "@lisa-watchdog", OPTION_FLAG, "off", NULL },

@@ -1,0 +1,130 @@
+# Answering from the phone through a Telegram bot (issue 47,
+# docs/phone.md), against a stand-in Bot API of the tests' own
+# (tests/fake/telegram) on 127.0.0.1: an ask goes to the chat with an
+# inline keyboard, a tap (a callback query, from the stand-in's door for
+# the user's tap) is fetched by a long poll that runs only while the ask
+# is open, and answers that dialog once; a tap from another chat is
+# refused. The bot's token is on no command line. At lisa's defaults.
+
+. "$ROOT/tests/integration/agents.sh"
+
+BOT=123456:AAH-sekr3t_bot
+
+start_bot() {
+	command -v curl >/dev/null || skip "no curl"
+	export HOME="$TESTDIR/home"
+	mkdir -p "$HOME"
+	export FAKE_AGENT_LOG="$TESTDIR/agent.log"
+	python3 "$FAKE/telegram" "$TESTDIR/tg.log" "$BOT" &
+	TG=$!
+	trap 'kill $TG 2>/dev/null; cleanup' EXIT
+	until_ms 10000 test -f "$TESTDIR/tg.log.port" || fail "no Bot API stand-in"
+	API="http://127.0.0.1:$(cat "$TESTDIR/tg.log.port")"
+	start_server main
+	T set -g @lisa-notify-asks on
+	T set -g @lisa-notify-cooldown 0
+	T set -g @lisa-telegram-token "$BOT"
+	T set -g @lisa-telegram-chat 4242
+	T set -g @lisa-telegram-api "$API"
+}
+
+agent_ready() {
+	a=$(agent_window "$1" "$2")
+	L wait "$a" --until waiting_input --timeout 30 >/dev/null ||
+	    fail "no $2: $(L status "$a")"
+	echo "$a"
+}
+
+tg_q() {
+	python3 - "$TESTDIR/tg.log" "$1" <<'PY'
+import json, os, sys
+log = [json.loads(l) for l in open(sys.argv[1])] if os.path.exists(sys.argv[1]) else []
+sends = [e for e in log if e["kind"] == "send"]
+asks = [e for e in sends if e.get("reply_markup")]
+answers = [e for e in log if e["kind"] == "answer"]
+polls = len([e for e in log if e["kind"] == "poll"]) - \
+    len([e for e in log if e["kind"] == "poll_end"])
+print(eval(sys.argv[2]))
+PY
+}
+
+asked_in_chat() { [ "$(tg_q "len(asks)")" -gt "$1" ]; }
+# Ask N's button LABEL's callback data.
+tg_button() {
+	tg_q "[b for b in asks[$1]['reply_markup']['inline_keyboard'][0] if b['text'] == '$2'][0]['callback_data']"
+}
+# The user taps it (in chat $3, if not the ask's own).
+tg_tap() {
+	curl -s -o /dev/null -H 'Content-Type: application/json' \
+	    --data-binary "{\"message_id\": $(tg_q "asks[$1]['message_id']"), \"data\": \"$2\"${3:+, \"chat_id\": $3}}" \
+	    "$API/_tap" || fail "the tap"
+}
+tg_answered() { [ "$(tg_q "len([a for a in answers if '''$1''' in a['text']])")" -ge "${2:-1}" ]; }
+polling() { [ "$(tg_q polls)" = "$1" ]; }
+chat_told() { [ "$(tg_q "len([s for s in sends if not s.get('reply_markup') and '''$1''' in (s['text'] or '')])")" -ge 1 ]; }
+
+ask() {
+	T send-keys -t "$1" permission Enter
+	until_ms 15000 state_is "$1" waiting_input permission "" ||
+	    fail "$1: no dialog: $(L status "$1")"
+}
+
+# The ask in the chat, Allow and Deny; a tap from another chat refused
+# (nothing typed); the tap in the chat answers with the agent's yes, the
+# tapper and the chat are told; the poll runs only while the ask is open.
+test_telegram_allow_and_another_chat() {
+	start_bot
+	start_helper
+	c=$(agent_ready 1 claude)
+	[ "$(tg_q polls)" = 0 ] || fail "a poll at rest"
+	ask "$c"
+	until_ms 15000 asked_in_chat 0 || fail "nothing sent: $(cat "$TESTDIR/tg.log" 2>/dev/null)"
+	[ "$(tg_q "asks[0]['chat_id']")" = 4242 ] || fail "another chat: $(tg_q "asks[0]")"
+	[ "$(tg_q "[b['text'] for b in asks[0]['reply_markup']['inline_keyboard'][0]]")" = "['Allow', 'Deny']" ] ||
+	    fail "buttons: $(tg_q "asks[0]['reply_markup']")"
+	tg_q "asks[0]['text']" | grep -q "asks to run: touch x" || fail "the text: $(tg_q "asks[0]['text']")"
+	until_ms 5000 polling 1 || fail "no long poll while the ask is open"
+	pgrep -a -P "$HELPER_PID" curl | grep -q "sekr3t" && fail "the bot's token on a command line"
+	allow=$(tg_button 0 Allow)
+	tg_tap 0 "$allow" 999
+	until_ms 10000 tg_answered "another chat" || fail "the other chat's tap not refused: $(tg_q answers)"
+	state_is "$c" waiting_input permission "" || fail "answered from another chat"
+	grep -q " answer " "$FAKE_AGENT_LOG" 2>/dev/null && fail "a key reached the agent"
+	tg_tap 0 "$allow"
+	until_ms 15000 sh -c "grep -q \"answer yes '1'\" '$FAKE_AGENT_LOG'" ||
+	    fail "the agent got no yes: $(tail -n 3 "$FAKE_AGENT_LOG" 2>/dev/null)"
+	until_ms 10000 tg_answered "allowed" || fail "the tapper not told: $(tg_q answers)"
+	until_ms 10000 chat_told allowed || fail "the chat not told: $(tg_q sends)"
+	# The same tap again: the ask is over, the poll with it.
+	until_ms 10000 polling 0 || fail "still polling: $(tg_q polls)"
+	[ "$(grep -c " answer " "$FAKE_AGENT_LOG")" = 1 ] || fail "more than one answer"
+	grep -q sekr3t "$TESTDIR/lisad.err" 2>/dev/null && fail "the token in the helper's log"
+	return 0
+}
+
+# The attacker's taps on Telegram: a deny made an allow, and the real
+# Allow tapped twice (a replay); refused, said to the tapper, one key.
+test_telegram_forged_and_replayed() {
+	start_bot
+	start_helper
+	c=$(agent_ready 1 claude)
+	ask "$c"
+	until_ms 15000 asked_in_chat 0 || fail "nothing sent"
+	deny=$(tg_button 0 Deny)
+	forged=$(echo "$deny" | sed 's/^\(t1\.[0-9]*\)\.d\./\1.a./')
+	tg_tap 0 "$forged"
+	until_ms 10000 tg_answered "not answered" || fail "the forgery not refused"
+	state_is "$c" waiting_input permission "" || fail "answered by a forgery"
+	allow=$(tg_button 0 Allow)
+	tg_tap 0 "$allow"
+	until_ms 15000 tg_answered "allowed" || fail "the tap not taken: $(tg_q answers)"
+	until_ms 15000 state_is "$c" waiting_input prompt "" || fail "no prompt after"
+	# The same text asked again: the first Allow, replayed, is not its.
+	ask "$c"
+	until_ms 15000 asked_in_chat 1 || fail "no second ask"
+	until_ms 5000 polling 1 || fail "no poll for the second ask"
+	tg_tap 0 "$allow"
+	until_ms 10000 tg_answered "not answered" 2 || fail "the replay not refused: $(tg_q answers)"
+	state_is "$c" waiting_input permission "" || fail "answered by a replay"
+	[ "$(grep -c " answer " "$FAKE_AGENT_LOG")" = 1 ] || fail "keys: $(grep answer "$FAKE_AGENT_LOG")"
+}
