@@ -11,6 +11,8 @@
 
 #include "fleet.h"
 #include "tell.h"
+#include "tap.h"
+#include "watch.h"
 
 static int
 fleet_pane_cmp(struct fleet_pane *a, struct fleet_pane *b)
@@ -351,6 +353,27 @@ fleet_pane_event(struct fleet_host *h, struct fleet_pane *fp,
 	buf_free(&b);
 }
 
+/*
+ * The host's token for its pane's dialog (its lisa status --json's
+ * question.token), for the phone's buttons; NULL unless it has the form
+ * of one (answer-token.c): it only ever goes back to that host.
+ */
+static char *
+fleet_pane_token(struct json_doc *d, int q)
+{
+	char	*t;
+
+	if (q < 0 || json_type(d, q) != JSON_T_OBJECT ||
+	    (t = json_get_str(d, q, "token")) == NULL)
+		return (NULL);
+	if (strncmp(t, "v1:", 3) != 0 || strlen(t) >= ANSWER_TOKEN_LEN ||
+	    strspn(t, "0123456789abcdefv:.-") != strlen(t)) {
+		free(t);
+		return (NULL);
+	}
+	return (t);
+}
+
 /* {"t":"pane","pane":{...}}: one pane, whole. */
 /*
  * What a remote agent's dialog asks, if its host had read it when it told
@@ -388,7 +411,7 @@ fleet_pane_update(struct fleet_host *h, struct json_doc *d)
 {
 	struct fleet_pane	*fp;
 	enum cls_state		 from = ST_NONE;
-	char			*s, where[FLEET_MAX_STR + 16], *question;
+	char			*s, where[FLEET_MAX_STR + 16], *question, *token;
 	int			 obj, id, b, had, at_prompt = 0, asks;
 
 	if ((obj = json_get(d, 0, "pane")) == -1 ||
@@ -448,12 +471,19 @@ fleet_pane_update(struct fleet_host *h, struct json_doc *d)
 		snprintf(where, sizeof where, "%s:%d", fp->session != NULL ?
 		    fp->session : "?", fp->window);
 		question = fleet_pane_asks(d, json_get(d, obj, "question"));
-		notify_remote(h->name, fp->agent != NULL ? fp->agent : "agent",
+		token = fleet_pane_token(d, json_get(d, obj, "question"));
+		notify_remote(h->name, fp->id, token,
+		    fp->agent != NULL ? fp->agent : "agent",
 		    where, fp->detail != NULL ? fp->detail : "", question,
 		    asks ? ST_IN_PROGRESS : had ? from : ST_NONE, fp->state,
 		    &fp->notified_at, &fp->notified_group);
 		free(question);
+		free(token);
 	}
+	/* Not on a dialog (now): the phone's buttons for it end. */
+	if (!fp->has_state || fp->state != ST_WAITING_INPUT ||
+	    !question_detail(fp->detail != NULL ? fp->detail : ""))
+		tap_pane_over(h->name, fp->id);
 	fp->seen = 1;
 	listener_fleet_changed(h, fp, id);
 	return (0);

@@ -18,10 +18,32 @@
 
 static long long	 fleet_next_id = 1;
 
+static int	fleet_request(struct fleet_host *, char **, int,
+		    struct listener_conn *, fleet_done_cb, void *, char **);
+
 /* Run `lisa ARGV` on h (through its bridge); lc gets the answer. */
 int
 fleet_send(struct fleet_host *h, char **argv, int argc,
     struct listener_conn *lc, char **cause)
+{
+	return (fleet_request(h, argv, argc, lc, NULL, NULL, cause));
+}
+
+/*
+ * The same for a caller in the helper (a phone's tap): DONE gets its exit
+ * status and output (cleaned), once; or status -1 and why, if the host
+ * goes before it answers.
+ */
+int
+fleet_send_cb(struct fleet_host *h, char **argv, int argc, fleet_done_cb done,
+    void *arg, char **cause)
+{
+	return (fleet_request(h, argv, argc, NULL, done, arg, cause));
+}
+
+static int
+fleet_request(struct fleet_host *h, char **argv, int argc,
+    struct listener_conn *lc, fleet_done_cb done, void *arg, char **cause)
 {
 	struct fleet_req	*r;
 	struct buf		 b;
@@ -42,6 +64,8 @@ fleet_send(struct fleet_host *h, char **argv, int argc,
 	r = xcalloc(1, sizeof *r);
 	r->id = fleet_next_id++;
 	r->lc = lc;
+	r->done = done;
+	r->done_arg = arg;
 	buf_init(&b);
 	buf_printf(&b, "{\"id\":%lld,\"argv\":[", r->id);
 	for (i = 0; i < argc; i++) {
@@ -82,20 +106,22 @@ fleet_reply(struct fleet_host *h, struct json_doc *d)
 	if (r == NULL)
 		return (-1);
 	TAILQ_REMOVE(&h->reqs, r, entry);
+	out = json_get_str(d, 0, "out");
+	/* Printed on the user's terminal: no control bytes but \n. */
+	c = fleet_clean_text(out != NULL ? out : "", 65536);
+	free(out);
 	if (r->lc != NULL) {
-		out = json_get_str(d, 0, "out");
 		buf_init(&b);
 		buf_printf(&b, "{\"ok\":true,\"rc\":%lld", rc);
 		json_key(&b, "out");
-		/* Printed on the user's terminal: no control bytes but \n. */
-		c = fleet_clean_text(out != NULL ? out : "", 65536);
 		json_cstr(&b, c);
-		free(c);
-		free(out);
 		buf_addc(&b, '}');
 		listener_send(r->lc, &b);
 		buf_free(&b);
 	}
+	if (r->done != NULL)
+		r->done(r->done_arg, (int)rc, c);
+	free(c);
 	free(r);
 	return (0);
 }

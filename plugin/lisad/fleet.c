@@ -169,6 +169,8 @@ fleet_disconnect(struct fleet_host *h)
 		TAILQ_REMOVE(&h->reqs, r, entry);
 		if (r->lc != NULL)
 			listener_send_error(r->lc, "the host went down");
+		if (r->done != NULL)
+			r->done(r->done_arg, -1, "the host went down");
 		free(r);
 	}
 	/* (its panes stay, not current: fleet_pane_current) */

@@ -44,9 +44,12 @@ RB_PROTOTYPE(fleet_panes, fleet_pane, entry, fleet_pane_cmp);
 
 struct fleet_req;
 /* A command on a remote pane, its answer awaited (fleet-req.c). */
+typedef void	(*fleet_done_cb)(void *, int, const char *);
 struct fleet_req {
 	long long		 id;
 	struct listener_conn	*lc;		/* NULL: its asker left */
+	fleet_done_cb		 done;		/* or a caller in the helper */
+	void			*done_arg;
 	TAILQ_ENTRY(fleet_req)	 entry;
 };
 
@@ -117,6 +120,8 @@ int		 fleet_listener(struct listener_conn *, const char *,
 		     struct json_doc *);
 int		 fleet_send(struct fleet_host *, char **, int,
 		     struct listener_conn *, char **);
+int		 fleet_send_cb(struct fleet_host *, char **, int,
+		     fleet_done_cb, void *, char **);
 
 /* listener.c */
 void		 listener_fleet_changed(struct fleet_host *, struct fleet_pane *,

@@ -77,6 +77,9 @@ struct notify {
 	char			*message;	/* display-message */
 	char			*state;		/* for the sound command */
 	char			*agent;
+	char			*host;		/* a remote one's */
+	int			 rpane;		/* ... its pane there */
+	char			*rtoken;	/* ... its dialog's token there */
 	struct loop_timer	 timer;
 	TAILQ_ENTRY(notify)	 entry;
 };
@@ -174,12 +177,17 @@ notify_buttons(struct notify *n, struct tap_buttons *bt)
 	struct pane		*p = pane_find(n->pane);
 	char			 token[ANSWER_TOKEN_LEN];
 
+	/* A remote one: bound to its host, its host's token. */
+	if (n->pane < 0)
+		return (n->rtoken != NULL && (tap_ntfy_on() ||
+		    tap_telegram_on()) && tap_buttons(n->host, n->rpane,
+		    n->rtoken, n->body, bt) == 0);
 	if (p == NULL || p->watch == NULL || !p->watch->question_ok ||
 	    !question_detail(p->watch->res.detail) ||
 	    (!tap_ntfy_on() && !tap_telegram_on()))
 		return (0);
 	answer_token(p, p->watch->question.fingerprint, token, sizeof token);
-	return (tap_buttons(p->id, token, n->body, bt) == 0);
+	return (tap_buttons(NULL, p->id, token, n->body, bt) == 0);
 }
 
 /* The phone's copy: ntfy's priority and tag by what happened. */
@@ -192,7 +200,7 @@ notify_post(struct notify *n, const char *pane)
 	int			has = 0;
 
 	bt.n = 0;
-	if (n->group == UI_ASKS && n->pane >= 0)
+	if (n->group == UI_ASKS)
 		has = notify_buttons(n, &bt);
 	tap_telegram_push(n->title, n->message, has ? &bt : NULL);
 	if (notify_cfg.url == NULL || notify_cfg.curl == NULL)
@@ -227,6 +235,8 @@ notify_free(struct notify *n)
 	free(n->tty);
 	free(n->title);
 	free(n->body);
+	free(n->host);
+	free(n->rtoken);
 	free(n);
 }
 
@@ -613,7 +623,7 @@ notify_transition(struct pane *p, enum cls_state from,
 		notify_command(p, json, cls_state_name(r->state));
 	/* Its dialog is over: the phone's buttons for it end. */
 	if (g != UI_ASKS)
-		tap_pane_over(p->id);
+		tap_pane_over(NULL, p->id);
 	/*
 	 * Not told yet: a situation that is over goes untold (a turn's end
 	 * that the next turn followed at once must not be told later with the
@@ -722,9 +732,10 @@ notify_escalate(struct pane *p, const char *name)
  * detail come from the host: they reach tmux escaped, as pane text does.
  */
 void
-notify_remote(const char *host, const char *agent, const char *where,
-    const char *detail, const char *asks, enum cls_state from,
-    enum cls_state to, uint64_t *at, int *group)
+notify_remote(const char *host, int rpane, const char *rtoken,
+    const char *agent, const char *where, const char *detail,
+    const char *asks, enum cls_state from, enum cls_state to, uint64_t *at,
+    int *group)
 {
 	struct notify		*n;
 	struct session		*s;
@@ -740,6 +751,9 @@ notify_remote(const char *host, const char *agent, const char *where,
 	n->id = notify_next_id++;
 	n->at = *at;
 	n->pane = -1;
+	n->host = xstrdup(host);
+	n->rpane = rpane;
+	n->rtoken = rtoken != NULL ? xstrdup(rtoken) : NULL;
 	/* (no client of ours yet, as the helper starts: held for one) */
 	n->session = s != NULL ? s->id : -1;
 	n->group = g;

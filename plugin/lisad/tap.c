@@ -25,12 +25,14 @@
 #include <unistd.h>
 
 #include "lisad.h"
+#include "fleet.h"
 #include "tap.h"
 #include "watch.h"
 
 struct tap_ask {
 	uint32_t		 id;
-	int			 pane;
+	char			*host;		/* NULL: here; else its name */
+	int			 pane;		/* (the host's id, if remote) */
 	char			*asks;		/* what the push said it asks */
 	char			 answer[ANSWER_TOKEN_LEN];
 	int64_t			 expires;	/* unix s */
@@ -136,6 +138,7 @@ static void
 tap_ask_free(struct tap_ask *a)
 {
 	TAILQ_REMOVE(&tap_asks, a, entry);
+	free(a->host);
 	free(a->asks);
 	free(a);
 }
@@ -176,12 +179,13 @@ tap_expire_cb(void *arg)
 }
 
 /*
- * Pane P's dialog, its answer token ANSWER and what the push says it
- * asks (ASKS): remembered, its buttons' tokens into B. 0 if made (then
- * B->n buttons), -1 if buttons are off or cannot be made.
+ * Pane PANE's dialog (of HOST, NULL: here), its answer token ANSWER (the
+ * host's) and what the push says it asks (ASKS): remembered, its
+ * buttons' tokens into B. 0 if made (then B->n buttons), -1 if buttons
+ * are off or cannot be made.
  */
 int
-tap_buttons(int pane, const char *answer, const char *asks,
+tap_buttons(const char *host, int pane, const char *answer, const char *asks,
     struct tap_buttons *b)
 {
 	struct tap_ask		*a;
@@ -198,9 +202,10 @@ tap_buttons(int pane, const char *answer, const char *asks,
 		tap_timer_ready = 1;
 	}
 	/* One ask per pane: a newer dialog there ends the older's buttons. */
-	tap_pane_over(pane);
+	tap_pane_over(host, pane);
 	a = xcalloc(1, sizeof *a);
 	a->id = tap_next_id++;
+	a->host = host != NULL ? xstrdup(host) : NULL;
 	a->pane = pane;
 	a->asks = xstrdup(asks != NULL ? asks : "");
 	strlcpy(a->answer, answer, sizeof a->answer);
@@ -211,8 +216,9 @@ tap_buttons(int pane, const char *answer, const char *asks,
 		t.ask = a->id;
 		t.choice = choices[i];
 		t.expires = a->expires;
-		if (tap_token_make(tap_key, &t, NULL, a->answer,
+		if (tap_token_make(tap_key, &t, a->host, a->answer,
 		    b->token[i]) != 0) {
+			free(a->host);
 			free(a->asks);
 			free(a);
 			b->n = 0;
@@ -222,21 +228,26 @@ tap_buttons(int pane, const char *answer, const char *asks,
 		b->n++;
 	}
 	TAILQ_INSERT_TAIL(&tap_asks, a, entry);
-	log_debug("phone: ask %u for %%%d, %d buttons", a->id, pane, b->n);
+	log_debug("phone: ask %u for %%%d%s%s, %d buttons", a->id, pane,
+	    host != NULL ? "@" : "", host != NULL ? host : "", b->n);
 	tap_timer_set();
 	tap_changed();
 	return (0);
 }
 
-/* Pane PANE's dialog is over (answered here, or gone): its buttons end. */
+/*
+ * Pane PANE's (of HOST, NULL: here) dialog is over (answered, or gone):
+ * its buttons end.
+ */
 void
-tap_pane_over(int pane)
+tap_pane_over(const char *host, int pane)
 {
 	struct tap_ask	*a, *a1;
 	int		 n = 0;
 
 	TAILQ_FOREACH_SAFE(a, &tap_asks, entry, a1) {
-		if (a->pane == pane) {
+		if (a->pane == pane && (host == NULL ? a->host == NULL :
+		    a->host != NULL && strcmp(host, a->host) == 0)) {
 			tap_ask_free(a);
 			n++;
 		}
@@ -276,6 +287,57 @@ tap_done(void *arg, const char *refused, const char *chose)
 	free(tk);
 }
 
+/* The host's lisa answer is done: 0, or its words why not. */
+static void
+tap_remote_done(void *arg, int rc, const char *out)
+{
+	char	why[256], *nl;
+	const char *s = out;
+
+	if (rc == 0) {
+		tap_done(arg, NULL, "");
+		return;
+	}
+	/* ("lisa: %3 not answered: the dialog changed": the reason) */
+	if ((s = strstr(out, "not answered: ")) != NULL)
+		s += strlen("not answered: ");
+	else if (strncmp(out, "lisa: ", 6) == 0)
+		s = out + 6;
+	else
+		s = out;
+	strlcpy(why, *s != '\0' ? s : "the host did not answer", sizeof why);
+	if ((nl = strchr(why, '\n')) != NULL)
+		*nl = '\0';
+	tap_done(arg, why, "");
+}
+
+/*
+ * A remote ask's tap: lisa answer on its host, through the bridge, with
+ * the host's token, so the host checks it as it checks its own user's.
+ */
+static void
+tap_remote(struct tap_taking *tk, const char *host, int pane, char choice,
+    const char *token)
+{
+	struct fleet_host	*h;
+	char			*argv[5], id[16], *cause = NULL;
+
+	if ((h = fleet_find(host)) == NULL) {
+		tap_done(tk, "that host is not in @lisa-hosts now", "");
+		return;
+	}
+	snprintf(id, sizeof id, "%%%d", pane);
+	argv[0] = "answer";
+	argv[1] = id;
+	argv[2] = (char *)tap_choice_name(choice);
+	argv[3] = "--expect";
+	argv[4] = (char *)token;
+	if (fleet_send_cb(h, argv, 5, tap_remote_done, tk, &cause) != 0) {
+		tap_done(tk, cause, "");
+		free(cause);
+	}
+}
+
 /*
  * A tap's TOKEN, as it came back: carried out if it is a button of an
  * ask still open, made by us for that dialog, not expired; REPLY is told
@@ -310,7 +372,7 @@ tap_take(const char *token, tap_reply_cb reply, void *arg)
 	if (!tap_key_ok)
 		why = "lisa has no key for its buttons";
 	else
-		why = tap_token_check(tap_key, token, NULL, a->answer,
+		why = tap_token_check(tap_key, token, a->host, a->answer,
 		    time_real_ms() / 1000, &t);
 	if (why != NULL) {
 		/* (a forgery ends nothing: the ask stays for its own) */
@@ -331,9 +393,16 @@ tap_take(const char *token, tap_reply_cb reply, void *arg)
 	tk->choice = t.choice;
 	tk->asks = a->asks;
 	a->asks = NULL;
-	p = pane_find(a->pane);
+	p = a->host == NULL ? pane_find(a->pane) : NULL;
 	strlcpy(text, a->answer, sizeof text);
 	log_debug("phone: ask %u: %s", a->id, tap_choice_name(t.choice));
+	if (a->host != NULL) {
+		tap_remote(tk, a->host, a->pane, t.choice, text);
+		tap_ask_free(a);
+		tap_timer_set();
+		tap_changed();
+		return;
+	}
 	tap_ask_free(a);
 	tap_timer_set();
 	tap_changed();

@@ -26,8 +26,9 @@ struct tap_buttons {
 typedef void	(*tap_reply_cb)(void *, int, const char *);
 
 /* tap.c */
-int	 tap_buttons(int, const char *, const char *, struct tap_buttons *);
-void	 tap_pane_over(int);
+int	 tap_buttons(const char *, int, const char *, const char *,
+	     struct tap_buttons *);
+void	 tap_pane_over(const char *, int);
 int	 tap_pending(void);
 void	 tap_take(const char *, tap_reply_cb, void *);
 void	 tap_changed(void);

@@ -11,6 +11,7 @@
 
 #include "fleet.h"
 #include "tell.h"
+#include "tap.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -38,9 +39,15 @@ events_json_add(const char *type, int pane, const char *fields)
 }
 
 void
-notify_remote(const char *host, const char *agent, const char *where,
-    const char *detail, const char *asks, enum cls_state from,
-    enum cls_state to, uint64_t *at, int *group)
+notify_remote(const char *host, int rpane, const char *rtoken,
+    const char *agent, const char *where, const char *detail,
+    const char *asks, enum cls_state from, enum cls_state to, uint64_t *at,
+    int *group)
+{
+}
+
+void
+tap_pane_over(const char *host, int pane)
 {
 }
 

@@ -8,19 +8,14 @@
 # the phone is told. At lisa's defaults (buttons on, 15 minutes).
 
 . "$ROOT/tests/integration/agents.sh"
+. "$ROOT/tests/integration/phone.sh"
 
-# The stand-in (keepalives every $1 s, ntfy's 45 by default) and a server
-# whose pushes go to it: $TOPIC.
+# A server whose pushes go to the stand-in ($TOPIC).
 start_phone() {
-	command -v curl >/dev/null || skip "no curl"
 	export HOME="$TESTDIR/home"
 	mkdir -p "$HOME"
 	export FAKE_AGENT_LOG="$TESTDIR/agent.log"
-	python3 "$FAKE/ntfy" "$TESTDIR/ntfy.log" "${1:-45}" &
-	NTFY=$!
-	trap 'kill $NTFY 2>/dev/null; cleanup' EXIT
-	until_ms 10000 test -f "$TESTDIR/ntfy.log.port" || fail "no ntfy stand-in"
-	TOPIC="http://127.0.0.1:$(cat "$TESTDIR/ntfy.log.port")/lisa-k3y"
+	start_ntfy "${1:-45}"
 	start_server main
 	T set -g @lisa-notify-asks on
 	T set -g @lisa-notify-cooldown 0
@@ -33,40 +28,6 @@ agent_ready() {
 	    fail "no $2: $(L status "$a")"
 	echo "$a"
 }
-
-# The stand-in's log, as python sees it: publishes and subscriptions.
-ntfy_q() {
-	python3 - "$TESTDIR/ntfy.log" "$1" <<'PY'
-import json, sys
-log = [json.loads(l) for l in open(sys.argv[1])] if __import__("os").path.exists(sys.argv[1]) else []
-pubs = [e for e in log if e["kind"] == "publish"]
-subs = len([e for e in log if e["kind"] == "subscribe"]) - \
-    len([e for e in log if e["kind"] == "unsubscribe"])
-print(eval(sys.argv[2]))
-PY
-}
-
-# The Nth push with buttons (from 0): its message; $2: what of it.
-pushed_with_buttons() {
-	[ "$(ntfy_q "len([p for p in pubs if p.get('actions')])")" -gt "$1" ]
-}
-button() {
-	ntfy_q "[a for a in [p for p in pubs if p.get('actions')][$1]['actions'] if a['label'] == '$2'][0]['$3']"
-}
-
-# Tap: what the phone does for an http action (ntfy's docs): its method,
-# its URL, its body.
-tap() {
-	curl -s -o /dev/null -X POST --data-binary "$2" "$1" || fail "the tap's POST"
-}
-
-# A push back to the phone whose message holds $1 (the Nth such, $2).
-told() {
-	[ "$(ntfy_q "len([p for p in pubs if p['topic'] == 'lisa-k3y' and '''$1''' in p['message']])")" -ge "${2:-1}" ]
-}
-
-curl_children() { pgrep -P "$HELPER_PID" curl | wc -l; }
-reading() { [ "$(ntfy_q subs)" = "$1" ]; }
 
 # Pane $1 asks its permission; lisa read it.
 ask() {

@@ -1,0 +1,53 @@
+# Answering a remote agent from the phone (issue 47): a host's ask is
+# pushed by the local helper with its buttons, bound to that host; a tap
+# goes back through the bridge as lisa answer with the host's own token,
+# which the host checks as it checks a local answer. Over the real
+# loopback sshd (fleet.sh) and the stand-in ntfy (phone.sh).
+
+. "$ROOT/tests/integration/fleet.sh"
+. "$ROOT/tests/integration/phone.sh"
+
+test_fleet_phone_allow_on_a_host() {
+	setup_fleet
+	start_ntfy 45 fleet_cleanup
+	T set -g @lisa-notify-asks on
+	T set -g @lisa-notify-cooldown 0
+	T set -g @lisa-notify-url "$TOPIC"
+	L reload >/dev/null || fail "lisa reload"
+	R1 new-window -d -t work:1 -n claude "$FAKE/claude"
+	p=$(R1 display -p -t work:1 '#{pane_id}')
+	expect_remote "$p" "$H1" waiting_input
+	R1 send-keys -t "$p" permission Enter
+	until_ms 20000 pushed_with_buttons 0 ||
+	    fail "no push with buttons: $(cat "$TESTDIR/ntfy.log" 2>/dev/null)"
+	msg=$(ntfy_q "[p for p in pubs if p.get('actions')][0]['message']")
+	case "$msg" in
+	*"claude on $H1 in work:1 asks to run: touch x"*) ;;
+	*) fail "the push: $msg" ;;
+	esac
+	url=$(button 0 Allow url)
+	allow=$(button 0 Allow body)
+	until_ms 5000 reading 1 || fail "the reply topic not read"
+	tap "$url" "$allow"
+	until_ms 15000 grep -q "answer yes '1'" "$FAKE_AGENT_LOG" ||
+	    fail "no yes there: $(cat "$FAKE_AGENT_LOG" 2>/dev/null | tail -n 3)"
+	until_ms 15000 told "allowed" || fail "not told: $(ntfy_q "[p['message'] for p in pubs]")"
+	until_ms 5000 reading 0 || fail "still reading"
+	# Asked again there; the first tap replayed: refused, nothing there.
+	expect_remote "$p" "$H1" waiting_input 15000
+	until_ms 15000 sh -c "$LISA -L $SOCK status '$p@$H1' --json | grep -q '\"detail\":\"prompt\"'" ||
+	    fail "no prompt there: $(L status "$p@$H1")"
+	R1 send-keys -t "$p" permission Enter
+	until_ms 20000 pushed_with_buttons 1 || fail "no second push"
+	until_ms 5000 reading 1 || fail "not reading again"
+	tap "$url" "$allow"
+	until_ms 10000 told "not answered" || fail "the replay not refused"
+	[ "$(grep -c " answer " "$FAKE_AGENT_LOG")" = 1 ] ||
+	    fail "a second key there: $(grep answer "$FAKE_AGENT_LOG")"
+	R1 capture-pane -p -t "$p" | grep -q "Do you want to proceed?" ||
+	    fail "the second dialog is gone"
+	# Its own Deny: through the host, the host's key for no.
+	tap "$url" "$(button 1 Deny body)"
+	until_ms 15000 grep -q "answer no '3'" "$FAKE_AGENT_LOG" || fail "no deny there"
+	until_ms 10000 told "denied" || fail "the deny not told"
+}
