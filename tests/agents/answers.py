@@ -2,14 +2,24 @@
 (conformance.py's "answers" step): what lisa says the dialog asks, a stale
 token refused with the dialog untouched, a deny with a reply (the scripted
 server gets the refusal and the reply; the tool never ran), an allow (the
-tool ran, the server got its result) and, where the agent's mock can ask
-for one, an allow of a command of several lines, read whole."""
+tool ran, the server got its result), an allow by a tap on the phone's
+button (issue 47: the stand-in ntfy server of the tests, tests/fake/ntfy;
+the tap POSTed as the phone posts it), and, where the agent's mock can
+ask for one, an allow of a command of several lines, read whole."""
 import json
 import os
 import subprocess
+import sys
 import time
+import urllib.request
 
 from agentdefs import LISA
+
+# The tap on the phone's button: on the two agents issue 47 names (the
+# others are answered by the same path, answer.c, as lisa answer).
+PHONE_AGENTS = ("claude", "codex")
+NTFY = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                    "fake", "ntfy")
 
 
 def now_ms():
@@ -151,9 +161,78 @@ class AnswerRows:
             self.dump("answer: allow", pane)
         self.record("answer: allow", want, got, got == want, None, out[:70])
         self.wait_turn(pane, 60)
+        self.allow_by_phone(pane)
         if getattr(a, "multiline_prompt", None):
             self.allow_lines(pane)
         self.s.tmux("kill-pane", "-t", pane, check=False)
+
+    def phone_pushes(self, log):
+        """The stand-in's publishes with buttons, as it logged them."""
+        try:
+            with open(log) as f:
+                return [e for e in map(json.loads, f) if e["kind"] == "publish"
+                        and e.get("actions")]
+        except (OSError, ValueError):
+            return []
+
+    def allow_by_phone(self, pane):
+        """Pushes to a stand-in ntfy (buttons at lisa's defaults); the
+        dialog's push, its Allow tapped as a phone does (a POST of the
+        button's body to its URL): the tool ran, the server got its
+        result."""
+        if self.a.name not in PHONE_AGENTS:
+            return
+        if not self.expect("answer: back at its prompt (phone)", pane, now_ms(),
+                           "waiting_input", "prompt", 60):
+            return
+        log = os.path.join(self.a.top, "ntfy.log")
+        for f in (log, log + ".port"):
+            if os.path.exists(f):
+                os.unlink(f)
+        ntfy = subprocess.Popen([sys.executable, NTFY, log],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            end = time.time() + 10
+            while not os.path.exists(log + ".port") and time.time() < end:
+                time.sleep(0.05)
+            with open(log + ".port") as f:
+                port = f.read()
+            self.s.tmux("set", "-g", "@lisa-notify-url",
+                        "http://127.0.0.1:%s/lisa-phone" % port)
+            self.s.lisa("reload")
+            q = self.ask(pane, "lisa-phone")
+            if q is None:
+                return
+            end = time.time() + 30
+            while not self.phone_pushes(log) and time.time() < end:
+                time.sleep(0.2)
+            pushes = self.phone_pushes(log)
+            allow = [a for a in pushes[0]["actions"] if a.get("label") == "Allow"] \
+                if pushes else []
+            t = now_ms()
+            if allow:
+                req = urllib.request.Request(allow[0]["url"], method="POST",
+                                             data=allow[0]["body"].encode())
+                urllib.request.urlopen(req, timeout=10).read()
+            ran = self.ran("lisa-phone", 30)
+            done = self.mock_done_within(getattr(self.a, "tool_done", "after_tool"),
+                                         t, 30) != t
+            got = "%s, %s, server %s" % (
+                "pushed with Allow" if allow else "no button pushed",
+                "ran" if ran else "not run",
+                "got its result" if done else "got nothing")
+            want = "pushed with Allow, ran, server got its result"
+            if got != want:
+                self.dump("answer: allow by phone", pane)
+            self.record("answer: allow from the phone (ntfy's button)", want, got,
+                        got == want, None,
+                        pushes[0]["message"][:70] if pushes else "")
+            self.wait_turn(pane, 60)
+        finally:
+            self.s.tmux("set", "-gu", "@lisa-notify-url", check=False)
+            self.s.lisa("reload")
+            ntfy.terminate()
+            ntfy.wait()
 
     def allow_lines(self, pane):
         """A command of two lines, read whole, allowed with its token: both
