@@ -180,3 +180,21 @@ test_phone_buttons_off() {
 	[ "$(ntfy_q subs)" = 0 ] || fail "read the reply topic while off"
 	[ "$(curl_children)" = 0 ] || fail "a curl while off"
 }
+
+# Always only when turned on (@lisa-notify-always): a third button, whose
+# tap is the agent's own "don't ask again" key.
+test_phone_always_when_turned_on() {
+	start_phone
+	T set -g @lisa-notify-always on
+	start_helper
+	c=$(agent_ready 1 claude)
+	ask "$c"
+	until_ms 15000 pushed_with_buttons 0 || fail "no push"
+	labels=$(ntfy_q "[a['label'] for a in [p for p in pubs if p.get('actions')][0]['actions']]")
+	[ "$labels" = "['Allow', 'Deny', 'Always']" ] || fail "buttons: $labels"
+	until_ms 5000 reading 1 || fail "not reading"
+	tap "$(button 0 Always url)" "$(button 0 Always body)"
+	until_ms 15000 sh -c "grep -q \"answer always '2'\" '$FAKE_AGENT_LOG'" ||
+	    fail "not always: $(grep answer "$FAKE_AGENT_LOG" 2>/dev/null)"
+	until_ms 10000 told "always allowed" || fail "not told"
+}
