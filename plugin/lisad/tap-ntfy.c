@@ -325,7 +325,7 @@ tap_ntfy_start(void)
 	tap_sub.pid = pid;
 	tap_sub.fd = op[0];
 	fcntl(tap_sub.fd, F_SETFL, O_NONBLOCK);
-	buf_init(&tap_sub.in);
+	buf_reset(&tap_sub.in);
 	tap_sub.lf = loop_add(tap_sub.fd, POLLIN, tap_ntfy_read, NULL);
 	log_debug("phone: reading the reply topic (curl %ld)", (long)pid);
 	return;
