@@ -4,7 +4,8 @@
 #   S1  helper RSS and idle wakeups with 50 panes
 #   U1  option writes into tmux with 20 agents
 #   S2  pane death -> helper knows it (pidfd route, then hook route)
-#   B2  idle cost of 20 agents against a polling baseline
+#   B2  idle cost of 20 agents against a polling baseline (B2_PHONE=1:
+#       with the phone's buttons on)
 #   B3  latencies until tmux shows a verdict
 #   B4  100 agents x 10 KB/s
 #   B5  lisa's tax on tmux at B4's load, against the polling baseline
@@ -100,9 +101,18 @@ fi
 
 # B2: 20 agents idle at their prompt, 60 s: the helper, then the polling
 # baseline (bench/poll-baseline.py) on the same panes with no helper.
+# B2_PHONE=1: with phone buttons on (ntfy and a Telegram bot, issue 47),
+# no ask open: nothing may be read or held meanwhile.
 if want B2; then
 	T new-session -d -s main -x 160 -y 40
 	T set -g @lisa-grace 1
+	if [ -n "${B2_PHONE:-}" ]; then
+		T set -g @lisa-notify-asks on
+		T set -g @lisa-notify-url http://127.0.0.1:9/lisa-b2
+		T set -g @lisa-telegram-token 1:b2
+		T set -g @lisa-telegram-chat 1
+		T set -g @lisa-telegram-api http://127.0.0.1:9
+	fi
 	for i in $(seq 1 20); do T new-window -d -t "main:$i" "$ROOT/tests/fake/claude"; done
 	helper
 	python3 "$ROOT/bench/measure.py" "$S" "$BIN/lisa" "$HP" b2 "$XDG_RUNTIME_DIR/b2.json" || exit 1

@@ -355,16 +355,22 @@ fleet_pane_event(struct fleet_host *h, struct fleet_pane *fp,
 
 /*
  * The host's token for its pane's dialog (its lisa status --json's
- * question.token), for the phone's buttons; NULL unless it has the form
- * of one (answer-token.c): it only ever goes back to that host.
+ * question.token), for the phone's Allow and Deny: a permission's only
+ * (a question's options stay on the host, for now); NULL unless it has
+ * the form of one (answer-token.c): it only ever goes back to that host.
  */
 static char *
 fleet_pane_token(struct json_doc *d, int q)
 {
-	char	*t;
+	char	*t, *kind;
+	int	 ok;
 
-	if (q < 0 || json_type(d, q) != JSON_T_OBJECT ||
-	    (t = json_get_str(d, q, "token")) == NULL)
+	if (q < 0 || json_type(d, q) != JSON_T_OBJECT)
+		return (NULL);
+	kind = json_get_str(d, q, "kind");
+	ok = kind != NULL && strcmp(kind, "permission") == 0;
+	free(kind);
+	if (!ok || (t = json_get_str(d, q, "token")) == NULL)
 		return (NULL);
 	if (strncmp(t, "v1:", 3) != 0 || strlen(t) >= ANSWER_TOKEN_LEN ||
 	    strspn(t, "0123456789abcdefv:.-") != strlen(t)) {

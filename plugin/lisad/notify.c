@@ -181,13 +181,14 @@ notify_buttons(struct notify *n, struct tap_buttons *bt)
 	if (n->pane < 0)
 		return (n->rtoken != NULL && (tap_ntfy_on() ||
 		    tap_telegram_on()) && tap_buttons(n->host, n->rpane,
-		    n->rtoken, n->body, bt) == 0);
+		    n->rtoken, n->body, NULL, bt) == 0);
 	if (p == NULL || p->watch == NULL || !p->watch->question_ok ||
 	    !question_detail(p->watch->res.detail) ||
 	    (!tap_ntfy_on() && !tap_telegram_on()))
 		return (0);
 	answer_token(p, p->watch->question.fingerprint, token, sizeof token);
-	return (tap_buttons(NULL, p->id, token, n->body, bt) == 0);
+	return (tap_buttons(NULL, p->id, token, n->body,
+	    &p->watch->question, bt) == 0);
 }
 
 /* The phone's copy: ntfy's priority and tag by what happened. */

@@ -141,9 +141,8 @@ tap_ntfy_actions(struct buf *b, const struct tap_buttons *bt)
 	r = tap_ntfy_reply_url();
 	for (i = 0; i < bt->n; i++) {
 		buf_printf(b, "%shttp, %s, %s, method=POST, body=%s, "
-		    "clear=true", i != 0 ? "; " : "", bt->choice[i] ==
-		    TAP_ALLOW ? "Allow" : bt->choice[i] == TAP_DENY ? "Deny" :
-		    "Always", r, bt->token[i]);
+		    "clear=true", i != 0 ? "; " : "", bt->label[i], r,
+		    bt->token[i]);
 	}
 	free(r);
 	return (0);

@@ -166,8 +166,7 @@ tg_send(const char *text, const struct tap_buttons *bt)
 		for (i = 0; i < bt->n; i++) {
 			buf_adds(&b, i != 0 ? ",{" : "{");
 			json_key(&b, "text");
-			json_cstr(&b, bt->choice[i] == TAP_ALLOW ? "Allow" :
-			    bt->choice[i] == TAP_DENY ? "Deny" : "Always");
+			json_cstr(&b, bt->label[i]);
 			json_key(&b, "callback_data");
 			json_cstr(&b, bt->token[i]);
 			buf_addc(&b, '}');

@@ -179,23 +179,84 @@ tap_expire_cb(void *arg)
 }
 
 /*
+ * A button's label from an option as drawn ("2. Option B"): its text,
+ * cut on a character's edge, nothing in it that would end an ntfy
+ * action's field (, ; quotes) or a line.
+ */
+static void
+tap_label(const char *option, char *out, size_t len)
+{
+	const char	*s = option + strspn(option, "0123456789");
+	size_t		 i = 0;
+
+	if (s != option && *s == '.')
+		s++;
+	s += strspn(s, " ");
+	for (; *s != '\0' && i + 1 < len; s++) {
+		if ((unsigned char)*s < 0x20 || *s == 0x7f ||
+		    strchr(",;\"'\\", *s) != NULL)
+			out[i++] = ' ';
+		else
+			out[i++] = *s;
+	}
+	/* Cut: not half a character (its last one dropped whole). */
+	if (*s != '\0') {
+		while (i > 0 && ((unsigned char)out[i - 1] & 0xc0) == 0x80)
+			i--;
+		if (i > 0 && ((unsigned char)out[i - 1] & 0x80) != 0)
+			i--;
+	}
+	out[i] = '\0';
+}
+
+/*
+ * The buttons for Q (NULL: a permission): Allow, Deny and (if turned on)
+ * Always; for a question of another kind, its first options by number.
+ */
+static void
+tap_choices(const struct question *q, struct tap_buttons *b)
+{
+	int	i;
+
+	if (q == NULL || strcmp(q->kind, "permission") == 0) {
+		b->n = tap_cfg.always ? 3 : 2;
+		b->choice[0] = TAP_ALLOW;
+		b->choice[1] = TAP_DENY;
+		b->choice[2] = TAP_ALWAYS;
+		strlcpy(b->label[0], "Allow", sizeof b->label[0]);
+		strlcpy(b->label[1], "Deny", sizeof b->label[1]);
+		strlcpy(b->label[2], "Always", sizeof b->label[2]);
+		return;
+	}
+	b->n = q->noptions < TAP_MAX_BUTTONS ? q->noptions : TAP_MAX_BUTTONS;
+	for (i = 0; i < b->n; i++) {
+		b->choice[i] = (char)('1' + i);
+		tap_label(q->options[i], b->label[i], sizeof b->label[i]);
+		if (b->label[i][0] == '\0')
+			snprintf(b->label[i], sizeof b->label[i], "%d", i + 1);
+	}
+}
+
+/*
  * Pane PANE's dialog (of HOST, NULL: here), its answer token ANSWER (the
- * host's) and what the push says it asks (ASKS): remembered, its
- * buttons' tokens into B. 0 if made (then B->n buttons), -1 if buttons
- * are off or cannot be made.
+ * host's), what the push says it asks (ASKS) and the dialog (Q, NULL for
+ * a permission): remembered, its buttons into B. 0 if made (then B->n
+ * buttons), -1 if buttons are off or cannot be made.
  */
 int
 tap_buttons(const char *host, int pane, const char *answer, const char *asks,
-    struct tap_buttons *b)
+    const struct question *q, struct tap_buttons *b)
 {
 	struct tap_ask		*a;
 	struct tap_token	 t;
-	static const char	 choices[] = { TAP_ALLOW, TAP_DENY, TAP_ALWAYS };
 	int			 i;
 
 	b->n = 0;
 	if (!tap_cfg.on || answer == NULL || *answer == '\0' ||
 	    tap_key_load() != 0)
+		return (-1);
+	tap_choices(q, b);
+	if (b->n == 0)
 		return (-1);
 	if (!tap_timer_ready) {
 		loop_timer_init(&tap_timer, tap_expire_cb, NULL);
@@ -212,9 +273,9 @@ tap_buttons(const char *host, int pane, const char *answer, const char *asks,
 	a->expires = time_real_ms() / 1000 + tap_cfg.expiry_s;
 	a->forget = a->expires + (tap_cfg.expiry_s < TAP_LATE_S ?
 	    tap_cfg.expiry_s : TAP_LATE_S);
-	for (i = 0; i < (tap_cfg.always ? 3 : 2); i++) {
+	for (i = 0; i < b->n; i++) {
 		t.ask = a->id;
-		t.choice = choices[i];
+		t.choice = b->choice[i];
 		t.expires = a->expires;
 		if (tap_token_make(tap_key, &t, a->host, a->answer,
 		    b->token[i]) != 0) {
@@ -224,8 +285,6 @@ tap_buttons(const char *host, int pane, const char *answer, const char *asks,
 			b->n = 0;
 			return (-1);
 		}
-		b->choice[i] = choices[i];
-		b->n++;
 	}
 	TAILQ_INSERT_TAIL(&tap_asks, a, entry);
 	log_debug("phone: ask %u for %%%d%s%s, %d buttons", a->id, pane,
@@ -275,7 +334,8 @@ tap_done(void *arg, const char *refused, const char *chose)
 	else
 		snprintf(text, sizeof text, "%s%s%s%s%s",
 		    tk->choice == TAP_DENY ? "denied" : tk->choice ==
-		    TAP_ALWAYS ? "always allowed" : "allowed",
+		    TAP_ALWAYS ? "always allowed" : tk->choice == TAP_ALLOW ?
+		    "allowed" : "answered",
 		    *chose != '\0' ? " (" : "", chose, *chose != '\0' ? ")" : "",
 		    "");
 	if (refused == NULL && *tk->asks != '\0') {

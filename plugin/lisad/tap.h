@@ -16,10 +16,14 @@ struct tap_cfg {
 };
 extern struct tap_cfg	 tap_cfg;
 
+/* An ask's buttons (ntfy takes three at most): choice, label, token. */
+#define TAP_MAX_BUTTONS		3
+#define TAP_LABEL_LEN		40
 struct tap_buttons {
 	int	 n;
-	char	 choice[3];
-	char	 token[3][TAP_TOKEN_LEN];
+	char	 choice[TAP_MAX_BUTTONS];
+	char	 label[TAP_MAX_BUTTONS][TAP_LABEL_LEN];
+	char	 token[TAP_MAX_BUTTONS][TAP_TOKEN_LEN];
 };
 
 /* What came of a tap (OK: carried out), in words for the phone. */
@@ -27,7 +31,7 @@ typedef void	(*tap_reply_cb)(void *, int, const char *);
 
 /* tap.c */
 int	 tap_buttons(const char *, int, const char *, const char *,
-	     struct tap_buttons *);
+	     const struct question *, struct tap_buttons *);
 void	 tap_pane_over(const char *, int);
 int	 tap_pending(void);
 void	 tap_take(const char *, tap_reply_cb, void *);

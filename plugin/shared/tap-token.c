@@ -82,10 +82,12 @@ tap_mac(const unsigned char key[TAP_KEY_LEN], const struct tap_token *t,
 	memset(pad, 0, sizeof pad);
 }
 
+/* allow, deny, always, or a question's option by its number (1-9). */
 static int
 tap_choice_ok(char c)
 {
-	return (c == TAP_ALLOW || c == TAP_DENY || c == TAP_ALWAYS);
+	return (c == TAP_ALLOW || c == TAP_DENY || c == TAP_ALWAYS ||
+	    (c >= '1' && c <= '9'));
 }
 
 /* T's token for the ask bound to HOST (NULL: here) and ANSWER; 0 if made. */
@@ -177,6 +179,11 @@ tap_token_check(const unsigned char key[TAP_KEY_LEN], const char *token,
 const char *
 tap_choice_name(char c)
 {
+	static const char	*digits[] = { "1", "2", "3", "4", "5", "6", "7",
+	    "8", "9" };
+
+	if (c >= '1' && c <= '9')
+		return (digits[c - '1']);
 	switch (c) {
 	case TAP_ALLOW:
 		return ("allow");

@@ -16,7 +16,7 @@
 /* What a token names; the binding (host, answer token) stays with lisa. */
 struct tap_token {
 	uint32_t	 ask;		/* the helper's number for the ask */
-	char		 choice;	/* TAP_ALLOW, TAP_DENY, TAP_ALWAYS */
+	char		 choice;	/* TAP_ALLOW, TAP_DENY, TAP_ALWAYS, 1-9 */
 	int64_t		 expires;	/* unix seconds */
 };
 

@@ -198,3 +198,20 @@ test_phone_always_when_turned_on() {
 	    fail "not always: $(grep answer "$FAKE_AGENT_LOG" 2>/dev/null)"
 	until_ms 10000 told "always allowed" || fail "not told"
 }
+
+# A question with options (Claude's AskUserQuestion): its options are the
+# buttons, each the option's number; a tap picks that one.
+test_phone_question_options_are_the_buttons() {
+	start_phone
+	start_helper
+	c=$(agent_ready 1 claude)
+	T send-keys -t "$c" question Enter
+	until_ms 15000 pushed_with_buttons 0 || fail "no push: $(cat "$TESTDIR/ntfy.log" 2>/dev/null)"
+	labels=$(ntfy_q "[a['label'] for a in [p for p in pubs if p.get('actions')][0]['actions']]")
+	[ "$labels" = "['Option A', 'Option B']" ] || fail "buttons: $labels"
+	until_ms 5000 reading 1 || fail "not reading"
+	tap "$(button 0 'Option B' url)" "$(button 0 'Option B' body)"
+	until_ms 15000 sh -c "grep -q \"answer yes '2'\" '$FAKE_AGENT_LOG'" ||
+	    fail "not option 2: $(grep answer "$FAKE_AGENT_LOG" 2>/dev/null)"
+	until_ms 10000 told "answered" || fail "not told: $(ntfy_q "[p['message'] for p in pubs]")"
+}

@@ -52,6 +52,10 @@ test_round_trip(void **state)
 	assert_int_equal(t.ask, 7);
 	assert_int_equal(t.choice, TAP_ALLOW);
 	assert_int_equal(t.expires, 2000000000);
+	make(9, '2', 2000000000, NULL, tok);	/* a question's option 2 */
+	assert_null(tap_token_check(key, tok, NULL, ANSWER, 0, &t));
+	assert_int_equal(t.choice, '2');
+	assert_string_equal(tap_choice_name(t.choice), "2");
 	make(8, TAP_DENY, 2000000000, "devbox/work", tok);
 	assert_null(tap_token_check(key, tok, "devbox/work", ANSWER, 0, &t));
 	assert_int_equal(t.choice, TAP_DENY);
@@ -132,6 +136,7 @@ test_malformed(void **state)
 	static const char	*bad[] = {
 		"", "t1", "t1.", "t1.1.a.5", "t2.1.a.5.AAAAAAAAAAAAAAAAAAAAAA",
 		"t1.1.x.5.AAAAAAAAAAAAAAAAAAAAAA",
+		"t1.1.0.5.AAAAAAAAAAAAAAAAAAAAAA",
 		"t1.1.a.5.AAAAAAAAAAAAAAAAAAAAA",	/* 21 */
 		"t1.1.a.5.AAAAAAAAAAAAAAAAAAAAAAA",	/* 23 */
 		"t1.1.a.5.AAAAAAAAAAAAAAAAAAAA=A",
