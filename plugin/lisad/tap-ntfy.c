@@ -310,7 +310,12 @@ tap_ntfy_start(void)
 		close(cp[1]);
 		close(op[0]);
 		notify_child(cp[0], op[1]);
-		execl(tap_ntfy.curl, "curl", "-s", "-N", "-K", "-", (char *)NULL);
+		/*
+		 * ntfy sends a keepalive every 45 s: a stream below a byte a
+		 * second for 150 s is a stalled link, ended and made again.
+		 */
+		execl(tap_ntfy.curl, "curl", "-s", "-N", "--speed-limit", "1",
+		    "--speed-time", "150", "-K", "-", (char *)NULL);
 		_exit(127);
 	}
 	close(cp[0]);

@@ -215,3 +215,32 @@ test_phone_question_options_are_the_buttons() {
 	    fail "not option 2: $(grep answer "$FAKE_AGENT_LOG" 2>/dev/null)"
 	until_ms 10000 told "answered" || fail "not told: $(ntfy_q "[p['message'] for p in pubs]")"
 }
+
+subscribed() { [ "$(grep -c '"kind": "subscribe"' "$TESTDIR/ntfy.log")" -ge "$1" ]; }
+
+# The ntfy server gone while an ask is open (a restart, a network that
+# went away): lisa connects again, after 1, 2, 4 ... s, and the tap made
+# once it is back is taken.
+test_phone_reply_topic_read_again_after_the_server_went() {
+	start_phone
+	start_helper
+	c=$(agent_ready 1 claude)
+	ask "$c"
+	until_ms 15000 pushed_with_buttons 0 || fail "no push"
+	until_ms 5000 reading 1 || fail "not reading"
+	url=$(button 0 Allow url)
+	body=$(button 0 Allow body)
+	port=$(cat "$TESTDIR/ntfy.log.port")
+	n=$(grep -c '"kind": "subscribe"' "$TESTDIR/ntfy.log")
+	kill "$NTFY"
+	wait "$NTFY" 2>/dev/null
+	until_ms 5000 sh -c "! curl -s -o /dev/null http://127.0.0.1:$port/x/json" ||
+	    fail "the stand-in did not go"
+	sleep 2
+	python3 "$FAKE/ntfy" "$TESTDIR/ntfy.log" 45 "$port" &
+	NTFY=$!
+	until_ms 30000 subscribed "$((n + 1))" || fail "not read again: $(tail -n 3 "$TESTDIR/ntfy.log")"
+	tap "$url" "$body"
+	until_ms 15000 sh -c "grep -q \"answer yes '1'\" '$FAKE_AGENT_LOG'" ||
+	    fail "the tap after the server came back not taken"
+}
