@@ -55,6 +55,28 @@ check(int ok, const char *what, const char *fmt, ...)
 		doctor_failed = 1;
 }
 
+/* The phone's buttons (docs/phone.md): where, and what came of taps. */
+static void
+doctor_buttons(struct json_doc *d)
+{
+	int		 n = json_get(d, 0, "phone"), on = 0, ntfy = 0, tg = 0;
+	long long	 taken = 0, refused = 0, open = 0;
+
+	if (n == -1 || json_get_bool(d, n, "buttons", &on) != 0 || !on)
+		return;
+	json_get_bool(d, n, "ntfy", &ntfy);
+	json_get_bool(d, n, "telegram", &tg);
+	if (!ntfy && !tg)
+		return;
+	json_get_int(d, n, "taps_taken", &taken);
+	json_get_int(d, n, "taps_refused", &refused);
+	json_get_int(d, n, "asks_open", &open);
+	check(1, "buttons", "Allow and Deny on %s%s%s; %lld open, %lld tap%s "
+	    "taken, %lld refused", ntfy ? "ntfy" : "", ntfy && tg ? " and " :
+	    "", tg ? "Telegram" : "", open, taken, taken == 1 ? "" : "s",
+	    refused);
+}
+
 /* Pushes to @lisa-notify-url: how they went (never the URL). */
 static void
 doctor_phone(struct json_doc *d)
@@ -82,6 +104,7 @@ doctor_phone(struct json_doc *d)
 	} else if (ok > 0)
 		check(1, "phone", "%lld push%s delivered", ok,
 		    ok == 1 ? "" : "es");
+	doctor_buttons(d);
 }
 
 /* Each @lisa-* setting the helper could not use as set, a line each. */

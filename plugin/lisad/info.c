@@ -10,6 +10,7 @@
 
 #include "lisad.h"
 #include "tell.h"
+#include "tap.h"
 
 /* ,"option_warnings":[...]: the settings lisa could not use as set. */
 void
@@ -96,6 +97,8 @@ info_json(struct buf *b)
 	json_int_or_null(b, notify_url_error_at != 0,
 	    (long long)notify_url_error_at);
 	buf_addc(b, '}');
+	json_key(b, "phone");
+	tap_json(b);
 	json_key(b, "ui_warning");
 	json_cstr(b, ui_warning());
 	info_option_warnings(b);

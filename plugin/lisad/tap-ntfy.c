@@ -375,6 +375,13 @@ tap_ntfy_changed(void)
 		tap_ntfy_stop();
 }
 
+/* A curl reads the reply topic now. */
+int
+tap_ntfy_reading(void)
+{
+	return (tap_sub.pid != -1);
+}
+
 void
 tap_ntfy_close(void)
 {

@@ -457,6 +457,13 @@ tap_telegram_changed(void)
 		tg_poll_stop();
 }
 
+/* A long poll runs now. */
+int
+tap_telegram_reading(void)
+{
+	return (tg_poll.pid != -1);
+}
+
 void
 tap_telegram_close(void)
 {

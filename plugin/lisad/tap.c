@@ -50,6 +50,7 @@ struct tap_taking {
 };
 
 struct tap_cfg	 tap_cfg = { 1, 0, TAP_EXPIRY_DEFAULT };
+static unsigned long long tap_ntaken, tap_nrefused;
 static unsigned char	 tap_key[TAP_KEY_LEN];
 static int		 tap_key_ok;
 static uint32_t		 tap_next_id = 1;
@@ -330,6 +331,10 @@ tap_done(void *arg, const char *refused, const char *chose)
 	char			 text[512];
 
 	if (refused != NULL)
+		tap_nrefused++;
+	else
+		tap_ntaken++;
+	if (refused != NULL)
 		snprintf(text, sizeof text, "not answered: %s", refused);
 	else
 		snprintf(text, sizeof text, "%s%s%s%s%s",
@@ -415,6 +420,7 @@ tap_take(const char *token, tap_reply_cb reply, void *arg)
 
 	if ((why = tap_token_parse(token, &t)) != NULL) {
 		log_debug("phone: a tap refused: %s", why);
+		tap_nrefused++;
 		snprintf(text, sizeof text, "not answered: %s", why);
 		reply(arg, 0, text);
 		return;
@@ -425,6 +431,7 @@ tap_take(const char *token, tap_reply_cb reply, void *arg)
 	}
 	if (a == NULL) {
 		/* (taken, expired, its dialog over, or another helper's) */
+		tap_nrefused++;
 		reply(arg, 0, "not answered: the button is used, expired or "
 		    "its dialog is over");
 		return;
@@ -437,6 +444,7 @@ tap_take(const char *token, tap_reply_cb reply, void *arg)
 	if (why != NULL) {
 		/* (a forgery ends nothing: the ask stays for its own) */
 		log_debug("phone: ask %u: a tap refused: %s", a->id, why);
+		tap_nrefused++;
 		snprintf(text, sizeof text, "not answered: %s", why);
 		reply(arg, 0, text);
 		if (strcmp(why, "the button has expired") == 0) {
@@ -480,6 +488,24 @@ tap_changed(void)
 {
 	tap_ntfy_changed();
 	tap_telegram_changed();
+}
+
+/* For lisa info and doctor: what is on, open, read, and what came. */
+void
+tap_json(struct buf *b)
+{
+	struct tap_ask	*a;
+	int		 n = 0;
+
+	TAILQ_FOREACH(a, &tap_asks, entry)
+		n++;
+	buf_printf(b, "{\"buttons\":%s,\"ntfy\":%s,\"telegram\":%s,"
+	    "\"asks_open\":%d,\"reading\":%s,\"taps_taken\":%llu,"
+	    "\"taps_refused\":%llu}", tap_cfg.on ? "true" : "false",
+	    tap_ntfy_on() ? "true" : "false",
+	    tap_telegram_on() ? "true" : "false", n,
+	    tap_ntfy_reading() || tap_telegram_reading() ? "true" : "false",
+	    tap_ntaken, tap_nrefused);
 }
 
 void

@@ -36,6 +36,7 @@ void	 tap_pane_over(const char *, int);
 int	 tap_pending(void);
 void	 tap_take(const char *, tap_reply_cb, void *);
 void	 tap_changed(void);
+void	 tap_json(struct buf *);
 void	 tap_close(void);
 
 /* tap-ntfy.c */
@@ -44,6 +45,7 @@ void	 tap_ntfy_option(const char *, const char *);
 int	 tap_ntfy_on(void);
 int	 tap_ntfy_actions(struct buf *, const struct tap_buttons *);
 void	 tap_ntfy_changed(void);
+int	 tap_ntfy_reading(void);
 void	 tap_ntfy_reaped(pid_t, int);
 void	 tap_ntfy_close(void);
 
@@ -54,6 +56,7 @@ int	 tap_telegram_on(void);
 void	 tap_telegram_push(const char *, const char *,
 	     const struct tap_buttons *);
 void	 tap_telegram_changed(void);
+int	 tap_telegram_reading(void);
 void	 tap_telegram_reaped(pid_t, int);
 void	 tap_telegram_close(void);
 

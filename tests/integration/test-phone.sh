@@ -54,6 +54,7 @@ test_phone_allow_answers_the_dialog() {
 	# At rest: nothing read, no curl.
 	[ "$(ntfy_q subs)" = 0 ] || fail "a subscription at rest"
 	[ "$(curl_children)" = 0 ] || fail "a curl at rest"
+	[ "$(info | jget "d['phone']['reading']")" = false ] || fail "info: reading at rest"
 	ask "$c"
 	until_ms 15000 pushed_with_buttons 0 ||
 	    fail "no push with buttons: $(cat "$TESTDIR/ntfy.log")"
@@ -69,6 +70,8 @@ test_phone_allow_answers_the_dialog() {
 	[ "$(button 0 Allow method)" = POST ] || fail "not a POST"
 	[ "$(button 0 Allow clear)" = true ] || fail "not cleared on tap"
 	until_ms 5000 reading 1 || fail "the reply topic is not read: $(ntfy_q subs)"
+	[ "$(info | jget "[d['phone']['reading'], d['phone']['asks_open']]")" = "[true, 1]" ] ||
+	    fail "info: $(info | jget "d['phone']")"
 	tap "$url" "$(button 0 Allow body)"
 	until_ms 15000 sh -c "grep -q \"answer yes '1'\" '$FAKE_AGENT_LOG'" ||
 	    fail "the agent got no yes: $(cat "$FAKE_AGENT_LOG" 2>/dev/null | tail -n 3)"
@@ -82,6 +85,8 @@ test_phone_allow_answers_the_dialog() {
 	until_ms 5000 reading 0 || fail "still reading the reply topic"
 	until_ms 5000 sh -c "[ \$(pgrep -P $HELPER_PID curl | wc -l) = 0 ]" ||
 	    fail "a curl left: $(pgrep -a -P "$HELPER_PID")"
+	L doctor 2>&1 | grep -q "Allow and Deny on ntfy; 0 open, 1 tap taken, 0 refused" ||
+	    fail "doctor: $(L doctor 2>&1 | grep -i button)"
 }
 
 # The attacker's taps, one after the other on one open dialog: the last
