@@ -123,8 +123,12 @@ tap_ntfy_on(void)
 	    tap_ntfy.json)
 		return (0);
 	r = tap_ntfy_reply_url();
-	/* (a comma, semicolon or quote would end ntfy's action early) */
-	ok = r != NULL && strcspn(r, ",;'\"\\") == strlen(r);
+	/*
+	 * (a comma, semicolon or quote would end ntfy's action early; the
+	 * push topic itself would read lisa's own pushes as taps)
+	 */
+	ok = r != NULL && strcspn(r, ",;'\"\\") == strlen(r) &&
+	    strcmp(r, tap_ntfy.url) != 0;
 	free(r);
 	return (ok);
 }
@@ -154,6 +158,8 @@ tap_ntfy_told(void *arg, int ok, const char *text)
 {
 	struct notify_post	m;
 
+	if (text == NULL)
+		return;
 	log_debug("phone: %s", text);
 	if (tap_ntfy.url == NULL || tap_ntfy.curl == NULL)
 		return;

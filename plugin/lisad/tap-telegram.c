@@ -199,8 +199,9 @@ tg_told(void *arg, int ok, const char *text)
 	struct tg_tap	*t = arg;
 	struct buf	 b;
 
-	log_debug("phone (telegram): %s", text);
-	if (tap_telegram_on()) {
+	if (text != NULL)
+		log_debug("phone (telegram): %s", text);
+	if (text != NULL && tap_telegram_on()) {
 		buf_init(&b);
 		buf_addc(&b, '{');
 		json_key(&b, "callback_query_id");

@@ -53,11 +53,13 @@ struct tap_cfg	 tap_cfg = { 1, 0, TAP_EXPIRY_DEFAULT };
 static unsigned long long tap_ntaken, tap_nrefused;
 static unsigned char	 tap_key[TAP_KEY_LEN];
 static int		 tap_key_ok;
+static char		 tap_helper[TAP_HELPER_LEN + 1];	/* our name */
 static uint32_t		 tap_next_id = 1;
 static struct loop_timer tap_timer;
 static int		 tap_timer_ready;
 
 #define TAP_LATE_S	60
+#define TAP_TELL_MAX	5	/* refusals told a minute, at most */
 
 static int
 tap_hex(int c)
@@ -132,6 +134,7 @@ tap_key_load(void)
 		tap_key_ok = 1;
 	}
 	free(path);
+	tap_helper_id(tap_key, lisad.instance, tap_helper);
 	return (0);
 }
 
@@ -274,6 +277,7 @@ tap_buttons(const char *host, int pane, const char *answer, const char *asks,
 	a->expires = time_real_ms() / 1000 + tap_cfg.expiry_s;
 	a->forget = a->expires + (tap_cfg.expiry_s < TAP_LATE_S ?
 	    tap_cfg.expiry_s : TAP_LATE_S);
+	strlcpy(t.helper, tap_helper, sizeof t.helper);
 	for (i = 0; i < b->n; i++) {
 		t.ask = a->id;
 		t.choice = b->choice[i];
@@ -404,6 +408,29 @@ tap_remote(struct tap_taking *tk, const char *host, int pane, char choice,
 }
 
 /*
+ * A tap refused before any ask was used: told, but at most TAP_TELL_MAX
+ * times a minute (whoever can post to the reply topic could make every
+ * post a push to the user's phone); the rest are counted and logged.
+ */
+static void
+tap_refuse(tap_reply_cb reply, void *arg, const char *text)
+{
+	static uint64_t	told[TAP_TELL_MAX];
+	static int	next;
+	uint64_t	now = time_mono_ms();
+
+	if (told[next] != 0 && now - told[next] < 60000) {
+		log_debug("phone: %s (not told: %d told this minute)", text,
+		    TAP_TELL_MAX);
+		reply(arg, 0, NULL);
+		return;
+	}
+	told[next] = now;
+	next = (next + 1) % TAP_TELL_MAX;
+	reply(arg, 0, text);
+}
+
+/*
  * A tap's TOKEN, as it came back: carried out if it is a button of an
  * ask still open, made by us for that dialog, not expired; REPLY is told
  * what came of it (now, or when answer.c is done), whatever that was.
@@ -418,11 +445,18 @@ tap_take(const char *token, tap_reply_cb reply, void *arg)
 	const char		*why;
 	char			 text[256];
 
-	if ((why = tap_token_parse(token, &t)) != NULL) {
+	if ((why = tap_token_parse(token, &t)) == NULL && tap_key_ok &&
+	    strcmp(t.helper, tap_helper) != 0) {
+		/* (another tmux server's helper reads this topic too) */
+		log_debug("phone: a tap for helper %s, not ours", t.helper);
+		reply(arg, 0, NULL);
+		return;
+	}
+	if (why != NULL) {
 		log_debug("phone: a tap refused: %s", why);
 		tap_nrefused++;
 		snprintf(text, sizeof text, "not answered: %s", why);
-		reply(arg, 0, text);
+		tap_refuse(reply, arg, text);
 		return;
 	}
 	TAILQ_FOREACH(a, &tap_asks, entry) {
@@ -432,7 +466,8 @@ tap_take(const char *token, tap_reply_cb reply, void *arg)
 	if (a == NULL) {
 		/* (taken, expired, its dialog over, or another helper's) */
 		tap_nrefused++;
-		reply(arg, 0, "not answered: the button is used, expired or "
+		tap_refuse(reply, arg, "not answered: the button is used, "
+		    "expired or "
 		    "its dialog is over");
 		return;
 	}
@@ -446,7 +481,7 @@ tap_take(const char *token, tap_reply_cb reply, void *arg)
 		log_debug("phone: ask %u: a tap refused: %s", a->id, why);
 		tap_nrefused++;
 		snprintf(text, sizeof text, "not answered: %s", why);
-		reply(arg, 0, text);
+		tap_refuse(reply, arg, text);
 		if (strcmp(why, "the button has expired") == 0) {
 			tap_ask_free(a);
 			tap_timer_set();

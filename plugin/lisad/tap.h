@@ -26,7 +26,10 @@ struct tap_buttons {
 	char	 token[TAP_MAX_BUTTONS][TAP_TOKEN_LEN];
 };
 
-/* What came of a tap (OK: carried out), in words for the phone. */
+/*
+ * What came of a tap (OK: carried out), in words for the phone; NULL: a
+ * tap of another helper's, to leave alone (said to nobody).
+ */
 typedef void	(*tap_reply_cb)(void *, int, const char *);
 
 /* tap.c */

@@ -1,7 +1,10 @@
 /*
- * Phone buttons' tokens: "t1.ASK.CHOICE.EXPIRES.MAC", MAC the first 16
- * bytes of HMAC-SHA-256 under the helper's key (made once, 0600, in
- * lisa's state directory) over the ask, the choice, the expiry, the host
+ * Phone buttons' tokens: "t1.HELPER.ASK.CHOICE.EXPIRES.MAC", HELPER six
+ * characters that name the helper that made it (a MAC of its tmux
+ * server's instance: helpers of several servers may read one reply
+ * topic, and each leaves the others' taps alone), MAC the first 16 bytes
+ * of HMAC-SHA-256 under the user's key (made once, 0600, in lisa's state
+ * directory) over the helper, the ask, the choice, the expiry, the host
  * (empty: this one) and the ask's answer token (answer-token.c: the
  * tmux server's instance, the pane, its incarnation, the count of
  * dialogs seen there and the dialog's fingerprint).
@@ -64,8 +67,8 @@ tap_mac(const unsigned char key[TAP_KEY_LEN], const struct tap_token *t,
 		pad[i] = k[i] ^ 0x36;
 	sha256_init(&c);
 	sha256_add(&c, pad, sizeof pad);
-	n = snprintf(head, sizeof head, "lisa-tap-1%c%" PRIu32 "%c%c%c%" PRId64,
-	    0, t->ask, 0, t->choice, 0, t->expires);
+	n = snprintf(head, sizeof head, "lisa-tap-1%c%s%c%" PRIu32 "%c%c%c%"
+	    PRId64, 0, t->helper, 0, t->ask, 0, t->choice, 0, t->expires);
 	sha256_add(&c, head, (size_t)n + 1);
 	sha256_add(&c, host != NULL ? host : "", host != NULL ?
 	    strlen(host) + 1 : 1);
@@ -99,11 +102,13 @@ tap_token_make(const unsigned char key[TAP_KEY_LEN], const struct tap_token *t,
 	int	n;
 
 	if (!tap_choice_ok(t->choice) || t->expires < 0 ||
-	    t->expires >= TAP_EXPIRES_MAX || answer == NULL)
+	    t->expires >= TAP_EXPIRES_MAX || answer == NULL ||
+	    strlen(t->helper) != TAP_HELPER_LEN ||
+	    strspn(t->helper, tap_b64) != TAP_HELPER_LEN)
 		return (-1);
 	tap_mac(key, t, host, answer, mac);
-	n = snprintf(out, TAP_TOKEN_LEN, "t1.%" PRIu32 ".%c.%" PRId64 ".%s",
-	    t->ask, t->choice, t->expires, mac);
+	n = snprintf(out, TAP_TOKEN_LEN, "t1.%s.%" PRIu32 ".%c.%" PRId64 ".%s",
+	    t->helper, t->ask, t->choice, t->expires, mac);
 	return (n > 0 && n < TAP_TOKEN_LEN ? 0 : -1);
 }
 
@@ -136,6 +141,11 @@ tap_token_parse(const char *token, struct tap_token *t)
 	    strncmp(token, "t1.", 3) != 0)
 		return ("not a button lisa made");
 	p = token + 3;
+	if (strspn(p, tap_b64) != TAP_HELPER_LEN || p[TAP_HELPER_LEN] != '.')
+		return ("not a button lisa made");
+	memcpy(t->helper, p, TAP_HELPER_LEN);
+	t->helper[TAP_HELPER_LEN] = '\0';
+	p += TAP_HELPER_LEN + 1;
 	if ((dot = strchr(p, '.')) == NULL ||
 	    (v = tap_num(p, (size_t)(dot - p), UINT32_MAX)) == -1)
 		return ("not a button lisa made");
@@ -174,6 +184,23 @@ tap_token_check(const unsigned char key[TAP_KEY_LEN], const char *token,
 	if (now >= t->expires)
 		return ("the button has expired");
 	return (NULL);
+}
+
+/* The name of the helper of tmux server INSTANCE, under KEY, into OUT. */
+void
+tap_helper_id(const unsigned char key[TAP_KEY_LEN], const char *instance,
+    char out[TAP_HELPER_LEN + 1])
+{
+	unsigned char	mac[SHA256_LEN];
+	char		msg[128], b64[12];
+	int		n;
+
+	n = snprintf(msg, sizeof msg, "lisa-tap-helper%c%s", 0, instance);
+	sha256_hmac(key, TAP_KEY_LEN, msg, (size_t)n < sizeof msg ? (size_t)n :
+	    sizeof msg - 1, mac);
+	tap_b64url(mac, 4, b64);
+	memcpy(out, b64, TAP_HELPER_LEN);
+	out[TAP_HELPER_LEN] = '\0';
 }
 
 const char *

@@ -11,10 +11,12 @@
 #include <stdint.h>
 
 #define TAP_KEY_LEN	32
+#define TAP_HELPER_LEN	6	/* the helper's name in a token */
 #define TAP_TOKEN_LEN	64	/* with its NUL: Telegram's limit, whole */
 
 /* What a token names; the binding (host, answer token) stays with lisa. */
 struct tap_token {
+	char		 helper[TAP_HELPER_LEN + 1];	/* which helper's */
 	uint32_t	 ask;		/* the helper's number for the ask */
 	char		 choice;	/* TAP_ALLOW, TAP_DENY, TAP_ALWAYS, 1-9 */
 	int64_t		 expires;	/* unix seconds */
@@ -31,6 +33,8 @@ const char	*tap_token_parse(const char *, struct tap_token *);
 const char	*tap_token_check(const unsigned char [TAP_KEY_LEN],
 		     const char *, const char *, const char *, int64_t,
 		     struct tap_token *);
+void		 tap_helper_id(const unsigned char [TAP_KEY_LEN],
+		     const char *, char [TAP_HELPER_LEN + 1]);
 const char	*tap_choice_name(char);
 
 #endif

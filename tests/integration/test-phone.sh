@@ -115,16 +115,24 @@ test_phone_replayed_forged_and_stale_taps_refused() {
 	until_ms 10000 told "not answered" 1 || fail "the replay not refused: $(ntfy_q "[p['message'] for p in pubs]")"
 	still_asks "$c" "a replayed tap" "$n"
 	deny=$(button 1 Deny body)
-	forged=$(echo "$deny" | sed 's/^\(t1\.[0-9]*\)\.d\./\1.a./')
+	forged=$(echo "$deny" | sed 's/^\(t1\.[^.]*\.[0-9]*\)\.d\./\1.a./')
 	[ "$forged" != "$deny" ] || fail "no forgery made of $deny"
 	tap "$url" "$forged"
 	until_ms 10000 told "not answered" 2 || fail "the forgery not refused"
 	still_asks "$c" "a deny made an allow" "$n"
-	tap "$url" "t1.999.a.99999999999.AAAAAAAAAAAAAAAAAAAAAA"
+	hid=$(echo "$deny" | cut -d. -f2)
+	tap "$url" "t1.$hid.999.a.99999999999.AAAAAAAAAAAAAAAAAAAAAA"
 	until_ms 10000 told "not answered" 3 || fail "a made-up token not refused"
 	still_asks "$c" "a made-up token" "$n"
+	# Another helper's (another tmux server reading the same topic): left
+	# alone, said to nobody; the junk after it is refused, in order.
+	other=$(echo "$deny" | sed "s/^t1\.$hid\./t1.zzzzzz./")
+	[ "$other" != "$deny" ] || fail "no other helper's token made"
+	tap "$url" "$other"
 	tap "$url" "touch /tmp/not-a-token; rm -rf ~"
 	until_ms 10000 told "not answered" 4 || fail "junk not refused"
+	sleep 1
+	told "not answered" 5 && fail "another helper's tap was answered"
 	still_asks "$c" "junk" "$n"
 	ntfy_q "[p['message'] for p in pubs if 'not answered' in p['message']]" |
 	    grep -q "for this dialog" || fail "the forgery's reason: $(ntfy_q "[p['message'] for p in pubs]")"
@@ -146,7 +154,7 @@ test_phone_expired_and_changed_dialog_refused() {
 	until_ms 15000 pushed_with_buttons 0 || fail "no push"
 	url=$(button 0 Allow url)
 	# (just after it expired: told so while lisa still reads, 3 s more)
-	exp=$(button 0 Allow body | cut -d. -f4)
+	exp=$(button 0 Allow body | cut -d. -f5)
 	until_ms 10000 sh -c "[ \$(date +%s) -ge $exp ]" || fail "the clock"
 	tap "$url" "$(button 0 Allow body)"
 	until_ms 10000 told "not answered: the button has expired" ||
@@ -169,7 +177,7 @@ test_phone_expired_and_changed_dialog_refused() {
 }
 
 # Buttons off (@lisa-notify-buttons off): pushes as before, no buttons,
-# nothing read, ever.
+# nothing read, ever; so with a reply topic that is the push topic.
 test_phone_buttons_off() {
 	start_phone
 	T set -g @lisa-notify-buttons off
@@ -184,6 +192,19 @@ test_phone_buttons_off() {
 	sleep 1
 	[ "$(ntfy_q subs)" = 0 ] || fail "read the reply topic while off"
 	[ "$(curl_children)" = 0 ] || fail "a curl while off"
+	# On, but the reply topic the push topic itself: lisa would read its
+	# own pushes as taps; no buttons then either.
+	T set -g @lisa-notify-buttons on
+	T set -g @lisa-notify-reply-url "$TOPIC"
+	L reload >/dev/null
+	T send-keys -t "$c" n
+	until_ms 15000 state_is "$c" waiting_input prompt "" || fail "not denied here"
+	ask "$c"
+	until_ms 15000 sh -c "[ \$(grep -c 'asks to run' '$TESTDIR/ntfy.log') -ge 2 ]" ||
+	    fail "no second push"
+	[ "$(ntfy_q "len([p for p in pubs if p.get('actions')])")" = 0 ] ||
+	    fail "buttons that post to the push topic"
+	[ "$(ntfy_q subs)" = 0 ] || fail "read the push topic"
 }
 
 # Always only when turned on (@lisa-notify-always): a third button, whose
@@ -248,4 +269,26 @@ test_phone_reply_topic_read_again_after_the_server_went() {
 	tap "$url" "$body"
 	until_ms 15000 sh -c "grep -q \"answer yes '1'\" '$FAKE_AGENT_LOG'" ||
 	    fail "the tap after the server came back not taken"
+}
+
+# Whoever can post to the reply topic cannot make each post a push to the
+# phone: twelve junk taps, all refused and counted, five told.
+test_phone_junk_flood_told_five_times() {
+	start_phone
+	start_helper
+	c=$(agent_ready 1 claude)
+	ask "$c"
+	until_ms 15000 pushed_with_buttons 0 || fail "no push"
+	until_ms 5000 reading 1 || fail "not reading"
+	url=$(button 0 Allow url)
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12; do tap "$url" "junk $i"; done
+	until_ms 15000 sh -c "[ \$($LISA -L $SOCK info --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"phone\"][\"taps_refused\"])') = 12 ]" ||
+	    fail "not all refused: $(info | jget "d['phone']")"
+	until_ms 10000 told "not answered" 5 || fail "not told five times"
+	sleep 1
+	told "not answered" 6 && fail "told more than five: $(ntfy_q "[p['message'] for p in pubs]")"
+	still_asks "$c" "a flood of junk" 0
+	# The real button still works.
+	tap "$url" "$(button 0 Allow body)"
+	until_ms 15000 sh -c "grep -q \"answer yes '1'\" '$FAKE_AGENT_LOG'" || fail "the tap after the flood"
 }

@@ -35,8 +35,12 @@ static void
 make(uint32_t ask, char choice, int64_t exp, const char *host,
     char out[TAP_TOKEN_LEN])
 {
-	struct tap_token	t = { ask, choice, exp };
+	struct tap_token	t;
 
+	strcpy(t.helper, "Hx_9-a");
+	t.ask = ask;
+	t.choice = choice;
+	t.expires = exp;
 	assert_int_equal(tap_token_make(key, &t, host, ANSWER, out), 0);
 }
 
@@ -64,6 +68,9 @@ test_round_trip(void **state)
 	assert_true(strlen(tok) < TAP_TOKEN_LEN);
 	assert_null(tap_token_check(key, tok, NULL, ANSWER, 0, &t));
 	t.expires = 1000000000000;	/* (beyond what lisa makes) */
+	assert_int_equal(tap_token_make(key, &t, NULL, ANSWER, tok), -1);
+	t.expires = 5;
+	strcpy(t.helper, "Hx.9-a");	/* (not a helper's name) */
 	assert_int_equal(tap_token_make(key, &t, NULL, ANSWER, tok), -1);
 }
 
@@ -112,16 +119,18 @@ test_tampered(void **state)
 	(void)state;
 	make(42, TAP_DENY, 5000, NULL, tok);
 	mac = strrchr(tok, '.') + 1;
-	snprintf(bad, sizeof bad, "t1.42.a.5000.%s", mac);
+	snprintf(bad, sizeof bad, "t1.Hx_9-a.42.a.5000.%s", mac);
 	assert_non_null(tap_token_check(key, bad, NULL, ANSWER, 0, &t));
-	snprintf(bad, sizeof bad, "t1.42.A.5000.%s", mac);
+	snprintf(bad, sizeof bad, "t1.Hx_9-a.42.A.5000.%s", mac);
 	assert_non_null(tap_token_check(key, bad, NULL, ANSWER, 0, &t));
-	snprintf(bad, sizeof bad, "t1.43.d.5000.%s", mac);
+	snprintf(bad, sizeof bad, "t1.Hx_9-a.43.d.5000.%s", mac);
 	assert_non_null(tap_token_check(key, bad, NULL, ANSWER, 0, &t));
-	snprintf(bad, sizeof bad, "t1.42.d.9000.%s", mac);
+	snprintf(bad, sizeof bad, "t1.Hx_9-a.42.d.9000.%s", mac);
+	assert_non_null(tap_token_check(key, bad, NULL, ANSWER, 0, &t));
+	snprintf(bad, sizeof bad, "t1.Hx_9-b.42.d.5000.%s", mac);
 	assert_non_null(tap_token_check(key, bad, NULL, ANSWER, 0, &t));
 	/* (a leading zero: another spelling of the same number, refused) */
-	snprintf(bad, sizeof bad, "t1.042.d.5000.%s", mac);
+	snprintf(bad, sizeof bad, "t1.Hx_9-a.042.d.5000.%s", mac);
 	assert_non_null(tap_token_check(key, bad, NULL, ANSWER, 0, &t));
 	strcpy(bad, tok);
 	bad[strlen(bad) - 1] = bad[strlen(bad) - 1] == 'A' ? 'B' : 'A';
@@ -134,21 +143,24 @@ static void
 test_malformed(void **state)
 {
 	static const char	*bad[] = {
-		"", "t1", "t1.", "t1.1.a.5", "t2.1.a.5.AAAAAAAAAAAAAAAAAAAAAA",
-		"t1.1.x.5.AAAAAAAAAAAAAAAAAAAAAA",
-		"t1.1.0.5.AAAAAAAAAAAAAAAAAAAAAA",
-		"t1.1.a.5.AAAAAAAAAAAAAAAAAAAAA",	/* 21 */
-		"t1.1.a.5.AAAAAAAAAAAAAAAAAAAAAAA",	/* 23 */
-		"t1.1.a.5.AAAAAAAAAAAAAAAAAAAA=A",
-		"t1.-1.a.5.AAAAAAAAAAAAAAAAAAAAAA",
-		"t1.1.a.-5.AAAAAAAAAAAAAAAAAAAAAA",
-		"t1..a.5.AAAAAAAAAAAAAAAAAAAAAA",
-		"t1.1.aa.5.AAAAAAAAAAAAAAAAAAAAAA",
-		"t1.4294967295.a.5.AAAAAAAAAAAAAAAAAAAAAA",
-		"t1.1.a.99999999999999999999.AAAAAAAAAAAAAAAAAAAAAA",
-		"t1.1.a.5.AAAAAAAAAAAAAAAAAAAAAA.x",
-		"t1.1.a.5 .AAAAAAAAAAAAAAAAAAAAAA",
-		"t1.1.a.5.AAAAAAAAAAAAAAAAAAAAAA"
+		"", "t1", "t1.", "t1.1.a.5.AAAAAAAAAAAAAAAAAAAAAA",
+		"t1.Hx_9-.1.a.5.AAAAAAAAAAAAAAAAAAAAAA",
+		"t1.Hx_9-aa.1.a.5.AAAAAAAAAAAAAAAAAAAAAA", "t1.Hx_9-a.1.a.5",
+		"t2.Hx_9-a.1.a.5.AAAAAAAAAAAAAAAAAAAAAA",
+		"t1.Hx_9-a.1.x.5.AAAAAAAAAAAAAAAAAAAAAA",
+		"t1.Hx_9-a.1.0.5.AAAAAAAAAAAAAAAAAAAAAA",
+		"t1.Hx_9-a.1.a.5.AAAAAAAAAAAAAAAAAAAAA",	/* 21 */
+		"t1.Hx_9-a.1.a.5.AAAAAAAAAAAAAAAAAAAAAAA",	/* 23 */
+		"t1.Hx_9-a.1.a.5.AAAAAAAAAAAAAAAAAAAA=A",
+		"t1.Hx_9-a.-1.a.5.AAAAAAAAAAAAAAAAAAAAAA",
+		"t1.Hx_9-a.1.a.-5.AAAAAAAAAAAAAAAAAAAAAA",
+		"t1.Hx_9-a..a.5.AAAAAAAAAAAAAAAAAAAAAA",
+		"t1.Hx_9-a.1.aa.5.AAAAAAAAAAAAAAAAAAAAAA",
+		"t1.Hx_9-a.4294967295.a.5.AAAAAAAAAAAAAAAAAAAAAA",
+		"t1.Hx_9-a.1.a.99999999999999999999.AAAAAAAAAAAAAAAAAAAAAA",
+		"t1.Hx_9-a.1.a.5.AAAAAAAAAAAAAAAAAAAAAA.x",
+		"t1.Hx_9-a.1.a.5 .AAAAAAAAAAAAAAAAAAAAAA",
+		"t1.Hx_9-a.1.a.5.AAAAAAAAAAAAAAAAAAAAAA"
 		    "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
 	};
 	struct tap_token	 t;
@@ -159,7 +171,9 @@ test_malformed(void **state)
 		if (tap_token_parse(bad[i], &t) == NULL)
 			fail_msg("taken: \"%s\"", bad[i]);
 	}
-	assert_null(tap_token_parse("t1.1.a.5.AAAAAAAAAAAAAAAAAAAAAA", &t));
+	assert_null(tap_token_parse("t1.Hx_9-a.1.a.5.AAAAAAAAAAAAAAAAAAAAAA",
+	    &t));
+	assert_string_equal(t.helper, "Hx_9-a");
 	assert_non_null(tap_token_parse(NULL, &t));
 }
 
