@@ -546,12 +546,16 @@ tap_json(struct buf *b)
 void
 tap_close(void)
 {
-	struct tap_ask	*a;
+	struct tap_ask		*a;
+	volatile unsigned char	*v;
+	size_t			 i;
 
 	while ((a = TAILQ_FIRST(&tap_asks)) != NULL)
 		tap_ask_free(a);
 	if (tap_timer_ready)
 		loop_timer_del(&tap_timer);
-	explicit_bzero(tap_key, sizeof tap_key);
+	/* (volatile: kept, where explicit_bzero is not everywhere) */
+	for (v = tap_key, i = 0; i < sizeof tap_key; i++)
+		v[i] = 0;
 	tap_key_ok = 0;
 }
