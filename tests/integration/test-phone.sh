@@ -87,6 +87,11 @@ test_phone_allow_answers_the_dialog() {
 	    fail "a curl left: $(pgrep -a -P "$HELPER_PID")"
 	L doctor 2>&1 | grep -q "Allow and Deny on ntfy; 0 open, 1 tap taken, 0 refused" ||
 	    fail "doctor: $(L doctor 2>&1 | grep -i button)"
+	# The key: made once, the user's alone.
+	key="${XDG_STATE_HOME:-$HOME/.local/state}/lisa/phone/key"
+	[ "$(stat -c %a "$key")" = 600 ] || fail "the key's mode: $(stat -c %a "$key")"
+	[ "$(stat -c %a "${key%/key}")" = 700 ] || fail "its directory's mode"
+	[ "$(wc -c <"$key")" = 65 ] || fail "not 32 bytes in hex: $(wc -c <"$key")"
 }
 
 # The attacker's taps, one after the other on one open dialog: the last
@@ -291,4 +296,43 @@ test_phone_junk_flood_told_five_times() {
 	# The real button still works.
 	tap "$url" "$(button 0 Allow body)"
 	until_ms 15000 sh -c "grep -q \"answer yes '1'\" '$FAKE_AGENT_LOG'" || fail "the tap after the flood"
+}
+
+# A key lisa would follow a planted link to is a key the attacker knows:
+# the link is replaced, the file it named is left as it was, and a token
+# the attacker makes with that key is refused. (The same making, with
+# lisa's key, gives the very token of the push: the forger's arithmetic
+# is right, only the key is wrong.)
+test_phone_planted_key_link_not_followed() {
+	state="$TESTDIR/state"
+	export XDG_STATE_HOME="$state"
+	mkdir -p "$state/lisa/phone"
+	chmod 700 "$state" "$state/lisa" "$state/lisa/phone"
+	printf '%064d\n' 7 >"$TESTDIR/attacker.key"
+	ln -s "$TESTDIR/attacker.key" "$state/lisa/phone/key"
+	start_phone
+	start_helper
+	c=$(agent_ready 1 claude)
+	ask "$c"
+	until_ms 15000 pushed_with_buttons 0 || fail "no push"
+	until_ms 5000 reading 1 || fail "not reading"
+	[ -L "$state/lisa/phone/key" ] && fail "the link is still there"
+	[ "$(cat "$TESTDIR/attacker.key")" = "$(printf '%064d' 7)" ] || fail "the linked file was written"
+	answer=$(L status "$c" --json | jget "d['question']['token']")
+	allow=$(button 0 Allow body)
+	forge() {
+		python3 - "$1" "$allow" "$answer" <<'PY'
+import base64, hashlib, hmac, sys
+key = bytes.fromhex(open(sys.argv[1]).read().strip())
+_, helper, ask, choice, expires, _ = sys.argv[2].split(".")
+msg = b"\0".join(x.encode() for x in ("lisa-tap-1", helper, ask, "a", expires, "", sys.argv[3]))
+mac = base64.urlsafe_b64encode(hmac.new(key, msg, hashlib.sha256).digest()[:16]).rstrip(b"=")
+print("t1.%s.%s.a.%s.%s" % (helper, ask, expires, mac.decode()))
+PY
+	}
+	[ "$(forge "$state/lisa/phone/key")" = "$allow" ] ||
+	    fail "the forger's arithmetic is not lisa's: $(forge "$state/lisa/phone/key") vs $allow"
+	tap "$(button 0 Allow url)" "$(forge "$TESTDIR/attacker.key")"
+	until_ms 10000 told "not a button lisa made for this dialog" || fail "the forgery not refused"
+	still_asks "$c" "a token under a planted key" 0
 }
