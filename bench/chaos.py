@@ -378,6 +378,8 @@ def main():
     next_fault = t_start + fault_s
     next_sample = t_start + sample_s
     pending, runs, open_runs = [], [], {}
+    # (any way: a pane wrong in two samples in two different ways too)
+    any_runs, any_open = [], {}
     samples = blips = unconf_samples = 0
     nfault = 0
     next_gather = t_start + 30
@@ -411,6 +413,14 @@ def main():
                     open_runs[k] = [t, t, v]
             for k in [k for k in open_runs if k not in wrong]:
                 runs.append(open_runs.pop(k))
+            for k, v in wrong.items():
+                if k in any_open:
+                    any_open[k][1] = t
+                    any_open[k][2].append(v)
+                else:
+                    any_open[k] = [t, t, [v]]
+            for k in [k for k in any_open if k not in wrong]:
+                any_runs.append((k,) + tuple(any_open.pop(k)))
             next_sample += sample_s
         if now >= next_gather and not state["helper_stopped"]:
             gather(since)
@@ -426,6 +436,8 @@ def main():
     time.sleep(SETTLE_S)
     wrong, unconf, total = compare()
     runs += open_runs.values()
+    any_runs += [(k,) + tuple(v) for k, v in any_open.items()]
+    any_lasting = [r for r in any_runs if r[2] > r[1]]
     rem, loc, hev = transitions(since)
     out = outages(hev)
     seen = missed_out = 0
@@ -471,6 +483,11 @@ def main():
           (len(lasting), sum(r[1] - r[0] for r in lasting), longest, blips))
     for r in sorted(lasting, key=lambda r: r[0] - r[1])[:5]:
         print("    %.0f s: shown %s, the host's %s" % (r[1] - r[0], r[2][0], r[2][1]))
+    print("  wrong in 2+ samples in a row, any way: %d, longest %.0f s" %
+          (len(any_lasting), max([r[2] - r[1] for r in any_lasting] or [0])))
+    for r in sorted(any_lasting, key=lambda r: r[1] - r[2])[:5]:
+        print("    %s@%s from %.0f s for %.0f s: %s" % (r[0][1], r[0][0], r[1] - t_start,
+                                                     r[2] - r[1], r[3]))
     print("  samples with agents unconfirmed (a host not connected): %d of %d" %
           (unconf_samples, samples))
     print("  at the end, %d s after the last fault: %d agents, %d wrong, %d unconfirmed"
