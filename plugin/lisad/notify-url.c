@@ -393,6 +393,48 @@ notify_url_send(const char *curl, const char *url, const char *body,
 	notify_url_job(curl, &cfg, &b, group);
 }
 
+/*
+ * A curl whose output the caller reads (the phone's taps: tap-ntfy.c,
+ * tap-telegram.c): ARGV (argv[0] "curl", ending in "-K -"), CFG (its URL,
+ * which may hold a secret) on its standard input, its standard output in
+ * *FD, non-blocking. Its pid, or -1.
+ */
+pid_t
+notify_url_reader(const char *curl, char *const argv[], const struct buf *cfg,
+    int *fd)
+{
+	int	cp[2], op[2];
+	pid_t	pid;
+
+	if (compat_pipe(cp) != 0)
+		return (-1);
+	if (compat_pipe(op) != 0) {
+		close(cp[0]);
+		close(cp[1]);
+		return (-1);
+	}
+	if ((pid = fork()) == -1) {
+		close(cp[0]);
+		close(cp[1]);
+		close(op[0]);
+		close(op[1]);
+		return (-1);
+	}
+	if (pid == 0) {
+		close(cp[1]);
+		close(op[0]);
+		notify_child(cp[0], op[1]);
+		execv(curl, argv);
+		_exit(127);
+	}
+	close(cp[0]);
+	close(op[1]);
+	notify_url_write(cp[1], cfg);	/* (a few bytes: never blocks) */
+	*fd = op[0];
+	fcntl(*fd, F_SETFL, O_NONBLOCK);
+	return (pid);
+}
+
 /* At exit: what is still out is the kernel's to end (curl's own timeout). */
 void
 notify_url_close(void)

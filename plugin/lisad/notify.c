@@ -98,8 +98,7 @@ notify_reset(void)
 	free(notify_cfg.curl);
 	memset(&notify_cfg, 0, sizeof notify_cfg);
 	notify_cfg.curl = path_which("curl");
-	tap_ntfy_reset(notify_cfg.curl);
-	tap_telegram_reset(notify_cfg.curl);
+	tap_reset(notify_cfg.curl);
 	notify_cfg.message = notify_cfg.bell = notify_cfg.desktop = 1;
 	notify_cfg.terminal = NTERM_AUTO;
 	notify_cfg.cooldown_ms = 10000;
@@ -123,8 +122,7 @@ notify_onoff(const char *v)
 void
 notify_option(const char *name, const char *value)
 {
-	tap_ntfy_option(name, value);
-	tap_telegram_option(name, value);
+	tap_option(name, value);
 	/* "waiting" is both kinds, unless "asks" has its own say. */
 	if (strcmp(name, "@lisa-notify-waiting") == 0) {
 		notify_cfg.on[UI_WAITING] = notify_onoff(value);

@@ -13,7 +13,6 @@
 #include <sys/wait.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,14 +54,7 @@ static void	tap_ntfy_start(void);
 void
 tap_ntfy_option(const char *name, const char *value)
 {
-	if (strcmp(name, "@lisa-notify-buttons") == 0)
-		tap_cfg.on = options_flag(value) == 1;
-	else if (strcmp(name, "@lisa-notify-always") == 0)
-		tap_cfg.always = options_flag(value) == 1;
-	else if (strcmp(name, "@lisa-notify-button-expiry") == 0)
-		tap_cfg.expiry_s = atoi(value) > 0 ? atoi(value) :
-		    TAP_EXPIRY_DEFAULT;
-	else if (strcmp(name, "@lisa-notify-url") == 0) {
+	if (strcmp(name, "@lisa-notify-url") == 0) {
 		free(tap_ntfy.url);
 		tap_ntfy.url = *value != '\0' && options_url_valid(value) ?
 		    xstrdup(value) : NULL;
@@ -83,9 +75,6 @@ tap_ntfy_reset(const char *curl)
 	free(tap_ntfy.reply);
 	memset(&tap_ntfy, 0, sizeof tap_ntfy);
 	tap_ntfy.curl = curl != NULL ? xstrdup(curl) : NULL;
-	tap_cfg.on = 1;
-	tap_cfg.always = 0;
-	tap_cfg.expiry_s = TAP_EXPIRY_DEFAULT;
 }
 
 /*
@@ -279,20 +268,18 @@ tap_ntfy_reaped(pid_t pid, int status)
 static void
 tap_ntfy_start(void)
 {
+	/*
+	 * ntfy sends a keepalive every 45 s: a stream below a byte a second
+	 * for 150 s is a stalled link, ended and made again.
+	 */
+	static char	*argv[] = { "curl", "-s", "-N", "--speed-limit", "1",
+	    "--speed-time", "150", "-K", "-", NULL };
 	struct buf	 cfg;
 	char		*r, *q;
-	int		 cp[2], op[2];
 	pid_t		 pid;
 
 	if ((r = tap_ntfy_reply_url()) == NULL)
 		return;
-	if (compat_pipe(cp) != 0)
-		goto fail;
-	if (compat_pipe(op) != 0) {
-		close(cp[0]);
-		close(cp[1]);
-		goto fail;
-	}
 	buf_init(&cfg);
 	q = r + strcspn(r, "?#");
 	/* (since: what came while we were not there, none of it twice) */
@@ -304,44 +291,17 @@ tap_ntfy_start(void)
 	if (*q == '?')
 		buf_printf(&cfg, "&%s", q + 1);
 	buf_adds(&cfg, "\"\n");
-	if ((pid = fork()) == -1) {
-		close(cp[0]);
-		close(cp[1]);
-		close(op[0]);
-		close(op[1]);
-		buf_free(&cfg);
-		goto fail;
-	}
-	if (pid == 0) {
-		close(cp[1]);
-		close(op[0]);
-		notify_child(cp[0], op[1]);
-		/*
-		 * ntfy sends a keepalive every 45 s: a stream below a byte a
-		 * second for 150 s is a stalled link, ended and made again.
-		 */
-		execl(tap_ntfy.curl, "curl", "-s", "-N", "--speed-limit", "1",
-		    "--speed-time", "150", "-K", "-", (char *)NULL);
-		_exit(127);
-	}
-	close(cp[0]);
-	close(op[1]);
-	/* (a config line, a pipe's few bytes: never blocks) */
-	if (write(cp[1], cfg.data, cfg.len) != (ssize_t)cfg.len)
-		log_warn("phone: curl's config");
-	close(cp[1]);
+	pid = notify_url_reader(tap_ntfy.curl, argv, &cfg, &tap_sub.fd);
 	buf_free(&cfg);
 	free(r);
+	if (pid == -1) {
+		log_warn("phone: cannot read the reply topic");
+		return;
+	}
 	tap_sub.pid = pid;
-	tap_sub.fd = op[0];
-	fcntl(tap_sub.fd, F_SETFL, O_NONBLOCK);
 	buf_reset(&tap_sub.in);
 	tap_sub.lf = loop_add(tap_sub.fd, POLLIN, tap_ntfy_read, NULL);
 	log_debug("phone: reading the reply topic (curl %ld)", (long)pid);
-	return;
-fail:
-	free(r);
-	log_warn("phone: cannot read the reply topic");
 }
 
 static void
@@ -393,8 +353,5 @@ tap_ntfy_close(void)
 {
 	tap_ntfy_stop();
 	buf_free(&tap_sub.in);
-	free(tap_ntfy.curl);
-	free(tap_ntfy.url);
-	free(tap_ntfy.reply);
-	memset(&tap_ntfy, 0, sizeof tap_ntfy);
+	tap_ntfy_reset(NULL);
 }

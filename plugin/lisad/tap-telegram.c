@@ -15,7 +15,6 @@
 #include <sys/wait.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -370,18 +369,11 @@ tap_telegram_reaped(pid_t pid, int status)
 static void
 tg_poll_start(void)
 {
+	static char	*argv[] = { "curl", "-s", "-K", "-", NULL };
 	struct buf	 cfg;
 	char		*u;
-	int		 cp[2], op[2];
 	pid_t		 pid;
 
-	if (compat_pipe(cp) != 0)
-		goto fail;
-	if (compat_pipe(op) != 0) {
-		close(cp[0]);
-		close(cp[1]);
-		goto fail;
-	}
 	u = tg_url("getUpdates");
 	buf_init(&cfg);
 	buf_printf(&cfg, "url = \"%s?timeout=%d&allowed_updates="
@@ -390,36 +382,16 @@ tg_poll_start(void)
 		buf_printf(&cfg, "&offset=%lld", tg_poll.offset);
 	buf_printf(&cfg, "\"\nmax-time = %d\n", TG_POLL_S + 15);
 	free(u);
-	if ((pid = fork()) == -1) {
-		close(cp[0]);
-		close(cp[1]);
-		close(op[0]);
-		close(op[1]);
-		buf_free(&cfg);
-		goto fail;
-	}
-	if (pid == 0) {
-		close(cp[1]);
-		close(op[0]);
-		notify_child(cp[0], op[1]);
-		execl(tg.curl, "curl", "-s", "-K", "-", (char *)NULL);
-		_exit(127);
-	}
-	close(cp[0]);
-	close(op[1]);
-	if (write(cp[1], cfg.data, cfg.len) != (ssize_t)cfg.len)
-		log_warn("phone (telegram): curl's config");
-	close(cp[1]);
+	pid = notify_url_reader(tg.curl, argv, &cfg, &tg_poll.fd);
 	buf_free(&cfg);
+	if (pid == -1) {
+		log_warn("phone (telegram): cannot poll");
+		return;
+	}
 	tg_poll.pid = pid;
-	tg_poll.fd = op[0];
 	tg_poll.eof = tg_poll.exited = 0;
-	fcntl(tg_poll.fd, F_SETFL, O_NONBLOCK);
 	tg_poll.lf = loop_add(tg_poll.fd, POLLIN, tg_poll_read, NULL);
 	log_debug("phone (telegram): getUpdates (curl %ld)", (long)pid);
-	return;
-fail:
-	log_warn("phone (telegram): cannot poll");
 }
 
 static void
@@ -470,6 +442,4 @@ tap_telegram_close(void)
 {
 	tg_poll_stop();
 	tap_telegram_reset(NULL);
-	free(tg.curl);
-	tg.curl = NULL;
 }

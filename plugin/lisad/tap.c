@@ -334,19 +334,17 @@ tap_done(void *arg, const char *refused, const char *chose)
 	struct tap_taking	*tk = arg;
 	char			 text[512];
 
-	if (refused != NULL)
+	if (refused != NULL) {
 		tap_nrefused++;
-	else
-		tap_ntaken++;
-	if (refused != NULL)
 		snprintf(text, sizeof text, "not answered: %s", refused);
-	else
-		snprintf(text, sizeof text, "%s%s%s%s%s",
+	} else {
+		tap_ntaken++;
+		snprintf(text, sizeof text, "%s%s%s%s",
 		    tk->choice == TAP_DENY ? "denied" : tk->choice ==
 		    TAP_ALWAYS ? "always allowed" : tk->choice == TAP_ALLOW ?
 		    "allowed" : "answered",
-		    *chose != '\0' ? " (" : "", chose, *chose != '\0' ? ")" : "",
-		    "");
+		    *chose != '\0' ? " (" : "", chose, *chose != '\0' ? ")" : "");
+	}
 	if (refused == NULL && *tk->asks != '\0') {
 		strlcat(text, ": ", sizeof text);
 		strlcat(text, tk->asks, sizeof text);
@@ -408,9 +406,9 @@ tap_remote(struct tap_taking *tk, const char *host, int pane, char choice,
 }
 
 /*
- * A tap refused before any ask was used: told, but at most TAP_TELL_MAX
- * times a minute (whoever can post to the reply topic could make every
- * post a push to the user's phone); the rest are counted and logged.
+ * A tap refused before any ask was used: counted, and told at most
+ * TAP_TELL_MAX times a minute (whoever can post to the reply topic could
+ * make every post a push to the user's phone); the rest are logged.
  */
 static void
 tap_refuse(tap_reply_cb reply, void *arg, const char *text)
@@ -419,6 +417,7 @@ tap_refuse(tap_reply_cb reply, void *arg, const char *text)
 	static int	next;
 	uint64_t	now = time_mono_ms();
 
+	tap_nrefused++;
 	if (told[next] != 0 && now - told[next] < 60000) {
 		log_debug("phone: %s (not told: %d told this minute)", text,
 		    TAP_TELL_MAX);
@@ -454,7 +453,6 @@ tap_take(const char *token, tap_reply_cb reply, void *arg)
 	}
 	if (why != NULL) {
 		log_debug("phone: a tap refused: %s", why);
-		tap_nrefused++;
 		snprintf(text, sizeof text, "not answered: %s", why);
 		tap_refuse(reply, arg, text);
 		return;
@@ -465,10 +463,8 @@ tap_take(const char *token, tap_reply_cb reply, void *arg)
 	}
 	if (a == NULL) {
 		/* (taken, expired, its dialog over, or another helper's) */
-		tap_nrefused++;
 		tap_refuse(reply, arg, "not answered: the button is used, "
-		    "expired or "
-		    "its dialog is over");
+		    "expired or its dialog is over");
 		return;
 	}
 	if (!tap_key_ok)
@@ -479,7 +475,6 @@ tap_take(const char *token, tap_reply_cb reply, void *arg)
 	if (why != NULL) {
 		/* (a forgery ends nothing: the ask stays for its own) */
 		log_debug("phone: ask %u: a tap refused: %s", a->id, why);
-		tap_nrefused++;
 		snprintf(text, sizeof text, "not answered: %s", why);
 		tap_refuse(reply, arg, text);
 		if (strcmp(why, "the button has expired") == 0) {
@@ -515,6 +510,32 @@ tap_take(const char *token, tap_reply_cb reply, void *arg)
 	}
 	answer_start_by(p, tap_choice_name(t.choice), text, "phone", tap_done,
 	    tk);
+}
+
+/* Before the options are read again: lisa's defaults, each channel's. */
+void
+tap_reset(const char *curl)
+{
+	tap_cfg.on = 1;
+	tap_cfg.always = 0;
+	tap_cfg.expiry_s = TAP_EXPIRY_DEFAULT;
+	tap_ntfy_reset(curl);
+	tap_telegram_reset(curl);
+}
+
+/* An option: the buttons' own, or a channel's. */
+void
+tap_option(const char *name, const char *value)
+{
+	if (strcmp(name, "@lisa-notify-buttons") == 0)
+		tap_cfg.on = options_flag(value) == 1;
+	else if (strcmp(name, "@lisa-notify-always") == 0)
+		tap_cfg.always = options_flag(value) == 1;
+	else if (strcmp(name, "@lisa-notify-button-expiry") == 0)
+		tap_cfg.expiry_s = atoi(value) > 0 ? atoi(value) :
+		    TAP_EXPIRY_DEFAULT;
+	tap_ntfy_option(name, value);
+	tap_telegram_option(name, value);
 }
 
 /* The asks open changed: each channel reads taps while there are any. */

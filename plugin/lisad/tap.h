@@ -38,6 +38,8 @@ int	 tap_buttons(const char *, int, const char *, const char *,
 void	 tap_pane_over(const char *, int);
 int	 tap_pending(void);
 void	 tap_take(const char *, tap_reply_cb, void *);
+void	 tap_reset(const char *);
+void	 tap_option(const char *, const char *);
 void	 tap_changed(void);
 void	 tap_json(struct buf *);
 void	 tap_close(void);

@@ -88,6 +88,8 @@ void		 notify_url_post(const char *, const char *, int,
 		     const struct notify_post *);
 void		 notify_url_send(const char *, const char *, const char *,
 		     const char *);
+pid_t		 notify_url_reader(const char *, char *const [],
+		     const struct buf *, int *);
 void		 notify_url_reaped(pid_t, int);
 void		 notify_url_close(void);
 extern char	 notify_url_error[128];
