@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util.h"
 #include "sha256.h"
 #include "tap-token.h"
 
@@ -55,34 +56,17 @@ static void
 tap_mac(const unsigned char key[TAP_KEY_LEN], const struct tap_token *t,
     const char *host, const char *answer, char out[TAP_MAC_B64 + 1])
 {
-	struct sha256	c;
-	unsigned char	k[64], pad[64], inner[SHA256_LEN], mac[SHA256_LEN];
-	char		head[64];
-	int		i, n;
+	struct buf	b;
+	unsigned char	mac[SHA256_LEN];
 
-	/* (HMAC by hand: the message is in parts, NUL between them) */
-	memset(k, 0, sizeof k);
-	memcpy(k, key, TAP_KEY_LEN);
-	for (i = 0; i < 64; i++)
-		pad[i] = k[i] ^ 0x36;
-	sha256_init(&c);
-	sha256_add(&c, pad, sizeof pad);
-	n = snprintf(head, sizeof head, "lisa-tap-1%c%s%c%" PRIu32 "%c%c%c%"
-	    PRId64, 0, t->helper, 0, t->ask, 0, t->choice, 0, t->expires);
-	sha256_add(&c, head, (size_t)n + 1);
-	sha256_add(&c, host != NULL ? host : "", host != NULL ?
-	    strlen(host) + 1 : 1);
-	sha256_adds(&c, answer);
-	sha256_end(&c, inner);
-	for (i = 0; i < 64; i++)
-		pad[i] = k[i] ^ 0x5c;
-	sha256_init(&c);
-	sha256_add(&c, pad, sizeof pad);
-	sha256_add(&c, inner, sizeof inner);
-	sha256_end(&c, mac);
+	/* The parts, a NUL after each but the last. */
+	buf_init(&b);
+	buf_printf(&b, "lisa-tap-1%c%s%c%" PRIu32 "%c%c%c%" PRId64 "%c%s%c%s",
+	    0, t->helper, 0, t->ask, 0, t->choice, 0, t->expires, 0,
+	    host != NULL ? host : "", 0, answer);
+	sha256_hmac(key, TAP_KEY_LEN, b.data, b.len, mac);
+	buf_free(&b);
 	tap_b64url(mac, TAP_MAC_LEN, out);
-	memset(k, 0, sizeof k);
-	memset(pad, 0, sizeof pad);
 }
 
 /* allow, deny, always, or a question's option by its number (1-9). */
