@@ -22,6 +22,21 @@ agent_window() {
 	T display -p -t "main:$1" '#{pane_id}'
 }
 
+# Window N runs the fake AGENT, at its prompt; its pane id.
+agent_ready() {
+	a=$(agent_window "$1" "$2")
+	L wait "$a" --until waiting_input --timeout 30 >/dev/null ||
+	    fail "no $2: $(L status "$a")"
+	echo "$a"
+}
+
+# Pane $1 asks its permission; lisa read it.
+ask() {
+	T send-keys -t "$1" permission Enter
+	until_ms 15000 state_is "$1" waiting_input permission "" ||
+	    fail "$1: no dialog: $(L status "$1")"
+}
+
 # A bash with lisa's prompt marks (OSC 133) in window N, named $2.
 marked_bash() {
 	T new-window -d -t "main:$1" -n "${2:-shell}" "bash --norc"

@@ -30,19 +30,9 @@ from_the_hook() {
 	    fail "not from the hook: $(L status "$1" --json | jget "d['question']")"
 }
 
-# Window N runs the fake AGENT, at its prompt; its pane id.
-agent_ready() {
-	a=$(agent_window "$1" "$2")
-	L wait "$a" --until waiting_input --timeout 30 >/dev/null ||
-	    fail "no $2: $(L status "$a")"
-	echo "$a"
-}
-
 # Pane $1 asks its permission; lisa has read the question: its token.
 ask_permission() {
-	T send-keys -t "$1" permission Enter
-	until_ms 15000 state_is "$1" waiting_input permission "" ||
-	    fail "$1: no dialog: $(L status "$1")"
+	ask "$1"
 	question_token "$1"
 }
 

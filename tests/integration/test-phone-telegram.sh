@@ -7,6 +7,7 @@
 # refused. The bot's token is on no command line. At lisa's defaults.
 
 . "$ROOT/tests/integration/agents.sh"
+. "$ROOT/tests/integration/phone.sh"
 
 BOT=123456:AAH-sekr3t_bot
 
@@ -26,13 +27,6 @@ start_bot() {
 	T set -g @lisa-telegram-token "$BOT"
 	T set -g @lisa-telegram-chat 4242
 	T set -g @lisa-telegram-api "$API"
-}
-
-agent_ready() {
-	a=$(agent_window "$1" "$2")
-	L wait "$a" --until waiting_input --timeout 30 >/dev/null ||
-	    fail "no $2: $(L status "$a")"
-	echo "$a"
 }
 
 tg_q() {
@@ -62,12 +56,6 @@ tg_tap() {
 tg_answered() { [ "$(tg_q "len([a for a in answers if '''$1''' in a['text']])")" -ge "${2:-1}" ]; }
 polling() { [ "$(tg_q polls)" = "$1" ]; }
 chat_told() { [ "$(tg_q "len([s for s in sends if not s.get('reply_markup') and '''$1''' in (s['text'] or '')])")" -ge 1 ]; }
-
-ask() {
-	T send-keys -t "$1" permission Enter
-	until_ms 15000 state_is "$1" waiting_input permission "" ||
-	    fail "$1: no dialog: $(L status "$1")"
-}
 
 # The ask in the chat, Allow and Deny; a tap from another chat refused
 # (nothing typed); the tap in the chat answers with the agent's yes, the

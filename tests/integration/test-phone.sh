@@ -22,20 +22,6 @@ start_phone() {
 	T set -g @lisa-notify-url "$TOPIC"
 }
 
-agent_ready() {
-	a=$(agent_window "$1" "$2")
-	L wait "$a" --until waiting_input --timeout 30 >/dev/null ||
-	    fail "no $2: $(L status "$a")"
-	echo "$a"
-}
-
-# Pane $1 asks its permission; lisa read it.
-ask() {
-	T send-keys -t "$1" permission Enter
-	until_ms 15000 state_is "$1" waiting_input permission "" ||
-	    fail "$1: no dialog: $(L status "$1")"
-}
-
 still_asks() {
 	state_is "$1" waiting_input permission "" ||
 	    fail "$2: the dialog is not there any more: $(L status "$1")"
