@@ -111,6 +111,7 @@ lisad_signal_cb(int fd, short revents, void *arg)
 					fleet_stopped(pid, WIFSTOPPED(status));
 					continue;
 				}
+				session_reaped(pid);
 				fleet_reaped(pid, status);
 				notify_url_reaped(pid, status);
 				tap_ntfy_reaped(pid, status);

@@ -132,6 +132,7 @@ int		 session_send(struct session *, const char *, ctl_reply_cb,
 		    void *);
 void		 session_close_all(void);
 void		 session_kick_all(void);
+void		 session_reaped(pid_t);
 int		 session_count(void);
 int		 session_ignored(const char *);
 int		 session_reply_fields(char *, char **, int);

@@ -500,8 +500,27 @@ session_waiter_stop(void)
 	session_waiter_ev = NULL;
 	close(session_waiter_fd);
 	session_waiter_fd = -1;
-	kill(session_waiter_pid, SIGTERM);
+	if (session_waiter_pid > 0)
+		kill(session_waiter_pid, SIGTERM);
 	session_waiter_pid = -1;
+}
+
+/*
+ * A child was reaped (lisad.c's SIGCHLD): if it was one of ours, its pid
+ * may be another process's by the time we would signal it (the EOF of its
+ * pipe is read later, or stop comes first), so forget it now.
+ */
+void
+session_reaped(pid_t pid)
+{
+	struct session	*s;
+
+	if (pid == session_waiter_pid)
+		session_waiter_pid = -1;
+	RB_FOREACH(s, sessions, &sessions) {
+		if (s->pid == pid)
+			s->pid = -1;
+	}
 }
 
 /* Our wait-for ended: tmux wants to exit, or has. Look again. */
@@ -719,7 +738,8 @@ session_close_all(void)
 
 	RB_FOREACH_SAFE(s, sessions, &sessions, s1) {
 		session_close(s);
-		kill(s->pid, SIGTERM);
+		if (s->pid > 0)
+			kill(s->pid, SIGTERM);
 		session_remove(s);
 	}
 	loop_timer_del(&session_settle_timer);
