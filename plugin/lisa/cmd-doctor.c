@@ -60,7 +60,10 @@ static void
 doctor_buttons(struct json_doc *d)
 {
 	int		 n = json_get(d, 0, "phone"), on = 0, ntfy = 0, tg = 0;
-	long long	 taken = 0, refused = 0, open = 0;
+	long long	 taken = 0, refused = 0, open = 0, at = 0;
+	char		*why, when[32] = "";
+	time_t		 t;
+	struct tm	 tm;
 
 	if (n == -1 || json_get_bool(d, n, "buttons", &on) != 0 || !on)
 		return;
@@ -71,6 +74,16 @@ doctor_buttons(struct json_doc *d)
 	json_get_int(d, n, "taps_taken", &taken);
 	json_get_int(d, n, "taps_refused", &refused);
 	json_get_int(d, n, "asks_open", &open);
+	if ((why = json_get_str(d, n, "error")) != NULL) {
+		if (json_get_int(d, n, "error_at", &at) == 0 && at > 0) {
+			t = (time_t)(at / 1000);
+			localtime_r(&t, &tm);
+			strftime(when, sizeof when, " (%H:%M:%S)", &tm);
+		}
+		check(-1, "buttons", "%s%s", why, when);
+		free(why);
+		return;
+	}
 	check(1, "buttons", "Allow and Deny on %s%s%s; %lld open, %lld tap%s "
 	    "taken, %lld refused", ntfy ? "ntfy" : "", ntfy && tg ? " and " :
 	    "", tg ? "Telegram" : "", open, taken, taken == 1 ? "" : "s",

@@ -15,6 +15,7 @@
 #include "fleet.h"
 #include "watch.h"
 #include "tell.h"
+#include "tap.h"
 
 #define CONFIG_WARN_MAX		64	/* said; the rest counted */
 #define CONFIG_SAY_MS		"10000"	/* on the clients, ms */
@@ -291,6 +292,7 @@ config_reload(void)
 	    (unsigned long long)lisad.stale_ms, agent_count());
 	watch_reload();
 	fleet_apply();
+	tap_apply();
 	if (config_nwarns != 0) {
 		config_unsaid = 1;
 		config_say();

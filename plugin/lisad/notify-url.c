@@ -126,7 +126,7 @@ notify_url_free(struct notify_url_job *j)
 }
 
 /* curl's exit codes a user meets, in words (its man page's). */
-static const char *
+const char *
 notify_url_exit_text(int code)
 {
 	switch (code) {
@@ -146,6 +146,37 @@ notify_url_exit_text(int code)
 		return ("the connection broke");
 	}
 	return ("curl failed");
+}
+
+/*
+ * An HTTP status in words for doctor. Telegram's Bot API (GROUP
+ * "telegram") says which setting it could not take by its status alone:
+ * 401 a token it does not know, 400 a chat it does not (or a message it
+ * will not take), 403 a chat the bot may not write to, 404 no such bot.
+ */
+void
+notify_url_http_text(char *out, size_t len, const char *group, int http)
+{
+	const char	*why = NULL;
+
+	if (strcmp(group, "telegram") == 0) {
+		switch (http) {
+		case 400:
+			why = "the chat? (@lisa-telegram-chat)";
+			break;
+		case 401:
+		case 404:
+			why = "the bot's token (@lisa-telegram-token)";
+			break;
+		case 403:
+			why = "the bot may not write to the chat";
+			break;
+		}
+	}
+	if (why != NULL)
+		snprintf(out, len, "Telegram answered HTTP %d: %s", http, why);
+	else
+		snprintf(out, len, "the server answered HTTP %d", http);
 }
 
 /* Both halves in (its code read to EOF, its exit reaped): judge it. */
@@ -176,8 +207,8 @@ notify_url_done(struct notify_url_job *j)
 		return;
 	}
 	if (code == 0)
-		snprintf(notify_url_error, sizeof notify_url_error,
-		    "the server answered HTTP %d", http);
+		notify_url_http_text(notify_url_error, sizeof notify_url_error,
+		    j->group, http);
 	else if (code == -1)
 		snprintf(notify_url_error, sizeof notify_url_error,
 		    "curl was killed");

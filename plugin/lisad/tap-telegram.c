@@ -50,6 +50,7 @@ static struct {
 	struct loop_timer retry;
 	int		 retry_ready;
 	int		 retrying;
+	char		*url;		/* polled with (holds the token) */
 } tg_poll = { .pid = -1, .fd = -1 };
 
 /* A tap under way: whom to answer when tap.c says what came of it. */
@@ -265,31 +266,45 @@ tg_update(struct json_doc *d, int u)
 	free(data);
 }
 
-/* getUpdates' answer, whole: {"ok":true,"result":[update, ...]}. */
-static void
+/*
+ * getUpdates' answer, whole: {"ok":true,"result":[update, ...]}; 0 if it
+ * was one. A refusal ({"ok":false,"error_code":401}) comes at once, so
+ * the next poll must wait (a bad token was a curl a few ms, for ever).
+ */
+static int
 tg_poll_answer(void)
 {
 	struct json_doc	*d;
-	char		*cause;
+	char		*cause, why[128];
+	long long	 code = 0;
 	int		 ok = 0, r, i, n;
 
 	if ((d = json_parse(tg_poll.in.data != NULL ? tg_poll.in.data : "",
 	    tg_poll.in.len, &cause)) == NULL) {
 		log_debug("phone (telegram): getUpdates: %s", cause);
 		free(cause);
-		return;
+		tap_failed("Telegram's getUpdates answered no JSON "
+		    "(@lisa-telegram-api?)");
+		return (-1);
 	}
-	if (json_get_bool(d, 0, "ok", &ok) != 0 || !ok)
-		log_warnx("phone (telegram): getUpdates refused (the bot's "
-		    "token?)");
-	else if ((r = json_get(d, 0, "result")) != -1 &&
+	if (json_get_bool(d, 0, "ok", &ok) != 0 || !ok) {
+		json_get_int(d, 0, "error_code", &code);
+		notify_url_http_text(why, sizeof why, "telegram",
+		    code > 0 && code < 1000 ? (int)code : 0);
+		tap_failed("taps not read: %s", why);
+		json_free(d);
+		return (-1);
+	}
+	if ((r = json_get(d, 0, "result")) != -1 &&
 	    json_type(d, r) == JSON_T_ARRAY) {
 		n = json_array_size(d, r);
 		for (i = 0; i < n; i++)
 			tg_update(d, json_array_item(d, r, i));
 		tg_poll.backoff = TG_BACKOFF_MIN;
+		tap_working();
 	}
 	json_free(d);
+	return (0);
 }
 
 static void
@@ -309,7 +324,15 @@ tg_poll_done(void)
 		return;
 	good = WIFEXITED(tg_poll.status) && WEXITSTATUS(tg_poll.status) == 0;
 	if (good)
-		tg_poll_answer();
+		good = tg_poll_answer() == 0;
+	else if (WIFEXITED(tg_poll.status) &&
+	    WEXITSTATUS(tg_poll.status) == 28)
+		tap_failed("taps not read: Telegram's getUpdates stalled (no "
+		    "answer in %d s)", TG_POLL_S + 15);
+	else if (WIFEXITED(tg_poll.status))
+		tap_failed("taps not read: Telegram's getUpdates: %s (curl "
+		    "exit %d)", notify_url_exit_text(WEXITSTATUS(
+		    tg_poll.status)), WEXITSTATUS(tg_poll.status));
 	buf_free(&tg_poll.in);
 	buf_init(&tg_poll.in);
 	tg_poll.eof = tg_poll.exited = 0;
@@ -381,7 +404,8 @@ tg_poll_start(void)
 	if (tg_poll.offset > 0)
 		buf_printf(&cfg, "&offset=%lld", tg_poll.offset);
 	buf_printf(&cfg, "\"\nmax-time = %d\n", TG_POLL_S + 15);
-	free(u);
+	free(tg_poll.url);
+	tg_poll.url = u;
 	pid = notify_url_reader(tg.curl, argv, &cfg, &tg_poll.fd);
 	buf_free(&cfg);
 	if (pid == -1) {
@@ -437,9 +461,30 @@ tap_telegram_reading(void)
 	return (tg_poll.pid != -1);
 }
 
+/*
+ * The options were read again: a poll made with another token or API
+ * goes (lisa reload after a token was fixed), the next one at once.
+ */
+void
+tap_telegram_apply(void)
+{
+	char	*u = tap_telegram_on() ? tg_url("getUpdates") : NULL;
+
+	if (tg_poll.url != NULL && (u == NULL || strcmp(u, tg_poll.url) != 0) &&
+	    (tg_poll.pid != -1 || tg_poll.retrying)) {
+		log_debug("phone (telegram): the bot's settings changed");
+		tg_poll_stop();
+		tap_working();	/* (what failed was the old settings') */
+	}
+	free(u);
+	tap_telegram_changed();
+}
+
 void
 tap_telegram_close(void)
 {
 	tg_poll_stop();
+	free(tg_poll.url);
+	tg_poll.url = NULL;
 	tap_telegram_reset(NULL);
 }

@@ -19,6 +19,7 @@
 #endif
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,9 @@ struct tap_taking {
 
 struct tap_cfg	 tap_cfg = { 1, 0, TAP_EXPIRY_DEFAULT };
 static unsigned long long tap_ntaken, tap_nrefused;
+/* Why taps cannot come now (a refused token, a stalled stream), for doctor. */
+static char		 tap_error[160];
+static int64_t		 tap_error_at;
 static unsigned char	 tap_key[TAP_KEY_LEN];
 static int		 tap_key_ok;
 static char		 tap_helper[TAP_HELPER_LEN + 1];	/* our name */
@@ -538,12 +542,50 @@ tap_option(const char *name, const char *value)
 	tap_telegram_option(name, value);
 }
 
+/* The options were read again: each channel's reader as they say. */
+void
+tap_apply(void)
+{
+	tap_ntfy_apply();
+	tap_telegram_apply();
+}
+
 /* The asks open changed: each channel reads taps while there are any. */
 void
 tap_changed(void)
 {
 	tap_ntfy_changed();
 	tap_telegram_changed();
+}
+
+/*
+ * The way taps come back failed (a channel's reader, tap-ntfy.c or
+ * tap-telegram.c): said once in the log, kept for doctor until it works
+ * again. Words of ours only: never what a server wrote.
+ */
+void
+tap_failed(const char *fmt, ...)
+{
+	char	why[sizeof tap_error];
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	if (strcmp(why, tap_error) != 0)
+		log_warnx("phone: %s", why);
+	strlcpy(tap_error, why, sizeof tap_error);
+	tap_error_at = time_real_ms();
+}
+
+/* A reader heard its server again, or its settings changed: it is over. */
+void
+tap_working(void)
+{
+	if (tap_error[0] != '\0')
+		log_debug("phone: over: %s", tap_error);
+	tap_error[0] = '\0';
+	tap_error_at = 0;
 }
 
 /* For lisa info and doctor: what is on, open, read, and what came. */
@@ -557,11 +599,16 @@ tap_json(struct buf *b)
 		n++;
 	buf_printf(b, "{\"buttons\":%s,\"ntfy\":%s,\"telegram\":%s,"
 	    "\"asks_open\":%d,\"reading\":%s,\"taps_taken\":%llu,"
-	    "\"taps_refused\":%llu}", tap_cfg.on ? "true" : "false",
+	    "\"taps_refused\":%llu", tap_cfg.on ? "true" : "false",
 	    tap_ntfy_on() ? "true" : "false",
 	    tap_telegram_on() ? "true" : "false", n,
 	    tap_ntfy_reading() || tap_telegram_reading() ? "true" : "false",
 	    tap_ntaken, tap_nrefused);
+	json_key(b, "error");
+	json_cstr(b, tap_error[0] != '\0' ? tap_error : NULL);
+	json_key(b, "error_at");
+	json_int_or_null(b, tap_error_at != 0, (long long)tap_error_at);
+	buf_addc(b, '}');
 }
 
 void

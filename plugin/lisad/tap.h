@@ -41,7 +41,11 @@ void	 tap_take(const char *, tap_reply_cb, void *);
 void	 tap_reset(const char *);
 void	 tap_option(const char *, const char *);
 void	 tap_changed(void);
+void	 tap_apply(void);
 void	 tap_json(struct buf *);
+void	 tap_failed(const char *, ...)
+	     __attribute__((format(printf, 1, 2)));
+void	 tap_working(void);
 void	 tap_close(void);
 
 /* tap-ntfy.c */
@@ -50,6 +54,7 @@ void	 tap_ntfy_option(const char *, const char *);
 int	 tap_ntfy_on(void);
 int	 tap_ntfy_actions(struct buf *, const struct tap_buttons *);
 void	 tap_ntfy_changed(void);
+void	 tap_ntfy_apply(void);
 int	 tap_ntfy_reading(void);
 void	 tap_ntfy_reaped(pid_t, int);
 void	 tap_ntfy_close(void);
@@ -61,6 +66,7 @@ int	 tap_telegram_on(void);
 void	 tap_telegram_push(const char *, const char *,
 	     const struct tap_buttons *);
 void	 tap_telegram_changed(void);
+void	 tap_telegram_apply(void);
 int	 tap_telegram_reading(void);
 void	 tap_telegram_reaped(pid_t, int);
 void	 tap_telegram_close(void);

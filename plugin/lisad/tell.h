@@ -91,6 +91,8 @@ void		 notify_url_send(const char *, const char *, const char *,
 pid_t		 notify_url_reader(const char *, char *const [],
 		     const struct buf *, int *);
 void		 notify_url_reaped(pid_t, int);
+void		 notify_url_http_text(char *, size_t, const char *, int);
+const char	*notify_url_exit_text(int);
 void		 notify_url_close(void);
 extern char	 notify_url_error[128];
 extern int64_t	 notify_url_error_at;

@@ -116,3 +116,46 @@ test_telegram_forged_and_replayed() {
 	state_is "$c" waiting_input permission "" || fail "answered by a replay"
 	[ "$(grep -c " answer " "$FAKE_AGENT_LOG")" = 1 ] || fail "keys: $(grep answer "$FAKE_AGENT_LOG")"
 }
+
+# A token Telegram does not know: every call is refused at once. The long
+# poll waits between refusals (it was a curl every few ms for as long as
+# the ask was open), doctor says which setting, the token shows nowhere,
+# and the right token makes taps come again.
+test_telegram_refused_token_told_by_doctor() {
+	start_bot
+	T set -g @lisa-telegram-token "123456:AAH-wr0ng_bot"
+	start_helper
+	c=$(agent_ready 1 claude)
+	ask "$c"
+	until_ms 15000 sh -c "$LISA -L $SOCK doctor 2>&1 | grep -q '^warn  buttons .*taps not read: Telegram answered HTTP 401: the bot.s token (@lisa-telegram-token)'" ||
+	    fail "doctor: $(L doctor 2>&1 | grep -E 'buttons|phone')"
+	L doctor 2>&1 | grep -q "^warn  phone .*not delivered.*Telegram answered HTTP 401: the bot's token" ||
+	    fail "the push's failure: $(L doctor 2>&1 | grep phone)"
+	n0=$(tg_q "len([e for e in log if e['kind'] == 'unauthorized'])")
+	sleep 8
+	n1=$(tg_q "len([e for e in log if e['kind'] == 'unauthorized'])")
+	note "$((n1 - n0)) refused calls in 8 s"
+	[ $((n1 - n0)) -le 6 ] || fail "$((n1 - n0)) refused calls in 8 s: no pause between"
+	L doctor 2>&1 | grep -q "wr0ng" && fail "the token in doctor"
+	helper_log | grep -q "wr0ng" && fail "the token in the helper's log"
+	[ "$(helper_log | grep -c 'taps not read')" -le 1 ] ||
+	    fail "said again and again: $(helper_log | grep -c 'taps not read')"
+	T set -g @lisa-telegram-token "$BOT"
+	L reload >/dev/null || fail "reload"
+	until_ms 10000 polling 1 || fail "no poll with the right token: $(tg_q polls)"
+	until_ms 15000 sh -c "$LISA -L $SOCK doctor 2>&1 | grep -q '^ok    buttons '" ||
+	    fail "still: $(L doctor 2>&1 | grep buttons)"
+	state_is "$c" waiting_input permission "" || fail "the dialog went: $(L status "$c")"
+}
+
+# A chat the bot is not in (a mistyped id): doctor names the setting.
+test_telegram_unknown_chat_told_by_doctor() {
+	start_bot
+	T set -g @lisa-telegram-chat 777
+	start_helper
+	c=$(agent_ready 1 claude)
+	ask "$c"
+	until_ms 15000 sh -c "$LISA -L $SOCK doctor 2>&1 | grep -q '^warn  phone .*Telegram answered HTTP 400: the chat? (@lisa-telegram-chat)'" ||
+	    fail "doctor: $(L doctor 2>&1 | grep -E 'buttons|phone')"
+	[ "$(tg_q "len([e for e in log if e['kind'] == 'no_chat'])")" -ge 1 ] || fail "not sent to 777"
+}
