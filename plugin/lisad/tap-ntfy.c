@@ -26,6 +26,12 @@
 #define TAP_NTFY_LINE_MAX	65536
 #define TAP_NTFY_BACKOFF_MIN	1000	/* ms, doubled to the max */
 #define TAP_NTFY_BACKOFF_MAX	60000
+/*
+ * ntfy sends a keepalive every 45 s: a stream below a byte a second for
+ * this long is a stalled link, ended and made again.
+ */
+#define TAP_NTFY_STALL_S	150
+#define TAP_NTFY_STALL_STR	"150"
 
 static struct {
 	char		*curl;
@@ -46,6 +52,7 @@ static struct {
 	struct loop_timer retry;
 	int		 retry_ready;
 	int		 retrying;
+	char		*url;		/* the reply topic read */
 } tap_sub = { .pid = -1, .fd = -1 };
 
 static void	tap_ntfy_start(void);
@@ -177,6 +184,8 @@ tap_ntfy_line(const char *line, size_t len)
 		return;
 	}
 	event = json_get_str(d, 0, "event");
+	if (event != NULL)
+		tap_working();	/* (open, keepalive: the server is there) */
 	if (event != NULL && strcmp(event, "message") == 0) {
 		if ((id = json_get_str(d, 0, "id")) != NULL &&
 		    strlen(id) < sizeof tap_sub.last &&
@@ -250,6 +259,17 @@ tap_ntfy_reaped(pid_t pid, int status)
 		tap_sub.fd = -1;
 	}
 	buf_reset(&tap_sub.in);
+	/* (-f: a refusal is exit 22; ours, when no ask is open, a signal) */
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 28)
+		tap_failed("taps not read: the reply topic's stream stalled "
+		    "(nothing for %d s)", TAP_NTFY_STALL_S);
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == 22)
+		tap_failed("taps not read: the server refused the reply topic "
+		    "(@lisa-notify-reply-url, or its token)");
+	else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+		tap_failed("taps not read: the reply topic: %s (curl exit %d)",
+		    notify_url_exit_text(WEXITSTATUS(status)),
+		    WEXITSTATUS(status));
 	if (!tap_pending())
 		return;
 	log_debug("phone: the reply topic's stream ended (status %d): again "
@@ -268,12 +288,8 @@ tap_ntfy_reaped(pid_t pid, int status)
 static void
 tap_ntfy_start(void)
 {
-	/*
-	 * ntfy sends a keepalive every 45 s: a stream below a byte a second
-	 * for 150 s is a stalled link, ended and made again.
-	 */
-	static char	*argv[] = { "curl", "-s", "-N", "--speed-limit", "1",
-	    "--speed-time", "150", "-K", "-", NULL };
+	static char	*argv[] = { "curl", "-s", "-f", "-N", "--speed-limit",
+	    "1", "--speed-time", TAP_NTFY_STALL_STR, "-K", "-", NULL };
 	struct buf	 cfg;
 	char		*r, *q;
 	pid_t		 pid;
@@ -293,7 +309,8 @@ tap_ntfy_start(void)
 	buf_adds(&cfg, "\"\n");
 	pid = notify_url_reader(tap_ntfy.curl, argv, &cfg, &tap_sub.fd);
 	buf_free(&cfg);
-	free(r);
+	free(tap_sub.url);
+	tap_sub.url = r;
 	if (pid == -1) {
 		log_warn("phone: cannot read the reply topic");
 		return;
@@ -322,6 +339,7 @@ tap_ntfy_stop(void)
 		loop_timer_del(&tap_sub.retry);
 	tap_sub.retrying = 0;
 	tap_sub.last[0] = '\0';
+	tap_sub.since = 0;
 	tap_sub.backoff = TAP_NTFY_BACKOFF_MIN;
 }
 
@@ -334,7 +352,12 @@ tap_ntfy_changed(void)
 	if (want && tap_sub.pid == -1 && !tap_sub.retrying) {
 		if (tap_sub.backoff == 0)
 			tap_sub.backoff = TAP_NTFY_BACKOFF_MIN;
-		if (tap_sub.last[0] == '\0')
+		/*
+		 * From before the first ask on, kept through reconnects: a
+		 * tap made while the stream was down (a stall, a restart)
+		 * is read when it is up again, if no message came before.
+		 */
+		if (tap_sub.last[0] == '\0' && tap_sub.since == 0)
 			tap_sub.since = time_real_ms() / 1000 - 1;
 		tap_ntfy_start();
 	} else if (!want && (tap_sub.pid != -1 || tap_sub.retrying))
@@ -348,10 +371,28 @@ tap_ntfy_reading(void)
 	return (tap_sub.pid != -1);
 }
 
+/* The options were read again: a reply topic no longer ours let go. */
+void
+tap_ntfy_apply(void)
+{
+	char	*r = tap_ntfy_on() ? tap_ntfy_reply_url() : NULL;
+
+	if (tap_sub.url != NULL && (r == NULL || strcmp(r, tap_sub.url) != 0) &&
+	    (tap_sub.pid != -1 || tap_sub.retrying)) {
+		log_debug("phone: the reply topic changed");
+		tap_ntfy_stop();
+		tap_working();	/* (what failed was the old topic's) */
+	}
+	free(r);
+	tap_ntfy_changed();
+}
+
 void
 tap_ntfy_close(void)
 {
 	tap_ntfy_stop();
+	free(tap_sub.url);
+	tap_sub.url = NULL;
 	buf_free(&tap_sub.in);
 	tap_ntfy_reset(NULL);
 }

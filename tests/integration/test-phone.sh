@@ -322,3 +322,60 @@ PY
 	until_ms 10000 told "not a button lisa made for this dialog" || fail "the forgery not refused"
 	still_asks "$c" "a token under a planted key" 0
 }
+
+# The reply topic's link gone dead (no event, no keepalive, the socket
+# open): nothing blocks, the push still goes, and at lisa's default of
+# 150 s without a byte the stream is made again; the tap made meanwhile
+# is then taken (none lost), and the stall is in the helper's log.
+test_phone_stalled_reply_stream_made_again() {
+	start_phone
+	: >"$TESTDIR/ntfy.log.stall"
+	start_helper
+	c=$(agent_ready 1 claude)
+	ask "$c"
+	until_ms 15000 pushed_with_buttons 0 || fail "no push"
+	until_ms 10000 sh -c "grep -q '\"kind\": \"stalled\"' '$TESTDIR/ntfy.log'" ||
+	    fail "not subscribed: $(tail -n 3 "$TESTDIR/ntfy.log")"
+	t0=$(now_ms)
+	rm "$TESTDIR/ntfy.log.stall"
+	tap "$(button 0 Allow url)" "$(button 0 Allow body)"
+	# (the helper goes on meanwhile: a second ask is read and pushed)
+	c2=$(agent_ready 2 claude)
+	ask "$c2"
+	until_ms 15000 pushed_with_buttons 1 || fail "no push while the stream stalls"
+	grep -q " answer " "$FAKE_AGENT_LOG" 2>/dev/null && fail "answered through a dead stream?"
+	until_ms $((200000 * SLOW)) sh -c "grep -q \"answer yes '1'\" '$FAKE_AGENT_LOG'" ||
+	    fail "the tap not taken after the stall: $(tail -n 4 "$TESTDIR/ntfy.log")"
+	t=$(($(now_ms) - t0))
+	note "the tap taken $t ms after it was made"
+	[ "$t" -ge 140000 ] || fail "taken in $t ms: through a stalled stream?"
+	helper_said "taps not read: the reply topic's stream stalled (nothing for 150 s)" ||
+	    fail "the stall not said: $(helper_log | grep phone | tail -n 3)"
+	state_is "$c2" waiting_input permission "" || fail "the other dialog answered"
+}
+
+# A reply topic the server will not let lisa read (a token it lacks):
+# refused at once each time; lisa waits 1, 2, 4 ... s between tries and
+# doctor says so, never the URL.
+test_phone_refused_reply_topic_told_by_doctor() {
+	start_phone
+	: >"$TESTDIR/ntfy.log.deny"
+	start_helper
+	c=$(agent_ready 1 claude)
+	ask "$c"
+	until_ms 15000 pushed_with_buttons 0 || fail "no push"
+	until_ms 15000 sh -c "$LISA -L $SOCK doctor 2>&1 | grep -q '^warn  buttons .*taps not read: the server refused the reply topic'" ||
+	    fail "doctor: $(L doctor 2>&1 | grep -E 'buttons|phone')"
+	n0=$(grep -c '"kind": "denied"' "$TESTDIR/ntfy.log")
+	sleep 8
+	n1=$(grep -c '"kind": "denied"' "$TESTDIR/ntfy.log")
+	note "$((n1 - n0)) refused subscriptions in 8 s"
+	[ $((n1 - n0)) -le 6 ] || fail "$((n1 - n0)) refusals in 8 s: no pause between"
+	L doctor 2>&1 | grep -q "lisa-k3y" && fail "the topic in doctor"
+	rm "$TESTDIR/ntfy.log.deny"
+	until_ms 90000 sh -c "$LISA -L $SOCK doctor 2>&1 | grep -q '^ok    buttons '" ||
+	    fail "still: $(L doctor 2>&1 | grep buttons)"
+	tap "$(button 0 Allow url)" "$(button 0 Allow body)"
+	until_ms 15000 sh -c "grep -q \"answer yes '1'\" '$FAKE_AGENT_LOG'" ||
+	    fail "the tap not taken once the topic could be read"
+}
