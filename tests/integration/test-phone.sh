@@ -327,6 +327,7 @@ PY
 # open): nothing blocks, the push still goes, and at lisa's default of
 # 150 s without a byte the stream is made again; the tap made meanwhile
 # is then taken (none lost), and the stall is in the helper's log.
+# long: lisa's 150 s stall clock (idle meanwhile)
 test_phone_stalled_reply_stream_made_again() {
 	start_phone
 	: >"$TESTDIR/ntfy.log.stall"
