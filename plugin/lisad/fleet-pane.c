@@ -354,23 +354,61 @@ fleet_pane_event(struct fleet_host *h, struct fleet_pane *fp,
 }
 
 /*
- * The host's token for its pane's dialog (its lisa status --json's
- * question.token), for the phone's Allow and Deny: a permission's only
- * (a question's options stay on the host, for now); NULL unless it has
- * the form of one (answer-token.c): it only ever goes back to that host.
+ * A remote agent's dialog as its host read it, for the phone's buttons
+ * (tap.c's choices): its kind and, but for a permission (Allow, Deny),
+ * its options, in the host's words cleaned (controls '?'; tap.c drops
+ * what a button's label may not hold). 0 if the phone can answer it.
+ */
+static int
+fleet_pane_dialog(struct json_doc *d, int q, struct question *out)
+{
+	char	*kind, *o, *c;
+	int	 opts, i, n;
+
+	memset(out, 0, sizeof *out);
+	out->selected = -1;
+	if (q < 0 || json_type(d, q) != JSON_T_OBJECT)
+		return (-1);
+	if ((kind = json_get_str(d, q, "kind")) == NULL)
+		return (-1);
+	n = strlen(kind) < sizeof out->kind && *kind != '\0' &&
+	    strspn(kind, "abcdefghijklmnopqrstuvwxyz") == strlen(kind);
+	if (n)
+		strlcpy(out->kind, kind, sizeof out->kind);
+	free(kind);
+	if (!n)
+		return (-1);
+	if (strcmp(out->kind, "permission") == 0)
+		return (0);
+	if ((opts = json_get(d, q, "options")) == -1 ||
+	    json_type(d, opts) != JSON_T_ARRAY)
+		return (-1);
+	n = json_array_size(d, opts);
+	for (i = 0; i < n && out->noptions < QUESTION_MAX_OPTIONS; i++) {
+		if (json_tok_str(d, json_array_item(d, opts, i), &o) != 0)
+			return (-1);
+		c = fleet_clean(o, sizeof out->options[0] - 1);
+		strlcpy(out->options[out->noptions++], c,
+		    sizeof out->options[0]);
+		free(c);
+		free(o);
+	}
+	return (out->noptions > 0 ? 0 : -1);
+}
+
+/*
+ * A remote agent's dialog token (its host's answer token, in the pane's
+ * question.token), for the phone's buttons; NULL unless it has the form
+ * of one (answer-token.c): it only ever goes back to that host.
  */
 static char *
 fleet_pane_token(struct json_doc *d, int q)
 {
-	char	*t, *kind;
-	int	 ok;
+	char	*t;
 
 	if (q < 0 || json_type(d, q) != JSON_T_OBJECT)
 		return (NULL);
-	kind = json_get_str(d, q, "kind");
-	ok = kind != NULL && strcmp(kind, "permission") == 0;
-	free(kind);
-	if (!ok || (t = json_get_str(d, q, "token")) == NULL)
+	if ((t = json_get_str(d, q, "token")) == NULL)
 		return (NULL);
 	if (strncmp(t, "v1:", 3) != 0 || strlen(t) >= ANSWER_TOKEN_LEN ||
 	    strspn(t, "0123456789abcdefv:.-") != strlen(t)) {
@@ -418,6 +456,7 @@ fleet_pane_update(struct fleet_host *h, struct json_doc *d)
 	struct fleet_pane	*fp;
 	enum cls_state		 from = ST_NONE;
 	char			*s, where[FLEET_MAX_STR + 16], *question, *token;
+	struct question		 dialog;
 	int			 obj, id, b, had, at_prompt = 0, asks;
 
 	if ((obj = json_get(d, 0, "pane")) == -1 ||
@@ -478,7 +517,12 @@ fleet_pane_update(struct fleet_host *h, struct json_doc *d)
 		    fp->session : "?", fp->window);
 		question = fleet_pane_asks(d, json_get(d, obj, "question"));
 		token = fleet_pane_token(d, json_get(d, obj, "question"));
-		notify_remote(h->name, fp->id, token,
+		if (token != NULL && fleet_pane_dialog(d, json_get(d, obj,
+		    "question"), &dialog) != 0) {
+			free(token);
+			token = NULL;
+		}
+		notify_remote(h->name, fp->id, token, &dialog,
 		    fp->agent != NULL ? fp->agent : "agent",
 		    where, fp->detail != NULL ? fp->detail : "", question,
 		    asks ? ST_IN_PROGRESS : had ? from : ST_NONE, fp->state,

@@ -80,6 +80,7 @@ struct notify {
 	char			*host;		/* a remote one's */
 	int			 rpane;		/* ... its pane there */
 	char			*rtoken;	/* ... its dialog's token there */
+	struct question		*rq;		/* ... its kind and options */
 	struct loop_timer	 timer;
 	TAILQ_ENTRY(notify)	 entry;
 };
@@ -177,9 +178,11 @@ notify_buttons(struct notify *n, struct tap_buttons *bt)
 
 	/* A remote one: bound to its host, its host's token. */
 	if (n->pane < 0)
-		return (n->rtoken != NULL && (tap_ntfy_on() ||
-		    tap_telegram_on()) && tap_buttons(n->host, n->rpane,
-		    n->rtoken, n->body, NULL, bt) == 0);
+		return (n->rtoken != NULL && n->rq != NULL &&
+		    (tap_ntfy_on() || tap_telegram_on()) &&
+		    tap_buttons(n->host, n->rpane, n->rtoken, n->body,
+		    strcmp(n->rq->kind, "permission") == 0 ? NULL : n->rq,
+		    bt) == 0);
 	if (p == NULL || p->watch == NULL || !p->watch->question_ok ||
 	    !question_detail(p->watch->res.detail) ||
 	    (!tap_ntfy_on() && !tap_telegram_on()))
@@ -236,6 +239,7 @@ notify_free(struct notify *n)
 	free(n->body);
 	free(n->host);
 	free(n->rtoken);
+	free(n->rq);		/* (kind and options only: nothing owned) */
 	free(n);
 }
 
@@ -732,7 +736,7 @@ notify_escalate(struct pane *p, const char *name)
  */
 void
 notify_remote(const char *host, int rpane, const char *rtoken,
-    const char *agent, const char *where, const char *detail,
+    const struct question *rq, const char *agent, const char *where, const char *detail,
     const char *asks, enum cls_state from, enum cls_state to, uint64_t *at,
     int *group)
 {
@@ -753,6 +757,11 @@ notify_remote(const char *host, int rpane, const char *rtoken,
 	n->host = xstrdup(host);
 	n->rpane = rpane;
 	n->rtoken = rtoken != NULL ? xstrdup(rtoken) : NULL;
+	if (rtoken != NULL && rq != NULL) {
+		n->rq = xmalloc(sizeof *n->rq);
+		memcpy(n->rq, rq, sizeof *n->rq);
+		n->rq->subject = n->rq->hook_subject = NULL;
+	}
 	/* (no client of ours yet, as the helper starts: held for one) */
 	n->session = s != NULL ? s->id : -1;
 	n->group = g;

@@ -68,8 +68,10 @@ void		 notify_transition(struct pane *, enum cls_state,
 void		 notify_escalate(struct pane *, const char *);
 void		 notify_question(struct pane *);
 void		 notify_attached(struct session *);
-void		 notify_remote(const char *, int, const char *, const char *,
-		     const char *, const char *, const char *, enum cls_state,
+struct question;
+void		 notify_remote(const char *, int, const char *,
+		     const struct question *, const char *, const char *,
+		     const char *, const char *, enum cls_state,
 		     enum cls_state, uint64_t *, int *);
 
 /* notify-url.c: a notification POSTed to @lisa-notify-url (a phone). */

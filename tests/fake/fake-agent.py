@@ -325,8 +325,13 @@ def dialog_one(question, cmd, last=True):
         if not late:
             hook("PermissionRequest", **asked)
         if question:
-            w("\r\n \u2610 Choice\r\nPick one\r\n\u276f 1. Option A\r\n"
-              "  2. Option B\r\nEnter to select \u00b7 \u2191/\u2193 to "
+            # (FAKE_QUESTION_OPTIONS: its options' texts, "|" between)
+            opts = os.environ.get("FAKE_QUESTION_OPTIONS",
+                                  "Option A|Option B").split("|")
+            w("\r\n \u2610 Choice\r\nPick one\r\n" + "".join(
+                "%s %d. %s\r\n" % ("\u276f" if i == 0 else " ", i + 1, o)
+                for i, o in enumerate(opts)) +
+              "Enter to select \u00b7 \u2191/\u2193 to "
               "navigate \u00b7 Esc to cancel\r\n")
         else:
             claude_dialog(cmd, 0)

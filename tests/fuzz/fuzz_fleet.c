@@ -40,7 +40,7 @@ events_json_add(const char *type, int pane, const char *fields)
 
 void
 notify_remote(const char *host, int rpane, const char *rtoken,
-    const char *agent, const char *where, const char *detail,
+    const struct question *rq, const char *agent, const char *where, const char *detail,
     const char *asks, enum cls_state from, enum cls_state to, uint64_t *at,
     int *group)
 {

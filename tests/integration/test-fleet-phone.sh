@@ -51,3 +51,50 @@ test_fleet_phone_allow_on_a_host() {
 	until_ms 15000 grep -q "answer no '3'" "$FAKE_AGENT_LOG" || fail "no deny there"
 	until_ms 10000 told "denied" || fail "the deny not told"
 }
+
+# A host's question with options (Claude's AskUserQuestion there): its
+# options, as the host read them, are the buttons; a tap picks that one
+# there, by number, with the host's token. A label holding what would
+# break ntfy's header (a ';' or a ',') or a format's '#(' is shown, never
+# run, never split into a second button.
+test_fleet_phone_question_options_on_a_host() {
+	setup_fleet
+	start_ntfy 45 fleet_cleanup
+	T set -g @lisa-notify-asks on
+	T set -g @lisa-notify-cooldown 0
+	T set -g @lisa-notify-url "$TOPIC"
+	L reload >/dev/null || fail "lisa reload"
+	R1 new-window -d -t work:1 -n claude "$FAKE/claude"
+	p=$(R1 display -p -t work:1 '#{pane_id}')
+	expect_remote "$p" "$H1" waiting_input
+	R1 send-keys -t "$p" question Enter
+	until_ms 20000 pushed_with_buttons 0 ||
+	    fail "no push with buttons: $(cat "$TESTDIR/ntfy.log" 2>/dev/null)"
+	labels=$(ntfy_q "[a['label'] for a in [p for p in pubs if p.get('actions')][0]['actions']]")
+	[ "$labels" = "['Option A', 'Option B']" ] || fail "buttons: $labels"
+	until_ms 5000 reading 1 || fail "the reply topic not read"
+	tap "$(button 0 'Option B' url)" "$(button 0 'Option B' body)"
+	until_ms 15000 grep -q "answer yes '2'" "$FAKE_AGENT_LOG" ||
+	    fail "not option 2 there: $(grep answer "$FAKE_AGENT_LOG" 2>/dev/null)"
+	until_ms 15000 told "answered" || fail "not told: $(ntfy_q "[p['message'] for p in pubs]")"
+	[ "$(grep -c " answer " "$FAKE_AGENT_LOG")" = 1 ] || fail "keys: $(grep answer "$FAKE_AGENT_LOG")"
+	# A hostile repository's options, there: shown, never run, no third
+	# button made of a ';' or a ','.
+	R1 new-window -d -t work:2 -n claude \
+	    "env FAKE_QUESTION_OPTIONS='A;B,C #(touch $TESTDIR/p)|B \"q\" \\x' $FAKE/claude"
+	q=$(R1 display -p -t work:2 '#{pane_id}')
+	expect_remote "$q" "$H1" waiting_input
+	R1 send-keys -t "$q" question Enter
+	until_ms 20000 pushed_with_buttons 1 || fail "no second push"
+	labels="[a['label'] for a in [p for p in pubs if p.get('actions')][1]['actions']]"
+	[ "$(ntfy_q "len($labels)")" = 2 ] || fail "buttons: $(ntfy_q "$labels")"
+	[ "$(ntfy_q "$labels[0].startswith('A B C #(touch ') and $labels[1] == 'B  q   x'")" = True ] ||
+	    fail "labels: $(ntfy_q "$labels")"
+	first=$(ntfy_q "$labels[0]")
+	until_ms 5000 reading 1 || fail "not reading for the second"
+	tap "$(button 1 "$first" url)" "$(button 1 "$first" body)"
+	until_ms 15000 sh -c "[ \$(grep -c \"answer yes '1'\" '$FAKE_AGENT_LOG') = 1 ]" ||
+	    fail "not option 1 of the second: $(grep answer "$FAKE_AGENT_LOG")"
+	[ -e "$TESTDIR/p" ] && fail "a label ran a command"
+	return 0
+}
