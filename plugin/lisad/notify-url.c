@@ -152,7 +152,8 @@ notify_url_exit_text(int code)
  * An HTTP status in words for doctor. Telegram's Bot API (GROUP
  * "telegram") says which setting it could not take by its status alone:
  * 401 a token it does not know, 400 a chat it does not (or a message it
- * will not take), 403 a chat the bot may not write to, 404 no such bot.
+ * will not take), 403 a chat the bot may not write to, 404 no such bot,
+ * 409 a second getUpdates of the same bot (another helper polls it).
  */
 void
 notify_url_http_text(char *out, size_t len, const char *group, int http)
@@ -170,6 +171,10 @@ notify_url_http_text(char *out, size_t len, const char *group, int http)
 			break;
 		case 403:
 			why = "the bot may not write to the chat";
+			break;
+		case 409:
+			why = "another program reads this bot's updates (one "
+			    "helper per bot)";
 			break;
 		}
 	}

@@ -159,3 +159,28 @@ test_telegram_unknown_chat_told_by_doctor() {
 	    fail "doctor: $(L doctor 2>&1 | grep -E 'buttons|phone')"
 	[ "$(tg_q "len([e for e in log if e['kind'] == 'no_chat'])")" -ge 1 ] || fail "not sent to 777"
 }
+
+# Two helpers (two tmux servers) given one bot: Telegram ends one's poll
+# when the other polls (409). doctor says so, in words a user can act on.
+test_telegram_two_helpers_one_bot_told() {
+	start_bot
+	start_helper
+	c=$(agent_ready 1 claude)
+	B() { tmux -L "${SOCK}b" -f /dev/null "$@"; }
+	B new-session -d -s other -x 200 -y 50 sh
+	B set -g @lisa-notify-asks on \; set -g @lisa-notify-cooldown 0 \; \
+	    set -g @lisa-telegram-token "$BOT" \; set -g @lisa-telegram-chat 4242 \; \
+	    set -g @lisa-telegram-api "$API"
+	"$LISAD" -F -L "${SOCK}b" 2>"$TESTDIR/lisad-b.err" &
+	B new-window -d -t other:1 -n claude "$FAKE/claude"
+	c2=$(B display -p -t other:1 '#{pane_id}')
+	until_ms 30000 sh -c "$LISA -L ${SOCK}b status '$c2' --json | grep -q '\"detail\":\"prompt\"'" ||
+	    fail "no second agent: $($LISA -L "${SOCK}b" status "$c2")"
+	ask "$c"
+	B send-keys -t "$c2" permission Enter
+	until_ms 15000 sh -c "$LISA -L ${SOCK}b status '$c2' --json | grep -q '\"detail\":\"permission\"'" ||
+	    fail "no second dialog: $($LISA -L "${SOCK}b" status "$c2")"
+	until_ms 20000 sh -c "{ $LISA -L $SOCK doctor; $LISA -L ${SOCK}b doctor; } 2>&1 |
+	    grep -q \"^warn  buttons .*Telegram answered HTTP 409: another program reads this bot.s updates\"" ||
+	    fail "doctor: $(L doctor 2>&1 | grep buttons; $LISA -L "${SOCK}b" doctor 2>&1 | grep buttons)"
+}
