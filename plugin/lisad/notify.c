@@ -736,9 +736,9 @@ notify_escalate(struct pane *p, const char *name)
  */
 void
 notify_remote(const char *host, int rpane, const char *rtoken,
-    const struct question *rq, const char *agent, const char *where, const char *detail,
-    const char *asks, enum cls_state from, enum cls_state to, uint64_t *at,
-    int *group)
+    const struct question *rq, const char *agent, const char *where,
+    const char *detail, const char *asks, enum cls_state from,
+    enum cls_state to, uint64_t *at, int *group)
 {
 	struct notify		*n;
 	struct session		*s;
