@@ -10,7 +10,6 @@
  * its standard input as a config line, never a command line or a log.
  */
 #include <sys/types.h>
-#include <sys/wait.h>
 
 #include <errno.h>
 #include <signal.h>
@@ -259,17 +258,8 @@ tap_ntfy_reaped(pid_t pid, int status)
 		tap_sub.fd = -1;
 	}
 	buf_reset(&tap_sub.in);
-	/* (-f: a refusal is exit 22; ours, when no ask is open, a signal) */
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 28)
-		tap_failed("taps not read: the reply topic's stream stalled "
-		    "(nothing for %d s)", TAP_NTFY_STALL_S);
-	else if (WIFEXITED(status) && WEXITSTATUS(status) == 22)
-		tap_failed("taps not read: the server refused the reply topic "
-		    "(@lisa-notify-reply-url, or its token)");
-	else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
-		tap_failed("taps not read: the reply topic: %s (curl exit %d)",
-		    notify_url_exit_text(WEXITSTATUS(status)),
-		    WEXITSTATUS(status));
+	tap_reader_failed("the reply topic's stream", status, TAP_NTFY_STALL_S,
+	    "@lisa-notify-reply-url, or its token");
 	if (!tap_pending())
 		return;
 	log_debug("phone: the reply topic's stream ended (status %d): again "

@@ -291,7 +291,7 @@ tg_poll_answer(void)
 		json_get_int(d, 0, "error_code", &code);
 		notify_url_http_text(why, sizeof why, "telegram",
 		    code > 0 && code < 1000 ? (int)code : 0);
-		tap_failed("taps not read: %s", why);
+		tap_failed("%s", why);
 		json_free(d);
 		return (-1);
 	}
@@ -325,14 +325,9 @@ tg_poll_done(void)
 	good = WIFEXITED(tg_poll.status) && WEXITSTATUS(tg_poll.status) == 0;
 	if (good)
 		good = tg_poll_answer() == 0;
-	else if (WIFEXITED(tg_poll.status) &&
-	    WEXITSTATUS(tg_poll.status) == 28)
-		tap_failed("taps not read: Telegram's getUpdates stalled (no "
-		    "answer in %d s)", TG_POLL_S + 15);
-	else if (WIFEXITED(tg_poll.status))
-		tap_failed("taps not read: Telegram's getUpdates: %s (curl "
-		    "exit %d)", notify_url_exit_text(WEXITSTATUS(
-		    tg_poll.status)), WEXITSTATUS(tg_poll.status));
+	else
+		tap_reader_failed("Telegram's getUpdates", tg_poll.status,
+		    TG_POLL_S + 15, "@lisa-telegram-api");
 	buf_free(&tg_poll.in);
 	buf_init(&tg_poll.in);
 	tg_poll.eof = tg_poll.exited = 0;

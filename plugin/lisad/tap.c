@@ -14,6 +14,7 @@
  * told if the reply topic is still read.
  */
 #include <sys/types.h>
+#include <sys/wait.h>
 #ifdef __APPLE__
 #include <sys/random.h>
 #endif
@@ -28,6 +29,7 @@
 #include "lisad.h"
 #include "fleet.h"
 #include "tap.h"
+#include "tell.h"
 #include "watch.h"
 
 struct tap_ask {
@@ -568,14 +570,38 @@ tap_failed(const char *fmt, ...)
 {
 	char	why[sizeof tap_error];
 	va_list	ap;
+	int	n;
 
+	n = snprintf(why, sizeof why, "taps not read: ");
 	va_start(ap, fmt);
-	vsnprintf(why, sizeof why, fmt, ap);
+	vsnprintf(why + n, sizeof why - n, fmt, ap);
 	va_end(ap);
 	if (strcmp(why, tap_error) != 0)
 		log_warnx("phone: %s", why);
 	strlcpy(tap_error, why, sizeof tap_error);
 	tap_error_at = time_real_ms();
+}
+
+/*
+ * A reader's curl ended with STATUS, not as it should: said by its exit
+ * code. WHAT names the reader, STALL_S is how long it waits for a byte,
+ * HINT the setting a refusal (-f: exit 22) points at. A signal is ours.
+ */
+void
+tap_reader_failed(const char *what, int status, int stall_s,
+    const char *hint)
+{
+	int	code;
+
+	if (!WIFEXITED(status) || (code = WEXITSTATUS(status)) == 0)
+		return;
+	if (code == 28)
+		tap_failed("%s stalled (nothing for %d s)", what, stall_s);
+	else if (code == 22)
+		tap_failed("the server refused %s (%s)", what, hint);
+	else
+		tap_failed("%s: %s (curl exit %d)", what,
+		    notify_url_exit_text(code), code);
 }
 
 /* A reader heard its server again, or its settings changed: it is over. */

@@ -45,6 +45,7 @@ void	 tap_apply(void);
 void	 tap_json(struct buf *);
 void	 tap_failed(const char *, ...)
 	     __attribute__((format(printf, 1, 2)));
+void	 tap_reader_failed(const char *, int, int, const char *);
 void	 tap_working(void);
 void	 tap_close(void);
 
