@@ -7,7 +7,9 @@
 . "$ROOT/tests/integration/fleet.sh"
 . "$ROOT/tests/integration/phone.sh"
 
-test_fleet_phone_allow_on_a_host() {
+# Pushes to the stand-in; a fake Claude on the host ($p) asked KIND
+# (permission, question) there; its push with buttons came.
+host_asks() {
 	setup_fleet
 	start_ntfy 45 fleet_cleanup
 	T set -g @lisa-notify-asks on
@@ -17,9 +19,13 @@ test_fleet_phone_allow_on_a_host() {
 	R1 new-window -d -t work:1 -n claude "$FAKE/claude"
 	p=$(R1 display -p -t work:1 '#{pane_id}')
 	expect_remote "$p" "$H1" waiting_input
-	R1 send-keys -t "$p" permission Enter
+	R1 send-keys -t "$p" "$1" Enter
 	until_ms 20000 pushed_with_buttons 0 ||
 	    fail "no push with buttons: $(cat "$TESTDIR/ntfy.log" 2>/dev/null)"
+}
+
+test_fleet_phone_allow_on_a_host() {
+	host_asks permission
 	msg=$(ntfy_q "[p for p in pubs if p.get('actions')][0]['message']")
 	case "$msg" in
 	*"claude on $H1 in work:1 asks to run: touch x"*) ;;
@@ -58,18 +64,7 @@ test_fleet_phone_allow_on_a_host() {
 # break ntfy's header (a ';' or a ',') or a format's '#(' is shown, never
 # run, never split into a second button.
 test_fleet_phone_question_options_on_a_host() {
-	setup_fleet
-	start_ntfy 45 fleet_cleanup
-	T set -g @lisa-notify-asks on
-	T set -g @lisa-notify-cooldown 0
-	T set -g @lisa-notify-url "$TOPIC"
-	L reload >/dev/null || fail "lisa reload"
-	R1 new-window -d -t work:1 -n claude "$FAKE/claude"
-	p=$(R1 display -p -t work:1 '#{pane_id}')
-	expect_remote "$p" "$H1" waiting_input
-	R1 send-keys -t "$p" question Enter
-	until_ms 20000 pushed_with_buttons 0 ||
-	    fail "no push with buttons: $(cat "$TESTDIR/ntfy.log" 2>/dev/null)"
+	host_asks question
 	labels=$(ntfy_q "[a['label'] for a in [p for p in pubs if p.get('actions')][0]['actions']]")
 	[ "$labels" = "['Option A', 'Option B']" ] || fail "buttons: $labels"
 	until_ms 5000 reading 1 || fail "the reply topic not read"

@@ -323,18 +323,24 @@ PY
 	still_asks "$c" "a token under a planted key" 0
 }
 
+# The stand-in with fault $1 (stall, deny: tests/fake/ntfy) for the
+# subscriptions to come; the helper; an agent ($c) asked, its push came.
+fault_asks() {
+	start_phone
+	: >"$TESTDIR/ntfy.log.$1"
+	start_helper
+	c=$(agent_ready 1 claude)
+	ask "$c"
+	until_ms 15000 pushed_with_buttons 0 || fail "no push"
+}
+
 # The reply topic's link gone dead (no event, no keepalive, the socket
 # open): nothing blocks, the push still goes, and at lisa's default of
 # 150 s without a byte the stream is made again; the tap made meanwhile
 # is then taken (none lost), and the stall is in the helper's log.
 # long: lisa's 150 s stall clock (idle meanwhile)
 test_phone_stalled_reply_stream_made_again() {
-	start_phone
-	: >"$TESTDIR/ntfy.log.stall"
-	start_helper
-	c=$(agent_ready 1 claude)
-	ask "$c"
-	until_ms 15000 pushed_with_buttons 0 || fail "no push"
+	fault_asks stall
 	until_ms 10000 sh -c "grep -q '\"kind\": \"stalled\"' '$TESTDIR/ntfy.log'" ||
 	    fail "not subscribed: $(tail -n 3 "$TESTDIR/ntfy.log")"
 	t0=$(now_ms)
@@ -364,12 +370,7 @@ test_phone_stalled_reply_stream_made_again() {
 # refused at once each time; lisa waits 1, 2, 4 ... s between tries and
 # doctor says so, never the URL.
 test_phone_refused_reply_topic_told_by_doctor() {
-	start_phone
-	: >"$TESTDIR/ntfy.log.deny"
-	start_helper
-	c=$(agent_ready 1 claude)
-	ask "$c"
-	until_ms 15000 pushed_with_buttons 0 || fail "no push"
+	fault_asks deny
 	until_ms 15000 sh -c "$LISA -L $SOCK doctor 2>&1 | grep -q '^warn  buttons .*taps not read: the server refused the reply topic'" ||
 	    fail "doctor: $(L doctor 2>&1 | grep -E 'buttons|phone')"
 	n0=$(grep -c '"kind": "denied"' "$TESTDIR/ntfy.log")
